@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/outlast-dev/outlast/dataset"
+	"github.com/outlast-dev/outlast/export"
+	"github.com/outlast-dev/outlast/schema"
+)
+
+func init() {
+	commands["export"] = command{summary: "write one table of a dataset as CSV or Arrow IPC (Feather)", run: runExport}
+}
+
+const exportHelp = `Usage: outlast export DATASET --table T [--format csv|arrow] [--out FILE]
+
+Export writes one table of the dataset, every run together with the run name
+as the first column, as CSV (nulls are empty fields) or as an Arrow IPC file
+(Feather v2, zstd), which pandas, polars and pyarrow open directly:
+pyarrow.feather.read_table("turns.arrow").
+
+Tables: ` + "runs, sessions, turns, events, engine" + `
+
+Examples:
+  outlast export ds --table turns > turns.csv
+  outlast export ds --table engine --format arrow --out engine.arrow
+
+Flags:
+`
+
+func runExport(stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	table := fs.String("table", "", "table to export: "+strings.Join(schema.Tables, ", "))
+	format := fs.String("format", "csv", "csv or arrow")
+	out := fs.String("out", "", "output file (default: standard output)")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), exportHelp); fs.PrintDefaults() }
+	if err := parseFlags(fs, stdout, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || *table == "" {
+		return usageErrorf("export needs one DATASET and --table (see outlast export --help)")
+	}
+	var write func(io.Writer, string, []*schema.RunData) error
+	switch *format {
+	case "csv":
+		write = export.WriteCSV
+	case "arrow", "feather":
+		write = export.WriteArrow
+	default:
+		return usageErrorf("export: --format %q: want csv or arrow", *format)
+	}
+	if _, err := export.Rows(*table, nil); err != nil {
+		return usageErrorf("export: %v", err)
+	}
+	runs, err := dataset.ReadAll(fs.Arg(0))
+	if err != nil {
+		return inputError(err)
+	}
+	if *out == "" {
+		bw := bufio.NewWriter(stdout)
+		if err := write(bw, *table, runs); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	return writeFileAtomic(*out, func(w io.Writer) error { return write(w, *table, runs) })
+}
+
+// writeFileAtomic writes path through a temporary file in the same
+// directory and renames it into place, so no partial file is left behind.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err := write(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/outlast-dev/outlast/dataset"
+	"github.com/outlast-dev/outlast/ingest"
+)
+
+func init() {
+	commands["ingest"] = command{summary: "read run directories into a Parquet dataset", run: runIngest}
+}
+
+const ingestHelp = `Usage: outlast ingest [--lenient] --out DATASET RUN_DIR...
+
+Ingest reads run directories (run.yaml, gateway.jsonl, and optionally
+engine.log and metrics.prom, each possibly .gz or .zst; see
+docs/run-format.md) and writes their tables into the Parquet dataset DATASET:
+
+  DATASET/{runs,sessions,turns,events,engine}/run=NAME/part-0.parquet
+
+A directory without run.yaml is searched one level down for run directories,
+so "outlast ingest --out ds experiments/paired" takes every run in it.
+Re-ingesting a run replaces its files; the same inputs give identical bytes.
+
+Strict by default: the first bad line stops the ingest with its position
+(file:line: reason), exit status 2, and the dataset is left as it was.
+With --lenient, bad lines are kept verbatim with their reasons in
+DATASET/_rejects/RUN.jsonl and counted in the summary.
+
+Examples:
+  outlast ingest --out ds fixtures/real/vllm-2026
+  outlast ingest --lenient --out ds runs/*
+
+Flags:
+`
+
+func runIngest(stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "dataset directory to write (created if needed)")
+	lenient := fs.Bool("lenient", false, "keep going past bad lines, keeping them under DATASET/_rejects/")
+	quiet := fs.Bool("q", false, "print no per-run summary")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), ingestHelp); fs.PrintDefaults() }
+	if err := parseFlags(fs, stdout, args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() == 0 {
+		return usageErrorf("ingest needs --out DATASET and at least one RUN_DIR")
+	}
+	dirs, err := expandRunDirs(fs.Args())
+	if err != nil {
+		return inputError(err)
+	}
+	stage, err := dataset.NewStage(*out, version)
+	if err != nil {
+		return err
+	}
+	bar := newProgress(stderr, "ingest", len(dirs))
+	committed := false
+	defer func() {
+		if !committed {
+			stage.Abort()
+		}
+	}()
+	var totalRejects int
+	for i, dir := range dirs {
+		bar.step(i, filepath.Base(dir))
+		res, err := ingest.ReadRunDir(dir, ingest.Options{Lenient: *lenient, Version: version})
+		if err != nil {
+			bar.done()
+			return inputError(err)
+		}
+		if err := stage.WriteRun(res.Data); err != nil {
+			bar.done()
+			return err
+		}
+		if err := stage.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
+			bar.done()
+			return err
+		}
+		bar.clear()
+		for _, w := range res.Warnings {
+			fmt.Fprintf(stderr, "outlast: %s: %s\n", res.Data.Run.Run, w)
+		}
+		totalRejects += len(res.Rejects)
+		if !*quiet {
+			d := res.Data
+			fmt.Fprintf(stdout, "%-24s sessions %5d  turns %7d  events %5d  engine samples %6d  rejected %d\n",
+				d.Run.Run, len(d.Sessions), len(d.Turns), len(d.Events), len(d.Engine), len(res.Rejects))
+		}
+	}
+	bar.done()
+	if err := stage.Commit(); err != nil {
+		return err
+	}
+	committed = true
+	if !*quiet {
+		fmt.Fprintf(stdout, "ingested %d runs into %s", len(dirs), *out)
+		if totalRejects > 0 {
+			fmt.Fprintf(stdout, " (%d lines rejected, kept in %s)", totalRejects, filepath.Join(*out, dataset.RejectsDir))
+		}
+		fmt.Fprintln(stdout)
+	}
+	return nil
+}
+
+// expandRunDirs returns the run directories named by args: each argument
+// that holds run.yaml, else its subdirectories that do, sorted.
+func expandRunDirs(args []string) ([]string, error) {
+	var dirs []string
+	seen := map[string]bool{}
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			return nil, fmt.Errorf("%s: not a directory (want a run directory with %s)", a, ingest.ManifestName)
+		}
+		var found []string
+		if ingest.IsRunDir(a) {
+			found = []string{a}
+		} else {
+			entries, err := os.ReadDir(a)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range entries {
+				if p := filepath.Join(a, e.Name()); e.IsDir() && ingest.IsRunDir(p) {
+					found = append(found, p)
+				}
+			}
+			if len(found) == 0 {
+				return nil, fmt.Errorf("%s: no %s here or in its subdirectories", a, ingest.ManifestName)
+			}
+			sort.Strings(found)
+		}
+		for _, d := range found {
+			if !seen[d] {
+				seen[d] = true
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs, nil
+}

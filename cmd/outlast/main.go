@@ -1,0 +1,111 @@
+// Command outlast turns the logs of LLM-serving experiments into evidence:
+// it ingests run directories into a Parquet dataset, simulates experiments in
+// the same formats, and reports the paper's measures. Run "outlast help".
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand: run(stdout, stderr, args) error.
+type command struct {
+	summary string
+	run     func(stdout, stderr io.Writer, args []string) error
+}
+
+// commands is filled by each subcommand's file in an init function.
+var commands = map[string]command{}
+
+// exitError carries the exit status an error should produce: 1 for a
+// finding (a failed check, a regression), 2 for bad input or usage.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf is an error in how outlast was called (exit status 2).
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+// inputError marks err as bad input (exit status 2).
+func inputError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: 2, err: err}
+}
+
+// findingError marks err as a finding (exit status 1).
+func findingError(err error) error { return &exitError{code: 1, err: err} }
+
+func main() {
+	os.Exit(exitCode(run(os.Stdout, os.Stderr, os.Args[1:]), os.Stderr))
+}
+
+// exitCode prints err (if any) and maps it to the process exit status.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err.Error() != "" {
+			fmt.Fprintf(stderr, "outlast: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "outlast: %v\n", err)
+	return 2
+}
+
+// run dispatches to a subcommand.
+func run(stdout, stderr io.Writer, args []string) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				return c.run(stdout, stderr, []string{"--help"})
+			}
+		}
+		usage(stdout)
+		if len(args) == 0 {
+			return &exitError{code: 2, err: errors.New("")}
+		}
+		return nil
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		usage(stderr)
+		return usageErrorf("unknown command %q", args[0])
+	}
+	return c.run(stdout, stderr, args[1:])
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `outlast turns the logs of LLM-serving experiments into evidence.
+
+Usage: outlast <command> [flags] [args]
+
+Commands:
+`)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprint(w, strings.TrimLeft(`
+Run "outlast <command> --help" for a command's flags and examples.
+Exit status: 0 ok, 1 a finding (failed check or regression), 2 bad input or usage.
+`, "\n"))
+}

@@ -1,0 +1,323 @@
+// Package dataset writes and reads outlast's Parquet dataset: one directory
+// per table, Hive-partitioned by run,
+//
+//	DATASET/<table>/run=<name>/part-0.parquet
+//
+// so that DuckDB reads a table with
+// read_parquet('DATASET/turns/**/*.parquet', hive_partitioning=true), and
+// pyarrow, polars and Spark read the directory as a partitioned dataset.
+// Files are zstd-compressed with bounded row groups, rows sorted as
+// documented on schema.RunData, and the same rows always give the same bytes.
+package dataset
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// MaxRowsPerRowGroup bounds row groups so that readers can stream a table
+// and a writer holds at most one group's pages in memory.
+const MaxRowsPerRowGroup = 64 * 1024
+
+// FileName is the name of each partition's single file.
+const FileName = "part-0.parquet"
+
+// RejectsDir holds the lines rejected in lenient mode, one JSONL file per run.
+const RejectsDir = "_rejects"
+
+// PartitionDir returns the directory of one run's partition of table.
+func PartitionDir(root, table, run string) string {
+	return filepath.Join(root, table, "run="+run)
+}
+
+// Stage collects the files of one or more runs in a staging directory
+// inside the dataset, so that nothing becomes visible until Commit renames
+// them into place. A failed ingest calls Abort and leaves the dataset as it
+// was.
+type Stage struct {
+	root    string
+	dir     string
+	created string // CreatedBy version string
+	runs    []string
+}
+
+// NewStage starts a staging area under root (created if needed). version is
+// the outlast version recorded in each file's created_by.
+func NewStage(root, version string) (*Stage, error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(root, ".staging-")
+	if err != nil {
+		return nil, err
+	}
+	return &Stage{root: root, dir: dir, created: version}, nil
+}
+
+// WriteRun writes the five tables of d into the stage. Rows are sorted
+// first, so the bytes do not depend on the order they were collected in.
+func (s *Stage) WriteRun(d *schema.RunData) error {
+	name := d.Run.Run
+	if name == "" || strings.ContainsAny(name, "/\\") || strings.HasPrefix(name, ".") {
+		return fmt.Errorf("dataset: bad run name %q", name)
+	}
+	if slices.Contains(s.runs, name) {
+		return fmt.Errorf("dataset: run %q given twice", name)
+	}
+	SortRunData(d)
+	meta := func(table string) []parquet.WriterOption {
+		return []parquet.WriterOption{
+			parquet.KeyValueMetadata(schema.VersionKey, schema.Version),
+			parquet.KeyValueMetadata(schema.TableKey, table),
+			parquet.KeyValueMetadata(schema.RunKey, name),
+		}
+	}
+	if err := writeTable(s, schema.TableRuns, name, []schema.Run{d.Run}, meta(schema.TableRuns)); err != nil {
+		return err
+	}
+	if err := writeTable(s, schema.TableSessions, name, d.Sessions, meta(schema.TableSessions)); err != nil {
+		return err
+	}
+	if err := writeTable(s, schema.TableTurns, name, d.Turns, meta(schema.TableTurns)); err != nil {
+		return err
+	}
+	if err := writeTable(s, schema.TableEvents, name, d.Events, meta(schema.TableEvents)); err != nil {
+		return err
+	}
+	if err := writeTable(s, schema.TableEngine, name, d.Engine, meta(schema.TableEngine)); err != nil {
+		return err
+	}
+	s.runs = append(s.runs, name)
+	return nil
+}
+
+// WriteRejects stages the rejected lines of run as JSONL (one object per
+// line: pos, reason, line). An empty slice removes an earlier rejects file
+// on Commit.
+func (s *Stage) WriteRejects(run string, rejects []Reject) error {
+	dir := filepath.Join(s.dir, RejectsDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	for _, r := range rejects {
+		buf.Write(r.JSON())
+		buf.WriteByte('\n')
+	}
+	return os.WriteFile(filepath.Join(dir, run+".jsonl"), buf.Bytes(), 0o644)
+}
+
+func writeTable[T any](s *Stage, table, run string, rows []T, opts []parquet.WriterOption) error {
+	dir := PartitionDir(s.dir, table, run)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, FileName))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	opts = append(opts,
+		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
+		parquet.MaxRowsPerRowGroup(MaxRowsPerRowGroup),
+		parquet.PageBufferSize(256<<10),
+		parquet.CreatedBy("outlast", s.created, "schema-"+schema.Version),
+	)
+	w := parquet.NewGenericWriter[T](f, opts...)
+	for len(rows) > 0 {
+		n := min(len(rows), 8192)
+		if _, err := w.Write(rows[:n]); err != nil {
+			return fmt.Errorf("dataset: write %s/%s: %w", table, run, err)
+		}
+		rows = rows[n:]
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("dataset: close %s/%s: %w", table, run, err)
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// Commit moves every staged run into the dataset, replacing earlier files of
+// the same runs, and removes the stage. Each file is replaced by a rename,
+// so a reader never sees a partial file.
+func (s *Stage) Commit() error {
+	for _, run := range s.runs {
+		for _, table := range schema.Tables {
+			src := filepath.Join(PartitionDir(s.dir, table, run), FileName)
+			dstDir := PartitionDir(s.root, table, run)
+			if err := os.MkdirAll(dstDir, 0o755); err != nil {
+				return err
+			}
+			if err := os.Rename(src, filepath.Join(dstDir, FileName)); err != nil {
+				return err
+			}
+		}
+		rej := filepath.Join(s.dir, RejectsDir, run+".jsonl")
+		dst := filepath.Join(s.root, RejectsDir, run+".jsonl")
+		if st, err := os.Stat(rej); err == nil && st.Size() > 0 {
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return err
+			}
+			if err := os.Rename(rej, dst); err != nil {
+				return err
+			}
+		} else if err := os.Remove(dst); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return os.RemoveAll(s.dir)
+}
+
+// Abort discards the stage.
+func (s *Stage) Abort() error { return os.RemoveAll(s.dir) }
+
+// SortRunData sorts d's tables in the dataset's documented order.
+func SortRunData(d *schema.RunData) {
+	slices.SortStableFunc(d.Sessions, func(a, b schema.Session) int {
+		return cmp.Or(cmp.Compare(a.ArriveS, b.ArriveS), strings.Compare(a.Session, b.Session))
+	})
+	slices.SortStableFunc(d.Turns, func(a, b schema.Turn) int {
+		return cmp.Or(cmp.Compare(a.DoneS, b.DoneS), strings.Compare(a.Session, b.Session), cmp.Compare(a.Turn, b.Turn))
+	})
+	slices.SortStableFunc(d.Events, func(a, b schema.Event) int {
+		return cmp.Compare(a.TS, b.TS)
+	})
+	slices.SortStableFunc(d.Engine, func(a, b schema.EngineSample) int {
+		return cmp.Or(cmp.Compare(a.TS, b.TS), strings.Compare(a.Source, b.Source), cmp.Compare(a.Line, b.Line))
+	})
+}
+
+// Runs lists the runs in the dataset at root, sorted by name.
+func Runs(root string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(root, schema.TableRuns))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("dataset: %s has no %s table: not an outlast dataset", root, schema.TableRuns)
+		}
+		return nil, err
+	}
+	var runs []string
+	for _, e := range entries {
+		if name, ok := strings.CutPrefix(e.Name(), "run="); ok && e.IsDir() {
+			runs = append(runs, name)
+		}
+	}
+	sort.Strings(runs)
+	return runs, nil
+}
+
+// ReadRun reads one run's five tables back.
+func ReadRun(root, run string) (*schema.RunData, error) {
+	d := &schema.RunData{}
+	runs, err := readTable[schema.Run](root, schema.TableRuns, run)
+	if err != nil {
+		return nil, err
+	}
+	if len(runs) != 1 {
+		return nil, fmt.Errorf("dataset: %s: want 1 row in runs, have %d", run, len(runs))
+	}
+	d.Run = runs[0]
+	if d.Sessions, err = readTable[schema.Session](root, schema.TableSessions, run); err != nil {
+		return nil, err
+	}
+	if d.Turns, err = readTable[schema.Turn](root, schema.TableTurns, run); err != nil {
+		return nil, err
+	}
+	if d.Events, err = readTable[schema.Event](root, schema.TableEvents, run); err != nil {
+		return nil, err
+	}
+	if d.Engine, err = readTable[schema.EngineSample](root, schema.TableEngine, run); err != nil {
+		return nil, err
+	}
+	d.Run.Run = run
+	for i := range d.Sessions {
+		d.Sessions[i].Run = run
+	}
+	for i := range d.Turns {
+		d.Turns[i].Run = run
+	}
+	for i := range d.Events {
+		d.Events[i].Run = run
+	}
+	for i := range d.Engine {
+		d.Engine[i].Run = run
+	}
+	return d, nil
+}
+
+// ReadAll reads every run of the dataset at root, in run-name order.
+func ReadAll(root string) ([]*schema.RunData, error) {
+	runs, err := Runs(root)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*schema.RunData, 0, len(runs))
+	for _, r := range runs {
+		d, err := ReadRun(root, r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func readTable[T any](root, table, run string) (rows []T, err error) {
+	path := filepath.Join(PartitionDir(root, table, run), FileName)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	if v, _ := pf.Lookup(schema.VersionKey); v != schema.Version {
+		return nil, fmt.Errorf("dataset: %s: schema version %q, this outlast reads %q", path, v, schema.Version)
+	}
+	// NewGenericReader panics on an incompatible schema (parquet-go's TODO);
+	// turn that into an error naming the file.
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("dataset: %s: %v", path, r)
+		}
+	}()
+	rd := parquet.NewGenericReader[T](pf)
+	defer rd.Close()
+	rows = make([]T, 0, pf.NumRows())
+	buf := make([]T, 1024)
+	for {
+		n, err := rd.Read(buf)
+		rows = append(rows, buf[:n]...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("dataset: %s: %w", path, err)
+		}
+	}
+	if int64(len(rows)) != pf.NumRows() {
+		return nil, fmt.Errorf("dataset: %s: read %d rows, footer says %d", path, len(rows), pf.NumRows())
+	}
+	return rows, nil
+}

@@ -1,0 +1,194 @@
+// Package lineio reads line-oriented input files (plain, .gz or .zst) with
+// positions, and defines the positioned ParseError every outlast reader
+// returns, in the manner of encoding/csv's ParseError.
+package lineio
+
+import (
+	"bufio"
+	"compress/gzip"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Pos is a position in an input file: its name as given and a 1-based line.
+type Pos struct {
+	File string
+	Line int
+}
+
+// String formats the position as file:line.
+func (p Pos) String() string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
+
+// ParseError is a bad input line. Readers that return one have consumed the
+// line and can go on with the next, so a lenient caller may keep reading.
+type ParseError struct {
+	Pos    Pos
+	Column int    // 1-based byte column, 0 if unknown
+	Raw    []byte // the offending line, verbatim (without its newline)
+	Err    error  // the reason
+}
+
+// Error formats the error as "file:line: reason" or "file:line:col: reason".
+func (e *ParseError) Error() string {
+	if e.Column > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.Pos, e.Column, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Pos, e.Err)
+}
+
+// Unwrap returns the reason.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Errorf builds a ParseError at pos for raw with a formatted reason.
+func Errorf(pos Pos, raw []byte, format string, args ...any) *ParseError {
+	return &ParseError{Pos: pos, Raw: append([]byte(nil), raw...), Err: fmt.Errorf(format, args...)}
+}
+
+// Reader yields the lines of one input, decompressing .gz and .zst by name,
+// hashing the bytes as stored, and tracking line numbers.
+type Reader struct {
+	name      string
+	raw       io.Reader // the bytes as stored, hashed as they are read
+	closer    io.Closer
+	dec       io.Closer
+	br        *bufio.Reader
+	hash      hash.Hash
+	buf       []byte
+	line      int
+	err       error
+	truncated bool
+}
+
+// Open opens path for line reading. name is used in positions (usually the
+// path relative to the run directory).
+func Open(path, name string) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newReader(f, name, f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return r, nil
+}
+
+// NewReader reads lines from r. A name ending in .gz or .zst is decompressed.
+func NewReader(r io.Reader, name string) (*Reader, error) { return newReader(r, name, nil) }
+
+func newReader(r io.Reader, name string, closer io.Closer) (*Reader, error) {
+	h := sha256.New()
+	raw := io.TeeReader(r, h)
+	lr := &Reader{name: name, raw: raw, closer: closer, hash: h}
+	var src io.Reader = raw
+	switch {
+	case strings.HasSuffix(name, ".gz"):
+		zr, err := gzip.NewReader(raw)
+		if err != nil {
+			return nil, err
+		}
+		lr.dec, src = zr, zr
+	case strings.HasSuffix(name, ".zst"):
+		zr, err := zstd.NewReader(raw, zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return nil, err
+		}
+		lr.dec, src = zr.IOReadCloser(), zr
+	}
+	lr.br = bufio.NewReaderSize(src, 256<<10)
+	return lr, nil
+}
+
+// Next advances to the next line, reporting whether there is one.
+func (r *Reader) Next() bool {
+	if r.err != nil {
+		return false
+	}
+	r.buf = r.buf[:0]
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		r.buf = append(r.buf, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF {
+			if len(r.buf) == 0 {
+				r.err = io.EOF
+				return false
+			}
+			r.truncated = true
+			r.err = io.EOF
+			r.line++
+			r.trim()
+			return true
+		}
+		if err != nil {
+			r.err = fmt.Errorf("%s:%d: %w", r.name, r.line+1, err)
+			return false
+		}
+		r.line++
+		r.trim()
+		return true
+	}
+}
+
+func (r *Reader) trim() {
+	b := r.buf
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	r.buf = b
+}
+
+// Bytes returns the current line without its line ending. It is valid until
+// the next call to Next.
+func (r *Reader) Bytes() []byte { return r.buf }
+
+// Pos returns the position of the current line.
+func (r *Reader) Pos() Pos { return Pos{File: r.name, Line: r.line} }
+
+// Name returns the input's name as used in positions.
+func (r *Reader) Name() string { return r.name }
+
+// Err returns the first read error other than io.EOF.
+func (r *Reader) Err() error {
+	if errors.Is(r.err, io.EOF) {
+		return nil
+	}
+	return r.err
+}
+
+// Truncated reports whether the last line read had no line ending: the
+// writer was stopped mid-line. Valid once Next has returned false.
+func (r *Reader) Truncated() bool { return r.truncated }
+
+// SHA256 returns the hex sha256 of the input's bytes as stored. It drains
+// the rest of the input first, so call it after reading.
+func (r *Reader) SHA256() (string, error) {
+	if _, err := io.Copy(io.Discard, r.raw); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%x", r.hash.Sum(nil)), nil
+}
+
+// Close releases the input.
+func (r *Reader) Close() error {
+	if r.dec != nil {
+		r.dec.Close()
+	}
+	if r.closer != nil {
+		return r.closer.Close()
+	}
+	return nil
+}
