@@ -27,8 +27,8 @@ import (
 // ManifestName is the manifest's file name in a run directory.
 const ManifestName = "run.yaml"
 
-// SpanTolerance is how far (seconds) the engine's and the gateway's time
-// spans may disagree before ingest warns: a wrong log_tz or started_at shows
+// SpanTolerance is how far (seconds) gateway activity may lie outside the
+// engine's time span before ingest warns: a wrong log_tz or started_at shows
 // up as an offset of hours.
 const SpanTolerance = 60.0
 
@@ -90,7 +90,7 @@ func ReadRunDir(dir string, opt Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.checkSpan("engine log", span, gwSpan)
+		r.checkSpan("engine log samples", span, gwSpan)
 	}
 	if p, err := findFile(dir, m.Files.Metrics, false); err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func ReadRunDir(dir string, opt Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.checkSpan("metrics", span, gwSpan)
+		r.checkSpan("metrics scrapes", span, gwSpan)
 	}
 	run.RejectedLines = int64(len(res.Rejects))
 	dataset.SortRunData(res.Data)
@@ -234,21 +234,21 @@ func (r *runReader) readEngineLog(path string, m *manifest.Manifest) (span, erro
 		return sp, err
 	}
 	var rd engineReader
-	var info func() (format string, pool int64, lines, samples int, first, last float64)
+	var info func() (format string, pool int64, lines, samples int)
 	switch name {
 	case "vllm":
 		v := vllmlog.NewReader(lr, vllmlog.Options{T0: m.StartedAt, Loc: loc})
 		rd = v
-		info = func() (string, int64, int, int, float64, float64) {
+		info = func() (string, int64, int, int) {
 			i := v.Info()
-			return i.Format, i.KVPoolTokens, i.Lines, i.SampleLines, i.FirstS, i.LastS
+			return i.Format, i.KVPoolTokens, i.Lines, i.SampleLines
 		}
 	default:
 		s := sglanglog.NewReader(lr, sglanglog.Options{T0: m.StartedAt, Loc: loc})
 		rd = s
-		info = func() (string, int64, int, int, float64, float64) {
+		info = func() (string, int64, int, int) {
 			i := s.Info()
-			return i.Format, i.KVPoolTokens, i.Lines, i.SampleLines, i.FirstS, i.LastS
+			return i.Format, i.KVPoolTokens, i.Lines, i.SampleLines
 		}
 	}
 	d := r.res.Data
@@ -264,11 +264,12 @@ func (r *runReader) readEngineLog(path string, m *manifest.Manifest) (span, erro
 			continue
 		}
 		d.Engine = append(d.Engine, s)
+		sp.add(s.TS)
 	}
 	if err := lr.Err(); err != nil {
 		return sp, err
 	}
-	format, pool, lines, samples, first, last := info()
+	format, pool, lines, samples := info()
 	d.Run.EngineLogFormat = format
 	if samples == 0 {
 		r.warnf("%s: WARNING: no %s stats line recognised in %d lines: the log format may have drifted; the engine series is empty", filepath.Base(path), name, lines)
@@ -277,9 +278,6 @@ func (r *runReader) readEngineLog(path string, m *manifest.Manifest) (span, erro
 		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "engine_log"
 	} else if pool > 0 && *d.Run.KVPoolTokens != pool {
 		r.warnf("%s: KV pool %d tokens in the log, %d in the manifest (the manifest wins)", filepath.Base(path), pool, *d.Run.KVPoolTokens)
-	}
-	if !math.IsNaN(first) {
-		sp = span{first, last}
 	}
 	if d.Run.EngineLogSHA256, err = lr.SHA256(); err != nil {
 		return sp, err
@@ -356,8 +354,10 @@ func (r *runReader) checkSpan(what string, s, gw span) {
 	if !s.ok() || !gw.ok() {
 		return
 	}
-	if math.Abs(s.first-gw.first) > SpanTolerance || math.Abs(s.last-gw.last) > SpanTolerance {
-		r.warnf("%s spans %.0f..%.0f s but the gateway %.0f..%.0f s (run time): check started_at and engine.log_tz",
+	// An engine idles before the first and after the last turn, so its span
+	// may be wider; gateway activity outside it means the clocks disagree.
+	if gw.first < s.first-SpanTolerance || gw.last > s.last+SpanTolerance {
+		r.warnf("%s span %.0f..%.0f s but the gateway %.0f..%.0f s (run time): check started_at and engine.log_tz",
 			what, s.first, s.last, gw.first, gw.last)
 	}
 }

@@ -1,0 +1,152 @@
+package gateway
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/outlast-dev/outlast/ingest/lineio"
+)
+
+// collect feeds lines (ts given as run seconds after specT0) through a
+// Reader and a Collector and returns the errors.
+func collect(t *testing.T, lines ...string) (*Collector, []string) {
+	t.Helper()
+	r := newTestReader(t, strings.Join(lines, "\n")+"\n", specT0)
+	c := NewCollector()
+	var errs []string
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return c, errs
+		}
+		if err != nil {
+			t.Fatalf("Next: %v", err)
+		}
+		if err := c.Add(rec); err != nil {
+			var perr *lineio.ParseError
+			if !errors.As(err, &perr) || string(perr.Raw) != string(rec.Raw) {
+				t.Errorf("Add error %v is not a ParseError with the line", err)
+			}
+			errs = append(errs, err.Error())
+		}
+	}
+}
+
+func start(ts, session string) string {
+	return fmt.Sprintf(`{"ts":%s,"ev":"session_start","session":%q}`, ts, session)
+}
+
+func turnLine(ts, session string, turn int) string {
+	return fmt.Sprintf(`{"ts":%s,"ev":"turn","session":%q,"turn":%d,"prompt_tokens":10,"output_tokens":1}`, ts, session, turn)
+}
+
+func TestCollectorRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines []string
+		want  []string
+	}{
+		{"ordinary session", []string{start("1761566401", "a"), turnLine("1761566402", "a", 0),
+			`{"ts":1761566403,"ev":"park","session":"a","turn":1}`, `{"ts":1761566404,"ev":"resume","session":"a","turn":1}`,
+			turnLine("1761566405", "a", 1), `{"ts":1761566406,"ev":"session_end","session":"a"}`}, nil},
+		{"repeated session_start", []string{start("1761566401", "a"), start("1761566402", "a")},
+			[]string{`gateway.jsonl:2: session "a" starts again (first session_start at line 1)`}},
+		{"repeated (session, turn)", []string{start("1761566401", "a"), turnLine("1761566402", "a", 0), turnLine("1761566403", "a", 1), turnLine("1761566404", "a", 0)},
+			[]string{`gateway.jsonl:4: session "a" turn 0 is repeated (first at line 2)`}},
+		{"same turn number in another session is fine", []string{start("1761566401", "a"), start("1761566401", "b"), turnLine("1761566402", "a", 0), turnLine("1761566402", "b", 0)}, nil},
+		{"turn before session_start", []string{turnLine("1761566402", "a", 0), start("1761566403", "a")},
+			[]string{`gateway.jsonl:1: turn for session "a", which has no session_start before this line`}},
+		{"park and resume of an unknown session", []string{`{"ts":1761566403,"ev":"park","session":"z","turn":1}`, `{"ts":1761566404,"ev":"resume","session":"z","turn":1}`},
+			[]string{`gateway.jsonl:1: park for session "z", which has no session_start before this line`,
+				`gateway.jsonl:2: resume for session "z", which has no session_start before this line`}},
+		{"session_end of an unknown session", []string{`{"ts":1761566406,"ev":"session_end","session":"z"}`},
+			[]string{`gateway.jsonl:1: session_end for session "z", which has no session_start before this line`}},
+		{"repeated session_end", []string{start("1761566401", "a"), `{"ts":1761566406,"ev":"session_end","session":"a"}`, `{"ts":1761566407,"ev":"session_end","session":"a","status":"aborted"}`},
+			[]string{`gateway.jsonl:3: session "a" ends again (first session_end at line 2)`}},
+		{"turn after session_end is kept (an aborted in-flight turn)", []string{start("1761566401", "a"),
+			`{"ts":1761566406,"ev":"session_end","session":"a","status":"aborted"}`, turnLine("1761566407", "a", 0)}, nil},
+		{"events without sessions", []string{`{"ts":1761566403,"ev":"rate","arrival_rate":0.02}`, `{"ts":1761566403,"ev":"control","controller":"aimd"}`,
+			`{"ts":1761566403,"ev":"trigger","kind":"flush","phase":"start"}`}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errs := collect(t, tc.lines...)
+			if fmt.Sprint(errs) != fmt.Sprint(tc.want) {
+				t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(errs, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestCollectorRejectLeavesState checks that a rejected record changes
+// nothing: the repeated session_start keeps the first origin and time.
+func TestCollectorRejectLeavesState(t *testing.T) {
+	c, errs := collect(t, start("1761566401", "a"),
+		`{"ts":1761566409,"ev":"session_start","session":"a","origin":"burst"}`,
+		turnLine("1761566402", "a", 0), turnLine("1761566403", "a", 0))
+	if len(errs) != 2 {
+		t.Fatalf("errors %q, want 2", errs)
+	}
+	sessions, turns, _ := c.Tables(300)
+	if len(sessions) != 1 || sessions[0].Origin != "base" || sessions[0].ArriveS != 1 || sessions[0].TurnsDone != 1 {
+		t.Errorf("sessions %+v", sessions)
+	}
+	if len(turns) != 1 || turns[0].DoneS != 2 {
+		t.Errorf("turns %+v", turns)
+	}
+}
+
+func TestTables(t *testing.T) {
+	c, errs := collect(t,
+		`{"ts":1761566405,"ev":"session_start","session":"b","origin":"burst","turns_planned":3}`,
+		start("1761566401", "c"),
+		start("1761566401", "a"),
+		turnLine("1761566410", "b", 1),
+		turnLine("1761566410", "a", 0),
+		turnLine("1761566409", "b", 0),
+		turnLine("1761566420", "c", 0),
+		`{"ts":1761566430,"ev":"session_end","session":"a","status":"done","turns_done":7}`,
+		`{"ts":1761566431,"ev":"session_end","session":"b","status":"aborted"}`,
+		`{"ts":1761566412,"ev":"control","controller":"x"}`,
+		`{"ts":1761566411,"ev":"park","session":"b","turn":2}`,
+		`{"ts":1761566412,"ev":"resume","session":"b","turn":2}`,
+		`{"ts":1761566413,"ev":"heartbeat"}`,
+		`{"ts":1761566414,"ev":"retry"}`,
+		`{"ts":1761566415,"ev":"heartbeat"}`,
+	)
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	sessions, turns, events := c.Tables(300)
+	var got []string
+	for _, s := range sessions {
+		got = append(got, fmt.Sprintf("%s %s %s-%s %s done=%d", s.Session, s.Origin, num(s.ArriveS), optNum(s.EndS), s.Status, s.TurnsDone))
+	}
+	// By (arrive_s, session); c never ends: open, nil end, turns counted;
+	// a's session_end gives turns_done; b's has none, so its turns count.
+	want := "[a base 1-30 done done=7 c base 1-- open done=1 b burst 5-31 aborted done=2]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("sessions %v\nwant     %s", got, want)
+	}
+	got = nil
+	for _, tr := range turns {
+		got = append(got, fmt.Sprintf("%s/%d@%s %s", tr.Session, tr.Turn, num(tr.DoneS), tr.Origin))
+	}
+	if want := "[b/0@9 burst a/0@10 base b/1@10 burst c/0@20 base]"; fmt.Sprint(got) != want {
+		t.Errorf("turns %v\nwant  %s", got, want)
+	}
+	got = nil
+	for _, e := range events {
+		got = append(got, fmt.Sprintf("%s@%s", e.Kind, num(e.TS)))
+	}
+	// Equal times keep input order: control (line 10) before resume (line 12).
+	if want := "[park@11 control@12 resume@12]"; fmt.Sprint(got) != want {
+		t.Errorf("events %v, want %s", got, want)
+	}
+	if got, want := fmt.Sprint(c.Unknown()), "[gateway.jsonl:13: unknown ev \"heartbeat\": 2 record(s) ignored (first here) gateway.jsonl:14: unknown ev \"retry\": 1 record(s) ignored (first here)]"; got != want {
+		t.Errorf("Unknown %s\nwant    %s", got, want)
+	}
+}

@@ -1,0 +1,317 @@
+package gateway
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/ingest/manifest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// fixturesDir holds the real-shaped runs shared by every package's tests.
+const fixturesDir = "../../fixtures/real"
+
+// ingest reads a gateway log leniently, as `outlast ingest --lenient`
+// would, and renders everything it learned as text: errors, warnings,
+// unknown kinds and the tables.
+func ingest(t testing.TB, name string, data []byte, t0 time.Time, runEndS float64) string {
+	t.Helper()
+	lr, err := lineio.NewReader(bytes.NewReader(data), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(lr, t0)
+	c := NewCollector()
+	var out strings.Builder
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			err = c.Add(rec)
+		}
+		if err != nil {
+			var perr *lineio.ParseError
+			if !errors.As(err, &perr) {
+				t.Fatalf("%v: not a *lineio.ParseError", err)
+			}
+			fmt.Fprintf(&out, "error: %v\n", err)
+		}
+	}
+	for _, w := range r.Warnings() {
+		fmt.Fprintf(&out, "warning: %s\n", w)
+	}
+	for _, u := range c.Unknown() {
+		fmt.Fprintf(&out, "unknown: %s\n", u)
+	}
+	sessions, turns, events := c.Tables(runEndS)
+	fmt.Fprintf(&out, "tables: %d sessions, %d turns, %d events\n", len(sessions), len(turns), len(events))
+	for _, s := range sessions {
+		fmt.Fprintf(&out, "session %s origin=%s arrive=%s end=%s %s planned=%s done=%d context=%s\n",
+			s.Session, s.Origin, num(s.ArriveS), optNum(s.EndS), s.Status, optInt(s.TurnsPlanned), s.TurnsDone, optInt(s.ContextTokens))
+	}
+	for _, tr := range turns {
+		fmt.Fprintf(&out, "turn %s/%d origin=%s ready=%s sent=%s first=%s done=%s prompt=%d cached=%d output=%d %s\n",
+			tr.Session, tr.Turn, tr.Origin, optNum(tr.ReadyS), optNum(tr.SentS), optNum(tr.FirstTokenS), num(tr.DoneS),
+			tr.PromptTokens, tr.CachedTokens, tr.OutputTokens, tr.Status)
+	}
+	for _, e := range events {
+		fmt.Fprintln(&out, describeEvent(e))
+	}
+	return out.String()
+}
+
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// TestBadInput reads one file per bad-input class of run-format.md; the
+// golden files hold the exact messages.
+func TestBadInput(t *testing.T) {
+	files, err := filepath.Glob("testdata/bad/*.jsonl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bad-input files: %v", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ingest(t, "gateway.jsonl", data, specT0, 300)
+			if !strings.Contains(got, "error: ") && !strings.Contains(got, "warning: ") && !strings.Contains(got, "unknown: ") {
+				t.Errorf("no error, warning or unknown kind reported:\n%s", got)
+			}
+			checkGolden(t, strings.TrimSuffix(file, ".jsonl")+".golden", got)
+		})
+	}
+}
+
+// loadFixture returns a fixture run's manifest and gateway bytes.
+func loadFixture(t testing.TB, dir string) (*manifest.Manifest, []byte) {
+	t.Helper()
+	yaml, err := os.ReadFile(filepath.Join(dir, "run.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Parse(yaml, "run.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, m.Files.Gateway))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, data
+}
+
+func fixtureDirs(t testing.TB) []string {
+	dirs, err := filepath.Glob(filepath.Join(fixturesDir, "*", "gateway.jsonl"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no fixtures under %s: %v", fixturesDir, err)
+	}
+	for i, d := range dirs {
+		dirs[i] = filepath.Dir(d)
+	}
+	return dirs
+}
+
+// TestFixtures reads every fixture run: no errors, the invariants hold, and
+// the tables match the golden files.
+func TestFixtures(t *testing.T) {
+	for _, dir := range fixtureDirs(t) {
+		run := filepath.Base(dir)
+		t.Run(run, func(t *testing.T) {
+			m, data := loadFixture(t, dir)
+			got := ingest(t, m.Files.Gateway, data, m.StartedAt, m.DurationS)
+			if strings.Contains(got, "error: ") || strings.Contains(got, "warning: ") {
+				t.Errorf("fixture has problems:\n%s", got)
+			}
+			checkGolden(t, filepath.Join("testdata", "fixtures", run+".golden"), got)
+
+			lr, _ := lineio.NewReader(bytes.NewReader(data), "gateway.jsonl")
+			r, c := NewReader(lr, m.StartedAt), NewCollector()
+			for rec, err := r.Next(); err != io.EOF; rec, err = r.Next() {
+				if err == nil {
+					err = c.Add(rec)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			sessions, turns, _ := c.Tables(m.DurationS)
+			origin := map[string]string{}
+			for _, s := range sessions {
+				origin[s.Session] = s.Origin
+				if s.ArriveS < 0 || s.ArriveS > m.DurationS {
+					t.Errorf("session %s arrives at %v, outside the run", s.Session, s.ArriveS)
+				}
+			}
+			for _, tr := range turns {
+				if tr.CachedTokens > tr.PromptTokens || tr.CachedTokens < 0 || tr.OutputTokens < 0 {
+					t.Errorf("turn %s/%d: counts %d/%d/%d", tr.Session, tr.Turn, tr.PromptTokens, tr.CachedTokens, tr.OutputTokens)
+				}
+				// The workload: 2048 system + 4096 task + 1324 per turn.
+				if want := int64(6144 + 1324*int(tr.Turn)); tr.PromptTokens != want {
+					t.Errorf("turn %s/%d: prompt %d, want %d", tr.Session, tr.Turn, tr.PromptTokens, want)
+				}
+				if tr.Origin != origin[tr.Session] {
+					t.Errorf("turn %s/%d: origin %q, want the session's %q", tr.Session, tr.Turn, tr.Origin, origin[tr.Session])
+				}
+				if tr.ReadyS == nil || tr.SentS == nil || *tr.ReadyS > *tr.SentS || *tr.SentS > tr.DoneS {
+					t.Errorf("turn %s/%d: times out of order", tr.Session, tr.Turn)
+				}
+			}
+		})
+	}
+}
+
+// TestFixtureValues checks a few numbers against hand computation from the
+// fixture files.
+func TestFixtureValues(t *testing.T) {
+	m, data := loadFixture(t, filepath.Join(fixturesDir, "vllm-2026"))
+	lr, _ := lineio.NewReader(bytes.NewReader(data), "gateway.jsonl")
+	r, c := NewReader(lr, m.StartedAt), NewCollector()
+	for rec, err := r.Next(); err != io.EOF; rec, err = r.Next() {
+		if err == nil {
+			err = c.Add(rec)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	sessions, turns, events := c.Tables(m.DurationS)
+	// Line 1: "ts":"2026-10-27T12:00:25.060Z", started_at 12:00:00Z.
+	if s := sessions[0]; s.Session != "b-0001" || num(s.ArriveS) != "25.06" {
+		t.Errorf("first session %s at %v, want b-0001 at 25.06", s.Session, s.ArriveS)
+	}
+	// Line 3: b-0001's turn 0 done 12:00:32.130, ready 25.060, sent 25.070,
+	// first token 25.530; the cold first request has cached_tokens null.
+	if tr := turns[0]; tr.Session != "b-0001" || tr.Turn != 0 || num(tr.DoneS) != "32.13" ||
+		num(*tr.ReadyS) != "25.06" || num(*tr.SentS) != "25.07" || num(*tr.FirstTokenS) != "25.53" ||
+		tr.PromptTokens != 6144 || tr.CachedTokens != 0 || tr.OutputTokens != 300 {
+		t.Errorf("first turn %+v", tr)
+	}
+	// Trigger start at 12:02:00 = 120 s, end at 180 s; a park/resume pair;
+	// control samples every 20 s from 200 s.
+	var kinds []string
+	for _, e := range events {
+		kinds = append(kinds, fmt.Sprintf("%s@%s", e.Kind, num(e.TS)))
+	}
+	want := "[trigger@120 trigger@180 control@200 park@210.64 control@220 resume@235.14 control@240 control@260 control@280]"
+	if got := fmt.Sprint(kinds); got != want {
+		t.Errorf("events %s\nwant   %s", got, want)
+	}
+}
+
+func FuzzGatewayLine(f *testing.F) {
+	for _, dir := range fixtureDirs(f) {
+		data, err := os.ReadFile(filepath.Join(dir, "gateway.jsonl"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for line := range bytes.Lines(data) {
+			f.Add(bytes.TrimSuffix(line, []byte("\n")))
+		}
+	}
+	bad, _ := filepath.Glob("testdata/bad/*.jsonl")
+	for _, file := range bad {
+		data, _ := os.ReadFile(file)
+		for line := range bytes.Lines(data) {
+			f.Add(bytes.TrimSuffix(line, []byte("\n")))
+		}
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if bytes.ContainsAny(line, "\n\r") {
+			return // one line at a time
+		}
+		r := newTestReader(t, string(line)+"\n", specT0)
+		rec, err := r.Next()
+		if err == io.EOF {
+			if skipSpace(line, 0) != len(line) {
+				t.Fatalf("io.EOF for a non-blank line")
+			}
+			return
+		}
+		if err != nil {
+			var perr *lineio.ParseError
+			if !errors.As(err, &perr) || perr.Pos.Line != 1 {
+				t.Fatalf("error %v (%T) is not a ParseError at line 1", err, err)
+			}
+			return
+		}
+		if !json.Valid(line) {
+			t.Fatalf("accepted a line encoding/json rejects: %q", line)
+		}
+		if tr := rec.Turn; tr != nil {
+			if tr.PromptTokens < 0 || tr.CachedTokens < 0 || tr.OutputTokens < 0 || tr.CachedTokens > tr.PromptTokens || tr.Turn < 0 {
+				t.Fatalf("turn breaks the invariants: %+v", tr)
+			}
+		}
+		if e := rec.Event; e != nil && !json.Valid([]byte(e.Extra)) {
+			t.Fatalf("Extra is not JSON: %q", e.Extra)
+		}
+		c := NewCollector()
+		if rec.Turn != nil || rec.Event != nil && rec.Event.Session != nil || rec.End != nil {
+			if c.Add(rec) == nil {
+				t.Fatalf("a record for a session never started was accepted")
+			}
+		} else if err := c.Add(rec); err != nil {
+			t.Fatalf("Add: %v", err)
+		}
+	})
+}
+
+// BenchmarkReader measures reading throughput on the fixture lines
+// repeated to about 4 MB, the hot path of a real run's gateway log.
+func BenchmarkReader(b *testing.B) {
+	var one []byte
+	for _, dir := range fixtureDirs(b) {
+		data, err := os.ReadFile(filepath.Join(dir, "gateway.jsonl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		one = append(one, data...)
+	}
+	data := bytes.Repeat(one, 4<<20/len(one)+1)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		lr, _ := lineio.NewReader(bytes.NewReader(data), "gateway.jsonl")
+		r := NewReader(lr, specT0)
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

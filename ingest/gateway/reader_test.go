@@ -1,0 +1,380 @@
+package gateway
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// specT0 is t=0 of run-format.md's gateway example: its first line,
+// ts 1761566401.20, is 1.2 s into the run.
+var specT0 = time.Unix(1761566400, 0).UTC()
+
+func newTestReader(t testing.TB, text string, t0 time.Time) *Reader {
+	t.Helper()
+	lr, err := lineio.NewReader(strings.NewReader(text), "gateway.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewReader(lr, t0)
+}
+
+// num formats a float rounded to microseconds, so that expectations can be
+// written as the decimals a person computes by hand.
+func num(f float64) string {
+	return strconv.FormatFloat(math.Round(f*1e6)/1e6, 'f', -1, 64)
+}
+
+func optNum(f *float64) string {
+	if f == nil {
+		return "-"
+	}
+	return num(*f)
+}
+
+func optInt(i *int64) string {
+	if i == nil {
+		return "-"
+	}
+	return strconv.FormatInt(*i, 10)
+}
+
+func optStr(s *string) string {
+	if s == nil {
+		return "-"
+	}
+	return *s
+}
+
+// describe renders a record on one line for comparisons.
+func describe(rec Record) string {
+	switch {
+	case rec.Start != nil:
+		s := rec.Start
+		return fmt.Sprintf("session_start t=%s %s origin=%s planned=%s context=%s", num(rec.T), s.Session, s.Origin, optInt(s.TurnsPlanned), optInt(s.ContextTokens))
+	case rec.End != nil:
+		e := rec.End
+		return fmt.Sprintf("session_end t=%s %s %s done=%s", num(rec.T), e.Session, e.Status, optInt(e.TurnsDone))
+	case rec.Turn != nil:
+		tr := rec.Turn
+		return fmt.Sprintf("turn t=%s %s/%d ready=%s sent=%s first=%s prompt=%d cached=%d output=%d %s",
+			num(tr.DoneS), tr.Session, tr.Turn, optNum(tr.ReadyS), optNum(tr.SentS), optNum(tr.FirstTokenS),
+			tr.PromptTokens, tr.CachedTokens, tr.OutputTokens, tr.Status)
+	case rec.Event != nil:
+		return describeEvent(*rec.Event)
+	}
+	return fmt.Sprintf("unknown %s t=%s", rec.Ev, num(rec.T))
+}
+
+func describeEvent(e schema.Event) string {
+	var turn *int64
+	if e.Turn != nil {
+		v := int64(*e.Turn)
+		turn = &v
+	}
+	return fmt.Sprintf("%s t=%s session=%s turn=%s trigger=%s phase=%s rate=%s controller=%s demand=%s limit=%s active=%s parked=%s waiting=%s extra=%s",
+		e.Kind, num(e.TS), optStr(e.Session), optInt(turn), optStr(e.TriggerKind), optStr(e.Phase), optNum(e.ArrivalRate),
+		optStr(e.Controller), optNum(e.DemandTokens), optNum(e.Limit), optInt(e.Active), optInt(e.Parked), optInt(e.Waiting), e.Extra)
+}
+
+func TestReaderRecords(t *testing.T) {
+	tests := []struct {
+		name, line, want string
+	}{
+		// The first five lines of run-format.md's example.
+		{"spec session_start", `{"ts":1761566401.20,"ev":"session_start","session":"b-0001","origin":"base","turns_planned":25,"context_tokens":6144}`,
+			"session_start t=1.2 b-0001 origin=base planned=25 context=6144"},
+		{"spec turn plain", `{"ts":1761566409.85,"ev":"turn","session":"b-0001","turn":0,"ready_ts":1761566401.20,"sent_ts":1761566401.21,"first_token_ts":1761566402.40,"prompt_tokens":6144,"cached_tokens":2048,"output_tokens":300}`,
+			"turn t=9.85 b-0001/0 ready=1.2 sent=1.21 first=2.4 prompt=6144 cached=2048 output=300 ok"},
+		{"spec park", `{"ts":1761566415.02,"ev":"park","session":"b-0001","turn":1}`,
+			"park t=15.02 session=b-0001 turn=1 trigger=- phase=- rate=- controller=- demand=- limit=- active=- parked=- waiting=- extra={}"},
+		{"spec resume", `{"ts":1761566470.55,"ev":"resume","session":"b-0001","turn":1}`,
+			"resume t=70.55 session=b-0001 turn=1 trigger=- phase=- rate=- controller=- demand=- limit=- active=- parked=- waiting=- extra={}"},
+		{"spec turn usage null details", `{"ts":1761566478.10,"ev":"turn","session":"b-0001","turn":1,"ready_ts":1761566415.02,"sent_ts":1761566470.55,"usage":{"prompt_tokens":7468,"completion_tokens":300,"prompt_tokens_details":null}}`,
+			"turn t=78.1 b-0001/1 ready=15.02 sent=70.55 first=- prompt=7468 cached=0 output=300 ok"},
+		{"spec trigger", `{"ts":1761566900.00,"ev":"trigger","kind":"burst","phase":"start","extra_rate":0.0525}`,
+			`trigger t=500 session=- turn=- trigger=burst phase=start rate=- controller=- demand=- limit=- active=- parked=- waiting=- extra={"extra_rate":0.0525}`},
+		{"spec session_end", `{"ts":1761567600.40,"ev":"session_end","session":"b-0001","status":"done","turns_done":25}`,
+			"session_end t=1200.4 b-0001 done done=25"},
+
+		{"usage with cached details (vLLM order)", `{"ts":1761566410,"ev":"turn","session":"s","turn":2,"usage":{"prompt_tokens":2304,"total_tokens":2432,"completion_tokens":128,"prompt_tokens_details":{"cached_tokens":2048}}}`,
+			"turn t=10 s/2 ready=- sent=- first=- prompt=2304 cached=2048 output=128 ok"},
+		{"usage without details (SGLang)", `{"ts":1761566410,"ev":"turn","session":"s","turn":0,"usage":{"prompt_tokens":2304,"total_tokens":2432,"completion_tokens":128,"reasoning_tokens":0}}`,
+			"turn t=10 s/0 ready=- sent=- first=- prompt=2304 cached=0 output=128 ok"},
+		{"usage cached null", `{"ts":1761566410,"ev":"turn","session":"s","turn":0,"usage":{"prompt_tokens":10,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":null}}}`,
+			"turn t=10 s/0 ready=- sent=- first=- prompt=10 cached=0 output=1 ok"},
+		{"both forms agreeing", `{"ts":1761566410,"ev":"turn","session":"s","turn":0,"prompt_tokens":10,"output_tokens":1,"cached_tokens":4,"usage":{"prompt_tokens":10,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":4}}}`,
+			"turn t=10 s/0 ready=- sent=- first=- prompt=10 cached=4 output=1 ok"},
+		{"cached null is 0", `{"ts":1761566410,"ev":"turn","session":"s","turn":0,"prompt_tokens":6144,"cached_tokens":null,"output_tokens":300}`,
+			"turn t=10 s/0 ready=- sent=- first=- prompt=6144 cached=0 output=300 ok"},
+		{"cached absent is 0, status error", `{"ts":1761566410,"ev":"turn","session":"s","turn":3,"prompt_tokens":6144,"output_tokens":0,"status":"error"}`,
+			"turn t=10 s/3 ready=- sent=- first=- prompt=6144 cached=0 output=0 error"},
+		{"RFC 3339 times with zone and fraction", `{"ts":"2025-10-27T12:00:09.850Z","ev":"turn","session":"s","turn":0,"ready_ts":"2025-10-27T14:00:01.2+02:00","sent_ts":1761566401.21,"first_token_ts":null,"prompt_tokens":1,"output_tokens":1}`,
+			"turn t=9.85 s/0 ready=1.2 sent=1.21 first=- prompt=1 cached=0 output=1 ok"},
+		{"exponent ts, before t0", `{"ts":1.7615663996e9,"ev":"rate","arrival_rate":0.01}`,
+			"rate t=-0.4 session=- turn=- trigger=- phase=- rate=0.01 controller=- demand=- limit=- active=- parked=- waiting=- extra={}"},
+		{"default origin, escapes, unknown keys ignored", ` { "ts" : 1761566400 , "ev" : "session_start" , "session" : "a\u00e9\"b" , "note" : [1, {"x": null}] } `,
+			`session_start t=0 aé"b origin=base planned=- context=-`},
+		{"session_end defaults", `{"ts":1761566400.5,"ev":"session_end","session":"s"}`,
+			"session_end t=0.5 s done done=-"},
+		{"control", `{"ts":1761566600,"ev":"control","controller":"budgeter","demand_tokens":312000.5,"limit":380000,"active":12,"parked":3,"waiting":0,"low":0.75}`,
+			`control t=200 session=- turn=- trigger=- phase=- rate=- controller=budgeter demand=312000.5 limit=380000 active=12 parked=3 waiting=0 extra={"low":0.75}`},
+		{"control minimal", `{"ts":1761566600,"ev":"control","controller":"aimd","limit":null}`,
+			"control t=200 session=- turn=- trigger=- phase=- rate=- controller=aimd demand=- limit=- active=- parked=- waiting=- extra={}"},
+		{"trigger extra sorted and compacted, foreign known key kept", `{"ts":1761566580,"ev":"trigger","phase":"end","kind":"flush","z":{"b": 1, "a": [true, false]},"status":"ok","a":"x"}`,
+			`trigger t=180 session=- turn=- trigger=flush phase=end rate=- controller=- demand=- limit=- active=- parked=- waiting=- extra={"a":"x","status":"ok","z":{"b":1,"a":[true,false]}}`},
+		{"unknown kind", `{"ts":1761566410,"ev":"heartbeat","inflight":"many"}`, "unknown heartbeat t=10"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newTestReader(t, tc.line+"\n", specT0)
+			rec, err := r.Next()
+			if err != nil {
+				t.Fatalf("Next: %v", err)
+			}
+			if got := describe(rec); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+			if rec.Pos != (lineio.Pos{File: "gateway.jsonl", Line: 1}) || string(rec.Raw) != tc.line {
+				t.Errorf("Pos %v Raw %q, want gateway.jsonl:1 and the line", rec.Pos, rec.Raw)
+			}
+			if _, err := r.Next(); err != io.EOF {
+				t.Errorf("second Next: %v, want io.EOF", err)
+			}
+		})
+	}
+}
+
+func TestReaderErrors(t *testing.T) {
+	const turn = `"ts":1761566410,"ev":"turn","session":"s","turn":0`
+	tests := []struct {
+		name, line, want string
+	}{
+		{"not JSON", `hello`, `gateway.jsonl:1:1: not JSON: want an object starting with '{', got 'h'`},
+		{"JSON but not an object", `[1,2]`, `gateway.jsonl:1:1: not JSON: want an object starting with '{', got '['`},
+		{"text after the object", `{"ts":1,"ev":"x"} x`, `gateway.jsonl:1:19: not JSON: unexpected 'x' after the object`},
+		{"unclosed", `{"ts":1,"ev":"x"`, `gateway.jsonl:1:17: not JSON: the object is not closed`},
+		{"bad literal", `{"ts":1,"ev":"x","a":tru}`, `gateway.jsonl:1:22: not JSON: want true`},
+		{"bad number", `{"ts":01,"ev":"x"}`, `gateway.jsonl:1:8: not JSON: want ',' or '}' after the value of "ts", got '1'`},
+		{"control character", "{\"ts\":1,\"ev\":\"a\tb\"}", `gateway.jsonl:1:16: not JSON: control character 0x09 in a string`},
+		{"missing ts", `{"ev":"turn"}`, `gateway.jsonl:1: missing required field ts`},
+		{"missing ev", `{"ts":1}`, `gateway.jsonl:1: missing required field ev`},
+		{"missing session", `{"ts":1,"ev":"session_start"}`, `gateway.jsonl:1: missing required field session`},
+		{"missing prompt", `{` + turn + `,"output_tokens":1}`, `gateway.jsonl:1: missing required field prompt_tokens (or a usage object)`},
+		{"missing output", `{` + turn + `,"prompt_tokens":1}`, `gateway.jsonl:1: missing required field output_tokens (or a usage object)`},
+		{"missing turn", `{"ts":1,"ev":"park","session":"s"}`, `gateway.jsonl:1: missing required field turn`},
+		{"missing completion", `{` + turn + `,"usage":{"prompt_tokens":5}}`, `gateway.jsonl:1:61: missing required field usage.completion_tokens`},
+		{"missing phase", `{"ts":1,"ev":"trigger","kind":"burst"}`, `gateway.jsonl:1: missing required field phase`},
+		{"missing controller", `{"ts":1,"ev":"control","limit":3}`, `gateway.jsonl:1: missing required field controller`},
+		{"missing arrival_rate", `{"ts":1,"ev":"rate"}`, `gateway.jsonl:1: missing required field arrival_rate`},
+		{"cached > prompt", `{` + turn + `,"prompt_tokens":6144,"cached_tokens":6145,"output_tokens":1}`, `gateway.jsonl:1:90: cached_tokens 6145 exceeds prompt_tokens 6144`},
+		{"usage cached > prompt", `{` + turn + `,"usage":{"prompt_tokens":5,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":6}}}`,
+			`gateway.jsonl:1:143: usage.prompt_tokens_details.cached_tokens 6 exceeds usage.prompt_tokens 5`},
+		{"negative prompt", `{` + turn + `,"prompt_tokens":-5,"output_tokens":1}`, `gateway.jsonl:1:69: prompt_tokens: want a non-negative integer, got -5`},
+		{"negative usage", `{` + turn + `,"usage":{"prompt_tokens":5,"completion_tokens":-1}}`, `gateway.jsonl:1:100: usage.completion_tokens: want a non-negative integer, got -1`},
+		{"negative turn", `{"ts":1,"ev":"park","session":"s","turn":-1}`, `gateway.jsonl:1:42: turn: want a non-negative integer, got -1`},
+		{"negative active", `{"ts":1,"ev":"control","controller":"c","active":-3}`, `gateway.jsonl:1:50: active: want a non-negative integer, got -3`},
+		{"negative rate", `{"ts":1,"ev":"rate","arrival_rate":-0.1}`, `gateway.jsonl:1:36: arrival_rate: want a non-negative number, got -0.1`},
+		{"string count", `{` + turn + `,"prompt_tokens":"6144","output_tokens":1}`, `gateway.jsonl:1:69: prompt_tokens: want an integer, got a string "6144"`},
+		{"fractional count", `{` + turn + `,"prompt_tokens":12.5,"output_tokens":1}`, `gateway.jsonl:1:69: prompt_tokens: want an integer, got 12.5`},
+		{"fractional turn", `{"ts":1,"ev":"park","session":"s","turn":1.5}`, `gateway.jsonl:1:42: turn: want an integer, got 1.5`},
+		{"numeric session", `{"ts":1,"ev":"session_start","session":42}`, `gateway.jsonl:1:40: session: want a string, got 42`},
+		{"empty session", `{"ts":1,"ev":"session_start","session":""}`, `gateway.jsonl:1:40: session: want a non-empty string`},
+		{"bool ts", `{"ts":true,"ev":"x"}`, `gateway.jsonl:1:7: ts: want Unix seconds or an RFC 3339 time, got true`},
+		{"bad time string", `{` + turn + `,"ready_ts":"yesterday","prompt_tokens":1,"output_tokens":1}`, `gateway.jsonl:1:64: ready_ts: want Unix seconds or an RFC 3339 time, got "yesterday"`},
+		{"usage not an object", `{` + turn + `,"usage":"x"}`, `gateway.jsonl:1:61: usage: want an object, got a string "x"`},
+		{"details not an object", `{` + turn + `,"usage":{"prompt_tokens":5,"completion_tokens":1,"prompt_tokens_details":7}}`, `gateway.jsonl:1:126: usage.prompt_tokens_details: want an object or null, got 7`},
+		{"forms disagree", `{` + turn + `,"prompt_tokens":6144,"output_tokens":1,"usage":{"prompt_tokens":6100,"completion_tokens":1}}`, `gateway.jsonl:1:69: prompt_tokens 6144 disagrees with usage.prompt_tokens 6100`},
+		{"bad status", `{` + turn + `,"prompt_tokens":1,"output_tokens":1,"status":"timeout"}`, `gateway.jsonl:1:98: status: want ok, error or aborted, got "timeout"`},
+		{"bad end status", `{"ts":1,"ev":"session_end","session":"s","status":"ok"}`, `gateway.jsonl:1:51: status: want done or aborted, got "ok"`},
+		{"bad phase", `{"ts":1,"ev":"trigger","kind":"burst","phase":"middle"}`, `gateway.jsonl:1:47: phase: want start or end, got "middle"`},
+		{"duplicate key", `{"ts":1,"ev":"turn","ts":2}`, `gateway.jsonl:1:26: duplicate key "ts"`},
+		{"duplicate extra key", `{"ts":1,"ev":"rate","arrival_rate":1,"x":1,"x":2}`, `gateway.jsonl:1:48: duplicate key "x"`},
+		{"turn too large", `{"ts":1,"ev":"park","session":"s","turn":3000000000}`, `gateway.jsonl:1:42: turn: 3000000000 is too large`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			// A good line after the bad one shows that the reader goes on.
+			r := newTestReader(t, tc.line+"\n"+`{"ts":1761566400,"ev":"session_start","session":"next"}`+"\n", specT0)
+			_, err := r.Next()
+			var perr *lineio.ParseError
+			if !errors.As(err, &perr) {
+				t.Fatalf("Next: %v (%T), want a *lineio.ParseError", err, err)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("got  %s\nwant %s", err, tc.want)
+			}
+			if string(perr.Raw) != tc.line {
+				t.Errorf("Raw = %q, want the line", perr.Raw)
+			}
+			rec, err := r.Next()
+			if err != nil || rec.Start == nil || rec.Start.Session != "next" || rec.Pos.Line != 2 {
+				t.Errorf("after the error: %v, %v; want the session_start of line 2", describe(rec), err)
+			}
+			if w := r.Warnings(); len(w) != 0 {
+				t.Errorf("warnings %q, want none", w)
+			}
+		})
+	}
+}
+
+func TestReaderLastLine(t *testing.T) {
+	const good = `{"ts":1761566400,"ev":"session_start","session":"a"}`
+	tests := []struct {
+		name, text string
+		errs       []string
+		warnings   []string
+		records    int
+	}{
+		{"cut short without newline is a warning", good + "\n" + `{"ts":1761566401,"ev":"tu`, nil,
+			[]string{`gateway.jsonl:2: the last line is cut short (not JSON: the string is not closed): the run was stopped mid-write; line ignored`}, 1},
+		{"cut short with a newline is an error", good + "\n" + `{"ts":1761566401,"ev":"tu` + "\n",
+			[]string{`gateway.jsonl:2:23: not JSON: the string is not closed`}, nil, 1},
+		{"cut short in the middle is an error", `{"ts":1761566401,"ev":"tu` + "\n" + good, []string{`gateway.jsonl:1:23: not JSON: the string is not closed`}, nil, 1},
+		{"complete last line without newline is fine", good + "\n" + good, nil, nil, 2},
+		{"bad but complete JSON last line is an error", good + "\n" + `{"ts":1}`, []string{`gateway.jsonl:2: missing required field ev`}, nil, 1},
+		{"blank lines are counted", "\n" + good + "\n  \n\n", nil, []string{`gateway.jsonl:1: 3 blank line(s) ignored (first here)`}, 1},
+		{"empty file", "", nil, nil, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newTestReader(t, tc.text, specT0)
+			var errs []string
+			records := 0
+			for {
+				_, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					errs = append(errs, err.Error())
+					continue
+				}
+				records++
+			}
+			if fmt.Sprint(errs) != fmt.Sprint(tc.errs) {
+				t.Errorf("errors %q, want %q", errs, tc.errs)
+			}
+			if fmt.Sprint(r.Warnings()) != fmt.Sprint(tc.warnings) {
+				t.Errorf("warnings %q, want %q", r.Warnings(), tc.warnings)
+			}
+			if records != tc.records {
+				t.Errorf("%d records, want %d", records, tc.records)
+			}
+		})
+	}
+}
+
+func TestTimeWithFractionalT0(t *testing.T) {
+	t0 := time.Date(2026, 10, 27, 12, 0, 0, 250_000_000, time.UTC)
+	r := newTestReader(t, `{"ts":1793102401.5,"ev":"x"}`+"\n"+`{"ts":"2026-10-27T12:00:00Z","ev":"x"}`+"\n", t0)
+	for _, want := range []string{"1.25", "-0.25"} {
+		rec, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if num(rec.T) != want {
+			t.Errorf("T = %s, want %s", num(rec.T), want)
+		}
+	}
+}
+
+// TestParseFloat checks the allocation-free fast path against strconv.
+func TestParseFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	inputs := []string{"0", "1", "0.1", "1761566401.20", "123456789012345678", "0.000000000000001", "3.0", "1e3", "-2.5", "1E-2", "0.30000000000000004", "9007199254740993"}
+	for range 2000 {
+		inputs = append(inputs, fmt.Sprintf("%d.%0*d", rng.Int64N(2_000_000_000), 1+rng.IntN(9), rng.Int64N(1_000_000_000)))
+	}
+	for _, in := range inputs {
+		got, ok := parseFloat([]byte(in))
+		want, err := strconv.ParseFloat(in, 64)
+		if !ok || err != nil {
+			t.Fatalf("%s: ok=%v err=%v", in, ok, err)
+		}
+		// Integer part and fraction are rounded separately: within one ulp.
+		if got != want && math.Abs(got-want) > math.Abs(want)*1e-15 {
+			t.Errorf("parseFloat(%s) = %v, want %v", in, got, want)
+		}
+	}
+	for _, in := range []string{"1e999", "-1e999"} {
+		if _, ok := parseFloat([]byte(in)); ok {
+			t.Errorf("parseFloat(%s) ok, want out of range", in)
+		}
+	}
+}
+
+func TestParseInt(t *testing.T) {
+	for in, want := range map[string]int64{"0": 0, "7": 7, "-12": -12, "999999999999999999": 999999999999999999} {
+		if got, ok := parseInt([]byte(in)); !ok || got != want {
+			t.Errorf("parseInt(%s) = %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "-", "1.0", "1e3", "9999999999999999999", "1x"} {
+		if _, ok := parseInt([]byte(in)); ok {
+			t.Errorf("parseInt(%q) ok, want not an integer", in)
+		}
+	}
+}
+
+// TestReaderAllocations keeps the hot path lean: a turn record costs its
+// box, and a session id is interned after its first line.
+func TestReaderAllocations(t *testing.T) {
+	line := []byte(`{"ts":1761566409.85,"ev":"turn","session":"b-0001","turn":0,"ready_ts":1761566401.20,"sent_ts":1761566401.21,"first_token_ts":1761566402.40,"usage":{"prompt_tokens":6144,"total_tokens":6444,"completion_tokens":300,"prompt_tokens_details":{"cached_tokens":2048}}}` + "\n")
+	text := bytes.Repeat(line, 2000)
+	r := newTestReader(t, string(text), specT0)
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(1000, func() {
+		if _, err := r.Next(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("%v allocations per turn line, want at most 1", allocs)
+	}
+}
+
+// TestParseRFC3339 checks the allocation-free parser against time.Parse:
+// whatever it accepts, time.Parse accepts as the same instant, and it
+// accepts the forms gateways write.
+func TestParseRFC3339(t *testing.T) {
+	inputs := []string{
+		"2026-10-27T12:00:00Z", "2026-10-27T12:00:00.5Z", "2026-10-27T12:00:00.123456789Z",
+		"2026-10-27T14:00:00+02:00", "2026-10-27T06:30:00-05:30", "2024-02-29T00:00:00Z", "1969-12-31T23:59:59.999Z",
+		"2025-02-29T00:00:00Z", "2026-10-27T24:00:00Z", "2026-10-27T12:60:00Z", "2026-10-27T12:00:60Z",
+		"2026-13-01T00:00:00Z", "2026-04-31T00:00:00Z", "2026-10-27T12:00:00", "2026-10-27 12:00:00Z",
+		"2026-10-27T12:00:00.Z", "2026-10-27T12:00:00.1234567891Z", "2026-10-27T12:00:00+2:00", "2026-10-27T12:00:00+02:60",
+		"2026-10-27t12:00:00z", "26-10-27T12:00:00Z", "2026-10-27T12:00:00ZZ",
+	}
+	fixed := len(inputs)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 500 {
+		ts := time.Unix(rng.Int64N(4e9)-1e9, rng.Int64N(1e9)).In(time.FixedZone("", (rng.IntN(49)-24)*1800))
+		inputs = append(inputs, ts.Format(time.RFC3339Nano), ts.Format("2006-01-02T15:04:05.000Z07:00"))
+	}
+	for i, in := range inputs {
+		sec, nsec, ok := parseRFC3339([]byte(in))
+		want, err := time.Parse(time.RFC3339Nano, in)
+		switch {
+		case ok && err != nil:
+			t.Errorf("%s: accepted, but time.Parse says %v", in, err)
+		case ok && (sec != want.Unix() || nsec != want.Nanosecond()):
+			t.Errorf("%s: %d.%09d, want %d.%09d", in, sec, nsec, want.Unix(), want.Nanosecond())
+		case !ok && i >= fixed:
+			// The common forms must take the fast path; odd ones may fall back.
+			t.Errorf("%s: not parsed", in)
+		}
+	}
+}

@@ -1,0 +1,453 @@
+package gateway
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// This file is a small validating JSON scanner for one gateway line. The
+// gateway's objects are flat with fixed shapes, so instead of decoding into
+// maps (encoding/json allocates per key and value) the scanner records where
+// each member's raw value lies, and the reader converts only the members its
+// record kind uses.
+
+// member is one key of a JSON object and the raw bytes of its value.
+type member struct {
+	key []byte // the key, unescaped
+	val []byte // the value's raw JSON text
+	off int    // byte offset of the value in the line (its column is off+1)
+}
+
+// lineError is a problem with one line, located by byte offset.
+type lineError struct {
+	off    int    // byte offset in the line, -1 if the error has no place
+	msg    string // the reason
+	syntax bool   // the line is not JSON (so a cut-short last line may explain it)
+}
+
+func (e *lineError) Error() string { return e.msg }
+
+func syntaxErr(off int, format string, args ...any) *lineError {
+	return &lineError{off: off, msg: "not JSON: " + fmt.Sprintf(format, args...), syntax: true}
+}
+
+func fieldErr(off int, format string, args ...any) *lineError {
+	return &lineError{off: off, msg: fmt.Sprintf(format, args...)}
+}
+
+// maxDepth bounds nesting inside ignored values, so hostile input cannot
+// exhaust the stack.
+const maxDepth = 64
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// scanObject scans the JSON object starting at b[i] (after optional
+// space) and returns the offset after the closing brace. With keep, it
+// appends the members to ms; without, it only validates. base is added to
+// offsets so that they are line offsets.
+func scanObject(b []byte, i, base int, ms []member, keep bool, depth int) ([]member, int, *lineError) {
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return ms, i, syntaxErr(base+i, "want an object, got the end of the line")
+	}
+	if b[i] != '{' {
+		return ms, i, syntaxErr(base+i, "want an object starting with '{', got %s", quoteByte(b[i]))
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return ms, i + 1, nil
+	}
+	for {
+		if i >= len(b) {
+			return ms, i, syntaxErr(base+i, "the object is not closed")
+		}
+		if b[i] != '"' {
+			return ms, i, syntaxErr(base+i, "want a quoted key, got %s", quoteByte(b[i]))
+		}
+		end, escaped, err := scanString(b, i, base)
+		if err != nil {
+			return ms, i, err
+		}
+		key := b[i+1 : end-1]
+		if escaped && keep {
+			s, err := unescape(b[i:end], base+i)
+			if err != nil {
+				return ms, i, err
+			}
+			key = []byte(s)
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return ms, i, syntaxErr(base+i, "want ':' after key %q", key)
+		}
+		i = skipSpace(b, i+1)
+		vstart := i
+		if i, err = skipValue(b, i, base, depth+1); err != nil {
+			return ms, i, err
+		}
+		if keep {
+			ms = append(ms, member{key: key, val: b[vstart:i], off: base + vstart})
+		}
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return ms, i, syntaxErr(base+i, "the object is not closed")
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return ms, i + 1, nil
+		default:
+			return ms, i, syntaxErr(base+i, "want ',' or '}' after the value of %q, got %s", key, quoteByte(b[i]))
+		}
+	}
+}
+
+// skipValue validates the JSON value at b[i] and returns the offset after it.
+func skipValue(b []byte, i, base, depth int) (int, *lineError) {
+	if i >= len(b) {
+		return i, syntaxErr(base+i, "want a value, got the end of the line")
+	}
+	if depth > maxDepth {
+		return i, syntaxErr(base+i, "nested deeper than %d levels", maxDepth)
+	}
+	switch c := b[i]; {
+	case c == '"':
+		end, _, err := scanString(b, i, base)
+		return end, err
+	case c == '{':
+		_, end, err := scanObject(b, i, base, nil, false, depth)
+		return end, err
+	case c == '[':
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == ']' {
+			return i + 1, nil
+		}
+		for {
+			var err *lineError
+			if i, err = skipValue(b, i, base, depth+1); err != nil {
+				return i, err
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return i, syntaxErr(base+i, "the list is not closed")
+			}
+			switch b[i] {
+			case ',':
+				i = skipSpace(b, i+1)
+			case ']':
+				return i + 1, nil
+			default:
+				return i, syntaxErr(base+i, "want ',' or ']' in a list, got %s", quoteByte(b[i]))
+			}
+		}
+	case c == '-' || (c >= '0' && c <= '9'):
+		return scanNumber(b, i, base)
+	case c == 't':
+		return literal(b, i, base, "true")
+	case c == 'f':
+		return literal(b, i, base, "false")
+	case c == 'n':
+		return literal(b, i, base, "null")
+	default:
+		return i, syntaxErr(base+i, "want a value, got %s", quoteByte(c))
+	}
+}
+
+func literal(b []byte, i, base int, word string) (int, *lineError) {
+	if len(b)-i >= len(word) && string(b[i:i+len(word)]) == word {
+		return i + len(word), nil
+	}
+	return i, syntaxErr(base+i, "want %s", word)
+}
+
+// scanString validates the string starting at the quote b[i] and returns
+// the offset after its closing quote and whether it holds escapes.
+func scanString(b []byte, i, base int) (int, bool, *lineError) {
+	start := i
+	escaped := false
+	for i++; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, escaped, nil
+		case c == '\\':
+			escaped = true
+			if i+1 >= len(b) {
+				return i, escaped, syntaxErr(base+start, "the string is not closed")
+			}
+			i++
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(b) || !isHex(b[i+1]) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) {
+					return i, escaped, syntaxErr(base+i-1, "bad \\u escape in a string")
+				}
+				i += 4
+			default:
+				return i, escaped, syntaxErr(base+i-1, "bad escape \\%c in a string", b[i])
+			}
+		case c < 0x20:
+			return i, escaped, syntaxErr(base+i, "control character %#02x in a string", c)
+		}
+	}
+	return i, escaped, syntaxErr(base+start, "the string is not closed")
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// scanNumber validates a JSON number at b[i]:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func scanNumber(b []byte, i, base int) (int, *lineError) {
+	start := i
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	default:
+		return i, syntaxErr(base+start, "bad number")
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || !isDigit(b[i]) {
+			return i, syntaxErr(base+start, "bad number: want digits after '.'")
+		}
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return i, syntaxErr(base+start, "bad number: want digits in the exponent")
+		}
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	}
+	return i, nil
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// unescape decodes a quoted JSON string that holds escapes (the rare path).
+func unescape(quoted []byte, off int) (string, *lineError) {
+	var s string
+	if err := json.Unmarshal(quoted, &s); err != nil {
+		return "", syntaxErr(off, "bad string: %v", err)
+	}
+	return s, nil
+}
+
+func quoteByte(c byte) string {
+	if c < utf8.RuneSelf {
+		return strconv.QuoteRune(rune(c))
+	}
+	return fmt.Sprintf("byte %#02x", c)
+}
+
+// show abbreviates a raw value for an error message.
+func show(raw []byte) string {
+	const max = 40
+	if len(raw) > max {
+		return string(raw[:max]) + "..."
+	}
+	return string(raw)
+}
+
+// kindOf names the JSON type of a raw value for an error message.
+func kindOf(raw []byte) string {
+	switch raw[0] {
+	case '"':
+		return "a string " + show(raw)
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case 't', 'f':
+		return string(raw)
+	case 'n':
+		return "null"
+	}
+	return show(raw)
+}
+
+func isNull(raw []byte) bool { return len(raw) == 4 && string(raw) == "null" }
+
+// pow10 holds the exactly representable powers of ten.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// parseInt parses a raw JSON integer (no fraction or exponent). ok is false
+// when raw is not such an integer or does not fit in an int64.
+func parseInt(raw []byte) (v int64, ok bool) {
+	i, neg := 0, false
+	if len(raw) > 0 && raw[0] == '-' {
+		neg, i = true, 1
+	}
+	if i >= len(raw) || len(raw)-i > 18 { // 18 digits always fit in an int64
+		return 0, false
+	}
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		if !isDigit(c) {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// parseFloat parses a raw JSON number, with a no-allocation fast path for
+// plain decimals of at most 15 significant digits, which float64 holds
+// exactly (so m / 10^k rounds correctly).
+func parseFloat(raw []byte) (float64, bool) {
+	if sec, frac, ok := splitDecimal(raw); ok {
+		return float64(sec) + frac, true
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+// splitDecimal splits a plain non-negative decimal "123.456" into its integer
+// part and its fraction, each exact to float64 rounding. Keeping the integer
+// part apart lets Unix timestamps become run seconds without losing the
+// fraction's digits to the 1.7e9 magnitude. ok is false for other forms
+// (sign, exponent, more than 18 integer or 15 fraction digits).
+func splitDecimal(raw []byte) (sec int64, frac float64, ok bool) {
+	i := 0
+	for i < len(raw) && isDigit(raw[i]) {
+		sec = sec*10 + int64(raw[i]-'0')
+		i++
+	}
+	if i == 0 || i > 18 {
+		return 0, 0, false
+	}
+	if i == len(raw) {
+		return sec, 0, true
+	}
+	if raw[i] != '.' {
+		return 0, 0, false
+	}
+	i++
+	digits := len(raw) - i
+	if digits < 1 || digits >= len(pow10) {
+		return 0, 0, false
+	}
+	var m int64
+	for ; i < len(raw); i++ {
+		if !isDigit(raw[i]) {
+			return 0, 0, false
+		}
+		m = m*10 + int64(raw[i]-'0')
+	}
+	return sec, float64(m) / pow10[digits], true
+}
+
+// parseRFC3339 parses the common RFC 3339 form
+// YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM) without allocating. ok is false
+// for anything else, and the caller falls back to time.Parse, which also
+// gives the error.
+func parseRFC3339(b []byte) (sec int64, nsec int, ok bool) {
+	if len(b) < len("2006-01-02T15:04:05Z") || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' {
+		return 0, 0, false
+	}
+	year, ok1 := digits(b[0:4])
+	month, ok2 := digits(b[5:7])
+	day, ok3 := digits(b[8:10])
+	hour, ok4 := digits(b[11:13])
+	minute, ok5 := digits(b[14:16])
+	second, ok6 := digits(b[17:19])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59 {
+		return 0, 0, false
+	}
+	if day > daysIn(month, year) {
+		return 0, 0, false
+	}
+	i := 19
+	if i < len(b) && b[i] == '.' {
+		i++
+		start := i
+		for i < len(b) && isDigit(b[i]) {
+			if i-start < 9 {
+				nsec = nsec*10 + int(b[i]-'0')
+			}
+			i++
+		}
+		n := i - start
+		if n == 0 || n > 9 {
+			return 0, 0, false
+		}
+		for ; n < 9; n++ {
+			nsec *= 10
+		}
+	}
+	offset := 0
+	switch rest := b[i:]; {
+	case len(rest) == 1 && rest[0] == 'Z':
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+		oh, okh := digits(rest[1:3])
+		om, okm := digits(rest[4:6])
+		if !okh || !okm || oh > 23 || om > 59 {
+			return 0, 0, false
+		}
+		offset = (oh*60 + om) * 60
+		if rest[0] == '-' {
+			offset = -offset
+		}
+	default:
+		return 0, 0, false
+	}
+	t := time.Date(year, time.Month(month), day, hour, minute, second, 0, time.UTC)
+	return t.Unix() - int64(offset), nsec, true
+}
+
+func digits(b []byte) (int, bool) {
+	v := 0
+	for _, c := range b {
+		if !isDigit(c) {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
+}
+
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}

@@ -1,0 +1,313 @@
+package ingest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/outlast-dev/outlast/dataset"
+	"github.com/outlast-dev/outlast/schema"
+)
+
+var fixtureRuns = []string{"vllm-0.8", "vllm-0.10", "vllm-2026", "sglang-0.4", "sglang-2026"}
+
+func fixture(name string) string { return filepath.Join("..", "fixtures", "real", name) }
+
+// gatewayTotals recounts a gateway log with encoding/json, independently of
+// the gateway package's hand-written scanner.
+type gatewayTotals struct {
+	sessions, turns, events int
+	prompt, cached, output  int64
+	firstDone, lastDone     float64
+	t0                      time.Time
+}
+
+func recount(t *testing.T, dir string, t0 time.Time) gatewayTotals {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "gateway.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := gatewayTotals{firstDone: 1e18, lastDone: -1e18}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("fixture line not JSON: %s", line)
+		}
+		ts := func(v any) float64 {
+			switch v := v.(type) {
+			case float64:
+				return v - float64(t0.UnixNano())/1e9
+			case string:
+				tt, err := time.Parse(time.RFC3339Nano, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return tt.Sub(t0).Seconds()
+			}
+			t.Fatalf("bad ts %v", v)
+			return 0
+		}
+		num := func(v any) int64 {
+			f, _ := v.(float64)
+			return int64(f)
+		}
+		switch m["ev"] {
+		case "session_start":
+			tot.sessions++
+		case "turn":
+			tot.turns++
+			if u, ok := m["usage"].(map[string]any); ok {
+				tot.prompt += num(u["prompt_tokens"])
+				tot.output += num(u["completion_tokens"])
+				if d, ok := u["prompt_tokens_details"].(map[string]any); ok {
+					tot.cached += num(d["cached_tokens"])
+				}
+			} else {
+				tot.prompt += num(m["prompt_tokens"])
+				tot.cached += num(m["cached_tokens"])
+				tot.output += num(m["output_tokens"])
+			}
+			done := ts(m["ts"])
+			tot.firstDone = min(tot.firstDone, done)
+			tot.lastDone = max(tot.lastDone, done)
+		case "park", "resume", "trigger", "rate", "control":
+			tot.events++
+		}
+	}
+	return tot
+}
+
+func TestFixturesIngestStrictAndMatchInput(t *testing.T) {
+	for _, name := range fixtureRuns {
+		t.Run(name, func(t *testing.T) {
+			res, err := ReadRunDir(fixture(name), Options{Version: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := res.Data
+			want := recount(t, fixture(name), d.Run.StartedAt)
+			var prompt, cached, output int64
+			for _, tr := range d.Turns {
+				prompt += tr.PromptTokens
+				cached += tr.CachedTokens
+				output += tr.OutputTokens
+			}
+			if len(d.Sessions) != want.sessions || len(d.Turns) != want.turns || len(d.Events) != want.events {
+				t.Errorf("sessions/turns/events = %d/%d/%d, input has %d/%d/%d",
+					len(d.Sessions), len(d.Turns), len(d.Events), want.sessions, want.turns, want.events)
+			}
+			if prompt != want.prompt || cached != want.cached || output != want.output {
+				t.Errorf("token sums prompt/cached/output = %d/%d/%d, input has %d/%d/%d",
+					prompt, cached, output, want.prompt, want.cached, want.output)
+			}
+			if len(d.Turns) > 0 {
+				first, last := d.Turns[0].DoneS, d.Turns[len(d.Turns)-1].DoneS
+				if abs(first-want.firstDone) > 1e-6 || abs(last-want.lastDone) > 1e-6 {
+					t.Errorf("turn times %.6f..%.6f, input has %.6f..%.6f", first, last, want.firstDone, want.lastDone)
+				}
+			}
+			if d.Run.KVPoolTokens == nil || *d.Run.KVPoolTokens != 400000 {
+				t.Errorf("kv pool = %v (%s), want 400000", d.Run.KVPoolTokens, d.Run.KVPoolSource)
+			}
+			if d.Run.EngineLogFormat != name {
+				t.Errorf("engine log format = %q, want %q", d.Run.EngineLogFormat, name)
+			}
+			if len(d.Engine) == 0 {
+				t.Error("no engine samples")
+			}
+			for _, w := range res.Warnings {
+				if strings.Contains(w, "spans") || strings.Contains(w, "drift") {
+					t.Errorf("unexpected warning: %s", w)
+				}
+			}
+			if len(d.Run.GatewaySHA256) != 64 || len(d.Run.EngineLogSHA256) != 64 || len(d.Run.ManifestSHA256) != 64 {
+				t.Errorf("provenance hashes missing: %+v", d.Run)
+			}
+		})
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// copyRun copies a fixture run directory to a temporary one for editing.
+func copyRun(t *testing.T, name string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), name)
+	if err := os.CopyFS(dst, os.DirFS(fixture(name))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func TestCompressedInputsGiveTheSameTables(t *testing.T) {
+	plain, err := ReadRunDir(fixture("vllm-2026"), Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := copyRun(t, "vllm-2026")
+	compress := func(name string, gz bool) {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if gz {
+			w := gzip.NewWriter(&buf)
+			w.Write(b)
+			w.Close()
+			name += ".gz"
+		} else {
+			w, _ := zstd.NewWriter(&buf)
+			w.Write(b)
+			w.Close()
+			name += ".zst"
+		}
+		os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644)
+	}
+	compress("gateway.jsonl", true)
+	compress("engine.log", false)
+	compress("metrics.prom", true)
+	for _, n := range []string{"gateway.jsonl", "engine.log", "metrics.prom"} {
+		os.Remove(filepath.Join(dir, n))
+	}
+	got, err := ReadRunDir(dir, Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Data.Turns) != len(plain.Data.Turns) || len(got.Data.Engine) != len(plain.Data.Engine) ||
+		len(got.Data.Sessions) != len(plain.Data.Sessions) {
+		t.Errorf("compressed run differs: turns %d/%d engine %d/%d", len(got.Data.Turns), len(plain.Data.Turns), len(got.Data.Engine), len(plain.Data.Engine))
+	}
+	if got.Data.Run.GatewaySHA256 == plain.Data.Run.GatewaySHA256 {
+		t.Error("hash should be of the bytes as stored (compressed), not of the content")
+	}
+}
+
+func appendLine(t *testing.T, path, line string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString(line + "\n")
+}
+
+func TestStrictStopsWithPositionLenientKeepsEveryLine(t *testing.T) {
+	dir := copyRun(t, "vllm-0.10")
+	gw := filepath.Join(dir, "gateway.jsonl")
+	b, _ := os.ReadFile(gw)
+	n := bytes.Count(b, []byte("\n"))
+	bad := []string{
+		`{"ts":1756790500,"ev":"turn","session":"x"`,
+		`{"ts":1756790500,"ev":"turn","session":"nobody","turn":0,"prompt_tokens":10,"cached_tokens":0,"output_tokens":1}`,
+		`not json at all`,
+	}
+	for _, l := range bad {
+		appendLine(t, gw, l)
+	}
+	_, err := ReadRunDir(dir, Options{Version: "test"})
+	if err == nil || !strings.Contains(err.Error(), "gateway.jsonl:"+itoa(n+1)+":") {
+		t.Fatalf("strict error = %v, want one positioned at gateway.jsonl:%d", err, n+1)
+	}
+	res, err := ReadRunDir(dir, Options{Version: "test", Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rejects) != len(bad) || res.Data.Run.RejectedLines != int64(len(bad)) {
+		t.Fatalf("lenient kept %d rejects, want %d: %+v", len(res.Rejects), len(bad), res.Rejects)
+	}
+	for i, r := range res.Rejects {
+		if string(r.Line) != bad[i] || r.Pos.Line != n+1+i || r.Reason == "" {
+			t.Errorf("reject %d = %s %q %q, want line %d verbatim", i, r.Pos, r.Reason, r.Line, n+1+i)
+		}
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestEngineLogWithoutStatsLinesIsALoudWarning(t *testing.T) {
+	dir := copyRun(t, "vllm-0.8")
+	os.WriteFile(filepath.Join(dir, "engine.log"), []byte("INFO 03-20 14:00:01 [api_server.py:1024] Starting vLLM API server\nsomething else\n"), 0o644)
+	res, err := ReadRunDir(dir, Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), "no vllm stats line recognised") {
+		t.Errorf("no format-drift warning: %q", res.Warnings)
+	}
+}
+
+func TestWrongLogZoneIsWarned(t *testing.T) {
+	dir := copyRun(t, "vllm-0.8")
+	m, _ := os.ReadFile(filepath.Join(dir, "run.yaml"))
+	m = bytes.Replace(m, []byte("engine:\n"), []byte("engine:\n  log_tz: America/New_York\n"), 1)
+	if !bytes.Contains(m, []byte("log_tz: America/New_York")) {
+		t.Fatal("could not edit run.yaml")
+	}
+	os.WriteFile(filepath.Join(dir, "run.yaml"), m, 0o644)
+	res, err := ReadRunDir(dir, Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), "check started_at and engine.log_tz") {
+		t.Errorf("4-hour clock offset not warned: %q", res.Warnings)
+	}
+}
+
+func TestSameInputsSameBytes(t *testing.T) {
+	write := func() string {
+		root := t.TempDir()
+		st, err := dataset.NewStage(root, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range fixtureRuns {
+			res, err := ReadRunDir(fixture(name), Options{Version: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.WriteRun(res.Data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := st.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		return root
+	}
+	a, b := write(), write()
+	for _, name := range fixtureRuns {
+		for _, table := range schema.Tables {
+			fa, err := os.ReadFile(filepath.Join(dataset.PartitionDir(a, table, name), dataset.FileName))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fb, _ := os.ReadFile(filepath.Join(dataset.PartitionDir(b, table, name), dataset.FileName))
+			if !bytes.Equal(fa, fb) {
+				t.Errorf("%s/%s differs between two ingests", table, name)
+			}
+		}
+	}
+}
+
+func TestMissingGatewayIsAnError(t *testing.T) {
+	dir := copyRun(t, "vllm-0.8")
+	os.Remove(filepath.Join(dir, "gateway.jsonl"))
+	if _, err := ReadRunDir(dir, Options{}); err == nil || !strings.Contains(err.Error(), "missing gateway.jsonl") {
+		t.Errorf("err = %v", err)
+	}
+}

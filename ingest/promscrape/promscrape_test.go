@@ -1,0 +1,657 @@
+package promscrape
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// t0 is the T0 of the small inputs: Unix second 1000.
+var t0 = time.Unix(1000, 0).UTC()
+
+// fixtures are the two real-format runs and their started_at.
+var fixtures = []struct {
+	run string
+	t0  time.Time
+}{
+	{"vllm-2026", time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)},
+	{"sglang-2026", time.Date(2026, 7, 20, 10, 15, 0, 0, time.UTC)},
+}
+
+func fixturePath(run string) string {
+	return filepath.Join("..", "..", "fixtures", "real", run, "metrics.prom")
+}
+
+// readAll reads every scrape of input, returning one text line per sample
+// or error, and the final Info.
+func readAll(t testing.TB, input string, start time.Time) ([]string, Info) {
+	t.Helper()
+	lr, err := lineio.NewReader(strings.NewReader(input), "metrics.prom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(lr, Options{T0: start})
+	var out []string
+	for {
+		s, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *lineio.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v is not a *lineio.ParseError", err)
+			}
+			out = append(out, "error: "+err.Error())
+			continue
+		}
+		out = append(out, format(s))
+		if len(out) > 100000 {
+			t.Fatal("reader does not end")
+		}
+	}
+	return out, r.Info()
+}
+
+func formatInfo(in Info) string {
+	return fmt.Sprintf("info: engine=%q kv_pool=%d scrapes=%d resets=%d first=%v last=%v unrecognised=%d",
+		in.Engine, in.KVPoolTokens, in.Scrapes, in.CounterResets, in.FirstS, in.LastS, in.Unrecognised)
+}
+
+func TestGolden(t *testing.T) {
+	for _, fx := range fixtures {
+		t.Run(fx.run, func(t *testing.T) {
+			data, err := os.ReadFile(fixturePath(fx.run))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines, info := readAll(t, string(data), fx.t0)
+			got := strings.Join(append(lines, formatInfo(info)), "\n") + "\n"
+			golden := filepath.Join("testdata", fx.run+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s (run with -update to accept):\n%s", golden, diff(string(want), got))
+			}
+		})
+	}
+}
+
+// TestFixtureFacts checks what the fixtures were built to show, independent
+// of the golden files.
+func TestFixtureFacts(t *testing.T) {
+	for _, fx := range fixtures {
+		data, err := os.ReadFile(fixturePath(fx.run))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, info := readAll(t, string(data), fx.t0)
+		wantResets, wantEngine := 0, "sglang"
+		if fx.run == "vllm-2026" {
+			wantResets, wantEngine = 1, "vllm"
+		}
+		if info.Scrapes != 60 || info.CounterResets != wantResets || info.Engine != wantEngine ||
+			info.KVPoolTokens != 400000 || info.Unrecognised != 0 || info.FirstS < 2 || info.FirstS > 2.1 ||
+			info.LastS < 297 || info.LastS > 297.1 {
+			t.Errorf("%s: %s", fx.run, formatInfo(info))
+		}
+		for _, l := range lines {
+			if strings.HasPrefix(l, "error") || strings.Contains(l, "=-1 ") {
+				t.Errorf("%s: %s", fx.run, l)
+			}
+		}
+	}
+}
+
+// TestDeltas checks a tiny input against numbers computed by hand.
+func TestDeltas(t *testing.T) {
+	in := `# scrape 1002.5
+# HELP vllm:num_requests_running Number of requests in model execution batches.
+# TYPE vllm:num_requests_running gauge
+vllm:num_requests_running{engine="0",model_name="m"} 3.0
+vllm:num_requests_waiting{engine="0",model_name="m"} 1.0
+vllm:kv_cache_usage_perc{engine="0",model_name="m"} 0.25
+vllm:prefix_cache_queries_total{engine="0",model_name="m"} 1000.0
+vllm:prefix_cache_hits_total{engine="0",model_name="m"} 600.0
+vllm:prompt_tokens_total{engine="0",model_name="m"} 1000.0
+vllm:generation_tokens_total{engine="0",model_name="m"} 50.0
+vllm:num_preemptions_total{engine="0",model_name="m"} 0.0
+# scrape 1007.5
+vllm:num_requests_running{engine="0",model_name="m"} 4.0
+vllm:num_requests_waiting{engine="0",model_name="m"} 0.0
+vllm:kv_cache_usage_perc{engine="0",model_name="m"} 0.5
+vllm:prefix_cache_queries_total{engine="0",model_name="m"} 3500.0
+vllm:prefix_cache_hits_total{engine="0",model_name="m"} 2600.0
+vllm:prompt_tokens_total{engine="0",model_name="m"} 3500.0
+vllm:generation_tokens_total{engine="0",model_name="m"} 250.0
+vllm:num_preemptions_total{engine="0",model_name="m"} 1.0
+
+# scrape 1010.000
+vllm:num_requests_running{engine="0",model_name="m"} 2.0
+vllm:num_requests_waiting{engine="0",model_name="m"} 0.0
+vllm:kv_cache_usage_perc{engine="0",model_name="m"} 0.125
+vllm:prefix_cache_queries_total{engine="0",model_name="m"} 3600.0
+vllm:prefix_cache_hits_total{engine="0",model_name="m"} 2650.0
+vllm:prompt_tokens_total{engine="0",model_name="m"} 3.6e+03
+vllm:generation_tokens_total{engine="0",model_name="m"} 400.0
+vllm:num_preemptions_total{engine="0",model_name="m"} 1.0
+`
+	got, info := readAll(t, in, t0)
+	want := []string{
+		"line=1 t=2.500 metrics/scrape engine=0 run=3 wait=1 kv=0.25 dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=12 t=7.500 metrics/scrape engine=0 run=4 wait=0 kv=0.5 dt=5 queries=2500 hits=2000 prompt=2500 gen=200 preempt=1",
+		"line=22 t=10.000 metrics/scrape engine=0 run=2 wait=0 kv=0.125 dt=2.5 queries=100 hits=50 prompt=100 gen=150 preempt=0",
+	}
+	check(t, got, want)
+	if info.Scrapes != 3 || info.Engine != "vllm" || info.FirstS != 2.5 || info.LastS != 10 || info.KVPoolTokens != 0 {
+		t.Errorf("%s", formatInfo(info))
+	}
+}
+
+func TestCounterReset(t *testing.T) {
+	scrape := func(ts string, prompt, gen float64) string {
+		return fmt.Sprintf("# scrape %s\nvllm:num_requests_running{engine=\"0\"} 1.0\n"+
+			"vllm:prompt_tokens_total{engine=\"0\"} %v\nvllm:generation_tokens_total{engine=\"0\"} %v\n", ts, prompt, gen)
+	}
+	in := scrape("1001", 100, 10) + scrape("1002", 300, 20) +
+		scrape("1003", 50, 25) + // prompt went down: a restart, though gen went up
+		scrape("1004", 80, 30)
+	got, info := readAll(t, in, t0)
+	want := []string{
+		"line=1 t=1.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=5 t=2.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=- hits=- prompt=200 gen=10 preempt=-",
+		"line=9 t=3.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=- RESET",
+		"line=13 t=4.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=- hits=- prompt=30 gen=5 preempt=-",
+	}
+	check(t, got, want)
+	if info.CounterResets != 1 {
+		t.Errorf("CounterResets = %d, want 1", info.CounterResets)
+	}
+
+	// A series that disappears (an engine of two restarted and has not
+	// re-registered yet) is a reset as well.
+	in = "# scrape 1001\nvllm:prompt_tokens_total{engine=\"0\"} 10\nvllm:prompt_tokens_total{engine=\"1\"} 10\n" +
+		"# scrape 1002\nvllm:prompt_tokens_total{engine=\"0\"} 20\n"
+	got, _ = readAll(t, in, t0)
+	if len(got) != 2 || !strings.HasSuffix(got[1], "RESET") {
+		t.Errorf("vanished series: got %q", got)
+	}
+}
+
+// TestTimestamps reads samples carrying their own millisecond timestamps,
+// without "# scrape" lines: consecutive samples with one timestamp are a
+// scrape, and the HELP/TYPE lines before a sample belong to its scrape.
+func TestTimestamps(t *testing.T) {
+	in := `# HELP vllm:num_requests_running Running.
+# TYPE vllm:num_requests_running gauge
+vllm:num_requests_running{engine="0"} 2 1000500
+vllm:prompt_tokens_total{engine="0"} 100 1000500
+vllm:num_requests_running{engine="0"} 3 1004750
+vllm:prompt_tokens_total{engine="0"} 160 1004750
+# HELP vllm:num_requests_running Running.
+# TYPE vllm:num_requests_running gauge
+vllm:num_requests_running{engine="0"} 5 1009000
+vllm:prompt_tokens_total{engine="0"} 200 1009000
+`
+	got, _ := readAll(t, in, t0)
+	want := []string{
+		"line=1 t=0.500 metrics/scrape engine=0 run=2 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=5 t=4.750 metrics/scrape engine=0 run=3 wait=- kv=- dt=4.25 queries=- hits=- prompt=60 gen=- preempt=-",
+		"line=7 t=9.000 metrics/scrape engine=0 run=5 wait=- kv=- dt=4.25 queries=- hits=- prompt=40 gen=- preempt=-",
+	}
+	check(t, got, want)
+
+	// Samples of one exposition with differing timestamps start a new
+	// scrape at each change; the HELP/TYPE just before move along, so the
+	// next repeated HELP does not split again.
+	in = `# HELP a A.
+# TYPE a gauge
+a 1 1001000
+# HELP vllm:num_requests_running Running.
+# TYPE vllm:num_requests_running gauge
+vllm:num_requests_running 4 1002000
+`
+	got, _ = readAll(t, in, t0)
+	want = []string{
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=4 t=2.000 metrics/scrape engine=0 run=4 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+	}
+	check(t, got, want)
+}
+
+// TestHelpRepeat checks the fallback split: a HELP or TYPE seen twice starts
+// a new scrape, which then needs sample timestamps for its time.
+func TestHelpRepeat(t *testing.T) {
+	block := func(run int, ts string) string {
+		return fmt.Sprintf("# HELP vllm:num_requests_running Running.\n# TYPE vllm:num_requests_running gauge\n"+
+			"vllm:num_requests_running{engine=\"0\"} %d%s\n# HELP vllm:prompt_tokens_total Prompt.\n"+
+			"# TYPE vllm:prompt_tokens_total counter\nvllm:prompt_tokens_total{engine=\"0\"} %d%s\n", run, ts, run*100, ts)
+	}
+	in := "# scrape 1001\n" + block(1, "") + // header: time 1 s
+		block(2, " 1003000") + // no header: split at its HELP, time from samples
+		block(3, "") + // no header, no timestamps: no time
+		"# scrape 1004\n" + block(4, "")
+	got, info := readAll(t, in, t0)
+	want := []string{
+		"line=1 t=1.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=8 t=3.000 metrics/scrape engine=0 run=2 wait=- kv=- dt=2 queries=- hits=- prompt=100 gen=- preempt=-",
+		`error: metrics.prom:14: scrape has no time: no "# scrape <unix seconds>" line starts it and its samples carry no timestamps`,
+		"line=20 t=4.000 metrics/scrape engine=0 run=4 wait=- kv=- dt=1 queries=- hits=- prompt=200 gen=- preempt=-",
+	}
+	check(t, got, want)
+	if info.Scrapes != 3 {
+		t.Errorf("Scrapes = %d, want 3", info.Scrapes)
+	}
+}
+
+// TestMalformed checks that a bad scrape gives an error at the file's line
+// and column, and that reading goes on with the next scrape.
+func TestMalformed(t *testing.T) {
+	good := func(ts string, p int) string {
+		return fmt.Sprintf("# scrape %s\n# HELP vllm:prompt_tokens_total P.\n# TYPE vllm:prompt_tokens_total counter\n"+
+			"vllm:prompt_tokens_total{engine=\"0\"} %d\n", ts, p)
+	}
+	in := good("1001", 10) + // lines 1-4
+		"# scrape 1002\n# HELP vllm:prompt_tokens_total P.\n" +
+		"vllm:prompt_tokens_total{engine=\"0\" 20\n" + // line 7: no closing brace
+		"vllm:prompt_tokens_total{engine=\"0\"} x\n" + // line 8: a second error, not reported
+		good("1003", 40)
+	got, _ := readAll(t, in, t0)
+	want := []string{
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		`error: metrics.prom:7:37: expected ',' or '}' after label value`,
+		"line=9 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=2 queries=- hits=- prompt=30 gen=- preempt=-",
+	}
+	check(t, got, want)
+
+	// A bad "# scrape" line still ends the scrape before it.
+	got, _ = readAll(t, good("1001", 10)+good("17xx", 20)+good("1003", 40), t0)
+	want = []string{
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		`error: metrics.prom:5:10: invalid scrape time "17xx": want Unix seconds`,
+		"line=9 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=2 queries=- hits=- prompt=30 gen=- preempt=-",
+	}
+	check(t, got, want)
+
+	lr, _ := lineio.NewReader(strings.NewReader(in), "run/metrics.prom")
+	r := NewReader(lr, Options{T0: t0})
+	r.Next()
+	_, err := r.Next()
+	var pe *lineio.ParseError
+	if !errors.As(err, &pe) || pe.Pos.Line != 7 || pe.Pos.File != "run/metrics.prom" ||
+		string(pe.Raw) != `vllm:prompt_tokens_total{engine="0" 20` {
+		t.Errorf("error = %#v", err)
+	}
+}
+
+// TestLineErrors checks the reason and column for bad lines.
+func TestLineErrors(t *testing.T) {
+	cases := []struct{ line, want string }{
+		{`1abc 1`, "1:1: invalid metric name"},
+		{`abc`, "1:4: missing value for abc"},
+		{`abc 1 2 3`, "1:9: unexpected text after timestamp"},
+		{`abc one`, `1:5: invalid value "one"`},
+		{`abc 1 1.5`, `1:7: invalid timestamp "1.5": want integer milliseconds`},
+		{`abc{a="1",a="2"} 1`, `1:11: duplicate label "a"`},
+		{`abc{a="\x"} 1`, `1:8: invalid escape in value of label "a"`},
+		{`abc{a="1} 1`, `1:8: unterminated value of label "a"`},
+		{`abc{a 1`, `1:7: expected '=' after label name "a"`},
+		{`abc{a=1} 1`, `1:7: expected '"' to start the value of label "a"`},
+		{`abc{9="1"} 1`, "1:5: invalid label name"},
+		{"abc{a=\"\xff\"} 1", `1:8: value of label "a" is not valid UTF-8`},
+		{`# TYPE abc gaugy`, `1:12: unknown metric type "gaugy"`},
+		{`# TYPE abc gauge x`, "1:18: unexpected text after metric type"},
+		{`# HELP 1abc x`, "1:8: invalid metric name in HELP line"},
+		{`# HELP abc bad \t escape`, "1:16: invalid escape in HELP text"},
+		{`# scrape soon`, `1:10: invalid scrape time "soon": want Unix seconds`},
+		{`# scrape 1001 extra`, "1:15: unexpected text after scrape time"},
+		{"# TYPE h histogram\nh_bucket 1", "2: histogram bucket h_bucket has no valid le label"},
+		{"vllm:prompt_tokens_total -1", "1: counter vllm:prompt_tokens_total has value -1"},
+		{"vllm:kv_cache_usage_perc NaN", "1: gauge vllm:kv_cache_usage_perc has value NaN"},
+		{`vllm:cache_config_info{kv_cache_size_tokens="lots"} 1`, `1: cache_config_info: invalid kv_cache_size_tokens "lots"`},
+	}
+	for _, c := range cases {
+		got, _ := readAll(t, "# scrape 1001\n"+c.line+"\n", t0)
+		// The scrape line is line 1 of the input; shift the expected line.
+		var line, rest int
+		var reason string
+		if n, _ := fmt.Sscanf(c.want, "%d:%d:", &line, &rest); n == 2 {
+			reason = fmt.Sprintf("%d:%d:%s", line+1, rest, strings.SplitN(c.want, ":", 3)[2])
+		} else {
+			fmt.Sscanf(c.want, "%d:", &line)
+			reason = fmt.Sprintf("%d:%s", line+1, strings.SplitN(c.want, ":", 2)[1])
+		}
+		want := "error: metrics.prom:" + reason
+		var errs []string
+		for _, g := range got {
+			if strings.HasPrefix(g, "error") {
+				errs = append(errs, g)
+			}
+		}
+		if len(errs) != 1 || errs[0] != want {
+			t.Errorf("%q:\n got %q\nwant %q", c.line, got, want)
+		}
+	}
+}
+
+// TestOldNames reads vLLM metric names from before their 2025 renames, and
+// a cache_config_info without kv_cache_size_tokens.
+func TestOldNames(t *testing.T) {
+	in := `# scrape 1001
+vllm:gpu_cache_usage_perc{model_name="m"} 0.5
+vllm:gpu_prefix_cache_queries_total{model_name="m"} 100.0
+vllm:gpu_prefix_cache_hits_total{model_name="m"} 40.0
+vllm:cache_config_info{block_size="16",num_gpu_blocks="None"} 1.0
+# scrape 1002
+vllm:gpu_cache_usage_perc{model_name="m"} 0.75
+vllm:gpu_prefix_cache_queries_total{model_name="m"} 300.0
+vllm:gpu_prefix_cache_hits_total{model_name="m"} 190.0
+vllm:cache_config_info{block_size="16",num_gpu_blocks="27895"} 1.0
+`
+	got, info := readAll(t, in, t0)
+	want := []string{
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=0.5 dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=6 t=2.000 metrics/scrape engine=0 run=- wait=- kv=0.75 dt=1 queries=200 hits=150 prompt=- gen=- preempt=-",
+	}
+	check(t, got, want)
+	// num_gpu_blocks was "None" in the first scrape: the pool comes from the second.
+	if info.KVPoolTokens != 27895*16 || info.Engine != "vllm" {
+		t.Errorf("%s", formatInfo(info))
+	}
+
+	// With both names exported (the deprecation window) the new one is used, not the sum.
+	in = `# scrape 1001
+vllm:kv_cache_usage_perc{engine="0"} 0.25
+vllm:gpu_cache_usage_perc{engine="0"} 0.25
+vllm:prefix_cache_hits_total{engine="0"} 10
+vllm:gpu_prefix_cache_hits_total{engine="0"} 10
+# scrape 1002
+vllm:kv_cache_usage_perc{engine="0"} 0.5
+vllm:gpu_cache_usage_perc{engine="0"} 0.5
+vllm:prefix_cache_hits_total{engine="0"} 15
+vllm:gpu_prefix_cache_hits_total{engine="0"} 15
+`
+	got, _ = readAll(t, in, t0)
+	if len(got) != 2 || !strings.Contains(got[1], "kv=0.5 ") || !strings.Contains(got[1], "hits=5 ") {
+		t.Errorf("both names: got %q", got)
+	}
+}
+
+// TestDataParallel sums two vLLM engines, averaging their KV usage.
+func TestDataParallel(t *testing.T) {
+	in := `# scrape 1001
+vllm:num_requests_running{engine="0",model_name="m"} 3.0
+vllm:num_requests_running{engine="1",model_name="m"} 5.0
+vllm:num_requests_waiting{engine="0",model_name="m"} 1.0
+vllm:num_requests_waiting{engine="1",model_name="m"} 0.0
+vllm:kv_cache_usage_perc{engine="0",model_name="m"} 0.2
+vllm:kv_cache_usage_perc{engine="1",model_name="m"} 0.6
+vllm:prompt_tokens_total{engine="0",model_name="m"} 100.0
+vllm:prompt_tokens_total{engine="1",model_name="m"} 200.0
+vllm:cache_config_info{block_size="16",engine="0",kv_cache_size_tokens="400000",num_gpu_blocks="25000"} 1.0
+vllm:cache_config_info{block_size="16",engine="1",kv_cache_size_tokens="400000",num_gpu_blocks="25000"} 1.0
+# scrape 1006
+vllm:num_requests_running{engine="0",model_name="m"} 4.0
+vllm:num_requests_running{engine="1",model_name="m"} 4.0
+vllm:num_requests_waiting{engine="0",model_name="m"} 2.0
+vllm:num_requests_waiting{engine="1",model_name="m"} 2.0
+vllm:kv_cache_usage_perc{engine="0",model_name="m"} 0.5
+vllm:kv_cache_usage_perc{engine="1",model_name="m"} 0.25
+vllm:prompt_tokens_total{engine="0",model_name="m"} 150.0
+vllm:prompt_tokens_total{engine="1",model_name="m"} 270.0
+`
+	got, info := readAll(t, in, t0)
+	want := []string{
+		"line=1 t=1.000 metrics/scrape engine=-1 run=8 wait=1 kv=0.4 dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=12 t=6.000 metrics/scrape engine=-1 run=8 wait=4 kv=0.375 dt=5 queries=- hits=- prompt=120 gen=- preempt=-",
+	}
+	check(t, got, want)
+	if info.KVPoolTokens != 800000 {
+		t.Errorf("KVPoolTokens = %d, want 800000 (two pools)", info.KVPoolTokens)
+	}
+}
+
+// TestSGLangRanks checks the rank-0 rule and the cache_source tiers.
+func TestSGLangRanks(t *testing.T) {
+	r := func(tp string) string {
+		return `engine_type="unified",model_name="m",moe_ep_rank="0",pp_rank="0",tp_rank="` + tp + `"`
+	}
+	scrape := func(ts string, running, usage float64, prompt, dev, host, total, retr float64) string {
+		return fmt.Sprintf(`# scrape %s
+sglang:num_running_reqs{%s} %v
+sglang:num_running_reqs{%s} %v
+sglang:num_queue_reqs{%s} 2.0
+sglang:num_queue_reqs{%s} 2.0
+sglang:token_usage{%s} %v
+sglang:token_usage{%s} 0.99
+sglang:max_total_num_tokens{%s} 400000.0
+sglang:max_total_num_tokens{%s} 400000.0
+sglang:prompt_tokens_total{engine_type="unified",model_name="m"} %v
+sglang:generation_tokens_total{engine_type="unified",model_name="m"} 10.0
+sglang:cached_tokens_total{cache_source="device",engine_type="unified",model_name="m"} %v
+sglang:cached_tokens_total{cache_source="host",engine_type="unified",model_name="m"} %v
+sglang:cached_tokens_total{cache_source="total",engine_type="unified",model_name="m"} %v
+sglang:num_retracted_requests_total{%s} %v
+sglang:num_retracted_requests_total{%s} %v
+`, ts, r("0"), running, r("1"), running+100, r("0"), r("1"), r("0"), usage, r("1"), r("0"), r("1"),
+			prompt, dev, host, total, r("0"), retr, r("1"), retr+50)
+	}
+	// "total" is given alongside the tiers here to show it is not added to them.
+	in := scrape("1001", 3, 0.5, 1000, 500, 100, 600, 1) + scrape("1006", 4, 0.25, 3000, 1700, 150, 1850, 3)
+	got, info := readAll(t, in, t0)
+	want := []string{
+		"line=1 t=1.000 metrics/scrape engine=0 run=3 wait=2 kv=0.5 dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=17 t=6.000 metrics/scrape engine=0 run=4 wait=2 kv=0.25 dt=5 queries=2000 hits=1250 prompt=2000 gen=0 preempt=2",
+	}
+	check(t, got, want)
+	if info.Engine != "sglang" || info.KVPoolTokens != 400000 {
+		t.Errorf("%s", formatInfo(info))
+	}
+
+	// Without tiers the "total" series is used; so is a counter without the label (before 2026-02).
+	in = "# scrape 1001\nsglang:cached_tokens_total{cache_source=\"total\"} 10\nsglang:prompt_tokens_total 20\n" +
+		"# scrape 1002\nsglang:cached_tokens_total{cache_source=\"total\"} 25\nsglang:prompt_tokens_total 50\n" +
+		"# scrape 1003\nsglang:cached_tokens_total 26\nsglang:prompt_tokens_total 60\n" +
+		"# scrape 1004\nsglang:cached_tokens_total 30\nsglang:prompt_tokens_total 70\n"
+	got, _ = readAll(t, in, t0)
+	want = []string{
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=4 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=30 hits=15 prompt=30 gen=- preempt=-",
+		// The series changed identity: the old one vanished, so a reset.
+		"line=7 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=- RESET",
+		"line=10 t=4.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=10 hits=4 prompt=10 gen=- preempt=-",
+	}
+	check(t, got, want)
+}
+
+// TestEdges covers unrecognised scrapes, time order and a truncated file.
+func TestEdges(t *testing.T) {
+	in := "# a comment before anything\n\n" +
+		"# scrape 1001\nvllm:prompt_tokens_total 10\n" +
+		"# scrape 1002\nprocess_open_fds 7\n" + // none of the known metrics
+		"# scrape 1003\nvllm:prompt_tokens_total 30\n" +
+		"# scrape 1003\nvllm:prompt_tokens_total 40\n" + // same time again
+		"# scrape 1004\nvllm:prompt_tokens_total 4" // cut mid-number
+	got, info := readAll(t, in, t0)
+	want := []string{
+		"line=3 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=5 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		// Deltas span the unrecognised scrape.
+		"line=7 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=2 queries=- hits=- prompt=20 gen=- preempt=-",
+		"error: metrics.prom:9: scrape time 3.000 s is not after the previous scrape's 3.000 s",
+		"error: metrics.prom:12: last line has no newline: the scrape is incomplete",
+	}
+	check(t, got, want)
+	if info.Scrapes != 3 || info.Unrecognised != 1 || info.Engine != "vllm" {
+		t.Errorf("%s", formatInfo(info))
+	}
+
+	_, info = readAll(t, "", t0)
+	if info.Scrapes != 0 || !math.IsNaN(info.FirstS) || !math.IsNaN(info.LastS) || info.Engine != "" {
+		t.Errorf("empty input: %s", formatInfo(info))
+	}
+
+	// A header with nothing after it is still a scrape, with nothing known.
+	got, info = readAll(t, "# scrape 1001.25\n", t0)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "line=1 t=1.250 ") || info.Unrecognised != 1 {
+		t.Errorf("empty scrape: %q %s", got, formatInfo(info))
+	}
+}
+
+func TestParseUnix(t *testing.T) {
+	cases := []struct {
+		in        string
+		sec, nsec int64
+		ok        bool
+	}{
+		{"1761566412.250", 1761566412, 250000000, true},
+		{"1761566412", 1761566412, 0, true},
+		{"1761566412.1234567891", 1761566412, 123456789, true},
+		{"1.5e3", 1500, 0, true},
+		{"-5", 0, 0, false},
+		{"1e400", 0, 0, false},
+		{"", 0, 0, false},
+	}
+	for _, c := range cases {
+		sec, nsec, ok := parseUnix([]byte(c.in))
+		if sec != c.sec || nsec != c.nsec || ok != c.ok {
+			t.Errorf("parseUnix(%q) = %d, %d, %v", c.in, sec, nsec, ok)
+		}
+	}
+}
+
+func TestLabelEscapes(t *testing.T) {
+	var s sample
+	if _, err := parseSample([]byte(`m{a="x\"y\\z\n",b="plain",} 1.5 17`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.labels[0].String(); got != "x\"y\\z\n" {
+		t.Errorf("label a = %q", got)
+	}
+	if s.labels[1].String() != "plain" || s.value != 1.5 || !s.hasTS || s.ts != 17 {
+		t.Errorf("sample = %+v", s)
+	}
+}
+
+func FuzzScrape(f *testing.F) {
+	for _, fx := range fixtures {
+		data, err := os.ReadFile(fixturePath(fx.run))
+		if err != nil {
+			f.Fatal(err)
+		}
+		// The first two scrapes, and a short prefix that mutates faster;
+		// whole files make the fuzzer slow.
+		parts := bytes.SplitAfterN(data, []byte("# scrape "), 4)
+		f.Add(bytes.Join(parts[:3], nil))
+		f.Add(data[:2000])
+	}
+	f.Add([]byte("m{a=\"1\"} 1 1000\nm{a=\"1\"} 2 2000\n# HELP m x\n# HELP m x\n"))
+	f.Add([]byte("# scrape 1001\nvllm:prompt_tokens_total 5\n# scrape 1002\nvllm:prompt_tokens_total 3"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lr, err := lineio.NewReader(bytes.NewReader(data), "metrics.prom")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewReader(lr, Options{T0: t0})
+		lines := bytes.Count(data, []byte("\n")) + 1
+		for n := 0; ; n++ {
+			if n > lines+1 {
+				t.Fatal("more results than lines")
+			}
+			s, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				var pe *lineio.ParseError
+				if !errors.As(err, &pe) || pe.Pos.Line < 1 || pe.Pos.Line > lines {
+					t.Fatalf("bad error %v", err)
+				}
+				continue
+			}
+			if s.Line < 1 || s.Line > int64(lines) || s.Source != schema.SourceMetrics || s.Kind != schema.LineScrape {
+				t.Fatalf("bad sample %s", format(s))
+			}
+			for _, d := range []*float64{s.IntervalS, s.PrefixQueries, s.PrefixHits, s.PromptTokens, s.GenerationTokens, s.Preemptions} {
+				if d != nil && !(*d >= 0) {
+					t.Fatalf("negative or NaN delta: %s", format(s))
+				}
+			}
+			if s.CounterReset && s.PromptTokens != nil {
+				t.Fatalf("delta on a reset: %s", format(s))
+			}
+		}
+	})
+}
+
+// BenchmarkReader measures throughput on the vLLM fixture (the larger,
+// histogram-heavy exposition).
+func BenchmarkReader(b *testing.B) {
+	data, err := os.ReadFile(fixturePath("vllm-2026"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		lr, _ := lineio.NewReader(bytes.NewReader(data), "metrics.prom")
+		r := NewReader(lr, Options{T0: fixtures[0].t0})
+		for {
+			if _, err := r.Next(); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func check(t *testing.T, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// diff lists the first differing lines of two texts.
+func diff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			fmt.Fprintf(&b, "line %d:\n-%s\n+%s\n", i+1, wl, gl)
+			if n++; n == 5 {
+				break
+			}
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,95 @@
+package stats
+
+import (
+	"math"
+	"testing"
+
+	"github.com/outlast-dev/outlast/schema"
+)
+
+func drainRun() *schema.RunData {
+	rd := &schema.RunData{Run: schema.Run{Run: "dr", DurationS: 1801, TriggerKind: "rate-change", TriggerStartS: f64(600),
+		TriggerRateAfter: f64(0.01), OutputTokens: i64(300), ToolTokens: i64(1024), Turns: i64(2)}}
+	rd.Sessions = []schema.Session{
+		{Session: "s4", ArriveS: 100, EndS: f64(650), Status: "done", ContextTokens: i64(500)},
+		{Session: "s1", ArriveS: 600, Status: "open", ContextTokens: i64(1000)},
+		{Session: "s2", ArriveS: 1200, Status: "open", ContextTokens: i64(1000)},
+		{Session: "s3", ArriveS: 1700, Status: "open", TurnsPlanned: i64(3)},
+	}
+	rd.Turns = []schema.Turn{
+		turn("s2", 0, 1300, 1000, 0),
+		turn("s3", 0, 1790, 2000, 0),
+		turn("s3", 1, 1795, 3324, 0),
+	}
+	return rd
+}
+
+func TestRemainingColdWork(t *testing.T) {
+	// c(L) = 0.5 s + 1 ms·L, growth 300 + 1024 = 1324 tokens per turn.
+	// t=600:  s1 (L 1000, 2324) 4.324 + s4 (L 500, 1824) 3.324 = 7.648
+	// t=1200: s1 4.324 + s2 (no turn done yet) 4.324 = 8.648
+	// t=1800: s1 4.324 + s2 (turn 1 left, L 2324) 2.824
+	//         + s3 (3 planned, 2 done, latest prompt 3324 → L 4648) 5.148 = 12.296
+	// OLS on hours (1/6, 1/3, 1/2): slope 13.944/h, SE 4.58647 (exact
+	// rational arithmetic).
+	fit := CostFit{A: 0.5, B: 0.001}
+	for _, rd := range []*schema.RunData{drainRun(), shuffled(drainRun(), 3)} {
+		d, err := NewRunIndex(rd).RemainingColdWork(fit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []DrainPoint{{600, 7.648, 2, 0}, {1200, 8.648, 2, 0}, {1800, 12.296, 3, 0}}
+		if len(d.Points) != len(want) {
+			t.Fatalf("points %+v", d.Points)
+		}
+		for k, p := range d.Points {
+			if p.T != want[k].T || p.Sessions != want[k].Sessions || !near(p.ColdWorkS, want[k].ColdWorkS, 1e-9) {
+				t.Errorf("point %d = %+v, want %+v", k, p, want[k])
+			}
+		}
+		checkNear(t, "slope", d.SlopePerHour, 13.944, 1e-9)
+		checkNear(t, "se", d.SEPerHour, 4.586470538442387, 1e-9)
+		checkNear(t, "rate", d.RateAfter, 0.01, 0)
+	}
+}
+
+func TestRemainingColdWorkMissing(t *testing.T) {
+	rd := drainRun()
+	rd.Run.TriggerStartS = nil
+	if _, err := NewRunIndex(rd).RemainingColdWork(CostFit{}); err != ErrNoRateChange {
+		t.Errorf("err %v", err)
+	}
+	rd = drainRun()
+	rd.Run.ToolTokens = nil
+	if _, err := NewRunIndex(rd).RemainingColdWork(CostFit{}); err != ErrNoGrowth {
+		t.Errorf("err %v", err)
+	}
+	rd = drainRun()
+	rd.Run.Turns = nil // only s3 has turns_planned
+	d, _ := NewRunIndex(rd).RemainingColdWork(CostFit{A: 0.5, B: 0.001})
+	if d.Points[2].Skipped != 2 || !near(d.Points[2].ColdWorkS, 5.148, 1e-9) {
+		t.Errorf("%+v", d.Points[2])
+	}
+}
+
+func TestDrainBracket(t *testing.T) {
+	// §4: −900/h at 0.006; −67 to +132/h at 0.010; +604, +663 at 0.014;
+	// growing at 0.018 → bracket 0.010–0.014 around 1/S = 0.013.
+	ds := []Drain{
+		{RateAfter: 0.014, SlopePerHour: 604}, {RateAfter: 0.010, SlopePerHour: -67},
+		{RateAfter: 0.006, SlopePerHour: -900}, {RateAfter: 0.010, SlopePerHour: 132},
+		{RateAfter: 0.018, SlopePerHour: 300}, {RateAfter: 0.014, SlopePerHour: 663},
+		{RateAfter: 0.010, SlopePerHour: 20}, {RateAfter: math.NaN(), SlopePerHour: 1},
+	}
+	b := NewDrainBracket(ds, 0.0127)
+	checkNear(t, "largest draining", b.LargestDraining, 0.006, 0)
+	checkNear(t, "largest not growing", b.LargestNotGrowing, 0.010, 0)
+	checkNear(t, "smallest growing", b.SmallestGrowing, 0.014, 0)
+	if len(b.Rates) != 4 || b.Rates[1].Verdict != DrainMixed || b.Rates[1].Slopes[0] != -67 {
+		t.Errorf("%+v", b.Rates)
+	}
+	empty := NewDrainBracket(nil, math.NaN())
+	if !math.IsNaN(empty.SmallestGrowing) || !math.IsNaN(empty.LargestDraining) {
+		t.Errorf("%+v", empty)
+	}
+}

@@ -1,0 +1,178 @@
+package stats
+
+import (
+	"math"
+	"sort"
+
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// Engine hit-ratio sources, in order of preference.
+const (
+	// EngineHitCounters: Σ prefix_hits / Σ prefix_queries over the counter
+	// deltas of the metrics scrapes in the window (run-format.md).
+	EngineHitCounters = "counters"
+	// EngineHitPrefill: SGLang's Σ #cached-token / Σ(#cached-token +
+	// #new-token) over the prefill lines in the window.
+	EngineHitPrefill = "prefill"
+)
+
+// EngineWindow holds the engine-side measures of one window, to set beside
+// the gateway's (TurnWindow). Every field is NaN when the run has no sample
+// carrying it in the window.
+type EngineWindow struct {
+	Window
+	// Samples is the number of engine samples used in the window.
+	Samples int `json:"samples"`
+	// Running, Waiting and KVUsage are the means of the samples' running
+	// and waiting request counts and KV-pool usage fraction (§4, "16–32
+	// requests run concurrently, KV usage sits at 83–100%").
+	Running float64 `json:"running"`
+	Waiting float64 `json:"waiting"`
+	KVUsage float64 `json:"kv_usage"`
+	// MinRunning is the smallest running count sampled in the window (the
+	// §4 calibration's "at least four requests were running").
+	MinRunning float64 `json:"min_running"`
+	// HitRatio is the engine's own token hit ratio from counter deltas or
+	// SGLang prefill lines (see HitSource), never the logged rolling rate.
+	HitRatio float64 `json:"hit_ratio"`
+	// HitSource is EngineHitCounters, EngineHitPrefill or "" (none).
+	HitSource string `json:"hit_source"`
+	// Preemptions is the number of preemptions (SGLang: retractions) in the
+	// window, from the metrics counter deltas when the run has them, else
+	// from the log's per-interval counts; NaN without either.
+	Preemptions float64 `json:"preemptions"`
+}
+
+// engineSources are a run's choices of source, fixed for the whole run so
+// that a series does not switch meaning from window to window.
+type engineSources struct {
+	hit         string
+	preemptFrom string // schema.SourceMetrics, schema.SourceLog or ""
+}
+
+func (x *RunIndex) engineSample(k int) *schema.EngineSample { return &x.Data.Engine[x.engine[k]] }
+
+// useSample reports whether a sample enters the engine series: when a
+// source (log or metrics) has aggregated samples (engine_index -1, "N
+// Engines Aggregated"), only those of that source, so that data-parallel
+// ranks are not counted twice. Without aggregated samples, every rank's
+// sample enters the means as one sample (ranks are averaged, not summed).
+func (x *RunIndex) useSample(e *schema.EngineSample) bool {
+	return !x.aggregateEng[e.Source] || e.EngineIndex == -1
+}
+
+func (x *RunIndex) sources() engineSources {
+	var src engineSources
+	hasPrefill, hasLogPre := false, false
+	for k := range x.engine {
+		e := x.engineSample(k)
+		if !x.useSample(e) {
+			continue
+		}
+		if e.PrefixHits != nil && e.PrefixQueries != nil {
+			src.hit = EngineHitCounters
+		}
+		if e.CachedTokens != nil && e.NewTokens != nil {
+			hasPrefill = true
+		}
+		if e.Preemptions != nil {
+			if e.Source == schema.SourceMetrics {
+				src.preemptFrom = schema.SourceMetrics
+			} else {
+				hasLogPre = true
+			}
+		}
+	}
+	if src.hit == "" && hasPrefill {
+		src.hit = EngineHitPrefill
+	}
+	if src.preemptFrom == "" && hasLogPre {
+		src.preemptFrom = schema.SourceLog
+	}
+	return src
+}
+
+// EngineWindows computes the engine-side measures of each window. A counter
+// delta is attributed to the window containing its scrape time.
+func (x *RunIndex) EngineWindows(ws []Window) []EngineWindow {
+	src := x.sources()
+	out := make([]EngineWindow, len(ws))
+	for wi, w := range ws {
+		ew := EngineWindow{Window: w, HitSource: src.hit}
+		var nRun, nWait, nKV int
+		var sRun, sWait, sKV, hits, queries, pre float64
+		minRun := math.Inf(1)
+		preSeen := false
+		lo := sort.SearchFloat64s(x.engineTS, w.Start)
+		for k := lo; k < len(x.engine) && x.engineTS[k] < w.End; k++ {
+			e := x.engineSample(k)
+			if !x.useSample(e) {
+				continue
+			}
+			ew.Samples++
+			if e.Running != nil {
+				nRun++
+				sRun += *e.Running
+				minRun = math.Min(minRun, *e.Running)
+			}
+			if e.Waiting != nil {
+				nWait++
+				sWait += *e.Waiting
+			}
+			if e.KVUsage != nil {
+				nKV++
+				sKV += *e.KVUsage
+			}
+			switch src.hit {
+			case EngineHitCounters:
+				if e.PrefixHits != nil && e.PrefixQueries != nil {
+					hits += *e.PrefixHits
+					queries += *e.PrefixQueries
+				}
+			case EngineHitPrefill:
+				if e.CachedTokens != nil && e.NewTokens != nil {
+					hits += float64(*e.CachedTokens)
+					queries += float64(*e.CachedTokens + *e.NewTokens)
+				}
+			}
+			if e.Preemptions != nil && e.Source == src.preemptFrom {
+				pre += *e.Preemptions
+				preSeen = true
+			}
+		}
+		ew.Running, ew.Waiting, ew.KVUsage = meanOrNaN(sRun, nRun), meanOrNaN(sWait, nWait), meanOrNaN(sKV, nKV)
+		ew.MinRunning = math.NaN()
+		if nRun > 0 {
+			ew.MinRunning = minRun
+		}
+		ew.HitRatio = math.NaN()
+		if queries > 0 {
+			ew.HitRatio = hits / queries
+		}
+		ew.Preemptions = math.NaN()
+		if preSeen || (src.preemptFrom != "" && ew.Samples > 0) {
+			ew.Preemptions = pre
+		}
+		out[wi] = ew
+	}
+	return out
+}
+
+// HasEngineRunning reports whether any engine sample of the run carries a
+// running count.
+func (x *RunIndex) HasEngineRunning() bool {
+	for k := range x.engine {
+		if e := x.engineSample(k); x.useSample(e) && e.Running != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func meanOrNaN(sum float64, n int) float64 {
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
+}

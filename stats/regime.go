@@ -1,0 +1,170 @@
+package stats
+
+import (
+	"math"
+	"strconv"
+)
+
+// Degraded reports whether a window is degraded: its token-weighted hit
+// ratio is below DegradedHit, 0.5 (§3). A window without completed turns
+// (NaN) is not degraded.
+func Degraded(w TurnWindow) bool { return w.HitRatio < DegradedHit }
+
+// Regime classifies a run's 5-minute analysis windows (§3).
+type Regime struct {
+	// ReferenceS is the time after which degradation counts: the trigger's
+	// end_s (for a twin without a trigger of its own, the slot its pair's
+	// trigger occupied, which the manifest gives), else Run.AlignS (the
+	// control start, else 0).
+	ReferenceS float64 `json:"reference_s"`
+	// Windows are the analysis windows starting at or after ReferenceS.
+	Windows []TurnWindow `json:"windows"`
+	// FirstDegradedS is the start of the first degraded window at or after
+	// ReferenceS; NaN when there is none.
+	FirstDegradedS float64 `json:"first_degraded_s"`
+	// Persistent: every window from the first degraded one to the end of
+	// the run is degraded (§3, "persistently degraded"). Windows without
+	// completed turns carry no hit ratio and are skipped.
+	Persistent bool `json:"persistent"`
+	// EndHit is the hit ratio over the last 10 minutes of the run (Table 2);
+	// NaN when no turn completed then.
+	EndHit float64 `json:"end_hit"`
+	// Partial: not persistent, but EndHit is below RecoveredHit, 0.8 (§3,
+	// "partially degraded").
+	Partial bool `json:"partial"`
+}
+
+// ReferenceS is the time after which a run's degradation counts; see
+// Regime.ReferenceS.
+func (x *RunIndex) ReferenceS() float64 {
+	if t := x.Data.Run.TriggerEndS; t != nil {
+		return *t
+	}
+	return x.Data.Run.AlignS
+}
+
+// EndWindow is the last span seconds of the run, [End − span, End), cut at 0.
+func (x *RunIndex) EndWindow(span float64) Window {
+	return Window{Start: math.Max(0, x.End-span), End: x.End}
+}
+
+// Regime classifies the run (§3).
+func (x *RunIndex) Regime() Regime {
+	ref := x.ReferenceS()
+	r := Regime{ReferenceS: ref, FirstDegradedS: math.NaN()}
+	for _, w := range AnalysisWindows(x.Data) {
+		if w.Start >= ref-1e-9 {
+			r.Windows = append(r.Windows, x.Turns.Window(w))
+		}
+	}
+	first := -1
+	for k, w := range r.Windows {
+		if Degraded(w) {
+			first = k
+			break
+		}
+	}
+	if first >= 0 {
+		r.FirstDegradedS = r.Windows[first].Start
+		r.Persistent = true
+		for _, w := range r.Windows[first:] {
+			if !math.IsNaN(w.HitRatio) && !Degraded(w) {
+				r.Persistent = false
+				break
+			}
+		}
+	}
+	r.EndHit = x.Turns.HitRatio(x.EndWindow(EndHitS))
+	r.Partial = !r.Persistent && r.EndHit < RecoveredHit
+	return r
+}
+
+// CollapsedAt reports whether the run is collapsed at time t: the 5-minute
+// window ending at t, [t − 300 s, t), is degraded (§6). ok is false when no
+// turn completed in that window, so there is no evidence either way.
+func (x *RunIndex) CollapsedAt(t float64) (collapsed, ok bool) {
+	w := x.Turns.Window(Window{Start: t - AnalysisWindowS, End: t})
+	if math.IsNaN(w.HitRatio) {
+		return false, false
+	}
+	return Degraded(w), true
+}
+
+// RecoveryStatus says how a recovery search ended.
+type RecoveryStatus string
+
+// Recovery outcomes.
+const (
+	Recovered            RecoveryStatus = "recovered"
+	NotRecovered         RecoveryStatus = "not recovered"
+	InsufficientFollowUp RecoveryStatus = "insufficient follow-up"
+)
+
+// Recovery is the recovery time after control starts (§6, Table 3).
+type Recovery struct {
+	// ControlStartS is when control started.
+	ControlStartS float64        `json:"control_start_s"`
+	Status        RecoveryStatus `json:"status"`
+	// Minutes is the time from control start to the start of the recovery
+	// window, a whole number of minutes; NaN unless Status is Recovered.
+	Minutes float64 `json:"minutes"`
+	// Label is "<5" when the first window already recovered (the paper's
+	// "within the first window"), the minutes as an integer otherwise, or
+	// the status ("not recovered", "insufficient follow-up").
+	Label string `json:"label"`
+}
+
+// Recovery finds the recovery time after control starts at c (§6): the
+// 5-minute windows [c + k·60 s, c + k·60 s + 300 s), k = 0, 1, ..., that end
+// by the run's end are examined; the run recovered at k if window k and
+// every later one have a hit ratio ≥ RecoveredHit (windows without
+// completed turns are skipped, but window k itself needs turns) and the run
+// lasts at least FollowUpS (10 minutes) past c + k·60 s. Minutes is k, and
+// the label "<5" when k = 0. When the only qualifying windows lack 10
+// minutes of follow-up, or the run ends within 10 minutes of c, the status
+// is InsufficientFollowUp; otherwise NotRecovered.
+func (x *RunIndex) Recovery(c float64) Recovery {
+	r := Recovery{ControlStartS: c, Minutes: math.NaN()}
+	ws := x.Turns.Windows(SlidingWindows(c, x.End, AnalysisWindowS, RecoveryStepS))
+	// okFrom[k]: every window from k on with data has hit ≥ 0.8.
+	first := -1
+	allGood := true
+	for k := len(ws) - 1; k >= 0; k-- {
+		h := ws[k].HitRatio
+		if !math.IsNaN(h) && h < RecoveredHit {
+			allGood = false
+		}
+		if !allGood {
+			break
+		}
+		if !math.IsNaN(h) {
+			first = k
+		}
+	}
+	switch {
+	case first >= 0 && ws[first].Start+FollowUpS <= x.End+1e-9:
+		r.Status = Recovered
+		r.Minutes = math.Round((ws[first].Start - c) / 60)
+		if first == 0 {
+			r.Label = "<5"
+		} else {
+			r.Label = strconv.Itoa(int(r.Minutes))
+		}
+		return r
+	case first >= 0 || c+FollowUpS > x.End+1e-9:
+		r.Status = InsufficientFollowUp
+	default:
+		r.Status = NotRecovered
+	}
+	r.Label = string(r.Status)
+	return r
+}
+
+// NStar is N* = C / L̄ (§4): how many sessions of mean context L̄ the KV
+// pool of C tokens holds. NaN when either is unknown or not positive.
+func NStar(kvPoolTokens, meanContext float64) float64 {
+	if !(kvPoolTokens > 0) || !(meanContext > 0) {
+		return math.NaN()
+	}
+	return kvPoolTokens / meanContext
+}

@@ -1,0 +1,476 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Verdict is a run's outcome in the report's overview.
+type Verdict string
+
+// Verdicts. A run whose control started while it was collapsed is
+// recovered or collapsed; any other run is persistent, partial or healthy.
+const (
+	VerdictHealthy    Verdict = "healthy"    // neither persistently nor partially degraded
+	VerdictPersistent Verdict = "persistent" // persistently degraded (§3)
+	VerdictPartial    Verdict = "partial"    // partially degraded (§3)
+	VerdictRecovered  Verdict = "recovered"  // collapsed when control began, then recovered (§6)
+	VerdictCollapsed  Verdict = "collapsed"  // collapsed when control began, not recovered (§6)
+)
+
+// SeriesPoint is one window of a run's time series, gateway and engine side
+// by side (Figures 1, 4, 5).
+type SeriesPoint struct {
+	TurnWindow
+	// Sessions is the time-averaged number of sessions in the system.
+	Sessions float64 `json:"sessions"`
+	// DemandTokens is the time-averaged resident demand D, and DemandRatio
+	// D/C (NaN when C is unknown).
+	DemandTokens float64      `json:"demand_tokens"`
+	DemandRatio  float64      `json:"demand_ratio"`
+	Engine       EngineWindow `json:"engine"`
+}
+
+// Series computes the time series of a run over ws.
+func (x *RunIndex) Series(ws []Window) []SeriesPoint {
+	eng := x.EngineWindows(ws)
+	c, okC := x.KVPool()
+	out := make([]SeriesPoint, len(ws))
+	for k, w := range ws {
+		p := SeriesPoint{TurnWindow: x.Turns.Window(w), Engine: eng[k]}
+		p.Sessions = x.Population.Mean(w)
+		p.DemandTokens = x.Demand.Mean(w)
+		p.DemandRatio = math.NaN()
+		if okC {
+			p.DemandRatio = p.DemandTokens / c
+		}
+		out[k] = p
+	}
+	return out
+}
+
+// RunSummary is a run's row in the report's overview and the input of the
+// paper's tables. Missing values are NaN (or nil for Recovery).
+type RunSummary struct {
+	Run         string  `json:"run"`
+	Experiment  string  `json:"experiment"`
+	Design      string  `json:"design"`
+	Seed        *int64  `json:"seed"`
+	Arm         string  `json:"arm"`
+	ControlKind string  `json:"control_kind"`
+	Verdict     Verdict `json:"verdict"`
+	// ArrivalRate is λ from the manifest (NaN when null); TriggerKind and
+	// TriggerExtraRate (a burst's extra sessions/s, NaN when null) place the
+	// run on the regime map.
+	ArrivalRate      float64 `json:"arrival_rate"`
+	TriggerKind      string  `json:"trigger_kind"`
+	TriggerExtraRate float64 `json:"trigger_extra_rate"`
+	// EndHit is the hit ratio over the last 10 minutes, EndSessions the mean
+	// sessions in the system over the last 5 (Table 2).
+	EndHit      float64 `json:"end_hit"`
+	EndSessions float64 `json:"end_sessions"`
+	// FirstDegradedS, Persistent and Partial are from Regime (§3).
+	FirstDegradedS float64 `json:"first_degraded_s"`
+	Persistent     bool    `json:"persistent"`
+	Partial        bool    `json:"partial"`
+	// ControlStartS is control_start_s (NaN when null). CollapsedAtControl
+	// is CollapsedAt(ControlStartS), false when unknown.
+	ControlStartS      float64 `json:"control_start_s"`
+	CollapsedAtControl bool    `json:"collapsed_at_control"`
+	// Recovery is set for runs collapsed when control began (§6).
+	Recovery *Recovery `json:"recovery"`
+	// RecoveryMin is Recovery.Minutes, NaN when not recovered or nil.
+	RecoveryMin float64 `json:"recovery_min"`
+	// CohortDone is the completion of sessions arriving in the 20 minutes
+	// after control began (Table 3); N is 0 without control.
+	CohortDone Proportion `json:"cohort_done"`
+	// KVPoolTokens is C (NaN when null); MeanContext is L̄ over the run's ok
+	// turns; NStar is C/L̄ (§4).
+	KVPoolTokens float64 `json:"kv_pool_tokens"`
+	MeanContext  float64 `json:"mean_context"`
+	NStar        float64 `json:"n_star"`
+	// PeakDemandRatio is the largest 1-minute mean of D/C (Figure 4); NaN
+	// when C is unknown.
+	PeakDemandRatio float64 `json:"peak_demand_ratio"`
+	// Warnings name what could not be computed and why.
+	Warnings []string `json:"warnings"`
+}
+
+// Summarize computes a run's overview row.
+func (x *RunIndex) Summarize() RunSummary {
+	r := &x.Data.Run
+	nan := math.NaN()
+	s := RunSummary{
+		Run: r.Run, Experiment: r.Experiment, Design: r.Design, Seed: r.Seed, Arm: r.Arm,
+		ControlKind: r.ControlKind, ArrivalRate: nan, TriggerKind: r.TriggerKind, TriggerExtraRate: nan, ControlStartS: nan, RecoveryMin: nan,
+		KVPoolTokens: nan, PeakDemandRatio: nan, CohortDone: NewProportion(0, 0),
+	}
+	if r.ArrivalRate != nil {
+		s.ArrivalRate = *r.ArrivalRate
+	}
+	if r.TriggerExtraRate != nil {
+		s.TriggerExtraRate = *r.TriggerExtraRate
+	}
+	reg := x.Regime()
+	s.EndHit, s.FirstDegradedS, s.Persistent, s.Partial = reg.EndHit, reg.FirstDegradedS, reg.Persistent, reg.Partial
+	s.EndSessions = x.Population.Mean(x.EndWindow(EndSessionsS))
+	if math.IsNaN(s.EndHit) {
+		s.Warnings = append(s.Warnings, "no turn completed in the last 10 minutes: end hit ratio missing")
+	}
+	c, okC := x.KVPool()
+	s.MeanContext = x.Turns.MeanContext()
+	if okC {
+		s.KVPoolTokens = c
+		s.NStar = NStar(c, s.MeanContext)
+		peak := nan
+		for _, w := range MinuteWindows(x.Data) {
+			v := x.Demand.Mean(w) / c
+			if math.IsNaN(peak) || v > peak {
+				peak = v
+			}
+		}
+		s.PeakDemandRatio = peak
+	} else {
+		s.NStar = nan
+		s.Warnings = append(s.Warnings, "KV pool size C unknown: N*, D/C and healthy-side ratios are missing")
+	}
+	if x.DemandUnknownSessions > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%d sessions without context_tokens or turns add nothing to D", x.DemandUnknownSessions))
+	}
+	s.Verdict = VerdictHealthy
+	switch {
+	case s.Persistent:
+		s.Verdict = VerdictPersistent
+	case s.Partial:
+		s.Verdict = VerdictPartial
+	}
+	if r.ControlStartS != nil {
+		cs := *r.ControlStartS
+		s.ControlStartS = cs
+		s.CohortDone = x.CohortCompletion(Window{Start: cs, End: cs + CohortS})
+		collapsed, ok := x.CollapsedAt(cs)
+		s.CollapsedAtControl = collapsed
+		if !ok {
+			s.Warnings = append(s.Warnings, "no turn completed in the 5 minutes before control began: collapse unknown")
+		}
+		if collapsed {
+			rec := x.Recovery(cs)
+			s.Recovery = &rec
+			s.RecoveryMin = rec.Minutes
+			if rec.Status == Recovered {
+				s.Verdict = VerdictRecovered
+			} else {
+				s.Verdict = VerdictCollapsed
+			}
+		}
+	}
+	return s
+}
+
+// RunAnalysis is everything the report shows for one run.
+type RunAnalysis struct {
+	Summary RunSummary `json:"summary"`
+	Regime  Regime     `json:"regime"`
+	// Windows are the 5-minute analysis windows, Minutes the 1-minute
+	// series of the figures.
+	Windows []SeriesPoint `json:"windows"`
+	Minutes []SeriesPoint `json:"minutes"`
+	// Cohorts is the completion of each 5-minute arrival cohort (Figure 8).
+	Cohorts []CohortPoint `json:"cohorts"`
+	// LatencyAfterControl summarizes the sessions arriving in the 20 minutes
+	// after control began (zero Sessions without control).
+	LatencyAfterControl LatencySummary `json:"latency_after_control"`
+	// FirstTurnWaitPhase1 summarizes the first-turn gateway wait of sessions
+	// arriving before the trigger started (Figure 6; the whole run without a
+	// trigger start).
+	FirstTurnWaitPhase1 WaitSummary `json:"first_turn_wait_phase1"`
+}
+
+// Analyze computes a run's analysis.
+func Analyze(x *RunIndex) RunAnalysis {
+	a := RunAnalysis{Summary: x.Summarize(), Regime: x.Regime()}
+	a.Windows = x.Series(AnalysisWindows(x.Data))
+	a.Minutes = x.Series(MinuteWindows(x.Data))
+	a.Cohorts = x.Cohorts(AnalysisWindows(x.Data))
+	a.LatencyAfterControl = LatencySummary{MedianS: math.NaN(), P90S: math.NaN()}
+	if cs := x.Data.Run.ControlStartS; cs != nil {
+		a.LatencyAfterControl = x.SessionLatency(Window{Start: *cs, End: *cs + CohortS})
+	}
+	phase := Window{Start: 0, End: x.End}
+	if ts := x.Data.Run.TriggerStartS; ts != nil {
+		phase.End = *ts
+	}
+	a.FirstTurnWaitPhase1 = x.FirstTurnWait(phase)
+	return a
+}
+
+// Table2Arm is one arm of a Table 2 row.
+type Table2Arm struct {
+	Run         string  `json:"run"`
+	EndHit      float64 `json:"end_hit"`
+	EndSessions float64 `json:"end_sessions"`
+	Persistent  bool    `json:"persistent"`
+}
+
+// Table2Row is one pair of Table 2.
+type Table2Row struct {
+	Experiment string    `json:"experiment"`
+	Seed       int64     `json:"seed"`
+	Twin       Table2Arm `json:"twin"`
+	Burst      Table2Arm `json:"burst"`
+}
+
+// Table2 lists paired runs with an identical base workload (§3, Table 2)
+// and the sign test over discordant pairs.
+type Table2 struct {
+	Rows []Table2Row `json:"rows"`
+	// BurstOnly counts pairs where only the burst run degraded persistently,
+	// TwinOnly only the twin, Both and Neither the rest.
+	BurstOnly int `json:"burst_only"`
+	TwinOnly  int `json:"twin_only"`
+	Both      int `json:"both"`
+	Neither   int `json:"neither"`
+	// SignP is the exact two-sided sign test of BurstOnly among BurstOnly +
+	// TwinOnly; NaN without discordant pairs.
+	SignP    float64  `json:"sign_p"`
+	Warnings []string `json:"warnings"`
+}
+
+// NewTable2 pairs runs by (experiment, seed) between twinArm and burstArm
+// and fills Table 2. Runs without a seed are left out; when several runs
+// share an (experiment, seed, arm), the first by run name is used and a
+// warning says so. Rows are ordered by experiment, then seed.
+func NewTable2(summaries []RunSummary, twinArm, burstArm string) Table2 {
+	type key struct {
+		exp  string
+		seed int64
+	}
+	pick := func(arm string) (map[key]RunSummary, []string) {
+		m := map[key]RunSummary{}
+		var warn []string
+		for _, s := range sortedByRun(summaries) {
+			if s.Arm != arm || s.Seed == nil {
+				continue
+			}
+			k := key{s.Experiment, *s.Seed}
+			if prev, dup := m[k]; dup {
+				warn = append(warn, fmt.Sprintf("experiment %q seed %d arm %q: runs %s and %s; using %s", k.exp, k.seed, arm, prev.Run, s.Run, prev.Run))
+				continue
+			}
+			m[k] = s
+		}
+		return m, warn
+	}
+	twins, w1 := pick(twinArm)
+	bursts, w2 := pick(burstArm)
+	t := Table2{SignP: math.NaN(), Warnings: append(w1, w2...)}
+	keys := make([]key, 0, len(twins))
+	for k := range twins {
+		if _, ok := bursts[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].exp != keys[j].exp {
+			return keys[i].exp < keys[j].exp
+		}
+		return keys[i].seed < keys[j].seed
+	})
+	arm := func(s RunSummary) Table2Arm {
+		return Table2Arm{Run: s.Run, EndHit: s.EndHit, EndSessions: s.EndSessions, Persistent: s.Persistent}
+	}
+	for _, k := range keys {
+		row := Table2Row{Experiment: k.exp, Seed: k.seed, Twin: arm(twins[k]), Burst: arm(bursts[k])}
+		t.Rows = append(t.Rows, row)
+		switch {
+		case row.Burst.Persistent && row.Twin.Persistent:
+			t.Both++
+		case row.Burst.Persistent:
+			t.BurstOnly++
+		case row.Twin.Persistent:
+			t.TwinOnly++
+		default:
+			t.Neither++
+		}
+	}
+	if n := t.BurstOnly + t.TwinOnly; n > 0 {
+		t.SignP = SignTest(t.BurstOnly, n)
+	}
+	return t
+}
+
+func sortedByRun(summaries []RunSummary) []RunSummary {
+	s := append([]RunSummary(nil), summaries...)
+	sort.SliceStable(s, func(i, j int) bool { return s[i].Run < s[j].Run })
+	return s
+}
+
+// Table3Row is one control arm of Table 3 (§6).
+type Table3Row struct {
+	Arm string `json:"arm"`
+	// Runs and Seeds are the runs collapsed when control began (ascending);
+	// Recovered of them recovered.
+	Runs      []string `json:"runs"`
+	Seeds     []int64  `json:"seeds"`
+	Recovered int      `json:"recovered"`
+	// RecoverMin and RecoverMax bound the recovery minutes of the recovered
+	// runs (NaN when none), and RecoverLabel prints them as the paper does:
+	// "<5" when all recovered in the first window, "≤6" when some did and
+	// the slowest took 6, "21–23", "14", or "–".
+	RecoverMin   float64 `json:"recover_min"`
+	RecoverMax   float64 `json:"recover_max"`
+	RecoverLabel string  `json:"recover_label"`
+	// EndHitMin/Max bound the hit ratio over the last 10 minutes, and
+	// CohortDoneMin/Max the completion of the cohort arriving in the 20
+	// minutes after control began (NaN when no run has a value).
+	EndHitMin     float64 `json:"end_hit_min"`
+	EndHitMax     float64 `json:"end_hit_max"`
+	CohortDoneMin float64 `json:"cohort_done_min"`
+	CohortDoneMax float64 `json:"cohort_done_max"`
+}
+
+// Collapsed is the number of runs collapsed when control began.
+func (r Table3Row) Collapsed() int { return len(r.Runs) }
+
+// Table3 is recovery by control arm (§6, Table 3).
+type Table3 struct {
+	// All uses every run collapsed when control began; Matched only the
+	// seeds collapsed in every arm (MatchedSeeds), which start control from
+	// matched states.
+	All          []Table3Row `json:"all"`
+	Matched      []Table3Row `json:"matched"`
+	MatchedSeeds []int64     `json:"matched_seeds"`
+}
+
+// NewTable3 builds Table 3 from the summaries of one recovery experiment:
+// runs with a control start, grouped by arm (rows in arm-name order).
+func NewTable3(summaries []RunSummary) Table3 {
+	var t Table3
+	byArm := map[string][]RunSummary{}
+	for _, s := range sortedByRun(summaries) {
+		if math.IsNaN(s.ControlStartS) {
+			continue
+		}
+		byArm[s.Arm] = append(byArm[s.Arm], s)
+	}
+	arms := make([]string, 0, len(byArm))
+	for a := range byArm {
+		arms = append(arms, a)
+	}
+	sort.Strings(arms)
+	// Seeds collapsed in every arm.
+	count := map[int64]int{}
+	for _, a := range arms {
+		seen := map[int64]bool{}
+		for _, s := range byArm[a] {
+			if s.Seed != nil && s.CollapsedAtControl && !seen[*s.Seed] {
+				seen[*s.Seed] = true
+				count[*s.Seed]++
+			}
+		}
+	}
+	matched := map[int64]bool{}
+	for seed, n := range count {
+		if n == len(arms) {
+			matched[seed] = true
+			t.MatchedSeeds = append(t.MatchedSeeds, seed)
+		}
+	}
+	sort.Slice(t.MatchedSeeds, func(i, j int) bool { return t.MatchedSeeds[i] < t.MatchedSeeds[j] })
+	for _, a := range arms {
+		t.All = append(t.All, table3Row(a, byArm[a], nil))
+		t.Matched = append(t.Matched, table3Row(a, byArm[a], matched))
+	}
+	return t
+}
+
+func table3Row(arm string, runs []RunSummary, only map[int64]bool) Table3Row {
+	nan := math.NaN()
+	r := Table3Row{Arm: arm, RecoverMin: nan, RecoverMax: nan, EndHitMin: nan, EndHitMax: nan, CohortDoneMin: nan, CohortDoneMax: nan}
+	for _, s := range runs {
+		if !s.CollapsedAtControl {
+			continue
+		}
+		if only != nil && (s.Seed == nil || !only[*s.Seed]) {
+			continue
+		}
+		r.Runs = append(r.Runs, s.Run)
+		if s.Seed != nil {
+			r.Seeds = append(r.Seeds, *s.Seed)
+		}
+		if s.Recovery != nil && s.Recovery.Status == Recovered {
+			r.Recovered++
+			r.RecoverMin, r.RecoverMax = minNaN(r.RecoverMin, s.Recovery.Minutes), maxNaN(r.RecoverMax, s.Recovery.Minutes)
+		}
+		r.EndHitMin, r.EndHitMax = minNaN(r.EndHitMin, s.EndHit), maxNaN(r.EndHitMax, s.EndHit)
+		r.CohortDoneMin, r.CohortDoneMax = minNaN(r.CohortDoneMin, s.CohortDone.Fraction), maxNaN(r.CohortDoneMax, s.CohortDone.Fraction)
+	}
+	sort.Slice(r.Seeds, func(i, j int) bool { return r.Seeds[i] < r.Seeds[j] })
+	r.RecoverLabel = recoverLabel(r.RecoverMin, r.RecoverMax)
+	return r
+}
+
+func recoverLabel(lo, hi float64) string {
+	switch {
+	case math.IsNaN(lo):
+		return "–"
+	case hi == 0:
+		return "<5"
+	case lo == 0:
+		return fmt.Sprintf("≤%d", int(hi))
+	case lo == hi:
+		return fmt.Sprintf("%d", int(lo))
+	}
+	return fmt.Sprintf("%d–%d", int(lo), int(hi))
+}
+
+// minNaN is the smaller of a and b, ignoring NaN (NaN only if both are).
+func minNaN(a, b float64) float64 {
+	if math.IsNaN(a) || b < a {
+		return b
+	}
+	return a
+}
+
+// maxNaN is the larger of a and b, ignoring NaN.
+func maxNaN(a, b float64) float64 {
+	if math.IsNaN(a) || b > a {
+		return b
+	}
+	return a
+}
+
+// PairedRecovery builds the paired 2×2 table of recovery between armA and
+// armB over seeds (usually Table3.MatchedSeeds), for McNemarExact (§6:
+// budgeter 7/7 against admission-only 1/7, p = 0.031). A seed missing from
+// either arm is left out.
+func PairedRecovery(summaries []RunSummary, armA, armB string, seeds []int64) Paired2x2 {
+	rec := func(arm string, seed int64) (bool, bool) {
+		for _, s := range sortedByRun(summaries) {
+			if s.Arm == arm && s.Seed != nil && *s.Seed == seed {
+				return s.Recovery != nil && s.Recovery.Status == Recovered, true
+			}
+		}
+		return false, false
+	}
+	var t Paired2x2
+	for _, seed := range seeds {
+		a, okA := rec(armA, seed)
+		b, okB := rec(armB, seed)
+		if !okA || !okB {
+			continue
+		}
+		switch {
+		case a && b:
+			t.Both++
+		case a:
+			t.AOnly++
+		case b:
+			t.BOnly++
+		default:
+			t.Neither++
+		}
+	}
+	return t
+}

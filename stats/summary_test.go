@@ -1,0 +1,273 @@
+package stats
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// equalNaN is reflect.DeepEqual with NaN equal to NaN.
+func equalNaN(a, b reflect.Value) bool {
+	if a.Kind() != b.Kind() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Float64, reflect.Float32:
+		x, y := a.Float(), b.Float()
+		return x == y || (math.IsNaN(x) && math.IsNaN(y))
+	case reflect.Pointer, reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return equalNaN(a.Elem(), b.Elem())
+	case reflect.Struct:
+		for i := 0; i < a.NumField(); i++ {
+			if !equalNaN(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice, reflect.Array:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := 0; i < a.Len(); i++ {
+			if !equalNaN(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a.Interface(), b.Interface())
+}
+
+func TestVerdict(t *testing.T) {
+	collapseThen := func(after float64) func(float64) float64 {
+		return func(t float64) float64 {
+			switch {
+			case t < 600:
+				return 0.95
+			case t < 1200:
+				return 0.1
+			}
+			return after
+		}
+	}
+	tests := []struct {
+		name      string
+		h         func(float64) float64
+		control   *float64
+		verdict   Verdict
+		collapsed bool
+		recMin    float64
+	}{
+		{"recovered", collapseThen(0.95), f64(1200), VerdictRecovered, true, 0},
+		{"collapsed", collapseThen(0.1), f64(1200), VerdictCollapsed, true, math.NaN()},
+		{"persistent without control", collapseThen(0.1), nil, VerdictPersistent, false, math.NaN()},
+		{"healthy", func(float64) float64 { return 0.95 }, nil, VerdictHealthy, false, math.NaN()},
+		{"partial", func(t float64) float64 {
+			if t > 3000 {
+				return 0.6
+			}
+			return 0.95
+		}, nil, VerdictPartial, false, math.NaN()},
+		{"control before any collapse: by regime", func(float64) float64 { return 0.95 }, f64(1200), VerdictHealthy, false, math.NaN()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rd := hitRun(3600, 600, tc.h)
+			rd.Run.TriggerEndS = f64(600)
+			rd.Run.ControlStartS = tc.control
+			s := NewRunIndex(rd).Summarize()
+			if s.Verdict != tc.verdict || s.CollapsedAtControl != tc.collapsed || !near(s.RecoveryMin, tc.recMin, 0) {
+				t.Errorf("got verdict %s collapsed %v recovery %v (%+v)", s.Verdict, s.CollapsedAtControl, s.RecoveryMin, s.Recovery)
+			}
+		})
+	}
+}
+
+func TestSummaryValues(t *testing.T) {
+	rd := demandRun()
+	rd.Run.DurationS = 200
+	s := NewRunIndex(rd).Summarize()
+	// Last 5 minutes of a 200-s run: the whole run, mean N 1.3.
+	checkNear(t, "end sessions", s.EndSessions, 1.3, 1e-12)
+	// Turns (ok) 6144, 7468, 5000, 8792 → L̄ 6851; N* = 100000/6851.
+	checkNear(t, "mean context", s.MeanContext, 6851, 0)
+	checkNear(t, "N*", s.NStar, 100000.0/6851, 1e-12)
+	// Peak 1-minute mean of D: [0,60) = (6444·50 + 11744·10)/60; [60,120) =
+	// (13068·20 + 12968·20 + 5200·20)/60.
+	m0 := (6444.0*50 + 11744*10) / 60
+	m1 := (13068.0*20 + 12968*20 + 5200*20) / 60
+	checkNear(t, "peak D/C", s.PeakDemandRatio, math.Max(m0, m1)/100000, 1e-12)
+}
+
+func summary(run, arm string, seed int64, persistent bool, endHit float64) RunSummary {
+	return RunSummary{Run: run, Experiment: "paired-8b", Arm: arm, Seed: i64(seed), Persistent: persistent, EndHit: endHit,
+		EndSessions: 10, ControlStartS: math.NaN(), RecoveryMin: math.NaN(), FirstDegradedS: math.NaN()}
+}
+
+func TestTable2(t *testing.T) {
+	// §3, Table 2: twins 507 and 510 degraded; every burst run but 505.
+	var ss []RunSummary
+	for seed := int64(501); seed <= 512; seed++ {
+		twinP := seed == 507 || seed == 510
+		ss = append(ss, summary("twin", "no-burst", seed, twinP, 0.95), summary("burst", "burst", seed, seed != 505, 0.12))
+	}
+	ss = append(ss, summary("lonely", "burst", 600, true, 0.1))    // no twin: left out
+	ss = append(ss, summary("a-dup", "no-burst", 501, false, 0.9)) // duplicate: warned
+	for i := range ss {
+		ss[i].Run = ss[i].Run + "-" + string(rune('a'+int(*ss[i].Seed%26)))
+	}
+	tab := NewTable2(ss, "no-burst", "burst")
+	if len(tab.Rows) != 12 || tab.BurstOnly != 9 || tab.TwinOnly != 0 || tab.Both != 2 || tab.Neither != 1 {
+		t.Errorf("rows %d counts %d %d %d %d", len(tab.Rows), tab.BurstOnly, tab.TwinOnly, tab.Both, tab.Neither)
+	}
+	checkNear(t, "sign p", tab.SignP, 0.00390625, 1e-12)
+	if tab.Rows[0].Seed != 501 || tab.Rows[11].Seed != 512 || len(tab.Warnings) != 1 {
+		t.Errorf("order/warnings: %v %v %v", tab.Rows[0].Seed, tab.Rows[11].Seed, tab.Warnings)
+	}
+	rev := append([]RunSummary(nil), ss...)
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	if !equalNaN(reflect.ValueOf(NewTable2(rev, "no-burst", "burst")), reflect.ValueOf(tab)) {
+		t.Error("row order changed Table 2")
+	}
+}
+
+func recoverySummary(arm string, seed int64, collapsed bool, minutes float64, endHit, cohort float64) RunSummary {
+	s := RunSummary{Run: arm + "-" + string(rune('0'+seed)), Experiment: "recovery-8b", Arm: arm, Seed: i64(seed),
+		ControlStartS: 1200, CollapsedAtControl: collapsed, EndHit: endHit, RecoveryMin: math.NaN(),
+		CohortDone: Proportion{Fraction: cohort}}
+	if collapsed {
+		r := Recovery{ControlStartS: 1200, Status: NotRecovered, Minutes: math.NaN()}
+		if !math.IsNaN(minutes) {
+			r.Status, r.Minutes = Recovered, minutes
+		}
+		s.Recovery, s.RecoveryMin = &r, r.Minutes
+	}
+	return s
+}
+
+func TestTable3(t *testing.T) {
+	nan := math.NaN()
+	ss := []RunSummary{
+		recoverySummary("budgeter", 1, true, 0, 0.95, 1),
+		recoverySummary("budgeter", 2, true, 0, 0.93, 1),
+		recoverySummary("budgeter", 3, true, 0, 0.94, 1),
+		recoverySummary("budgeter", 4, false, nan, 0.95, 1),
+		recoverySummary("admission-cap", 1, true, 21, 0.93, 0.92),
+		recoverySummary("admission-cap", 2, true, nan, 0.07, 0),
+		recoverySummary("admission-cap", 3, true, nan, 0.08, 0.1),
+		recoverySummary("admission-cap", 4, true, 23, 0.90, 0.5),
+		recoverySummary("session-cap", 1, true, 0, 0.95, 1),
+		recoverySummary("session-cap", 2, true, 6, 0.95, 1),
+		recoverySummary("session-cap", 3, true, 3, 0.95, 1),
+		recoverySummary("session-cap", 4, true, 0, 0.95, 1),
+	}
+	tab := NewTable3(ss)
+	if !reflect.DeepEqual(tab.MatchedSeeds, []int64{1, 2, 3}) {
+		t.Fatalf("matched seeds %v", tab.MatchedSeeds)
+	}
+	type row struct {
+		arm          string
+		n, rec       int
+		label        string
+		hitLo, hitHi float64
+		cohLo, cohHi float64
+	}
+	check := func(name string, got []Table3Row, want []row) {
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d rows", name, len(got))
+		}
+		for i, w := range want {
+			g := got[i]
+			if g.Arm != w.arm || g.Collapsed() != w.n || g.Recovered != w.rec || g.RecoverLabel != w.label ||
+				g.EndHitMin != w.hitLo || g.EndHitMax != w.hitHi || g.CohortDoneMin != w.cohLo || g.CohortDoneMax != w.cohHi {
+				t.Errorf("%s row %d = %+v, want %+v", name, i, g, w)
+			}
+		}
+	}
+	check("all", tab.All, []row{
+		{"admission-cap", 4, 2, "21–23", 0.07, 0.93, 0, 0.92},
+		{"budgeter", 3, 3, "<5", 0.93, 0.95, 1, 1},
+		{"session-cap", 4, 4, "≤6", 0.95, 0.95, 1, 1},
+	})
+	check("matched", tab.Matched, []row{
+		{"admission-cap", 3, 1, "21", 0.07, 0.93, 0, 0.92},
+		{"budgeter", 3, 3, "<5", 0.93, 0.95, 1, 1},
+		{"session-cap", 3, 3, "≤6", 0.95, 0.95, 1, 1},
+	})
+	pr := PairedRecovery(ss, "budgeter", "admission-cap", tab.MatchedSeeds)
+	if pr != (Paired2x2{Both: 1, AOnly: 2}) {
+		t.Errorf("paired %+v", pr)
+	}
+	checkNear(t, "McNemar", McNemarExact(pr), 0.5, 1e-12)
+	rev := append([]RunSummary(nil), ss...)
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	if !equalNaN(reflect.ValueOf(NewTable3(rev)), reflect.ValueOf(tab)) {
+		t.Error("row order changed Table 3")
+	}
+}
+
+func TestAnalyzeRowOrderIndependent(t *testing.T) {
+	rd := syntheticRun(42, 150)
+	a := Analyze(NewRunIndex(rd))
+	b := Analyze(NewRunIndex(shuffled(rd, 8)))
+	if !equalNaN(reflect.ValueOf(a), reflect.ValueOf(b)) {
+		t.Error("row order changed the analysis")
+	}
+	// Windows aligned to 840 within [0, 5400): [240, 540) ... [5040, 5340).
+	if len(a.Minutes) != 90 || len(a.Windows) != 17 || a.Summary.Verdict == "" {
+		t.Errorf("minutes %d windows %d verdict %q", len(a.Minutes), len(a.Windows), a.Summary.Verdict)
+	}
+	for _, p := range a.Minutes {
+		if p.Turns > 0 && !(p.HitRatio >= 0 && p.HitRatio <= 1) {
+			t.Fatalf("hit %v", p.HitRatio)
+		}
+		if !(p.Engine.HitRatio >= 0 && p.Engine.HitRatio <= 1) {
+			t.Fatalf("engine hit %v", p.Engine.HitRatio)
+		}
+	}
+}
+
+func TestHealthySide(t *testing.T) {
+	// λ = 0.035/s, T = 25, Z = 5 s, R₀ = 1 s: N = 5.25 sessions; L̄ = 22,032
+	// → 115,668 tokens, 0.28917 of a 400K pool.
+	h := NewHealthySide(0.035, 25, 5, 1, 22032, 400000)
+	checkNear(t, "population", h.Population, 5.25, 1e-12)
+	checkNear(t, "demand", h.DemandTokens, 115668, 1e-6)
+	checkNear(t, "ratio", h.Ratio, 0.28917, 1e-12)
+	if !h.Fits {
+		t.Error("should fit")
+	}
+	u := NewHealthySide(0.035, 25, 5, 1, 22032, math.NaN())
+	if !math.IsNaN(u.Ratio) || u.Fits {
+		t.Errorf("unknown C: %+v", u)
+	}
+}
+
+func TestLittlesLaw(t *testing.T) {
+	rd := &schema.RunData{Run: schema.Run{DurationS: 1000, Turns: i64(2), ThinkMeanS: f64(5)}}
+	rd.Sessions = []schema.Session{
+		{Session: "a", ArriveS: 0, EndS: f64(50), Status: "done"},
+		{Session: "b", ArriveS: 50, EndS: f64(100), Status: "done"},
+	}
+	t1 := turn("a", 0, 10, 100, 0)
+	t1.ReadyS = f64(0)
+	t2 := turn("b", 0, 80, 100, 0)
+	t2.SentS = f64(50) // no ready_s: from sent_s
+	rd.Turns = []schema.Turn{t1, t2}
+	l := NewRunIndex(rd).LittlesLaw(Window{0, 100})
+	// λ = 2/100, R = (10 + 30)/2 = 20, predicted 0.02·2·(5+20) = 1; observed
+	// mean N = (50 + 50)/100 = 1.
+	checkNear(t, "lambda", l.Lambda, 0.02, 1e-15)
+	checkNear(t, "R", l.ResponseS, 20, 0)
+	checkNear(t, "predicted", l.Predicted, 1, 1e-12)
+	checkNear(t, "observed", l.Observed, 1, 1e-12)
+}
