@@ -1,0 +1,33 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the scripts run outlast in-process as a command.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"outlast": func() { os.Exit(exitCode(run(os.Stdout, os.Stderr, os.Args[1:]), os.Stderr)) },
+	})
+}
+
+// TestScripts runs the end-to-end CLI scripts in testdata/script: each is a
+// txtar archive of commands with their expected output and exit status.
+// $FIXTURES is the repository's fixtures directory.
+func TestScripts(t *testing.T) {
+	fixtures, err := filepath.Abs(filepath.Join("..", "..", "fixtures"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("FIXTURES", fixtures)
+			return nil
+		},
+	})
+}

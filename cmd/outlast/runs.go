@@ -1,0 +1,105 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/outlast-dev/outlast/dataset"
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/stats"
+)
+
+func init() {
+	commands["runs"] = command{summary: "list the runs of a dataset, one line each", run: runRuns}
+}
+
+const runsHelp = `Usage: outlast runs DATASET
+
+Runs prints one line per run of the dataset: run, experiment, arm, engine
+and version, KV pool size C (tokens; "?" when neither the manifest, the
+engine log nor the metrics gave it), arrival rate λ (sessions/s), trigger
+(kind@start-end, seconds), control (kind@start), sessions, turns, and the
+token-weighted prefix-cache hit ratio Σcached/Σprompt over all turns.
+
+Example:
+  outlast runs ds
+
+`
+
+func runRuns(stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("runs", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), runsHelp) }
+	if err := parseFlags(fs, stdout, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageErrorf("runs needs one DATASET (see outlast runs --help)")
+	}
+	runs, err := dataset.ReadAll(fs.Arg(0))
+	if err != nil {
+		return inputError(err)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tEXPERIMENT\tARM\tENGINE\tC\tλ\tTRIGGER\tCONTROL\tSESSIONS\tTURNS\tHIT")
+	for _, d := range runs {
+		r := d.Run
+		hit := stats.NewTurnSeries(d.Turns).HitRatio(stats.Window{Start: math.Inf(-1), End: math.Inf(1)})
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n",
+			r.Run, r.Experiment, r.Arm, r.EngineName, r.EngineVersion, poolString(r.KVPoolTokens),
+			optFloat(r.ArrivalRate), triggerString(r), controlString(r), len(d.Sessions), len(d.Turns), ratio(hit))
+	}
+	return tw.Flush()
+}
+
+func poolString(p *int64) string {
+	if p == nil {
+		return "?"
+	}
+	if *p%1000 == 0 {
+		return strconv.FormatInt(*p/1000, 10) + "K"
+	}
+	return strconv.FormatInt(*p, 10)
+}
+
+func optFloat(v *float64) string {
+	if v == nil {
+		return "–"
+	}
+	return strconv.FormatFloat(*v, 'g', 4, 64)
+}
+
+func ratio(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+func triggerString(r schema.Run) string {
+	if r.TriggerKind == "" {
+		return "–"
+	}
+	s := r.TriggerKind
+	if r.TriggerStartS != nil {
+		s += "@" + strconv.FormatFloat(*r.TriggerStartS, 'f', -1, 64)
+		if r.TriggerEndS != nil {
+			s += "-" + strconv.FormatFloat(*r.TriggerEndS, 'f', -1, 64)
+		}
+	}
+	return s
+}
+
+func controlString(r schema.Run) string {
+	if r.ControlKind == "" {
+		return "–"
+	}
+	s := r.ControlKind
+	if r.ControlStartS != nil {
+		s += "@" + strconv.FormatFloat(*r.ControlStartS, 'f', -1, 64)
+	}
+	return s
+}

@@ -1,0 +1,299 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/outlast-dev/outlast/fixtures/sim"
+)
+
+func init() {
+	commands["simulate"] = command{summary: "simulate an experiment's runs mechanistically (writes run directories)", run: runSimulate}
+}
+
+// repeatedFlag collects every value of a flag given several times.
+type repeatedFlag []string
+
+func (r *repeatedFlag) String() string     { return strings.Join(*r, ",") }
+func (r *repeatedFlag) Set(v string) error { *r = append(*r, v); return nil }
+
+const simulateHelp = `Usage: outlast simulate --design DESIGN --out DIR [flags]
+
+Simulates closed-loop agent sessions on a prefix-caching engine (vLLM or
+SGLang) behind a gateway, and writes one run directory per arm and seed
+(run.yaml, gateway.jsonl, engine.log, metrics.prom) in the format that
+"outlast ingest" reads. Runs are named s<seed>-<arm> (s501-burst) in the
+paired vLLM design and <design>-s<seed>-<arm> otherwise (recovery-s501-budgeter),
+prefixed by sglang- or trace- when those apply, so several experiments can
+share one dataset. The same flags and seeds give byte-identical output.
+
+Designs and their arms (the paper's Table 1 parameters):
+  paired       burst / no-burst: lambda 0.035, +1.5 lambda for 5 min at minute 15, 90 min
+  nocache      burst / no-burst with prefix caching off: lambda 0.0086, +16 sessions over 5 min
+  calibration  caching off, no burst, one arm per lambda (0.0086 .. 0.02): fits c(L)
+  flush        none / budgeter (from 0): lambda 0.04, cache flush with preemption at minute 10
+  recovery     none / admission-cap / session-cap / aimd / budgeter: lambda 0.04,
+               2x arrivals for 4 min at minute 10, control from minute 20, 60 min
+  mix-shift    none / cap-10 / cap-14 / cap-22 / cap-34 / adaptive-cap / budgeter:
+               lambda 0.075, short -> long sessions at minute 30, 80 min
+  drain        one arm per rate after minute 20 (0.006 .. 0.018): lambda 0.04,
+               +1.5 lambda for 5 min at minute 10, 120 min
+  prevention   none / budgeter (from 0): lambda 0.04, 2x arrivals for 2 min at minute 10
+
+Flags:
+`
+
+const simulateExamples = `
+Examples:
+  outlast simulate --design paired --seeds 12 --out runs/paired
+  outlast simulate --design recovery --seeds 4 --engine sglang --out runs/recovery
+  outlast simulate --design paired --burst 0.07@900+120 --duration 60m --out runs/p
+  outlast simulate --design paired --control budgeter@0 --out runs/guarded
+  outlast simulate --design paired --burst none --flush 600 --duration 60m --out runs/f
+  outlast simulate --design drain --rate-change 0.012@1200 --out runs/drain12
+  outlast simulate --design calibration --seeds 3 --out runs/cal
+`
+
+// runSimulate parses the simulate flags, builds the design's configuration
+// and writes its runs.
+func runSimulate(stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	design := fs.String("design", "paired", "experiment design: "+strings.Join(sim.Designs, ", "))
+	seeds := fs.Int("seeds", 1, "number of seeds; arms of one seed share the base arrivals")
+	seed := fs.Uint64("seed", 501, "first seed")
+	out := fs.String("out", "", "output directory (created); one run directory per arm and seed (required)")
+	duration := fs.String("duration", "", "run length, e.g. 90m or 5400 (seconds); default: the design's")
+	lambda := fs.Float64("lambda", 0, "base session arrival rate, sessions/s; default: the design's")
+	pool := fs.Int("pool", 0, "KV pool size C in tokens; default 400000")
+	burst := fs.String("burst", "", "burst as RATE@START+LEN (extra sessions/s, s, s), e.g. 0.0525@900+300; \"none\" removes it")
+	var controls repeatedFlag
+	fs.Var(&controls, "control", "controller as KIND@START (s), e.g. budgeter@1200; repeat for several arms.\n"+
+		"KIND: "+strings.Join(sim.ControlKinds, ", ")+".\nFor designs whose arms are controllers it replaces the arms; otherwise every arm gets it")
+	rateChange := fs.String("rate-change", "", "base rate change as RATE@START (sessions/s, s), e.g. 0.01@1200, for every arm; \"none\" removes it")
+	flushAt := fs.Float64("flush", -1, "cache flush (with preemption) at this time, seconds, for every arm; default: the design's")
+	engine := fs.String("engine", "vllm", "engine to simulate and log format: vllm or sglang")
+	workload := fs.String("workload", "synthetic", "session shapes: synthetic (the design's) or trace (the embedded heterogeneous set)")
+	caching := fs.String("prefix-caching", "", "on or off; default: the design's")
+	experiment := fs.String("experiment", "", "experiment name in the manifests; default <design>-8b")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), simulateHelp)
+		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), simulateExamples)
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return nil
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return usageErrorf("simulate: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("simulate: unexpected arguments %q", fs.Args())
+	}
+	if *out == "" {
+		return usageErrorf("simulate: --out DIR is required")
+	}
+	cfg, err := sim.Defaults(*design)
+	if err != nil {
+		return usageErrorf("simulate: %v", err)
+	}
+	cfg.FirstSeed, cfg.Seeds = *seed, *seeds
+	cfg.Engine = *engine
+	if *experiment != "" {
+		cfg.Experiment = *experiment
+	}
+	if *duration != "" {
+		d, err := parseSeconds(*duration)
+		if err != nil {
+			return usageErrorf("simulate: --duration: %v", err)
+		}
+		cfg.DurationS = d
+	}
+	if *lambda < 0 {
+		return usageErrorf("simulate: --lambda must be >= 0")
+	}
+	if *lambda > 0 {
+		// Bursts are multiples of λ in every design but nocache, whose burst is
+		// an absolute number of sessions.
+		if cfg.Design != "nocache" && cfg.Lambda > 0 {
+			for i := range cfg.Arms {
+				if b := cfg.Arms[i].Burst; b != nil {
+					bb := *b
+					bb.Rate *= *lambda / cfg.Lambda
+					cfg.Arms[i].Burst = &bb
+				}
+			}
+		}
+		cfg.Lambda = *lambda
+	}
+	if *pool != 0 {
+		cfg.PoolTokens = *pool
+	}
+	switch *caching {
+	case "":
+	case "on":
+		cfg.PrefixCaching = true
+	case "off":
+		cfg.PrefixCaching = false
+	default:
+		return usageErrorf("simulate: --prefix-caching: want on or off")
+	}
+	switch *workload {
+	case "synthetic":
+	case "trace":
+		cfg.Shapes = sim.TraceShapes()
+		cfg.ShiftShapes = nil
+		cfg.ShiftS = -1
+	default:
+		return usageErrorf("simulate: --workload: want synthetic or trace")
+	}
+	if *burst != "" {
+		var b *sim.Burst
+		if *burst != "none" {
+			bb, err := sim.ParseBurst(*burst)
+			if err != nil {
+				return usageErrorf("simulate: --burst: %v", err)
+			}
+			b = &bb
+		}
+		cfg.Arms = applyBurst(cfg.Arms, b)
+	}
+	if *rateChange != "" {
+		var rc *sim.RateChange
+		if *rateChange != "none" {
+			r, err := sim.ParseRateChange(*rateChange)
+			if err != nil {
+				return usageErrorf("simulate: --rate-change: %v", err)
+			}
+			rc = &r
+		}
+		for i := range cfg.Arms {
+			if rc != nil {
+				r := *rc
+				cfg.Arms[i].RateChange = &r
+			} else {
+				cfg.Arms[i].RateChange = nil
+			}
+		}
+	}
+	if *flushAt >= 0 {
+		for i := range cfg.Arms {
+			cfg.Arms[i].FlushS = *flushAt
+		}
+	}
+	if len(controls) > 0 {
+		var ctls []sim.Control
+		for _, c := range controls {
+			ctl, err := sim.ParseControl(c)
+			if err != nil {
+				return usageErrorf("simulate: --control: %v", err)
+			}
+			ctls = append(ctls, ctl)
+		}
+		cfg.Arms = applyControls(cfg.Arms, ctls)
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageErrorf("simulate: %v", err)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return inputError(err)
+	}
+	paths, err := sim.WriteExperiment(*out, cfg)
+	if err != nil {
+		return inputError(err)
+	}
+	fmt.Fprintf(stdout, "simulated %d runs (%s, %d seeds from %d, %d arms) into %s\n", len(paths), cfg.Design, cfg.Seeds, cfg.FirstSeed, len(cfg.Arms), *out)
+	return nil
+}
+
+// applyBurst replaces the burst of the arms that have one, keeping their
+// twins' trigger slot in step; in a design without burst arms every arm gets
+// it. A nil burst removes every burst.
+func applyBurst(arms []sim.Arm, b *sim.Burst) []sim.Arm {
+	paired := false
+	for _, a := range arms {
+		if a.Burst != nil || a.Name == "no-burst" {
+			paired = true
+		}
+	}
+	out := make([]sim.Arm, len(arms))
+	for i, a := range arms {
+		switch {
+		case b == nil:
+			a.Burst = nil
+		case !paired || a.Burst != nil:
+			bb := *b
+			a.Burst = &bb
+			a.SlotS = [2]float64{b.StartS, b.EndS}
+		case a.Name == "no-burst":
+			a.SlotS = [2]float64{b.StartS, b.EndS}
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// applyControls makes one arm per control for designs whose arms are
+// controllers, and otherwise gives every arm the (single) control.
+func applyControls(arms []sim.Arm, ctls []sim.Control) []sim.Arm {
+	controllerArms := false
+	for _, a := range arms {
+		if a.Control.Kind != "none" {
+			controllerArms = true
+		}
+	}
+	if controllerArms && len(arms) > 0 {
+		base := arms[0]
+		out := make([]sim.Arm, 0, len(ctls))
+		for _, c := range ctls {
+			a := base
+			a.Name = c.Kind
+			a.Control = c
+			out = append(out, a)
+		}
+		return out
+	}
+	out := make([]sim.Arm, 0, len(arms)*len(ctls))
+	for _, c := range ctls {
+		for _, a := range arms {
+			a.Control = c
+			if len(ctls) > 1 {
+				a.Name += "-" + c.Kind
+			}
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// parseSeconds accepts a Go duration (90m) or a number of seconds.
+func parseSeconds(s string) (float64, error) {
+	if d, err := time.ParseDuration(s); err == nil {
+		if d <= 0 {
+			return 0, fmt.Errorf("%q: want a positive duration", s)
+		}
+		return d.Seconds(), nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q: want a duration such as 90m or a number of seconds", s)
+	}
+	return v, nil
+}
