@@ -202,7 +202,7 @@ func TestFixtures(t *testing.T) {
 	want := map[string]string{
 		"vllm-0.8":    "observe none 2025-03-20T14:00:00Z vllm 0.8.2 pool=- source= align=0",
 		"vllm-0.10":   "paired burst 2025-09-02T05:20:00Z vllm 0.10.1 pool=400000 source=manifest align=180",
-		"vllm-2026":   "recovery budgeter 2026-10-27T12:00:00Z vllm 0.20.2rc1.dev253 pool=- source= align=180",
+		"vllm-2026":   "recovery budgeter 2026-10-27T12:00:00Z vllm 0.28.0 pool=- source= align=180",
 		"sglang-0.4":  "observe none 2025-03-20T08:00:00Z sglang 0.4.4 pool=- source= align=0",
 		"sglang-2026": "paired no-burst 2026-07-20T10:15:00Z sglang 0.5.15 pool=- source= align=180",
 	}

@@ -10,6 +10,12 @@
 // HELP or TYPE line for a name already seen in the current scrape starts a
 // new one; such a scrape needs sample timestamps to have a time.
 //
+// Parsing. The lines of one scrape go to expfmt's text parser in one call:
+// splitting first is what lets it parse concatenated scrapes, since it
+// rejects a second HELP or TYPE for a name and would merge the histograms
+// of different scrapes. Its errors, numbered from the scrape's first line,
+// are moved to the file's line. Metric names may be UTF-8.
+//
 // Several engines and ranks. Series are summed (counts, counters) or
 // averaged (KV usage) over data-parallel replicas (vLLM label engine, SGLang
 // dp_rank). SGLang repeats scheduler metrics once per tensor/pipeline/expert
@@ -27,14 +33,18 @@
 package promscrape
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"github.com/outlast-dev/outlast/ingest/lineio"
 	"github.com/outlast-dev/outlast/schema"
@@ -133,56 +143,6 @@ var sources = [nFields][]int{
 	fPreempt: {mVPreempt, mSPreempt},
 }
 
-// lookup returns the number of a known metric name, or -1.
-func lookup(name []byte) int {
-	if len(name) < 5 || (name[0] != 'v' && name[0] != 's') {
-		return -1
-	}
-	switch string(name) {
-	case "vllm:num_requests_running":
-		return mVRunning
-	case "sglang:num_running_reqs":
-		return mSRunning
-	case "vllm:num_requests_waiting":
-		return mVWaiting
-	case "sglang:num_queue_reqs":
-		return mSWaiting
-	case "vllm:kv_cache_usage_perc":
-		return mVKV
-	case "vllm:gpu_cache_usage_perc":
-		return mVKVOld
-	case "sglang:token_usage":
-		return mSKV
-	case "vllm:prefix_cache_queries_total":
-		return mVQueries
-	case "vllm:gpu_prefix_cache_queries_total":
-		return mVQueriesOld
-	case "vllm:prefix_cache_hits_total":
-		return mVHits
-	case "vllm:gpu_prefix_cache_hits_total":
-		return mVHitsOld
-	case "sglang:cached_tokens_total":
-		return mSHits
-	case "vllm:prompt_tokens_total":
-		return mVPrompt
-	case "sglang:prompt_tokens_total":
-		return mSPrompt
-	case "vllm:generation_tokens_total":
-		return mVGen
-	case "sglang:generation_tokens_total":
-		return mSGen
-	case "vllm:num_preemptions_total":
-		return mVPreempt
-	case "sglang:num_retracted_requests_total":
-		return mSPreempt
-	case "vllm:cache_config_info":
-		return mVCacheConfig
-	case "sglang:max_total_num_tokens":
-		return mSMaxTokens
-	}
-	return -1
-}
-
 // obs is one series of a known metric in the current scrape, kept after the
 // rank rule.
 type obs struct {
@@ -195,6 +155,17 @@ type obs struct {
 	kvPool  int64 // vllm:cache_config_info: pool tokens, -1 if not given
 }
 
+// label is one label pair of a series.
+type label struct{ name, value string }
+
+// semErr is a series that breaks one of this package's own rules: the
+// index-th series of family name.
+type semErr struct {
+	name  string
+	index int
+	err   error
+}
+
 // rawLine is an owned copy of an input line.
 type rawLine struct {
 	no int
@@ -205,18 +176,18 @@ type rawLine struct {
 // generation, so names repeated in every scrape are not reallocated.
 type nameState struct {
 	helpGen, typeGen uint64
-	typ              int
 }
 
-// chunk is the scrape being read.
+// chunk is the scrape being read: a run of consecutive input lines.
 type chunk struct {
 	first     int  // line number of the first line; 0: nothing read yet
 	header    bool // started by a "# scrape" line
 	sec, nsec int64
 	groupMS   int64 // sample timestamp of a chunk without header
 	hasGroup  bool
-	pend      []rawLine // chunk without header: HELP/TYPE since the last sample
-	obs       []obs
+	pendOff   int // chunk without header: offset in text of the lines since the last sample
+	pendLine  int // and the first of them, 0 if none
+	text      []byte
 	err       *lineio.ParseError
 }
 
@@ -233,9 +204,12 @@ type Reader struct {
 	c     chunk
 	gen   uint64 // the current chunk's generation
 	names map[string]*nameState
-	s     sample
 	cm    comment
-	tmp   []label
+	p     expfmt.TextParser
+	rd    bytes.Reader
+	obs   []obs
+	ls    []label
+	errs  []semErr
 
 	// Delta base: the previous recognised scrape.
 	havePrev        bool
@@ -254,6 +228,7 @@ func NewReader(lr *lineio.Reader, opt Options) *Reader {
 	r := &Reader{lr: lr, opt: opt, t0s: opt.T0.Unix(), t0ns: int64(opt.T0.Nanosecond())}
 	r.info.FirstS, r.info.LastS = math.NaN(), math.NaN()
 	r.names = map[string]*nameState{}
+	r.p = expfmt.NewTextParser(model.UTF8Validation)
 	return r
 }
 
@@ -283,13 +258,14 @@ func (r *Reader) Next() (schema.EngineSample, error) {
 
 func (r *Reader) reset() {
 	c := &r.c
-	c.first, c.header, c.hasGroup, c.err = 0, false, false, nil
+	c.first, c.header, c.hasGroup, c.pendLine, c.err = 0, false, false, 0, nil
+	c.text = c.text[:0]
 	r.gen++
 	if len(r.names) > 1<<16 { // bound memory on inputs with ever-new names
 		clear(r.names)
 	}
-	c.pend = c.pend[:0]
-	c.obs = c.obs[:0]
+	r.obs = r.obs[:0]
+	r.errs = r.errs[:0]
 }
 
 // fill reads lines into the current chunk until the next one begins.
@@ -316,19 +292,22 @@ func (r *Reader) fill() {
 	}
 }
 
-// split ends the current chunk: moved and then line no begin the next one.
-func (r *Reader) split(moved []rawLine, no int, b []byte) bool {
-	next := make([]rawLine, 0, len(moved)+1+len(r.carry))
-	next = append(next, moved...)
+// split ends the current chunk: the lines of its text from offset off on,
+// numbered from first, and then line no begin the next one.
+func (r *Reader) split(off, first, no int, b []byte) bool {
+	var next []rawLine
+	for rest := r.c.text[off:]; len(rest) > 0; first++ {
+		i := bytes.IndexByte(rest, '\n')
+		next = append(next, rawLine{first, append([]byte(nil), rest[:i]...)})
+		rest = rest[i+1:]
+	}
+	r.c.text = r.c.text[:off]
 	next = append(next, rawLine{no, append([]byte(nil), b...)})
 	r.carry = append(next, r.carry...)
 	return true
 }
 
 func (r *Reader) fail(no, col int, b []byte, err error) {
-	if r.c.first == 0 {
-		r.c.first = no
-	}
 	if r.c.err == nil {
 		r.c.err = &lineio.ParseError{Pos: lineio.Pos{File: r.lr.Name(), Line: no}, Column: col, Raw: append([]byte(nil), b...), Err: err}
 	}
@@ -338,127 +317,197 @@ func (r *Reader) fail(no, col int, b []byte, err error) {
 func (r *Reader) line(no int, b []byte) bool {
 	c := &r.c
 	i := skipBlank(b, 0)
-	if i == len(b) {
-		return false
-	}
-	if b[i] == '#' {
-		cm := &r.cm
-		if col, err := parseComment(b, i, cm); err != nil {
-			if cm.kind == commentScrape && c.first != 0 {
-				return r.split(nil, no, b) // a bad scrape line still starts a scrape
-			}
-			r.fail(no, col, b, err)
-			return false
-		}
-		switch cm.kind {
-		case commentScrape:
-			if c.first != 0 {
-				return r.split(nil, no, b)
-			}
-			c.first, c.header, c.sec, c.nsec = no, true, cm.sec, cm.nsec
-		case commentHelp, commentType:
-			st := r.names[str(cm.name)]
-			if st == nil {
-				st = &nameState{}
-				r.names[string(cm.name)] = st
-			}
-			if cm.kind == commentHelp {
-				if st.helpGen == r.gen {
-					return r.split(nil, no, b)
-				}
-				st.helpGen = r.gen
-			} else {
-				if st.typeGen == r.gen {
-					return r.split(nil, no, b)
-				}
-				st.typeGen, st.typ = r.gen, cm.typ
-			}
-			if c.first == 0 {
+	if i == len(b) || b[i] == '#' {
+		kind := commentPlain
+		if i < len(b) {
+			cm := &r.cm
+			col, err := scanComment(b, i, cm)
+			kind = cm.kind
+			switch {
+			case kind == commentScrape && c.first != 0:
+				return r.split(len(c.text), 0, no, b) // a bad scrape line still starts a scrape
+			case err != nil:
 				c.first = no
+				r.fail(no, col, b, err)
+			case kind == commentScrape:
+				c.first, c.header, c.sec, c.nsec = no, true, cm.sec, cm.nsec
+			case kind == commentHelp || kind == commentType:
+				st := r.names[string(cm.name)]
+				if st == nil {
+					st = &nameState{}
+					r.names[string(cm.name)] = st
+				}
+				gen := &st.helpGen
+				if kind == commentType {
+					gen = &st.typeGen
+				}
+				if *gen == r.gen {
+					return r.split(len(c.text), 0, no, b) // expfmt allows one per chunk
+				}
+				*gen = r.gen
 			}
-			if !c.header {
-				c.pend = append(c.pend, rawLine{no, append([]byte(nil), b...)})
+		}
+		if c.first == 0 {
+			if kind == commentPlain {
+				return false // a scrape begins with a line that is its own
 			}
+			c.first = no
 		}
-		return false
-	}
-	s := &r.s
-	if col, err := parseSample(b, s); err != nil {
-		r.fail(no, col, b, err)
-		return false
-	}
-	if !c.header {
-		if s.hasTS {
-			if !c.hasGroup {
-				c.groupMS, c.hasGroup = s.ts, true
-			} else if s.ts != c.groupMS {
-				return r.split(c.pend, no, b)
+		if !c.header && c.pendLine == 0 {
+			c.pendOff, c.pendLine = len(c.text), no
+		}
+	} else {
+		if !c.header {
+			if ts, ok := trailingTS(b[i:]); ok {
+				if !c.hasGroup {
+					c.groupMS, c.hasGroup = ts, true
+				} else if ts != c.groupMS {
+					if c.pendLine == 0 {
+						return r.split(len(c.text), 0, no, b)
+					}
+					return r.split(c.pendOff, c.pendLine, no, b)
+				}
 			}
+			c.pendLine = 0
 		}
-		c.pend = c.pend[:0]
-	}
-	if c.first == 0 {
-		c.first = no
-	}
-	if n := len(s.name); n > 7 && string(s.name[n-7:]) == "_bucket" {
-		if st := r.names[str(s.name[:n-7])]; st != nil && st.typeGen == r.gen && st.typ == typeHistogram && !hasLE(s.labels) {
-			r.fail(no, 0, b, fmt.Errorf("histogram bucket %s has no valid le label", s.name))
-			return false
+		if c.first == 0 {
+			c.first = no
 		}
 	}
-	if m := lookup(s.name); m >= 0 {
-		if col, err := r.observe(m, s); err != nil {
-			r.fail(no, col, b, err)
-		}
-	}
+	c.text = append(append(c.text, b...), '\n')
 	return false
 }
 
-func hasLE(ls []label) bool {
-	for _, l := range ls {
-		if string(l.name) == "le" {
-			_, err := strconv.ParseFloat(str(l.value), 64)
-			return err == nil
+// parse runs expfmt over the chunk and collects the series of the known
+// metrics. It returns the first error by line.
+func (r *Reader) parse() *lineio.ParseError {
+	c := &r.c
+	r.rd.Reset(c.text)
+	fams, err := r.p.TextToMetricFamilies(&r.rd)
+	if err != nil {
+		var pe expfmt.ParseError
+		if !errors.As(err, &pe) {
+			return &lineio.ParseError{Pos: lineio.Pos{File: r.lr.Name(), Line: c.first}, Err: err}
+		}
+		// expfmt counts lines from the start of the text it is given.
+		no := c.first + pe.Line - 1
+		return &lineio.ParseError{Pos: lineio.Pos{File: r.lr.Name(), Line: no}, Raw: r.rawLine(no), Err: errors.New(pe.Msg)}
+	}
+	// The known metrics in table order, not map order, for determinism;
+	// within a family expfmt keeps the input order.
+	for m := range nMetrics {
+		fam := fams[metricNames[m]]
+		if fam == nil {
+			continue
+		}
+		for k, met := range fam.GetMetric() {
+			var v float64
+			switch {
+			case met.Counter != nil:
+				v = met.Counter.GetValue()
+			case met.Gauge != nil:
+				v = met.Gauge.GetValue()
+			case met.Untyped != nil:
+				v = met.Untyped.GetValue()
+			default:
+				continue // TYPE summary or histogram: no single value to use
+			}
+			r.ls = r.ls[:0]
+			for _, lp := range met.GetLabel() {
+				r.ls = append(r.ls, label{lp.GetName(), lp.GetValue()})
+			}
+			if err := r.observe(m, v, r.ls); err != nil {
+				r.errs = append(r.errs, semErr{metricNames[m], k, err})
+			}
 		}
 	}
-	return false
+	if len(r.errs) == 0 {
+		return nil
+	}
+	var first *lineio.ParseError
+	for _, e := range r.errs {
+		no := r.locate(e.name, e.index)
+		if first == nil || no < first.Pos.Line {
+			first = &lineio.ParseError{Pos: lineio.Pos{File: r.lr.Name(), Line: no}, Raw: r.rawLine(no), Err: e.err}
+		}
+	}
+	return first
+}
+
+// locate returns the line of the index-th series of family name in the
+// chunk, or the chunk's first line. It parses candidate lines one at a time
+// with expfmt, so a line counts exactly when expfmt put it in that family;
+// it runs only for errors, so its cost does not matter.
+func (r *Reader) locate(name string, index int) int {
+	c := &r.c
+	no, rest := c.first, c.text
+	for ; len(rest) > 0; no++ {
+		i := bytes.IndexByte(rest, '\n')
+		b := rest[:i+1]
+		rest = rest[i+1:]
+		if j := skipBlank(b, 0); b[j] == '#' || !bytes.Contains(b, []byte(name)) {
+			continue
+		}
+		r.rd.Reset(b)
+		if fams, err := r.p.TextToMetricFamilies(&r.rd); err == nil && fams[name] != nil {
+			if index == 0 {
+				return no
+			}
+			index--
+		}
+	}
+	return c.first
+}
+
+// rawLine returns a copy of line no of the chunk, nil if it has none.
+func (r *Reader) rawLine(no int) []byte {
+	rest := r.c.text
+	for n := r.c.first; len(rest) > 0; n++ {
+		i := bytes.IndexByte(rest, '\n')
+		if n == no {
+			return append([]byte(nil), rest[:i]...)
+		}
+		rest = rest[i+1:]
+	}
+	return nil
 }
 
 // observe records a series of a known metric.
-func (r *Reader) observe(m int, s *sample) (int, error) {
-	o := obs{metric: m, value: s.value, kvPool: -1}
-	for _, l := range s.labels {
-		switch string(l.name) {
+func (r *Reader) observe(m int, v float64, ls []label) error {
+	o := obs{metric: m, value: v, kvPool: -1}
+	for _, l := range ls {
+		switch l.name {
 		case "tp_rank", "pp_rank", "moe_ep_rank":
-			if string(l.value) != "0" {
-				return 0, nil // a repeat of rank 0's view (package doc)
+			if l.value != "0" {
+				return nil // a repeat of rank 0's view (package doc)
 			}
 		case "engine", "dp_rank":
-			o.replica = l.String()
+			o.replica = l.value
 		case "cache_source":
 			if m == mSHits {
-				o.tier, o.hasTier = l.String(), true
+				o.tier, o.hasTier = l.value, true
 			}
 		}
 	}
-	if m >= mVQueries && m <= mSPreempt && (math.IsNaN(s.value) || math.IsInf(s.value, 0) || s.value < 0) {
-		return 0, fmt.Errorf("counter %s has value %v", s.name, s.value)
+	name := metricNames[m]
+	if m >= mVQueries && m <= mSPreempt && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
+		return fmt.Errorf("counter %s has value %v", name, v)
 	}
-	if m < mVQueries && (math.IsNaN(s.value) || math.IsInf(s.value, 0)) {
-		return 0, fmt.Errorf("gauge %s has value %v", s.name, s.value)
+	if m < mVQueries && (math.IsNaN(v) || math.IsInf(v, 0)) {
+		return fmt.Errorf("gauge %s has value %v", name, v)
 	}
 	if m >= mVQueries && m <= mSPreempt {
-		o.key = seriesKey(s, &r.tmp)
+		o.key = seriesKey(name, ls)
 	}
 	if m == mVCacheConfig && !r.kvFound {
-		n, err := cacheConfigPool(s.labels)
+		n, err := cacheConfigPool(ls)
 		if err != nil {
-			return 0, err
+			return err
 		}
 		o.kvPool = n
 	}
-	r.c.obs = append(r.c.obs, o)
-	return 0, nil
+	r.obs = append(r.obs, o)
+	return nil
 }
 
 // cacheConfigPool reads the KV pool size from vllm:cache_config_info labels:
@@ -467,13 +516,13 @@ func (r *Reader) observe(m int, s *sample) (int, error) {
 func cacheConfigPool(ls []label) (int64, error) {
 	var tokens, blocks, size string
 	for _, l := range ls {
-		switch string(l.name) {
+		switch l.name {
 		case "kv_cache_size_tokens":
-			tokens = l.String()
+			tokens = l.value
 		case "num_gpu_blocks":
-			blocks = l.String()
+			blocks = l.value
 		case "block_size":
-			size = l.String()
+			size = l.value
 		}
 	}
 	if tokens != "" && tokens != "None" {
@@ -494,32 +543,31 @@ func cacheConfigPool(ls []label) (int64, error) {
 	return nb * bs, nil
 }
 
-// seriesKey is name{labels sorted by name}, the identity of a series.
-func seriesKey(s *sample, tmp *[]label) string {
-	ls := append((*tmp)[:0], s.labels...)
-	*tmp = ls
-	sort.Slice(ls, func(i, j int) bool { return string(ls[i].name) < string(ls[j].name) })
+// seriesKey is the identity of a series: its name and its labels sorted by
+// name. The separators are bytes that valid UTF-8, which expfmt requires of
+// label values, never holds, so distinct series cannot share a key.
+func seriesKey(name string, ls []label) string {
+	slices.SortFunc(ls, func(a, b label) int { return strings.Compare(a.name, b.name) })
 	var sb strings.Builder
-	sb.Write(s.name)
-	sb.WriteByte('{')
-	for i, l := range ls {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		sb.Write(l.name)
-		sb.WriteString(`="`)
-		sb.Write(l.value)
-		sb.WriteByte('"')
+	sb.WriteString(name)
+	for _, l := range ls {
+		sb.WriteByte(0xff)
+		sb.WriteString(l.name)
+		sb.WriteByte(0xfe)
+		sb.WriteString(l.value)
 	}
-	sb.WriteByte('}')
 	return sb.String()
 }
 
 // finish turns the complete chunk into a sample or an error.
 func (r *Reader) finish() (schema.EngineSample, error) {
 	c := &r.c
-	if r.truncLine != 0 && r.truncLine >= c.first && c.err == nil {
-		c.err = &lineio.ParseError{Pos: lineio.Pos{File: r.lr.Name(), Line: r.truncLine},
+	if c.err == nil {
+		c.err = r.parse()
+	}
+	// An error on the cut line itself is a symptom of the cut.
+	if r.truncLine != 0 && r.truncLine >= c.first && (c.err == nil || c.err.Pos.Line == r.truncLine) {
+		c.err = &lineio.ParseError{Pos: lineio.Pos{File: r.lr.Name(), Line: r.truncLine}, Raw: r.rawLine(r.truncLine),
 			Err: errors.New("last line has no newline: the scrape is incomplete")}
 	}
 	if c.err != nil {
@@ -548,19 +596,21 @@ func (r *Reader) finish() (schema.EngineSample, error) {
 		r.info.FirstS = ts
 	}
 	r.info.LastS = ts
-	if len(c.obs) == 0 {
+	if len(r.obs) == 0 {
 		r.info.Unrecognised++
 		return es, nil
 	}
+	var present [nMetrics]bool
+	for i := range r.obs {
+		present[r.obs[i].metric] = true
+	}
 	if r.info.Engine == "" {
 		r.info.Engine = "sglang"
-		if strings.HasPrefix(metricNames[c.obs[0].metric], "vllm:") {
-			r.info.Engine = "vllm"
+		for m, ok := range present {
+			if ok && strings.HasPrefix(metricNames[m], "vllm:") {
+				r.info.Engine = "vllm" // a scrape with both is taken for vLLM
+			}
 		}
-	}
-	var present [nMetrics]bool
-	for i := range c.obs {
-		present[c.obs[i].metric] = true
 	}
 	var chosen [nFields]int
 	for f := range chosen {
@@ -590,7 +640,7 @@ func (r *Reader) kvPool(present [nMetrics]bool) {
 	}
 	var sum int64
 	n := 0
-	for _, o := range r.c.obs {
+	for _, o := range r.obs {
 		if o.metric != m {
 			continue
 		}
@@ -619,7 +669,7 @@ func (r *Reader) gauges(es *schema.EngineSample, chosen [nFields]int) {
 			continue
 		}
 		sum, n := 0.0, 0
-		for _, o := range r.c.obs {
+		for _, o := range r.obs {
 			if o.metric != m {
 				continue
 			}
@@ -671,14 +721,14 @@ func (r *Reader) counters(es *schema.EngineSample, chosen [nFields]int, sec, nse
 		}
 		useTotal := true // SGLang cache tiers: "total" only when no tier series is present
 		if m == mSHits {
-			for _, o := range r.c.obs {
+			for _, o := range r.obs {
 				if o.metric == m && o.hasTier && o.tier != "total" {
 					useTotal = false
 				}
 			}
 		}
 		cur[f] = make(map[string]float64)
-		for _, o := range r.c.obs {
+		for _, o := range r.obs {
 			if o.metric != m || (!useTotal && o.hasTier && o.tier == "total") {
 				continue
 			}

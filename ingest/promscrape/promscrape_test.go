@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
 	"github.com/outlast-dev/outlast/ingest/lineio"
 	"github.com/outlast-dev/outlast/schema"
 )
@@ -264,8 +267,9 @@ func TestHelpRepeat(t *testing.T) {
 	}
 }
 
-// TestMalformed checks that a bad scrape gives an error at the file's line
-// and column, and that reading goes on with the next scrape.
+// TestMalformed checks that a bad scrape gives an error at the file's line,
+// though expfmt numbers lines from the scrape's start, with the line itself
+// for the rejects file, and that reading goes on with the next scrape.
 func TestMalformed(t *testing.T) {
 	good := func(ts string, p int) string {
 		return fmt.Sprintf("# scrape %s\n# HELP vllm:prompt_tokens_total P.\n# TYPE vllm:prompt_tokens_total counter\n"+
@@ -279,7 +283,7 @@ func TestMalformed(t *testing.T) {
 	got, _ := readAll(t, in, t0)
 	want := []string{
 		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
-		`error: metrics.prom:7:37: expected ',' or '}' after label value`,
+		`error: metrics.prom:7: unexpected end of label value "0"`,
 		"line=9 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=2 queries=- hits=- prompt=30 gen=- preempt=-",
 	}
 	check(t, got, want)
@@ -302,32 +306,74 @@ func TestMalformed(t *testing.T) {
 		string(pe.Raw) != `vllm:prompt_tokens_total{engine="0" 20` {
 		t.Errorf("error = %#v", err)
 	}
+
+	// So does an error of this package's own, found after expfmt parsed the
+	// scrape, on the second series of its family.
+	in = good("1001", 10) + "# scrape 1002\nvllm:num_requests_running 1\n\n" +
+		"vllm:prompt_tokens_total{engine=\"0\"} 20\nvllm:prompt_tokens_total{engine=\"1\"} -3\n"
+	lr, _ = lineio.NewReader(strings.NewReader(in), "metrics.prom")
+	r = NewReader(lr, Options{T0: t0})
+	r.Next()
+	_, err = r.Next()
+	if !errors.As(err, &pe) || pe.Pos.Line != 9 || string(pe.Raw) != `vllm:prompt_tokens_total{engine="1"} -3` {
+		t.Errorf("error = %#v", err)
+	}
 }
 
-// TestLineErrors checks the reason and column for bad lines.
+// TestExpfmtSyntax checks inputs whose reading depends on expfmt: escaped
+// label values are resolved (one series across scrapes however written),
+// quoted UTF-8 metric names are accepted, and so is a histogram bucket
+// without "le", which expfmt drops.
+func TestExpfmtSyntax(t *testing.T) {
+	in := `# scrape 1001
+{"vllm:num_requests_running", engine="0"} 2
+sglang:cached_tokens_total{cache_source="total",note="a\"b\\c\nd"} 10
+# TYPE h histogram
+h_bucket 1
+# scrape 1002
+vllm:num_requests_running{engine="0"} 3
+sglang:cached_tokens_total{note="a\"b\\c\nd", cache_source="total"} 25
+`
+	got, _ := readAll(t, in, t0)
+	want := []string{
+		"line=1 t=1.000 metrics/scrape engine=0 run=2 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=6 t=2.000 metrics/scrape engine=0 run=3 wait=- kv=- dt=1 queries=- hits=15 prompt=- gen=- preempt=-",
+	}
+	check(t, got, want)
+}
+
+// TestLineErrors checks the reason and position for bad lines: expfmt's
+// reasons, without a column, for the syntax, and this package's own for
+// "# scrape" lines and values it cannot use. The lines are numbered from the
+// scrape's first line after its "# scrape" line.
 func TestLineErrors(t *testing.T) {
 	cases := []struct{ line, want string }{
-		{`1abc 1`, "1:1: invalid metric name"},
-		{`abc`, "1:4: missing value for abc"},
-		{`abc 1 2 3`, "1:9: unexpected text after timestamp"},
-		{`abc one`, `1:5: invalid value "one"`},
-		{`abc 1 1.5`, `1:7: invalid timestamp "1.5": want integer milliseconds`},
-		{`abc{a="1",a="2"} 1`, `1:11: duplicate label "a"`},
-		{`abc{a="\x"} 1`, `1:8: invalid escape in value of label "a"`},
-		{`abc{a="1} 1`, `1:8: unterminated value of label "a"`},
-		{`abc{a 1`, `1:7: expected '=' after label name "a"`},
-		{`abc{a=1} 1`, `1:7: expected '"' to start the value of label "a"`},
-		{`abc{9="1"} 1`, "1:5: invalid label name"},
-		{"abc{a=\"\xff\"} 1", `1:8: value of label "a" is not valid UTF-8`},
-		{`# TYPE abc gaugy`, `1:12: unknown metric type "gaugy"`},
-		{`# TYPE abc gauge x`, "1:18: unexpected text after metric type"},
-		{`# HELP 1abc x`, "1:8: invalid metric name in HELP line"},
-		{`# HELP abc bad \t escape`, "1:16: invalid escape in HELP text"},
+		{`1abc 1`, "1: invalid metric name"},
+		{`abc`, `1: expected float as value, got ""`},
+		{`abc 1 2 3`, `1: spurious string after timestamp: " 3"`},
+		{`abc one`, `1: expected float as value, got "one"`},
+		{`abc 1_000`, `1: expected float as value, got "1_000"`},
+		{`abc 1 1.5`, `1: expected integer as timestamp, got "1.5"`},
+		{`abc{a="1",a="2"} 1`, `1: duplicate label names for metric "abc"`},
+		{`abc{a="\x"} 1`, `1: invalid escape sequence '\x'`},
+		{`abc{a="1} 1`, `1: label value "1} 1" contains unescaped new-line`},
+		{`abc{a 1`, `1: expected '=' after label name, found '1'`},
+		{`abc{a=1} 1`, `1: expected '"' at start of label value, found '1'`},
+		{`abc{9="1"} 1`, `1: invalid label name for metric "abc"`},
+		{"abc{a=\"\xff\"} 1", `1: invalid label value "\xff"`},
+		{`# TYPE abc gaugy`, `1: unknown metric type "gaugy"`},
+		{`# TYPE abc gauge x`, `1: unknown metric type "gauge x"`},
+		{`# HELP 1abc x`, "1: invalid metric name in comment"},
+		{`# HELP abc bad \t escape`, `1: invalid escape sequence '\t'`},
+		{"abc 1\n# TYPE abc gauge", `2: second TYPE line for metric name "abc", or TYPE reported after samples`},
 		{`# scrape soon`, `1:10: invalid scrape time "soon": want Unix seconds`},
 		{`# scrape 1001 extra`, "1:15: unexpected text after scrape time"},
-		{"# TYPE h histogram\nh_bucket 1", "2: histogram bucket h_bucket has no valid le label"},
 		{"vllm:prompt_tokens_total -1", "1: counter vllm:prompt_tokens_total has value -1"},
 		{"vllm:kv_cache_usage_perc NaN", "1: gauge vllm:kv_cache_usage_perc has value NaN"},
+		{"vllm:prompt_tokens_total{engine=\"0\"} 1\nvllm:prompt_tokens_total{engine=\"1\"} +Inf",
+			"2: counter vllm:prompt_tokens_total has value +Inf"},
+		// Reported by line, not by the order the metrics are checked in.
+		{"vllm:prompt_tokens_total NaN\nvllm:kv_cache_usage_perc NaN", "1: counter vllm:prompt_tokens_total has value NaN"},
 		{`vllm:cache_config_info{kv_cache_size_tokens="lots"} 1`, `1: cache_config_info: invalid kv_cache_size_tokens "lots"`},
 	}
 	for _, c := range cases {
@@ -506,6 +552,18 @@ func TestEdges(t *testing.T) {
 		t.Errorf("%s", formatInfo(info))
 	}
 
+	// A cut that leaves a line malformed is reported as the cut, with the
+	// line; an earlier error in the scrape comes first.
+	cut := "# scrape 1001\nvllm:prompt_tokens_total 10\n# scrape 1002\nvllm:prompt_tok"
+	got, _ = readAll(t, cut, t0)
+	if len(got) != 2 || got[1] != "error: metrics.prom:4: last line has no newline: the scrape is incomplete" {
+		t.Errorf("cut line: got %q", got)
+	}
+	got, _ = readAll(t, "# scrape 1001\nvllm:prompt_tokens_total x\nvllm:prompt_tok", t0)
+	if len(got) != 1 || got[0] != `error: metrics.prom:2: expected float as value, got "x"` {
+		t.Errorf("error before the cut: got %q", got)
+	}
+
 	_, info = readAll(t, "", t0)
 	if info.Scrapes != 0 || !math.IsNaN(info.FirstS) || !math.IsNaN(info.LastS) || info.Engine != "" {
 		t.Errorf("empty input: %s", formatInfo(info))
@@ -537,19 +595,6 @@ func TestParseUnix(t *testing.T) {
 		if sec != c.sec || nsec != c.nsec || ok != c.ok {
 			t.Errorf("parseUnix(%q) = %d, %d, %v", c.in, sec, nsec, ok)
 		}
-	}
-}
-
-func TestLabelEscapes(t *testing.T) {
-	var s sample
-	if _, err := parseSample([]byte(`m{a="x\"y\\z\n",b="plain",} 1.5 17`), &s); err != nil {
-		t.Fatal(err)
-	}
-	if got := s.labels[0].String(); got != "x\"y\\z\n" {
-		t.Errorf("label a = %q", got)
-	}
-	if s.labels[1].String() != "plain" || s.value != 1.5 || !s.hasTS || s.ts != 17 {
-		t.Errorf("sample = %+v", s)
 	}
 }
 
@@ -620,6 +665,34 @@ func BenchmarkReader(b *testing.B) {
 			if _, err := r.Next(); err == io.EOF {
 				break
 			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkExpfmt measures expfmt alone on the same scrapes, split
+// beforehand: the ceiling for BenchmarkReader.
+func BenchmarkExpfmt(b *testing.B) {
+	data, err := os.ReadFile(fixturePath("vllm-2026"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	size := len(data)
+	var chunks [][]byte
+	for len(data) > 0 {
+		n := bytes.Index(data[1:], []byte("\n# scrape ")) + 2 // through the newline
+		if n == 1 {
+			n = len(data)
+		}
+		chunks, data = append(chunks, data[:n]), data[n:]
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range chunks {
+			if _, err := p.TextToMetricFamilies(bytes.NewReader(c)); err != nil {
 				b.Fatal(err)
 			}
 		}
