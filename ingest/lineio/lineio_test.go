@@ -1,0 +1,105 @@
+package lineio
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+func readAll(t *testing.T, r *Reader) (lines []string) {
+	t.Helper()
+	for r.Next() {
+		lines = append(lines, fmt.Sprintf("%d:%s", r.Pos().Line, r.Bytes()))
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+func TestLines(t *testing.T) {
+	long := strings.Repeat("x", 1<<20) // longer than the read buffer
+	for _, tc := range []struct {
+		name, in  string
+		want      []string
+		truncated bool
+	}{
+		{"plain", "a\nb\n", []string{"1:a", "2:b"}, false},
+		{"crlf", "a\r\nb\r\n", []string{"1:a", "2:b"}, false},
+		{"no final newline", "a\nb", []string{"1:a", "2:b"}, true},
+		{"empty lines kept", "\n\nc\n", []string{"1:", "2:", "3:c"}, false},
+		{"empty input", "", nil, false},
+		{"long line", long + "\nz\n", []string{"1:" + long, "2:z"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := NewReader(strings.NewReader(tc.in), "f.log")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := readAll(t, r)
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("lines = %.80q, want %.80q", got, tc.want)
+			}
+			if r.Truncated() != tc.truncated {
+				t.Errorf("Truncated = %v, want %v", r.Truncated(), tc.truncated)
+			}
+		})
+	}
+}
+
+func TestCompressedAndHashOfStoredBytes(t *testing.T) {
+	const text = "one\ntwo\n"
+	var gz, zs bytes.Buffer
+	gw := gzip.NewWriter(&gz)
+	gw.Write([]byte(text))
+	gw.Close()
+	zw, _ := zstd.NewWriter(&zs)
+	zw.Write([]byte(text))
+	zw.Close()
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{{"x.log", []byte(text)}, {"x.log.gz", gz.Bytes()}, {"x.log.zst", zs.Bytes()}} {
+		r, err := NewReader(bytes.NewReader(tc.data), tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := readAll(t, r); strings.Join(got, "|") != "1:one|2:two" {
+			t.Errorf("%s: lines %q", tc.name, got)
+		}
+		sum, err := r.SHA256()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("%x", sha256.Sum256(tc.data)); sum != want {
+			t.Errorf("%s: sha256 %s, want the stored bytes' %s", tc.name, sum, want)
+		}
+	}
+}
+
+func TestBrokenGzipIsAnError(t *testing.T) {
+	if _, err := NewReader(strings.NewReader("not gzip"), "x.gz"); err == nil {
+		t.Error("NewReader accepted a .gz that is not gzip")
+	}
+}
+
+func TestParseErrorFormat(t *testing.T) {
+	e := Errorf(Pos{File: "gateway.jsonl", Line: 17}, []byte("raw"), "cached_tokens %d exceeds prompt_tokens %d", 9000, 6144)
+	if got, want := e.Error(), "gateway.jsonl:17: cached_tokens 9000 exceeds prompt_tokens 6144"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	e.Column = 5
+	if got, want := e.Error(), "gateway.jsonl:17:5: cached_tokens 9000 exceeds prompt_tokens 6144"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	var pe *ParseError
+	if !errors.As(fmt.Errorf("wrapped: %w", e), &pe) || string(pe.Raw) != "raw" {
+		t.Error("ParseError does not survive wrapping with its raw line")
+	}
+}
