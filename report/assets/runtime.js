@@ -1,0 +1,58 @@
+// Initialises every chart from its JSON option and records a self-check in
+// document.body.dataset: charts found, initialised and drawn (non-empty
+// canvas), resource requests and captured errors.
+(function () {
+  var state = window.__outlast || { errors: [] };
+  var errs = state.errors;
+  var opts = document.querySelectorAll('script.chart-option');
+  var charts = [];
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; });
+  }
+  // Point tooltip for scatter plots: series, optional label, coordinates.
+  function pointTip(p) {
+    var v = p.value || [];
+    var s = p.marker + esc(p.seriesName) + '<br>';
+    if (v.length > 2) { s += '<b>' + esc(v[2]) + '</b><br>'; }
+    return s + 'x = ' + esc(v[0]) + ', y = ' + esc(v[1]);
+  }
+  var dpr = Math.max(2, window.devicePixelRatio || 1); // sharp when printed
+  for (var i = 0; i < opts.length; i++) {
+    var el = opts[i];
+    try {
+      if (typeof echarts === 'undefined') { throw new Error('echarts not loaded'); }
+      var opt = JSON.parse(el.textContent);
+      if (el.getAttribute('data-tooltip') === 'xy') { opt.tooltip.formatter = pointTip; }
+      var chart = echarts.init(document.getElementById(el.getAttribute('data-chart')), null,
+        { renderer: 'canvas', devicePixelRatio: dpr });
+      chart.setOption(opt);
+      charts.push(chart);
+    } catch (e) {
+      errs.push('chart ' + el.getAttribute('data-chart') + ': ' + e);
+    }
+  }
+  function resize() { for (var i = 0; i < charts.length; i++) { charts[i].resize(); } }
+  window.addEventListener('resize', resize);
+  window.addEventListener('beforeprint', resize);
+  window.addEventListener('afterprint', resize);
+  function inked(chart) {
+    var c = chart.getDom().querySelector('canvas');
+    if (!c || c.width === 0 || c.height === 0) { return false; }
+    var d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    for (var k = 3; k < d.length; k += 4) { if (d[k] !== 0) { return true; } }
+    return false;
+  }
+  setTimeout(function () {
+    var drawn = 0;
+    for (var i = 0; i < charts.length; i++) {
+      try { if (inked(charts[i])) { drawn++; } } catch (e) { errs.push('check: ' + e); }
+    }
+    var b = document.body.dataset;
+    b.chartsTotal = String(opts.length);
+    b.chartsInit = String(charts.length);
+    b.chartsDrawn = String(drawn);
+    b.requests = String(performance.getEntriesByType('resource').length);
+    b.errors = JSON.stringify(errs);
+    b.checkDone = '1';
+  }, 300);
+})();

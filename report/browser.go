@@ -1,0 +1,187 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ErrNoChromium is returned when no Chromium binary can be found.
+var ErrNoChromium = errors.New("report: no chromium or chromium-browser on PATH (set OUTLAST_CHROMIUM to override)")
+
+// BrowserResult is what a report page recorded about itself after
+// loading in headless Chromium (see assets/runtime.js).
+type BrowserResult struct {
+	Charts      int      // chart options found in the page
+	Initialised int      // charts echarts.init/setOption accepted
+	Drawn       int      // charts whose canvas has at least one painted pixel
+	Requests    int      // performance resource entries: must be 0
+	Errors      []string // console.error, window errors, CSP violations
+}
+
+// Err returns nil if every chart was initialised and drew, nothing was
+// requested and no error was recorded, and otherwise an error listing
+// what went wrong.
+func (r BrowserResult) Err() error {
+	var p []string
+	if r.Initialised != r.Charts {
+		p = append(p, fmt.Sprintf("%d of %d charts initialised", r.Initialised, r.Charts))
+	}
+	if r.Drawn != r.Charts {
+		p = append(p, fmt.Sprintf("%d of %d charts drew", r.Drawn, r.Charts))
+	}
+	if r.Requests != 0 {
+		p = append(p, fmt.Sprintf("%d resource requests", r.Requests))
+	}
+	for _, e := range r.Errors {
+		p = append(p, "page error: "+e)
+	}
+	if len(p) == 0 {
+		return nil
+	}
+	return errors.New("report: browser check: " + strings.Join(p, "; "))
+}
+
+// FindChromium returns the Chromium binary: $OUTLAST_CHROMIUM if set,
+// else chromium or chromium-browser on PATH, else ErrNoChromium.
+func FindChromium() (string, error) {
+	if p := os.Getenv("OUTLAST_CHROMIUM"); p != "" {
+		return p, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", ErrNoChromium
+}
+
+// browserTimeout bounds one Chromium run; a 10 MB report loads in seconds.
+const browserTimeout = 3 * time.Minute
+
+// CheckInBrowser loads the HTML file at htmlPath in headless Chromium with
+// --dump-dom and returns the self-check the page wrote into the data
+// attributes of <body>. The error is non-nil only if the check could not
+// run (no Chromium, crash, page never finished); call BrowserResult.Err to
+// judge the page.
+func CheckInBrowser(htmlPath string) (BrowserResult, error) {
+	out, err := runChromium(htmlPath, "--dump-dom")
+	if err != nil {
+		return BrowserResult{}, err
+	}
+	return parseDumpedDOM(out)
+}
+
+// Screenshot saves a PNG of the top width×height pixels of the HTML file
+// at htmlPath, as rendered by headless Chromium.
+func Screenshot(htmlPath, pngPath string, width, height int) error {
+	abs, err := filepath.Abs(pngPath)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	os.Remove(abs) // so that a stale file cannot pass for a new one
+	if _, err := runChromium(htmlPath, "--screenshot="+abs,
+		fmt.Sprintf("--window-size=%d,%d", width, height), "--hide-scrollbars"); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(abs); err != nil || fi.Size() == 0 {
+		return fmt.Errorf("report: chromium wrote no screenshot to %s", abs)
+	}
+	return nil
+}
+
+func runChromium(htmlPath string, extra ...string) ([]byte, error) {
+	bin, err := FindChromium()
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(htmlPath)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	profile, err := os.MkdirTemp("", "outlast-chromium-")
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	defer os.RemoveAll(profile)
+	args := []string{
+		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--disable-dev-shm-usage", "--mute-audio",
+		"--user-data-dir=" + profile, "--virtual-time-budget=15000",
+	}
+	args = append(args, extra...)
+	args = append(args, (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String())
+	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	// UTC and a private HOME keep the run independent of this machine.
+	cmd.Env = append(os.Environ(), "TZ=UTC", "HOME="+profile)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("report: %s: %w; stderr: %s", filepath.Base(bin), err, tail(stderr.String(), 2000))
+	}
+	return stdout.Bytes(), nil
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
+
+var (
+	bodyTagRe = regexp.MustCompile(`<body\b([^>]*)>`)
+	attrRe    = regexp.MustCompile(`([a-zA-Z-]+)="([^"]*)"`)
+)
+
+// parseDumpedDOM reads the data-* attributes set by assets/runtime.js.
+func parseDumpedDOM(dom []byte) (BrowserResult, error) {
+	// The embedded ECharts source contains "<body" in strings; the real
+	// tag is the last one, since nothing after it may contain '<'.
+	all := bodyTagRe.FindAllSubmatch(dom, -1)
+	if len(all) == 0 {
+		return BrowserResult{}, errors.New("report: browser check: no <body> in dumped DOM")
+	}
+	m := all[len(all)-1]
+	attrs := map[string]string{}
+	for _, a := range attrRe.FindAllSubmatch(m[1], -1) {
+		attrs[string(a[1])] = html.UnescapeString(string(a[2]))
+	}
+	if attrs["data-check-done"] != "1" {
+		return BrowserResult{}, errors.New("report: browser check: the page did not finish its self-check (script error or too slow)")
+	}
+	var r BrowserResult
+	var err error
+	num := func(k string) int {
+		n, e := strconv.Atoi(attrs[k])
+		if e != nil && err == nil {
+			err = fmt.Errorf("report: browser check: bad %s=%q", k, attrs[k])
+		}
+		return n
+	}
+	r.Charts = num("data-charts-total")
+	r.Initialised = num("data-charts-init")
+	r.Drawn = num("data-charts-drawn")
+	r.Requests = num("data-requests")
+	if e := json.Unmarshal([]byte(attrs["data-errors"]), &r.Errors); e != nil && err == nil {
+		err = fmt.Errorf("report: browser check: bad data-errors: %w", e)
+	}
+	return r, err
+}

@@ -1,0 +1,259 @@
+package report
+
+// SummaryVersion is the version of summary.json's layout, written as its
+// schema_version. Bump it when a key changes meaning or disappears; adding
+// keys does not need a bump.
+const SummaryVersion = "1"
+
+// Summary is summary.json: every number the report shows, at full
+// precision, with stable keys (WriteJSON sorts them). A missing value is
+// null, never NaN.
+type Summary struct {
+	SchemaVersion string `json:"schema_version"`
+	Title         string `json:"title"`
+	// Dataset is Options.Dataset, the dataset's label.
+	Dataset     string              `json:"dataset"`
+	Provenance  SummaryProvenance   `json:"provenance"`
+	Runs        []SummaryRun        `json:"runs"`
+	Experiments []SummaryExperiment `json:"experiments"`
+	// CostFit is the c(L) fit used for 1/S outside the calibration
+	// experiments (regime map, drain); nil when none could be fitted.
+	CostFit   *SummaryFit          `json:"cost_fit"`
+	RegimeMap []SummaryRegimePoint `json:"regime_map"`
+}
+
+// SummaryProvenance says what the report was computed from.
+type SummaryProvenance struct {
+	// DatasetSchemaVersions and OutlastVersions are the distinct versions
+	// recorded in the runs table, sorted.
+	DatasetSchemaVersions []string `json:"dataset_schema_versions"`
+	OutlastVersions       []string `json:"outlast_versions"`
+	// ReportVersion is the version of outlast that wrote the report.
+	ReportVersion string `json:"report_version"`
+	// InputsSHA256 is a digest of every run's name and input hashes, in
+	// run order: two reports with the same value read the same inputs.
+	InputsSHA256 string `json:"inputs_sha256"`
+	// Date is from SOURCE_DATE_EPOCH, "" when unset.
+	Date string `json:"date"`
+}
+
+// SummaryRun is one run's overview row.
+type SummaryRun struct {
+	Run           string `json:"run"`
+	Experiment    string `json:"experiment"`
+	Design        string `json:"design"`
+	Arm           string `json:"arm"`
+	Seed          *int64 `json:"seed"`
+	Engine        string `json:"engine"`
+	EngineVersion string `json:"engine_version"`
+	Model         string `json:"model"`
+	PrefixCaching bool   `json:"prefix_caching"`
+	KVPoolTokens  Float  `json:"kv_pool_tokens"`
+	ArrivalRate   Float  `json:"arrival_rate"`
+	TriggerKind   string `json:"trigger_kind"`
+	TriggerStartS Float  `json:"trigger_start_s"`
+	TriggerEndS   Float  `json:"trigger_end_s"`
+	ControlKind   string `json:"control_kind"`
+	ControlStartS Float  `json:"control_start_s"`
+	// Verdict is healthy, persistent, partial, recovered or collapsed.
+	Verdict        string `json:"verdict"`
+	EndHitRatio    Float  `json:"end_hit_ratio"`
+	EndSessions    Float  `json:"end_sessions"`
+	FirstDegradedS Float  `json:"first_degraded_s"`
+	// RecoveryMin is set for recovered runs; RecoveryStatus is "" for runs
+	// not collapsed when control began.
+	RecoveryMin     Float  `json:"recovery_min"`
+	RecoveryStatus  string `json:"recovery_status"`
+	MeanContext     Float  `json:"mean_context_tokens"`
+	NStar           Float  `json:"n_star"`
+	PeakDemandRatio Float  `json:"peak_demand_ratio"`
+	// CohortDone is the completion of the sessions arriving in the 20
+	// minutes after control began (null without control).
+	CohortDone Float    `json:"cohort_done"`
+	Warnings   []string `json:"warnings"`
+	// Inputs are the sha256 of the run's input files ("" when absent).
+	ManifestSHA256  string `json:"manifest_sha256"`
+	GatewaySHA256   string `json:"gateway_sha256"`
+	EngineLogSHA256 string `json:"engine_log_sha256"`
+	MetricsSHA256   string `json:"metrics_sha256"`
+}
+
+// SummaryExperiment is one experiment: runs sharing runs.experiment. The
+// design decides which of the optional fields are set.
+type SummaryExperiment struct {
+	Experiment string   `json:"experiment"`
+	Design     string   `json:"design"`
+	Runs       []string `json:"runs"`
+	// FeaturedSeed is the seed of the experiment's single-seed figures.
+	FeaturedSeed *int64 `json:"featured_seed,omitempty"`
+
+	// paired
+	Pairs    []SummaryPair `json:"pairs,omitempty"`
+	SignTest *SummarySign  `json:"sign_test,omitempty"`
+
+	// recovery
+	Arms         []SummaryArm      `json:"arms,omitempty"`
+	ArmsMatched  []SummaryArm      `json:"arms_matched,omitempty"`
+	MatchedSeeds []int64           `json:"matched_seeds,omitempty"`
+	Pairwise     []SummaryPairwise `json:"pairwise,omitempty"`
+
+	// calibration
+	Fit    *SummaryFit    `json:"fit,omitempty"`
+	Shapes []SummaryShape `json:"shapes,omitempty"`
+
+	// drain
+	Slopes  []SummarySlope  `json:"slopes,omitempty"`
+	Bracket *SummaryBracket `json:"bracket,omitempty"`
+
+	// mix-shift
+	Points []SummaryWaitPoint `json:"points,omitempty"`
+
+	// prevention, flush
+	Counts []SummaryCount `json:"counts,omitempty"`
+
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// SummaryPair is one row of Table 2.
+type SummaryPair struct {
+	Seed  int64          `json:"seed"`
+	Twin  SummaryPairArm `json:"twin"`
+	Burst SummaryPairArm `json:"burst"`
+}
+
+// SummaryPairArm is one arm of a Table 2 row.
+type SummaryPairArm struct {
+	Run         string `json:"run"`
+	EndHitRatio Float  `json:"end_hit_ratio"`
+	EndSessions Float  `json:"end_sessions"`
+	Persistent  bool   `json:"persistent"`
+}
+
+// SummarySign is the sign test over discordant pairs of Table 2.
+type SummarySign struct {
+	NDiscordant int   `json:"n_discordant"`
+	BurstOnly   int   `json:"burst_only"`
+	TwinOnly    int   `json:"twin_only"`
+	Both        int   `json:"both"`
+	Neither     int   `json:"neither"`
+	P           Float `json:"p"`
+}
+
+// SummaryArm is one row of Table 3.
+type SummaryArm struct {
+	Arm           string   `json:"arm"`
+	Runs          []string `json:"runs"`
+	Seeds         []int64  `json:"seeds"`
+	Collapsed     int      `json:"collapsed"`
+	Recovered     int      `json:"recovered"`
+	RecoverMin    Float    `json:"recover_min"`
+	RecoverMax    Float    `json:"recover_max"`
+	RecoverLabel  string   `json:"recover_label"`
+	EndHitMin     Float    `json:"end_hit_min"`
+	EndHitMax     Float    `json:"end_hit_max"`
+	CohortDoneMin Float    `json:"cohort_done_min"`
+	CohortDoneMax Float    `json:"cohort_done_max"`
+}
+
+// SummaryPairwise is the exact paired (McNemar) test of recovery between
+// two arms over the seeds collapsed in every arm.
+type SummaryPairwise struct {
+	ArmA    string `json:"arm_a"`
+	ArmB    string `json:"arm_b"`
+	Seeds   int    `json:"seeds"`
+	Both    int    `json:"both"`
+	AOnly   int    `json:"a_only"`
+	BOnly   int    `json:"b_only"`
+	Neither int    `json:"neither"`
+	P       Float  `json:"p"`
+}
+
+// SummaryFit is a cold-turn cost fit c(L) = a + b·L (seconds, seconds per
+// token) with S and 1/S for the shape of the runs it was fitted on.
+type SummaryFit struct {
+	A   Float `json:"a"`
+	B   Float `json:"b"`
+	SEA Float `json:"se_a"`
+	SEB Float `json:"se_b"`
+	R2  Float `json:"r2"`
+	N   int   `json:"n"`
+	// S is the engine-seconds of one all-miss session of Shape, DrainRate
+	// 1/S in sessions/s.
+	S         Float  `json:"S"`
+	DrainRate Float  `json:"drain_rate"`
+	Shape     string `json:"shape"`
+	// Source is "calibration" (caching-off runs) or "all-miss" (the
+	// alternative fit on degraded cache-on runs).
+	Source string   `json:"source"`
+	Runs   []string `json:"runs"`
+}
+
+// SummaryShape is S and 1/S for one workload shape.
+type SummaryShape struct {
+	Shape     string   `json:"shape"`
+	Turns     int64    `json:"turns"`
+	Initial   int64    `json:"initial_tokens"`
+	Growth    int64    `json:"growth_tokens"`
+	S         Float    `json:"S"`
+	DrainRate Float    `json:"drain_rate"`
+	Runs      []string `json:"runs"`
+}
+
+// SummarySlope is the drift of one run's remaining cold work.
+type SummarySlope struct {
+	Run          string `json:"run"`
+	RateAfter    Float  `json:"rate_after"`
+	SlopePerHour Float  `json:"slope_per_hour"`
+	SEPerHour    Float  `json:"se_per_hour"`
+	Points       int    `json:"points"`
+}
+
+// SummaryBracket is the measured drain break-even beside 1/S.
+type SummaryBracket struct {
+	LargestDraining   Float              `json:"largest_draining"`
+	LargestNotGrowing Float              `json:"largest_not_growing"`
+	SmallestGrowing   Float              `json:"smallest_growing"`
+	ModelRate         Float              `json:"model_rate"`
+	Rates             []SummaryDrainRate `json:"rates"`
+}
+
+// SummaryDrainRate is the verdict of one arrival rate after the change.
+type SummaryDrainRate struct {
+	Rate    Float   `json:"rate"`
+	Slopes  []Float `json:"slopes_per_hour"`
+	Verdict string  `json:"verdict"`
+}
+
+// SummaryWaitPoint is one run of Figure 6.
+type SummaryWaitPoint struct {
+	Run         string `json:"run"`
+	Arm         string `json:"arm"`
+	P90WaitS    Float  `json:"p90_first_turn_wait_s"`
+	Sessions    int    `json:"sessions"`
+	Censored    int    `json:"censored"`
+	EndHitRatio Float  `json:"end_hit_ratio"`
+}
+
+// SummaryCount counts outcomes for one trigger and control.
+type SummaryCount struct {
+	Trigger    string `json:"trigger"`
+	Control    string `json:"control"`
+	Runs       int    `json:"runs"`
+	Persistent int    `json:"persistent"`
+	Partial    int    `json:"partial"`
+	Healthy    int    `json:"healthy"`
+	Recovered  int    `json:"recovered"`
+	Collapsed  int    `json:"collapsed"`
+}
+
+// SummaryRegimePoint is one run on the regime map.
+type SummaryRegimePoint struct {
+	Run string `json:"run"`
+	// OfferedLoad is λ·T·(Z+R₀)·L̄/C, the cache-warm population's demand
+	// relative to the KV pool (the healthy side holds below 1).
+	OfferedLoad     Float `json:"offered_load"`
+	PeakDemandRatio Float `json:"peak_demand_ratio"`
+	// DrainLoad is where λ = 1/S falls on the same axis for this run.
+	DrainLoad Float  `json:"drain_load"`
+	Verdict   string `json:"verdict"`
+}

@@ -1,0 +1,204 @@
+package report
+
+import (
+	"math"
+	"strconv"
+)
+
+// Table is a table of the report. Its ID is also the file stem of the CSV
+// and Markdown copies written by WriteTables.
+type Table struct {
+	// ID must be unique among the tables of a Doc and may hold only ASCII
+	// letters, digits, '-', '_' and '.', not starting with '.'.
+	ID      string
+	Caption string
+	Columns []Column
+	// Rows hold one Cell per column.
+	Rows  [][]Cell
+	Notes []string
+}
+
+// Align is the horizontal alignment of a column.
+type Align int
+
+// Alignments. AlignAuto right-aligns columns whose cells are all numbers
+// or missing, and left-aligns the others.
+const (
+	AlignAuto Align = iota
+	AlignLeft
+	AlignRight
+	AlignCenter
+)
+
+// Column describes a table column.
+type Column struct {
+	// Group is an optional heading spanning adjacent columns with the same
+	// Group, e.g. "Burst" over "Hit" and "Sessions".
+	Group string
+	Name  string
+	Unit  string
+	Align Align
+}
+
+// header returns the column's flat title: group, name and unit, as used in
+// CSV and Markdown, which have no spanning headings.
+func (c Column) header() string {
+	h := c.Name
+	if c.Group != "" {
+		h = c.Group + ": " + h
+	}
+	if c.Unit != "" {
+		h += " (" + c.Unit + ")"
+	}
+	return h
+}
+
+type cellKind uint8
+
+const (
+	cellMissing cellKind = iota
+	cellText
+	cellNum
+)
+
+// Cell is one table cell: a string, a number shown with a fixed number of
+// decimals, or missing; any of them may carry a marker such as the paper's
+// ∗ for persistently degraded runs. The zero Cell is missing.
+type Cell struct {
+	kind   cellKind
+	text   string
+	num    float64
+	prec   int
+	marker string
+	// numLike marks text that reads as a number (a Range), aligned as one.
+	numLike bool
+}
+
+// MissingText is how a missing cell is shown in HTML and Markdown.
+const MissingText = "–"
+
+// Text returns a string cell.
+func Text(s string) Cell { return Cell{kind: cellText, text: s} }
+
+// Num returns a number cell shown with prec decimals (prec < 0 means the
+// shortest exact representation). NaN and ±Inf give a missing cell.
+func Num(v float64, prec int) Cell {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return Missing()
+	}
+	return Cell{kind: cellNum, num: v, prec: prec}
+}
+
+// Int returns an integer number cell.
+func Int(v int64) Cell { return Cell{kind: cellNum, num: float64(v), prec: 0} }
+
+// Range returns a text cell "lo–hi" with prec decimals, or a single number
+// when both ends print the same; a non-finite end gives a missing cell.
+func Range(lo, hi float64, prec int) Cell {
+	a, b := Num(lo, prec), Num(hi, prec)
+	if a.kind == cellMissing || b.kind == cellMissing {
+		return Missing()
+	}
+	if a.String() == b.String() {
+		return a
+	}
+	return Cell{kind: cellText, text: a.String() + "–" + b.String(), numLike: true}
+}
+
+// Missing returns a missing cell, shown as MissingText.
+func Missing() Cell { return Cell{} }
+
+// Mark returns a copy of c carrying marker m.
+func (c Cell) Mark(m string) Cell {
+	c.marker = m
+	return c
+}
+
+// Marker returns the cell's marker, "" if none.
+func (c Cell) Marker() string { return c.marker }
+
+// IsMissing reports whether the cell is missing.
+func (c Cell) IsMissing() bool { return c.kind == cellMissing }
+
+// IsNum reports whether the cell holds a number.
+func (c Cell) IsNum() bool { return c.kind == cellNum }
+
+// Value returns the number of a number cell and NaN otherwise.
+func (c Cell) Value() float64 {
+	if c.kind != cellNum {
+		return math.NaN()
+	}
+	return c.num
+}
+
+// String returns the cell's value as displayed, without marker: "" for a
+// missing cell.
+func (c Cell) String() string {
+	switch c.kind {
+	case cellText:
+		return c.text
+	case cellNum:
+		s := strconv.FormatFloat(c.num, 'f', c.prec, 64)
+		if c.prec < 0 {
+			s = strconv.FormatFloat(c.num, 'g', -1, 64)
+		}
+		return trimNegZero(s)
+	}
+	return ""
+}
+
+// display returns the cell as shown in HTML and Markdown, without marker.
+func (c Cell) display() string {
+	if c.kind == cellMissing {
+		return MissingText
+	}
+	return c.String()
+}
+
+// trimNegZero turns "-0", "-0.00" into "0", "0.00": rounding a tiny
+// negative value should not print a sign.
+func trimNegZero(s string) string {
+	if len(s) < 2 || s[0] != '-' {
+		return s
+	}
+	for _, r := range s[1:] {
+		if r != '0' && r != '.' {
+			return s
+		}
+	}
+	return s[1:]
+}
+
+// columnAlign resolves AlignAuto for column j.
+func (t *Table) columnAlign(j int) Align {
+	a := t.Columns[j].Align
+	if a != AlignAuto {
+		return a
+	}
+	num := false
+	for _, row := range t.Rows {
+		if j >= len(row) {
+			continue
+		}
+		switch c := row[j]; {
+		case c.kind == cellNum || c.numLike:
+			num = true
+		case c.kind == cellText:
+			return AlignLeft
+		}
+	}
+	if num {
+		return AlignRight
+	}
+	return AlignLeft
+}
+
+// hasMarkers reports whether any cell of column j carries a marker.
+func (t *Table) hasMarkers(j int) bool {
+	for _, row := range t.Rows {
+		if j < len(row) && row[j].marker != "" {
+			return true
+		}
+	}
+	return false
+}
