@@ -55,7 +55,8 @@ type SummaryRun struct {
 	TriggerEndS   Float  `json:"trigger_end_s"`
 	ControlKind   string `json:"control_kind"`
 	ControlStartS Float  `json:"control_start_s"`
-	// Verdict is healthy, persistent, partial, recovered or collapsed.
+	// Verdict is healthy, persistent, partial, recovered or collapsed, or
+	// uncached for a run with prefix caching off.
 	Verdict        string `json:"verdict"`
 	EndHitRatio    Float  `json:"end_hit_ratio"`
 	EndSessions    Float  `json:"end_sessions"`

@@ -9,10 +9,10 @@ rm -rf "$out"
 mkdir -p "$out"
 start=$(date +%s)
 
-echo "== simulating a reduced matrix (paired x4 seeds, calibration, recovery x2 seeds, drain) into $out/runs"
+echo "== simulating a reduced matrix (paired x4 seeds, calibration, recovery x4 seeds, drain) into $out/runs"
 "$bin" simulate --design paired --seeds 4 --duration 3600 --out "$out/runs/paired" >/dev/null
 "$bin" simulate --design calibration --seeds 1 --out "$out/runs/calibration" >/dev/null
-"$bin" simulate --design recovery --seeds 2 --out "$out/runs/recovery" >/dev/null
+"$bin" simulate --design recovery --seeds 4 --out "$out/runs/recovery" >/dev/null
 "$bin" simulate --design drain --seeds 1 --duration 5400 --out "$out/runs/drain" >/dev/null
 
 echo "== ingesting into the Parquet dataset $out/dataset"

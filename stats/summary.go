@@ -10,8 +10,11 @@ import (
 type Verdict string
 
 // Verdicts. A run whose control started while it was collapsed is
-// recovered or collapsed; any other run is persistent, partial or healthy.
+// recovered or collapsed; a run with prefix caching off is uncached (the
+// hit-ratio regimes of §3 do not apply: every turn is cold by design); any
+// other run is persistent, partial or healthy.
 const (
+	VerdictUncached   Verdict = "uncached"   // prefix caching off: no regime to classify
 	VerdictHealthy    Verdict = "healthy"    // neither persistently nor partially degraded
 	VerdictPersistent Verdict = "persistent" // persistently degraded (§3)
 	VerdictPartial    Verdict = "partial"    // partially degraded (§3)
@@ -140,14 +143,20 @@ func (x *RunIndex) Summarize() RunSummary {
 	}
 	s.Verdict = VerdictHealthy
 	switch {
+	case !r.PrefixCaching:
+		s.Verdict = VerdictUncached
 	case s.Persistent:
 		s.Verdict = VerdictPersistent
 	case s.Partial:
 		s.Verdict = VerdictPartial
 	}
 	if r.ControlStartS != nil {
+		s.ControlStartS = *r.ControlStartS
+	}
+	// A control that starts at t=0 (prevention, or "none" written as 0) has
+	// no window before it to be collapsed in.
+	if r.ControlStartS != nil && *r.ControlStartS > 0 && r.PrefixCaching {
 		cs := *r.ControlStartS
-		s.ControlStartS = cs
 		s.CohortDone = x.CohortCompletion(Window{Start: cs, End: cs + CohortS})
 		collapsed, ok := x.CollapsedAt(cs)
 		s.CollapsedAtControl = collapsed

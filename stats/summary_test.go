@@ -271,3 +271,26 @@ func TestLittlesLaw(t *testing.T) {
 	checkNear(t, "predicted", l.Predicted, 1, 1e-12)
 	checkNear(t, "observed", l.Observed, 1, 1e-12)
 }
+
+func TestVerdictUncachedAndControlFromStart(t *testing.T) {
+	// Every turn misses: with caching on this is persistent degradation.
+	cold := func(float64) float64 { return 0.0 }
+	on := hitRun(3600, 0, cold)
+	if v := NewRunIndex(on).Summarize().Verdict; v != VerdictPersistent {
+		t.Fatalf("all-miss run with caching on: verdict %q, want persistent", v)
+	}
+	// The same run with caching off has no regime to classify.
+	off := hitRun(3600, 0, cold)
+	off.Run.PrefixCaching = false
+	if v := NewRunIndex(off).Summarize().Verdict; v != VerdictUncached {
+		t.Errorf("caching off: verdict %q, want uncached", v)
+	}
+	// A controller on from t=0 (prevention) cannot have found the run
+	// collapsed: no recovery, no "collapse unknown" warning.
+	prev := hitRun(3600, 0, func(float64) float64 { return 0.95 })
+	prev.Run.ControlKind, prev.Run.ControlStartS = "budgeter", f64(0)
+	s := NewRunIndex(prev).Summarize()
+	if s.Verdict != VerdictHealthy || s.Recovery != nil || len(s.Warnings) != 1 {
+		t.Errorf("control from t=0: verdict %q recovery %v warnings %q; want healthy, none, only the unknown-C warning", s.Verdict, s.Recovery, s.Warnings)
+	}
+}
