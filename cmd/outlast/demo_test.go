@@ -1,0 +1,70 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/outlast-dev/outlast/report"
+)
+
+// TestDemoReportInBrowser runs the README's demo (scripts/demo.sh: simulate,
+// ingest, report) with a freshly built binary, then opens the report in
+// headless Chromium: every chart must draw, with no console error and no
+// request leaving the page. The screenshot is saved in the test's temporary
+// directory, and in $OUTLAST_SCREENSHOT_DIR when set. Without chromium the
+// test skips locally and fails in CI (CI=true), which installs it.
+func TestDemoReportInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the demo takes about 15 s")
+	}
+	if _, err := report.FindChromium(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "outlast")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	demo := exec.Command("bash", filepath.Join("scripts", "demo.sh"), bin, filepath.Join(tmp, "demo"))
+	demo.Dir = filepath.Join("..", "..")
+	out, err := demo.CombinedOutput()
+	if err != nil {
+		t.Fatalf("demo.sh: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "Open the report: ") {
+		t.Errorf("demo does not say where the report is:\n%s", out)
+	}
+	page := filepath.Join(tmp, "demo", "report", "index.html")
+	res, err := report.CheckInBrowser(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Err(); err != nil {
+		t.Errorf("demo report in Chromium: %v", err)
+	}
+	if res.Charts < 10 {
+		t.Errorf("demo report has %d charts; the paired, calibration, recovery and drain sections alone have more", res.Charts)
+	}
+	shot := filepath.Join(tmp, "demo-report.png")
+	if err := report.Screenshot(page, shot, 1280, 4000); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
+		t.Errorf("screenshot missing or empty: %v", err)
+	}
+	if dir := os.Getenv("OUTLAST_SCREENSHOT_DIR"); dir != "" {
+		b, _ := os.ReadFile(shot)
+		if err := os.WriteFile(filepath.Join(dir, "demo-report.png"), b, 0o644); err != nil {
+			t.Error(errors.Join(err))
+		}
+	}
+	t.Logf("%d charts drew, %d requests, %d errors", res.Drawn, res.Requests, len(res.Errors))
+}
