@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/outlast-dev/outlast/compare"
+	"github.com/outlast-dev/outlast/compare/check"
+)
+
+func init() {
+	commands["check"] = command{summary: "CI gate: check rules over a dataset or a comparison (exit 1 when one fails)", run: runCheck}
+}
+
+const checkHelp = `Usage: outlast check (--rules FILE | --require KEY=VALUE...) [flags] [LABEL=]DATASET...
+       outlast check (--rules FILE | --require KEY=VALUE...) --by COLUMN DATASET
+
+Check evaluates rules over one dataset, or over a comparison of several
+(labelled as in "outlast compare"; the first is the baseline), prints each
+rule with its verdict and the numbers behind it, and exits 0 when every rule
+holds, 1 when one fails, 2 for bad input or usage. The printed verdict and
+the exit status always agree.
+
+A rules file:
+
+  rules:
+    - name: prevention never collapses
+      where: {design: prevention}
+      require: {persistent_runs: 0}
+    - name: healthy arms keep the cache
+      where: {arm: no-burst}
+      require: {min_end_hit_ratio: 0.9}
+    - name: B not worse than A
+      compare: {baseline: A, candidate: B}
+      require: {collapse_rate_not_worse: true, alpha: 0.05}
+
+Run requirements: persistent_runs, min_end_hit_ratio, max_end_sessions,
+max_recovery_min, min_runs (default 1). Comparison requirements:
+collapse_rate_not_worse, hit_ratio_not_worse, throughput_not_worse, alpha.
+See the package documentation of compare/check for their exact meaning.
+Without a file, --where and --require make one rule.
+
+Examples:
+  outlast check --rules ci.yaml A=ds-main B=ds-pr
+  outlast check --where design=prevention --require persistent_runs=0 ds
+  outlast check --require collapse_rate_not_worse=true old=ds-0.8 new=ds-0.9
+
+Flags:
+`
+
+func runCheck(stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	rulesPath := fs.String("rules", "", "YAML rules file")
+	var where, require repeatedFlag
+	fs.Var(&where, "where", "COLUMN=VALUE selecting runs for the --require rule (repeatable)")
+	fs.Var(&require, "require", "KEY=VALUE requirement of a rule built from flags (repeatable)")
+	by := fs.String("by", "", "split one DATASET into columns by this runs column")
+	ignore := fs.String("ignore", "", "comma-separated key fields comparisons do not match on")
+	noHolm := fs.Bool("no-holm", false, "comparison rules use raw p-values instead of Holm-adjusted ones")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), checkHelp); fs.PrintDefaults() }
+	if err := parseFlags(fs, stdout, args); err != nil {
+		return err
+	}
+	var rules *check.Rules
+	switch {
+	case *rulesPath != "" && (len(where) > 0 || len(require) > 0):
+		return usageErrorf("check: give --rules or --where/--require, not both")
+	case *rulesPath != "":
+		data, err := os.ReadFile(*rulesPath)
+		if err != nil {
+			return inputError(err)
+		}
+		if rules, err = check.Parse(data, *rulesPath); err != nil {
+			return inputError(err)
+		}
+	case len(require) > 0:
+		var err error
+		if rules, err = check.FromFlags(where, require); err != nil {
+			return usageErrorf("check: %v", err)
+		}
+	default:
+		return usageErrorf("check needs --rules FILE or --require KEY=VALUE (see outlast check --help)")
+	}
+	cols, err := loadColumns(fs.Args(), *by, 1)
+	if err != nil {
+		return err
+	}
+	opts := compare.Options{By: *by, NoHolm: *noHolm}
+	if *ignore != "" {
+		opts.Ignore = strings.Split(*ignore, ",")
+	}
+	rep, err := check.Evaluate(rules, cols, opts)
+	if err != nil {
+		return inputError(err)
+	}
+	bw := bufio.NewWriter(stdout)
+	if err := rep.WriteText(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if n := rep.Failed(); n > 0 {
+		return findingError(errors.New(countNoun(n, "rule") + " failed"))
+	}
+	return nil
+}
+
+func countNoun(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

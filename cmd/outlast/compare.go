@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/outlast-dev/outlast/compare"
+	"github.com/outlast-dev/outlast/compare/comparehtml"
+	"github.com/outlast-dev/outlast/dataset"
+)
+
+func init() {
+	commands["compare"] = command{summary: "compare datasets (engine versions) configuration by configuration, with tests", run: runCompare}
+}
+
+const compareHelp = `Usage: outlast compare [flags] [LABEL=]DATASET [LABEL=]DATASET...
+       outlast compare [flags] --by COLUMN DATASET
+
+Compare answers "did the collapse threshold move?" the way benchstat answers
+for Go benchmarks. Each argument is one column (labelled by LABEL, else by
+the path); the first is the baseline. With --by, one dataset is split into
+one column per value of a runs-table column (engine_version, engine_name,
+kv_pool_tokens, label.KEY, ...), ordered by value.
+
+Runs are matched by configuration: design, arm, lambda, pool, caching,
+trigger, control and workload shape (--ignore drops fields from the key;
+--by drops its own). Within a configuration, runs of two columns that share
+a seed are paired (same seed, same arm): paired tests use the shared seeds,
+otherwise the runs are compared as independent samples.
+
+Measures, one table each, a row per configuration:
+  collapse rate       k/n persistently degraded; Fisher's exact, exact McNemar if paired
+  hit ratio           median end hit ratio of healthy runs; Mann-Whitney U, sign test if paired
+  turn throughput     median turns/s of healthy runs, last 10 minutes; likewise
+  end sessions        median sessions in the system, last 5 minutes; likewise
+  recovery time       median minutes after control began (n.r.: not recovered); likewise
+  cold-cost b, 1/S    fits over caching-off runs; difference with a normal interval, z-test
+Each other column shows its change, or ~ when not significant, with
+(p=… n=…); p-values are Holm-adjusted across a table's rows. Warnings are
+footnotes. Exit status 0 whatever the differences (see "outlast check").
+
+Examples:
+  outlast compare old=ds-0.8 new=ds-0.9
+  outlast compare --by engine_version ds
+  outlast compare --ignore pool v1=ds400k v2=ds200k --format csv
+
+Flags:
+`
+
+func runCompare(stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	by := fs.String("by", "", "split one DATASET into columns by this runs column")
+	ignore := fs.String("ignore", "", "comma-separated key fields to leave out of the configuration key: "+strings.Join(compare.KeyFields, ", "))
+	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level")
+	confidence := fs.Float64("confidence", compare.DefaultConfidence, "confidence level of the intervals")
+	noHolm := fs.Bool("no-holm", false, "report raw p-values instead of Holm-adjusted ones")
+	measures := fs.String("measures", "", "comma-separated measures to show (default all): "+strings.Join(compare.MeasureIDs(), ", "))
+	format := fs.String("format", "text", "output format: text, csv, json or html")
+	out := fs.String("out", "", "output file (default: standard output)")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), compareHelp); fs.PrintDefaults() }
+	if err := parseFlags(fs, stdout, args); err != nil {
+		return err
+	}
+	opts := compare.Options{Alpha: *alpha, Confidence: *confidence, NoHolm: *noHolm, By: *by}
+	if *ignore != "" {
+		opts.Ignore = strings.Split(*ignore, ",")
+	}
+	if *measures != "" {
+		opts.Measures = strings.Split(*measures, ",")
+	}
+	switch *format {
+	case "text", "csv", "json", "html":
+	default:
+		return usageErrorf("compare: --format %q: want text, csv, json or html", *format)
+	}
+	cols, err := loadColumns(fs.Args(), *by, 2)
+	if err != nil {
+		return err
+	}
+	write, err := compareWriter(*format, cols)
+	if err != nil {
+		return err
+	}
+	res, err := compare.Compare(cols, opts)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if *out == "" {
+		bw := bufio.NewWriter(stdout)
+		if err := write(bw, res); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	return writeFileAtomic(*out, func(w io.Writer) error { return write(w, res) })
+}
+
+// compareWriter returns the writer of a --format.
+func compareWriter(format string, cols []compare.Column) (func(io.Writer, *compare.Result) error, error) {
+	switch format {
+	case "text":
+		return func(w io.Writer, r *compare.Result) error { return r.WriteText(w) }, nil
+	case "csv":
+		return func(w io.Writer, r *compare.Result) error { return r.WriteCSV(w) }, nil
+	case "json":
+		return func(w io.Writer, r *compare.Result) error { return r.WriteJSON(w) }, nil
+	case "html":
+		return func(w io.Writer, r *compare.Result) error { return comparehtml.Write(w, r, cols) }, nil
+	}
+	return nil, usageErrorf("--format %q: want text, csv, json or html", format)
+}
+
+// loadColumns reads the columns of a comparison, at least least of them:
+// one per [LABEL=]DATASET argument, or, with by, one per value of that runs
+// column in a single dataset.
+func loadColumns(args []string, by string, least int) ([]compare.Column, error) {
+	if by != "" {
+		if len(args) != 1 {
+			return nil, usageErrorf("--by needs exactly one DATASET, have %d", len(args))
+		}
+		runs, err := dataset.ReadAll(args[0])
+		if err != nil {
+			return nil, inputError(err)
+		}
+		cols, err := compare.SplitBy(runs, by)
+		if err != nil {
+			return nil, usageErrorf("--by: %v", err)
+		}
+		if len(cols) < least {
+			return nil, inputError(fmt.Errorf("--by %s: every run of %s has the same value; nothing to compare", by, args[0]))
+		}
+		return cols, nil
+	}
+	if len(args) < least {
+		return nil, usageErrorf("need at least %d datasets, or --by COLUMN and one (see --help)", least)
+	}
+	cols := make([]compare.Column, 0, len(args))
+	for _, a := range args {
+		label, path := columnArg(a)
+		runs, err := dataset.ReadAll(path)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		cols = append(cols, compare.Column{Label: label, Runs: runs})
+	}
+	return cols, nil
+}
+
+// columnArg splits LABEL=DATASET; an argument that names an existing path,
+// or has no "=", is a dataset labelled by its path.
+func columnArg(arg string) (label, path string) {
+	if _, err := os.Stat(arg); err == nil {
+		return arg, arg
+	}
+	if l, p, ok := strings.Cut(arg, "="); ok && l != "" && p != "" {
+		return l, p
+	}
+	return arg, arg
+}

@@ -1,0 +1,359 @@
+package check
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/outlast-dev/outlast/compare"
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/stats"
+)
+
+// Verdict is a rule's outcome with the numbers behind it.
+type Verdict struct {
+	Rule string `json:"rule"`
+	Pass bool   `json:"pass"`
+	// Details are the numbers behind the verdict, one line each; a line
+	// starting with "FAIL" is a reason the rule failed.
+	Details []string `json:"details"`
+}
+
+// Report is the outcome of every rule, in rule order.
+type Report struct {
+	Verdicts []Verdict `json:"verdicts"`
+}
+
+// Failed is the number of rules that do not hold.
+func (r *Report) Failed() int {
+	n := 0
+	for _, v := range r.Verdicts {
+		if !v.Pass {
+			n++
+		}
+	}
+	return n
+}
+
+// WriteText prints each rule as "PASS name" or "FAIL name" with its
+// details indented under it, and a last line with the counts and the
+// overall verdict, which is what the exit status says.
+func (r *Report) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	for _, v := range r.Verdicts {
+		word := "PASS"
+		if !v.Pass {
+			word = "FAIL"
+		}
+		fmt.Fprintf(bw, "%s  %s\n", word, v.Rule)
+		for _, d := range v.Details {
+			fmt.Fprintf(bw, "      %s\n", d)
+		}
+	}
+	overall := "PASS"
+	if r.Failed() > 0 {
+		overall = "FAIL"
+	}
+	fmt.Fprintf(bw, "%s: %d of %d rules passed, %d failed\n", overall, len(r.Verdicts)-r.Failed(), len(r.Verdicts), r.Failed())
+	return bw.Flush()
+}
+
+// Evaluate checks every rule against the columns (one per dataset, the
+// first the baseline of comparison rules without compare:). opts are the
+// comparison options of comparison rules (By, Ignore, NoHolm); a rule's
+// alpha overrides opts.Alpha. An error means the rules do not fit the
+// input (an unknown column label, a comparison with one dataset); it is
+// not a failed rule.
+func Evaluate(rules *Rules, columns []compare.Column, opts compare.Options) (*Report, error) {
+	ev := &evaluator{columns: columns, summaries: map[*schema.RunData]stats.RunSummary{}}
+	rep := &Report{}
+	for i := range rules.Rules {
+		r := &rules.Rules[i]
+		var v Verdict
+		var err error
+		if r.IsComparison() {
+			v, err = ev.comparison(r, opts)
+		} else {
+			v, err = ev.runs(r)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("rule %q: %w", r.Name, err)
+		}
+		rep.Verdicts = append(rep.Verdicts, v)
+	}
+	return rep, nil
+}
+
+type evaluator struct {
+	columns   []compare.Column
+	summaries map[*schema.RunData]stats.RunSummary
+}
+
+func (ev *evaluator) summary(rd *schema.RunData) stats.RunSummary {
+	s, ok := ev.summaries[rd]
+	if !ok {
+		s = stats.NewRunIndex(rd).Summarize()
+		ev.summaries[rd] = s
+	}
+	return s
+}
+
+func (ev *evaluator) column(label string) (compare.Column, error) {
+	var labels []string
+	for _, c := range ev.columns {
+		if c.Label == label {
+			return c, nil
+		}
+		labels = append(labels, c.Label)
+	}
+	return compare.Column{}, fmt.Errorf("no dataset labelled %q (have %s)", label, strings.Join(labels, ", "))
+}
+
+// selectRuns returns the runs matching every condition.
+func selectRuns(runs []*schema.RunData, where []Cond) ([]*schema.RunData, error) {
+	var out []*schema.RunData
+	for _, rd := range runs {
+		ok := true
+		for _, c := range where {
+			v, err := compare.RunsColumn(&rd.Run, c.Column)
+			if err != nil {
+				return nil, err
+			}
+			if !sameValue(v, c.Value) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, rd)
+		}
+	}
+	return out, nil
+}
+
+// sameValue compares as numbers when both are numbers, else as strings.
+func sameValue(a, b string) bool {
+	x, errA := strconv.ParseFloat(a, 64)
+	y, errB := strconv.ParseFloat(b, 64)
+	if errA == nil && errB == nil {
+		return x == y
+	}
+	return a == b
+}
+
+func whereText(where []Cond) string {
+	if len(where) == 0 {
+		return "all runs"
+	}
+	parts := make([]string, len(where))
+	for i, c := range where {
+		parts[i] = c.Column + "=" + c.Value
+	}
+	return "where " + strings.Join(parts, " ")
+}
+
+func fmtNum(v float64) string {
+	if math.IsNaN(v) {
+		return "missing"
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// names lists up to four run names, then how many more.
+func names(runs []string) string {
+	if len(runs) <= 4 {
+		return strings.Join(runs, ", ")
+	}
+	return strings.Join(runs[:4], ", ") + fmt.Sprintf(" and %d more", len(runs)-4)
+}
+
+// runs evaluates a rule over runs in every dataset (or its Dataset).
+func (ev *evaluator) runs(r *Rule) (Verdict, error) {
+	v := Verdict{Rule: r.Name, Pass: true}
+	cols := ev.columns
+	if r.Dataset != "" {
+		c, err := ev.column(r.Dataset)
+		if err != nil {
+			return v, err
+		}
+		cols = []compare.Column{c}
+	}
+	for _, col := range cols {
+		sel, err := selectRuns(col.Runs, r.Where)
+		if err != nil {
+			return v, err
+		}
+		prefix := ""
+		if len(ev.columns) > 1 {
+			prefix = col.Label + ": "
+		}
+		add := func(pass bool, format string, args ...any) {
+			word := "ok  "
+			if !pass {
+				word = "FAIL"
+				v.Pass = false
+			}
+			v.Details = append(v.Details, word+" "+prefix+fmt.Sprintf(format, args...))
+		}
+		minRuns := 1.0
+		if m, ok := r.Require[ReqMinRuns]; ok {
+			minRuns = m
+		}
+		add(float64(len(sel)) >= minRuns, "%s: %d runs (need at least %d)", whereText(r.Where), len(sel), int(minRuns))
+		if len(sel) == 0 {
+			continue
+		}
+		var sums []stats.RunSummary
+		for _, rd := range sel {
+			sums = append(sums, ev.summary(rd))
+		}
+		if limit, ok := r.Require[ReqPersistentRuns]; ok {
+			var bad []string
+			for _, s := range sums {
+				if s.Persistent {
+					bad = append(bad, s.Run)
+				}
+			}
+			detail := fmt.Sprintf("persistently degraded runs: %d of %d, at most %d allowed", len(bad), len(sums), int(limit))
+			if len(bad) > 0 {
+				detail += " (" + names(bad) + ")"
+			}
+			add(float64(len(bad)) <= limit, "%s", detail)
+		}
+		if limit, ok := r.Require[ReqMinEndHitRatio]; ok {
+			worst, run := extreme(sums, func(s stats.RunSummary) float64 { return s.EndHit }, true)
+			add(worst >= limit, "smallest end hit ratio %s (%s), at least %s required", fmtNum(worst), run, fmtNum(limit))
+		}
+		if limit, ok := r.Require[ReqMaxEndSessions]; ok {
+			worst, run := extreme(sums, func(s stats.RunSummary) float64 { return s.EndSessions }, false)
+			add(worst <= limit, "largest end sessions in the system %s (%s), at most %s allowed", fmtNum(worst), run, fmtNum(limit))
+		}
+		if limit, ok := r.Require[ReqMaxRecoveryMin]; ok {
+			n, allOK := 0, true
+			for _, s := range sums {
+				if s.Recovery == nil {
+					continue
+				}
+				n++
+				ok := s.Recovery.Status == stats.Recovered && s.Recovery.Minutes <= limit
+				allOK = allOK && ok
+				switch {
+				case s.Recovery.Status != stats.Recovered:
+					add(false, "%s: %s after control began at %s s", s.Run, s.Recovery.Status, fmtNum(s.ControlStartS))
+				case s.Recovery.Minutes > limit:
+					add(false, "%s: recovered after %s min, at most %s allowed", s.Run, fmtNum(s.Recovery.Minutes), fmtNum(limit))
+				}
+			}
+			if allOK {
+				add(true, "%d runs collapsed when control began, all recovered within %s min", n, fmtNum(limit))
+			}
+		}
+	}
+	return v, nil
+}
+
+// extreme returns the smallest (or largest) value and its run; a run
+// without a value is the worst of all (NaN).
+func extreme(sums []stats.RunSummary, value func(stats.RunSummary) float64, smallest bool) (float64, string) {
+	best, run := math.NaN(), ""
+	for _, s := range sums {
+		x := value(s)
+		if math.IsNaN(x) {
+			return x, s.Run
+		}
+		if run == "" || (smallest && x < best) || (!smallest && x > best) {
+			best, run = x, s.Run
+		}
+	}
+	return best, run
+}
+
+// comparisons maps the comparison requirements to their measures and to
+// whether a higher candidate value is worse.
+var comparisons = []struct {
+	key, measure  string
+	higherIsWorse bool
+}{
+	{ReqCollapseNotWorse, compare.MeasureCollapseRate, true},
+	{ReqHitNotWorse, compare.MeasureEndHit, false},
+	{ReqTputNotWorse, compare.MeasureTurnsPerS, false},
+}
+
+// comparison evaluates a rule comparing a candidate column with a
+// baseline: it fails where the candidate is significantly worse (the
+// two-sided test of compare at the rule's alpha, Holm-adjusted across the
+// configurations unless opts.NoHolm) and where nothing could be compared.
+func (ev *evaluator) comparison(r *Rule, opts compare.Options) (Verdict, error) {
+	v := Verdict{Rule: r.Name, Pass: true}
+	var pairs [][2]compare.Column
+	switch {
+	case r.Baseline != "":
+		b, err := ev.column(r.Baseline)
+		if err != nil {
+			return v, err
+		}
+		c, err := ev.column(r.Candidate)
+		if err != nil {
+			return v, err
+		}
+		pairs = append(pairs, [2]compare.Column{b, c})
+	case len(ev.columns) < 2:
+		return v, fmt.Errorf("a comparison needs two datasets (or --by)")
+	default:
+		for _, c := range ev.columns[1:] {
+			pairs = append(pairs, [2]compare.Column{ev.columns[0], c})
+		}
+	}
+	if a, ok := r.Require[ReqAlpha]; ok {
+		opts.Alpha = a
+	}
+	for _, p := range pairs {
+		var cols []compare.Column
+		for _, c := range p {
+			sel, err := selectRuns(c.Runs, r.Where)
+			if err != nil {
+				return v, err
+			}
+			cols = append(cols, compare.Column{Label: c.Label, Runs: sel})
+		}
+		res, err := compare.Compare(cols, opts)
+		if err != nil {
+			return v, err
+		}
+		for _, cmp := range comparisons {
+			if r.Require[cmp.key] != 1 {
+				continue
+			}
+			m, _ := compare.MeasureByID(cmp.measure)
+			tested := 0
+			for _, t := range res.Tables {
+				if t.Measure.ID != cmp.measure {
+					continue
+				}
+				for _, row := range t.Rows {
+					base, cand := row.Cells[0], row.Cells[1]
+					if cand.Vs == nil {
+						continue
+					}
+					tested++
+					worse := cand.Vs.Significant && cand.Vs.Higher == cmp.higherIsWorse && float64(cand.Vs.Diff) != 0
+					word := "ok  "
+					if worse {
+						word = "FAIL"
+						v.Pass = false
+					}
+					v.Details = append(v.Details, fmt.Sprintf("%s %s, %s: %s %s, %s %s: %s", word, m.ID, row.Config,
+						base.Column, m.CellText(base), cand.Column, m.CellText(cand), m.DeltaText(cand.Vs)))
+				}
+			}
+			if tested == 0 {
+				v.Pass = false
+				v.Details = append(v.Details, fmt.Sprintf("FAIL %s: %s vs %s: no configuration with runs on both sides to compare", m.ID, p[0].Label, p[1].Label))
+			}
+		}
+	}
+	return v, nil
+}

@@ -1,0 +1,186 @@
+package check
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/outlast-dev/outlast/compare"
+	"github.com/outlast-dev/outlast/schema"
+)
+
+const exampleRules = `rules:
+  - name: prevention never collapses
+    where: {design: prevention}
+    require: {persistent_runs: 0}
+  - name: healthy arms keep the cache
+    where: {arm: no-burst}
+    require: {min_end_hit_ratio: 0.9}
+  - name: B not worse than A
+    compare: {baseline: A, candidate: B}
+    require: {collapse_rate_not_worse: true, alpha: 0.05}
+`
+
+func TestParseExample(t *testing.T) {
+	rs, err := Parse([]byte(exampleRules), "ci.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs.Rules) != 3 {
+		t.Fatalf("%d rules, want 3", len(rs.Rules))
+	}
+	r0, r2 := rs.Rules[0], rs.Rules[2]
+	if r0.Name != "prevention never collapses" || r0.Line != 2 || len(r0.Where) != 1 || r0.Where[0] != (Cond{"design", "prevention"}) || r0.Require[ReqPersistentRuns] != 0 || r0.IsComparison() {
+		t.Errorf("rule 0: %+v", r0)
+	}
+	if !r2.IsComparison() || r2.Baseline != "A" || r2.Candidate != "B" || r2.Require[ReqCollapseNotWorse] != 1 || r2.Require[ReqAlpha] != 0.05 {
+		t.Errorf("rule 2: %+v", r2)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"unknown rule key", "rules:\n  - name: a\n    requre: {persistent_runs: 0}\n", `r.yaml:3:5: unknown key "requre" in a rule`},
+		{"unknown requirement", "rules:\n  - name: a\n    require: {max_persistent: 0}\n", `r.yaml:3:15: unknown key "max_persistent" in require`},
+		{"unknown top key", "rule:\n  - name: a\n", `r.yaml:1:1: unknown key "rule" in the rules file`},
+		{"unknown column", "rules:\n  - name: a\n    where: {desing: paired}\n    require: {persistent_runs: 0}\n", `r.yaml:3:13: where: unknown runs column "desing"`},
+		{"bad number", "rules:\n  - name: a\n    require: {min_end_hit_ratio: high}\n", `r.yaml:3:34: require: min_end_hit_ratio: want a number`},
+		{"bad bool", "rules:\n  - name: a\n    require: {collapse_rate_not_worse: maybe}\n", `r.yaml:3:40: require: collapse_rate_not_worse: want true or false`},
+		{"whole number", "rules:\n  - name: a\n    require: {persistent_runs: 0.5}\n", "want a whole number"},
+		{"mixed kinds", "rules:\n  - name: a\n    require: {persistent_runs: 0, hit_ratio_not_worse: true}\n", "mixes run requirements"},
+		{"no require", "rules:\n  - name: a\n    where: {arm: burst}\n", `r.yaml:2:5: rule "a" has no require`},
+		{"no name", "rules:\n  - require: {persistent_runs: 0}\n", "r.yaml:2:5: rule without a name"},
+		{"duplicate name", "rules:\n  - name: a\n    require: {min_runs: 1}\n  - name: a\n    require: {min_runs: 1}\n", `rule "a" already defined on line 2`},
+		{"alpha out of range", "rules:\n  - name: a\n    require: {hit_ratio_not_worse: true, alpha: 1.5}\n", "alpha: want a level in (0, 1)"},
+		{"syntax", "rules: [\n", "r.yaml:"},
+	} {
+		_, err := Parse([]byte(tc.src), "r.yaml")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	var pe *ParseError
+	_, err := Parse([]byte("rules:\n  - name: a\n    requre: {}\n"), "r.yaml")
+	if !errors.As(err, &pe) || pe.Line != 3 {
+		t.Errorf("error %v: want a *ParseError on line 3", err)
+	}
+}
+
+func TestFromFlags(t *testing.T) {
+	rs, err := FromFlags([]string{"design=prevention"}, []string{"persistent_runs=0"})
+	if err != nil || len(rs.Rules) != 1 || rs.Rules[0].Where[0].Value != "prevention" {
+		t.Fatalf("%+v, %v", rs, err)
+	}
+	for _, bad := range [][2][]string{
+		{nil, {"persistent_runs"}},
+		{nil, {"nope=1"}},
+		{{"nope=1"}, {"persistent_runs=0"}},
+		{{"arm"}, {"persistent_runs=0"}},
+		{nil, {"alpha=0.1"}},
+	} {
+		if _, err := FromFlags(bad[0], bad[1]); err == nil {
+			t.Errorf("FromFlags(%v, %v): no error", bad[0], bad[1])
+		}
+	}
+}
+
+// run builds a one-hour run with a turn completing every 10 s (prompt
+// 1,000 tokens) whose hit ratio is 0.95, or 0.1 from degradedFrom on
+// (negative: never). From 20 minutes on every window is degraded, so the
+// run is persistently degraded (§3).
+func run(name, design, arm string, seed int64, degradedFrom float64) *schema.RunData {
+	rd := &schema.RunData{Run: schema.Run{Run: name, Design: design, Arm: arm, Seed: &seed, DurationS: 3600, PrefixCaching: true, ControlKind: "none", TriggerKind: "none"}}
+	for k := 1; k < 360; k++ {
+		t := float64(k) * 10
+		cached := int64(950)
+		if degradedFrom >= 0 && t >= degradedFrom {
+			cached = 100
+		}
+		rd.Turns = append(rd.Turns, schema.Turn{Run: name, Session: "s", Turn: int32(k), DoneS: t, PromptTokens: 1000, CachedTokens: cached, Status: "ok"})
+	}
+	return rd
+}
+
+func evaluate(t *testing.T, src string, cols []compare.Column) *Report {
+	t.Helper()
+	rs, err := Parse([]byte(src), "r.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Evaluate(rs, cols, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func TestRunRules(t *testing.T) {
+	ds := []*schema.RunData{
+		run("p1", "prevention", "budgeter", 1, -1),
+		run("p2", "prevention", "budgeter", 2, 1200),
+		run("q1", "paired", "no-burst", 1, -1),
+	}
+	rep := evaluate(t, exampleRules[:strings.Index(exampleRules, "  - name: B")], []compare.Column{{Label: "A", Runs: ds}})
+	if len(rep.Verdicts) != 2 || rep.Failed() != 1 {
+		t.Fatalf("verdicts %+v", rep.Verdicts)
+	}
+	v0, v1 := rep.Verdicts[0], rep.Verdicts[1]
+	if v0.Pass || !strings.Contains(strings.Join(v0.Details, "\n"), "FAIL persistently degraded runs: 1 of 2, at most 0 allowed (p2)") {
+		t.Errorf("prevention rule: %+v", v0)
+	}
+	// Hit ratio over the last 10 minutes: 950/1000 on every turn.
+	if !v1.Pass || !strings.Contains(strings.Join(v1.Details, "\n"), "smallest end hit ratio 0.95 (q1)") {
+		t.Errorf("hit rule: %+v", v1)
+	}
+	var b bytes.Buffer
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.HasPrefix(out, "FAIL  prevention never collapses\n") || !strings.HasSuffix(out, "FAIL: 1 of 2 rules passed, 1 failed\n") {
+		t.Errorf("text:\n%s", out)
+	}
+	// A rule that selects nothing fails rather than passing vacuously.
+	rep = evaluate(t, "rules:\n  - name: none\n    where: {design: drain}\n    require: {persistent_runs: 0}\n", []compare.Column{{Label: "A", Runs: ds}})
+	if rep.Failed() != 1 {
+		t.Errorf("empty selection passed: %+v", rep.Verdicts)
+	}
+}
+
+func TestComparisonRule(t *testing.T) {
+	var healthy, degraded []*schema.RunData
+	for s := int64(1); s <= 6; s++ {
+		healthy = append(healthy, run("h", "paired", "no-burst", s, -1))
+		degraded = append(degraded, run("d", "paired", "no-burst", s, 600))
+	}
+	for i := range healthy {
+		healthy[i].Run.Run += string(rune('a' + i))
+		degraded[i].Run.Run += string(rune('a' + i))
+	}
+	rules := "rules:\n  - name: B not worse than A\n    compare: {baseline: A, candidate: B}\n    require: {collapse_rate_not_worse: true}\n"
+	// 6 seeds, all collapsed in B only: McNemar p = 2·2⁻⁶ = 0.031 < 0.05.
+	rep := evaluate(t, rules, []compare.Column{{Label: "A", Runs: healthy}, {Label: "B", Runs: degraded}})
+	if rep.Failed() != 1 || !strings.Contains(rep.Verdicts[0].Details[0], "+100 pp (p=0.031 n=6 pairs)") {
+		t.Errorf("worse candidate: %+v", rep.Verdicts)
+	}
+	// Better is not worse.
+	rep = evaluate(t, rules, []compare.Column{{Label: "A", Runs: degraded}, {Label: "B", Runs: healthy}})
+	if rep.Failed() != 0 {
+		t.Errorf("better candidate failed: %+v", rep.Verdicts)
+	}
+	// At α = 0.01 the same difference is not significant.
+	strict := strings.Replace(rules, "collapse_rate_not_worse: true}", "collapse_rate_not_worse: true, alpha: 0.01}", 1)
+	rep = evaluate(t, strict, []compare.Column{{Label: "A", Runs: healthy}, {Label: "B", Runs: degraded}})
+	if rep.Failed() != 0 {
+		t.Errorf("alpha 0.01: %+v", rep.Verdicts)
+	}
+	// Naming a column that is not there is an input error, not a verdict.
+	rs, _ := Parse([]byte(rules), "r.yaml")
+	if _, err := Evaluate(rs, []compare.Column{{Label: "A", Runs: healthy}, {Label: "C", Runs: degraded}}, compare.Options{}); err == nil {
+		t.Error("unknown candidate: no error")
+	}
+	rs, _ = FromFlags(nil, []string{"collapse_rate_not_worse=true"})
+	if _, err := Evaluate(rs, []compare.Column{{Label: "A", Runs: healthy}}, compare.Options{}); err == nil {
+		t.Error("comparison over one dataset: no error")
+	}
+}

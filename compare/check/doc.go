@@ -1,0 +1,42 @@
+// Package check is outlast's CI gate: a small set of rules, from a YAML
+// file or flags, each printed with its verdict and the numbers behind it.
+//
+// A rule either checks runs or compares datasets:
+//
+//	rules:
+//	  - name: prevention never collapses
+//	    where: {design: prevention}
+//	    require: {persistent_runs: 0}
+//	  - name: healthy arms keep the cache
+//	    where: {arm: no-burst}
+//	    require: {min_end_hit_ratio: 0.9}
+//	  - name: B not worse than A
+//	    compare: {baseline: A, candidate: B}
+//	    require: {collapse_rate_not_worse: true, alpha: 0.05}
+//
+// where selects runs by runs-table column (design, arm, engine_version,
+// kv_pool_tokens, label.KEY, ...; numbers compare as numbers). Run
+// requirements hold in every dataset (or in the one named by dataset:):
+//
+//	persistent_runs: N      at most N selected runs persistently degraded
+//	min_end_hit_ratio: X    every selected run's end hit ratio (last 10 min) ≥ X
+//	max_end_sessions: X     every selected run's end sessions in the system ≤ X
+//	max_recovery_min: X     every run collapsed when control began recovered within X min
+//	min_runs: N             at least N runs selected (default 1: a rule that
+//	                        selects nothing fails rather than passing vacuously)
+//
+// A run without the value (no end hit ratio) fails the requirement.
+// Comparison requirements compare a candidate with a baseline, as
+// "outlast compare" does (matched configurations, paired seeds, Holm across
+// configurations), and fail where the candidate is significantly worse at
+// alpha (default 0.05), or where no configuration could be compared:
+//
+//	collapse_rate_not_worse: true   collapse rate not significantly higher
+//	hit_ratio_not_worse: true       healthy runs' hit ratio not significantly lower
+//	throughput_not_worse: true      healthy runs' turn throughput not significantly lower
+//
+// Without compare:, the first dataset is the baseline of every other.
+// Unknown keys, unknown columns and ill-typed values are errors with
+// their line and column. Evaluate returns a Report whose verdict (every
+// rule holds or not) is what the command's exit status says.
+package check

@@ -1,0 +1,179 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/stats"
+)
+
+// Column is one side of a comparison: a label and its runs. The first
+// column of a comparison is the baseline.
+type Column struct {
+	Label string
+	Runs  []*schema.RunData
+}
+
+// SplitBy splits runs into one column per value of a runs-table column
+// (see RunsColumn), labelled by the value. Columns are ordered by value:
+// numerically when every value is a number, otherwise as strings; the first
+// is the baseline.
+func SplitBy(runs []*schema.RunData, column string) ([]Column, error) {
+	byValue := map[string][]*schema.RunData{}
+	var values []string
+	for _, rd := range runs {
+		v, err := RunsColumn(&rd.Run, column)
+		if err != nil {
+			return nil, err
+		}
+		if _, seen := byValue[v]; !seen {
+			values = append(values, v)
+		}
+		byValue[v] = append(byValue[v], rd)
+	}
+	sortValues(values)
+	cols := make([]Column, len(values))
+	for i, v := range values {
+		cols[i] = Column{Label: v, Runs: byValue[v]}
+	}
+	return cols, nil
+}
+
+// runFacts is what a comparison needs of one run, computed once.
+type runFacts struct {
+	data    *schema.RunData
+	index   *stats.RunIndex
+	summary stats.RunSummary
+	// endTurnsPerS is the turn throughput over the end hit ratio's window
+	// (the last 10 minutes).
+	endTurnsPerS float64
+}
+
+// seed returns the run's seed and whether it has one.
+func (f *runFacts) seed() (int64, bool) {
+	if f.summary.Seed == nil {
+		return 0, false
+	}
+	return *f.summary.Seed, true
+}
+
+// healthy reports whether the run is counted by the healthy-run measures:
+// it neither degraded persistently nor stayed collapsed after control.
+func (f *runFacts) healthy() bool {
+	v := f.summary.Verdict
+	return v != stats.VerdictPersistent && v != stats.VerdictCollapsed
+}
+
+func newRunFacts(rd *schema.RunData) *runFacts {
+	x := stats.NewRunIndex(rd)
+	f := &runFacts{data: rd, index: x, summary: x.Summarize()}
+	f.endTurnsPerS = x.Turns.Window(x.EndWindow(stats.EndHitS)).TurnsPerS
+	if len(x.Data.Turns) == 0 {
+		f.endTurnsPerS = math.NaN()
+	}
+	return f
+}
+
+// cell is the runs of one column in one configuration, in run-name order.
+type cell struct {
+	runs []*runFacts
+}
+
+// bySeed returns the runs by seed when every run has a seed and no seed
+// repeats; ok is false otherwise (the cell cannot be paired).
+func (c *cell) bySeed() (map[int64]*runFacts, bool) {
+	m := make(map[int64]*runFacts, len(c.runs))
+	for _, f := range c.runs {
+		s, ok := f.seed()
+		if !ok {
+			return nil, false
+		}
+		if _, dup := m[s]; dup {
+			return nil, false
+		}
+		m[s] = f
+	}
+	return m, true
+}
+
+// pairing is how the runs of a baseline cell and another cell are matched
+// by seed.
+type pairing struct {
+	// Paired is true when both cells can be paired (every run has a seed,
+	// unique in its cell) and at least one seed is in both.
+	paired bool
+	// seeds shared by both cells, ascending; base and other are their runs.
+	seeds       []int64
+	base, other []*runFacts
+	// unpaired counts the runs of either cell whose seed is not in the
+	// other, left out of a paired test.
+	unpaired int
+}
+
+// pair matches the runs of two cells by seed (the pairing rule of the
+// package documentation).
+func pair(base, other *cell) pairing {
+	var p pairing
+	a, okA := base.bySeed()
+	b, okB := other.bySeed()
+	if !okA || !okB {
+		return p
+	}
+	for s := range a {
+		if _, ok := b[s]; ok {
+			p.seeds = append(p.seeds, s)
+		}
+	}
+	if len(p.seeds) == 0 {
+		return p
+	}
+	sort.Slice(p.seeds, func(i, j int) bool { return p.seeds[i] < p.seeds[j] })
+	p.paired = true
+	for _, s := range p.seeds {
+		p.base = append(p.base, a[s])
+		p.other = append(p.other, b[s])
+	}
+	p.unpaired = len(a) + len(b) - 2*len(p.seeds)
+	return p
+}
+
+// hiddenColumns are runs-table columns outside the key that a column's
+// runs should agree on; when they do not, the grouping hides a difference.
+var hiddenColumns = []string{"engine_name", "engine_version", "engine_model", "experiment"}
+
+// hiddenVariation names the hidden columns (and ignored key fields) whose
+// value varies among runs, as "name (v1, v2)" in column order.
+func hiddenVariation(runs []*runFacts, by string, ignored []string) []string {
+	var out []string
+	check := func(name string, value func(*schema.Run) string) {
+		if name == by {
+			return
+		}
+		var vals []string
+		seen := map[string]bool{}
+		for _, f := range runs {
+			v := value(&f.data.Run)
+			if !seen[v] {
+				seen[v] = true
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) > 1 {
+			sortValues(vals)
+			if len(vals) > 4 {
+				vals = append(vals[:3], "…")
+			}
+			out = append(out, fmt.Sprintf("%s (%s)", name, strings.Join(vals, ", ")))
+		}
+	}
+	for _, c := range hiddenColumns {
+		check(c, func(r *schema.Run) string { v, _ := RunsColumn(r, c); return v })
+	}
+	for _, f := range ignored {
+		check(f, func(r *schema.Run) string { return ConfigOf(r).Field(f) })
+	}
+	return out
+}

@@ -1,0 +1,144 @@
+package compare
+
+import (
+	"math"
+
+	"github.com/outlast-dev/outlast/stats"
+)
+
+// MeasureKind says how a measure is summarized and tested.
+type MeasureKind string
+
+// Measure kinds.
+const (
+	// KindProportion counts runs with an outcome: k/n per cell, Fisher's
+	// exact test, or exact McNemar on seed pairs.
+	KindProportion MeasureKind = "proportion"
+	// KindMedian has one value per run: the median with its order-statistic
+	// interval per cell, Mann-Whitney U, or the sign test on seed pairs.
+	KindMedian MeasureKind = "median"
+	// KindFit is one estimate per column with a standard error (a
+	// regression over the column's runs): the difference with a normal
+	// interval and z-test.
+	KindFit MeasureKind = "fit"
+)
+
+// DeltaStyle says how a difference from the baseline is printed.
+type DeltaStyle string
+
+// Delta styles.
+const (
+	DeltaPoints   DeltaStyle = "points"   // percentage points, for proportions
+	DeltaAbsolute DeltaStyle = "absolute" // in the measure's unit
+	DeltaPercent  DeltaStyle = "percent"  // relative to the baseline
+)
+
+// Measure is one table of a comparison.
+type Measure struct {
+	// ID names the measure in CSV, JSON and check rules.
+	ID string `json:"id"`
+	// Title is the table's heading and Unit the values' unit.
+	Title string      `json:"title"`
+	Unit  string      `json:"unit"`
+	Kind  MeasureKind `json:"kind"`
+	Delta DeltaStyle  `json:"delta"`
+	// Decimals is how many decimals values print with in text.
+	Decimals int `json:"-"`
+	// Counted describes the runs the measure counts, for the footnote of a
+	// cell that has none.
+	Counted string `json:"counted"`
+
+	// outcome (KindProportion) says whether a run has the outcome; ok is
+	// false for runs the measure leaves out.
+	outcome func(*runFacts) (yes, ok bool)
+	// value (KindMedian) is a run's value; ok is false for runs left out.
+	value func(*runFacts) (v float64, ok bool)
+}
+
+// Measure IDs.
+const (
+	MeasureCollapseRate = "collapse_rate"
+	MeasureEndHit       = "end_hit_ratio"
+	MeasureTurnsPerS    = "turns_per_s"
+	MeasureEndSessions  = "end_sessions"
+	MeasureRecovery     = "recovery_min"
+	MeasureColdCostB    = "cold_cost_b"
+	MeasureDrainBound   = "drain_bound"
+)
+
+// notRecovered stands for the recovery time of a run that did not recover:
+// larger than any time, so it ranks slowest and two such runs tie.
+var notRecovered = math.Inf(1)
+
+// Measures lists every measure, in table order.
+var Measures = []Measure{
+	{
+		ID: MeasureCollapseRate, Title: "collapse rate: share of runs persistently degraded", Unit: "collapsed",
+		Kind: KindProportion, Delta: DeltaPoints, Counted: "runs",
+		outcome: func(f *runFacts) (bool, bool) { return f.summary.Persistent, true },
+	},
+	{
+		ID: MeasureEndHit, Title: "hit ratio of healthy runs, last 10 minutes", Unit: "hit ratio",
+		Kind: KindMedian, Delta: DeltaAbsolute, Decimals: 3, Counted: "healthy runs with turns in the last 10 minutes",
+		value: func(f *runFacts) (float64, bool) {
+			return f.summary.EndHit, f.healthy() && !math.IsNaN(f.summary.EndHit)
+		},
+	},
+	{
+		ID: MeasureTurnsPerS, Title: "turn throughput of healthy runs, last 10 minutes", Unit: "turns/s",
+		Kind: KindMedian, Delta: DeltaPercent, Decimals: 3, Counted: "healthy runs",
+		value: func(f *runFacts) (float64, bool) {
+			return f.endTurnsPerS, f.healthy() && !math.IsNaN(f.endTurnsPerS)
+		},
+	},
+	{
+		ID: MeasureEndSessions, Title: "sessions in the system, last 5 minutes", Unit: "sessions",
+		Kind: KindMedian, Delta: DeltaPercent, Decimals: 1, Counted: "runs with sessions recorded",
+		value: func(f *runFacts) (float64, bool) {
+			return f.summary.EndSessions, !math.IsNaN(f.summary.EndSessions)
+		},
+	},
+	{
+		ID: MeasureRecovery, Title: "recovery time after control began (runs collapsed then; n.r. = not recovered)", Unit: "min",
+		Kind: KindMedian, Delta: DeltaAbsolute, Decimals: 0, Counted: "runs collapsed when control began, with 10 minutes of follow-up",
+		value: func(f *runFacts) (float64, bool) {
+			r := f.summary.Recovery
+			switch {
+			case r == nil:
+				return 0, false
+			case r.Status == stats.Recovered:
+				return r.Minutes, true
+			case r.Status == stats.NotRecovered:
+				return notRecovered, true
+			}
+			return 0, false // insufficient follow-up: no outcome
+		},
+	},
+	{
+		ID: MeasureColdCostB, Title: "cold-turn cost slope b, caching-off runs", Unit: "ms/token",
+		Kind: KindFit, Delta: DeltaPercent, Decimals: 4, Counted: "caching-off runs",
+	},
+	{
+		ID: MeasureDrainBound, Title: "drain bound 1/S, caching-off runs", Unit: "sessions/s",
+		Kind: KindFit, Delta: DeltaPercent, Decimals: 4, Counted: "caching-off runs",
+	},
+}
+
+// MeasureByID returns the measure with the given ID.
+func MeasureByID(id string) (Measure, bool) {
+	for _, m := range Measures {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return Measure{}, false
+}
+
+// MeasureIDs lists the IDs of Measures in order.
+func MeasureIDs() []string {
+	ids := make([]string, len(Measures))
+	for i, m := range Measures {
+		ids[i] = m.ID
+	}
+	return ids
+}
