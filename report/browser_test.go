@@ -85,7 +85,8 @@ func TestBrowserCatchesBrokenPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := b.Bytes()
-	// Corrupt the second chart's option, as a NaN would with go-echarts.
+	// Corrupt the second chart's option, as a NaN would with go-echarts'
+	// own renderer.
 	i := bytes.Index(html, []byte(`data-chart="c_bad"`))
 	j := bytes.IndexByte(html[i:], '>')
 	html = append(html[:i+j+1:i+j+1], append([]byte(`{"series":[NaN]}`), html[bytes.Index(html[i:], []byte("</script>"))+i:]...)...)

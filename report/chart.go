@@ -6,15 +6,31 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
 )
 
-// The option JSON of every chart is built here rather than with
-// go-echarts: its ChartID becomes part of JS variable names, it drops the
-// encoder error on NaN (the chart silently vanishes), its markArea YAxis
-// tag is wrong and it has no "sampling"/"useUTC" fields. Building the
-// option directly gives sorted keys (encoding/json sorts map keys), compact
-// [x,y] data, "-" for gaps, and no executable code in the data at all: the
-// page parses each option with JSON.parse.
+// Every chart is built with go-echarts (charts.NewLine, NewScatter and
+// NewBar with opts types), but only its option object is used: the page
+// embeds each option as JSON data read with JSON.parse (assets/runtime.js)
+// instead of go-echarts' generated <script>, so the page keeps its own
+// template, CSP and inline ECharts. go-echarts' gaps are handled here:
+//   - its own serializer drops encoder errors, so one NaN empties a chart:
+//     non-finite values become "-" (ECharts' missing value) before
+//     AddSeries, and the option goes through json.Marshal, whose error is
+//     returned;
+//   - an unset ChartID is random: it is always set to ChartID(figure);
+//   - it has no fields for useUTC, textStyle, tooltip confine, toolbox
+//     itemSize, axis nameTextStyle or series silent, z and progressive,
+//     and emits null for some unset fields: optionVisitor adds the former
+//     and drops the latter;
+//   - it writes each point as {"value":[x,y]}: optionVisitor writes
+//     [x,y], which ECharts reads the same way, in about two thirds of
+//     the bytes.
+//
+// encoding/json sorts map keys and go-echarts' structs have a fixed field
+// order, so the option bytes depend only on the figure.
 
 // palette is the Okabe–Ito colour-blind-safe palette, yellow last because
 // it is hard to see on white.
@@ -38,90 +54,121 @@ type chartSpec struct {
 	Points  int    // data points in Option, after downsampling
 }
 
+// echart is what buildChart needs of a go-echarts chart.
+type echart interface {
+	Accept(charts.ConfigurationVisitor)
+	Validate()
+	JSON() map[string]any
+}
+
+// frame holds the per-chart settings shared by every figure kind.
+type frame struct {
+	id, figure string
+	height     int
+	inGrid     bool
+}
+
 // buildChart returns the chart of f; inGrid selects the small-multiple size.
 func buildChart(f Figure, inGrid bool) (chartSpec, error) {
-	var (
-		opt    map[string]any
-		n      int
-		h      int
-		spec   chartSpec
-		figure = f.FigureID()
-	)
+	return buildChartData(f, inGrid, true)
+}
+
+// buildChartData is buildChart; compact false keeps go-echarts' own
+// {"value":...} data items, for tests to compare against.
+func buildChartData(f Figure, inGrid, compact bool) (chartSpec, error) {
+	fr := frame{id: ChartID(f.FigureID()), figure: f.FigureID(), inGrid: inGrid}
+	spec := chartSpec{ID: fr.id}
+	v := newOptionVisitor(inGrid)
+	v.compact = compact
+	var c echart
 	switch f := f.(type) {
 	case *TimeSeries:
-		opt, n = timeSeriesOption(f)
-		h = f.Height
+		fr.height = chartHeight(f.Height, inGrid)
+		c, spec.Points = timeSeriesChart(f, fr, v)
 		spec.Title, spec.Caption = f.Title, f.Caption
 	case *Scatter:
-		opt, n = scatterOption(f)
-		h = f.Height
+		fr.height = chartHeight(f.Height, inGrid)
+		c, spec.Points = scatterChart(f, fr, v)
 		spec.Title, spec.Caption = f.Title, f.Caption
 		spec.Tooltip = "xy"
 	case *Bar:
-		opt, n = barOption(f)
-		h = f.Height
+		fr.height = chartHeight(f.Height, inGrid)
+		c, spec.Points = barChart(f, fr, v)
 		spec.Title, spec.Caption = f.Title, f.Caption
 	default:
 		return chartSpec{}, fmt.Errorf("report: unknown figure type %T", f)
 	}
-	if h <= 0 {
-		h = defaultH
-		if inGrid {
-			h = gridCellH
-		}
-	}
-	spec.ID = ChartID(figure)
-	spec.Height = h
-	spec.Points = n
-	if inGrid {
-		// Small multiples share one purpose; a toolbox in each is clutter.
-		delete(opt, "toolbox")
-		opt["legend"].(map[string]any)["right"] = 8
-		opt["grid"].(map[string]any)["top"] = 48
-	} else {
-		opt["toolbox"].(map[string]any)["feature"].(map[string]any)["saveAsImage"] = map[string]any{"name": figure, "title": "save PNG"}
+	spec.Height = fr.height
+	c.Accept(v)
+	c.Validate()
+	opt := c.JSON()
+	if v.err != nil {
+		return chartSpec{}, fmt.Errorf("report: figure %q: %w", fr.figure, v.err)
 	}
 	b, err := json.Marshal(opt)
 	if err != nil {
-		return chartSpec{}, fmt.Errorf("report: figure %q: %w", figure, err)
+		return chartSpec{}, fmt.Errorf("report: figure %q: %w", fr.figure, err)
 	}
 	spec.Option = string(b)
 	return spec, nil
 }
 
-// baseOption holds the settings every chart shares: no animation (a
-// screenshot would catch a half-drawn line), UTC, palette, legend and a
-// toolbox instead of wheel zoom, which would hijack page scrolling.
-func baseOption(legend []string) map[string]any {
-	return map[string]any{
-		"animation": false,
-		"useUTC":    true,
-		"color":     palette,
-		"textStyle": map[string]any{"fontSize": 12},
-		"legend": map[string]any{
-			"type": "scroll", "top": 2, "left": 8, "right": 96,
-			"data": legend,
-		},
-		"toolbox": map[string]any{
-			"right": 8, "top": 0, "itemSize": 14,
-			"feature": map[string]any{
-				"dataZoom": map[string]any{"yAxisIndex": "none", "title": map[string]any{"zoom": "zoom", "back": "undo zoom"}},
-				"restore":  map[string]any{"title": "reset"},
-			},
-		},
-		"grid": map[string]any{"left": 12, "right": 20, "top": 56, "bottom": 40, "containLabel": true},
+func chartHeight(h int, inGrid bool) int {
+	switch {
+	case h > 0:
+		return h
+	case inGrid:
+		return gridCellH
+	}
+	return defaultH
+}
+
+// globalOpts returns the settings every chart shares: a fixed ChartID, no
+// animation (a screenshot would catch a half-drawn line), the palette, a
+// legend and a toolbox instead of wheel zoom, which would hijack page
+// scrolling. Small multiples share one purpose, so they get no toolbox.
+func (fr frame) globalOpts(legend []string, tooltip opts.Tooltip) []charts.GlobalOpts {
+	lg := opts.Legend{Type: "scroll", Top: "2", Left: "8", Right: "96", Data: legend}
+	grid := opts.Grid{Left: "12", Right: "20", Top: "56", Bottom: "40", ContainLabel: opts.Bool(true)}
+	tb := opts.Toolbox{Show: opts.Bool(false)}
+	if fr.inGrid {
+		lg.Right = "8"
+		grid.Top = "48"
+	} else {
+		tb = opts.Toolbox{Show: opts.Bool(true), Right: "8", Top: "0", Feature: &opts.ToolBoxFeature{
+			DataZoom: &opts.ToolBoxFeatureDataZoom{Show: opts.Bool(true), YAxisIndex: "none",
+				Title: map[string]string{"zoom": "zoom", "back": "undo zoom"}},
+			Restore:     &opts.ToolBoxFeatureRestore{Show: opts.Bool(true), Title: "reset"},
+			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Type: "png", Name: fr.figure, Title: "save PNG"},
+		}}
+	}
+	return []charts.GlobalOpts{
+		// WithInitializationOpts replaces the whole struct, so every field
+		// is set here; an empty ChartID would be drawn from math/rand.
+		// Only the option is used, so size and assets never reach the page.
+		charts.WithInitializationOpts(opts.Initialization{
+			ChartID: fr.id, Width: "100%", Height: strconv.Itoa(fr.height) + "px",
+			Theme: "white", Renderer: "canvas", PageTitle: fr.figure, AssetsHost: "./",
+		}),
+		charts.WithAnimation(false),
+		charts.WithColorsOpts(palette),
+		charts.WithTitleOpts(opts.Title{Show: opts.Bool(false)}), // the page has the title
+		charts.WithLegendOpts(lg),
+		charts.WithTooltipOpts(tooltip),
+		charts.WithToolboxOpts(tb),
+		charts.WithGridOpts(grid),
 	}
 }
 
-// xAxisOption fixes the range to [lo, hi] when hi > lo; otherwise
+// xAxisOpts fixes the range to [lo, hi] when hi > lo; otherwise
 // ECharts picks a range that starts at zero.
-func xAxisOption(name string, lo, hi float64) map[string]any {
-	ax := map[string]any{
-		"type": "value", "name": name, "nameLocation": "middle", "nameGap": 26,
-		"splitLine": map[string]any{"show": false},
+func xAxisOpts(name string, lo, hi float64) opts.XAxis {
+	ax := opts.XAxis{
+		Type: "value", Name: name, NameLocation: "middle", NameGap: 26,
+		SplitLine: &opts.SplitLine{Show: opts.Bool(false)},
 	}
 	if hi > lo {
-		ax["min"], ax["max"] = lo, hi
+		ax.Min, ax.Max = lo, hi
 	}
 	return ax
 }
@@ -161,30 +208,44 @@ func (f *TimeSeries) xExtent() (lo, hi float64) {
 	return lo, hi
 }
 
-// yAxisOption puts the name above the axis, aligned inwards, so that it
-// never collides with tick labels of any width.
-func yAxisOption(a Axis, right bool) map[string]any {
-	ax := map[string]any{
-		"type": "value", "name": a.label(), "nameLocation": "end", "nameGap": 12,
-		"nameTextStyle": map[string]any{"align": "left"},
-	}
+// yAxisOpts returns axis i of a chart; the visitor puts its name above
+// the axis, aligned inwards, so that it never collides with tick labels
+// of any width. The second axis is drawn on the right without a grid of
+// its own: one grid is enough.
+func yAxisOpts(a Axis, i int, v *optionVisitor) opts.YAxis {
+	ax := opts.YAxis{Type: "value", Name: a.label(), NameLocation: "end", NameGap: 12}
 	if a.Log {
-		ax["type"] = "log"
+		ax.Type = "log"
 	}
 	if a.Max > a.Min {
-		ax["min"], ax["max"] = a.Min, a.Max
+		ax.Min, ax.Max = a.Min, a.Max
 	} else if a.Log {
-		ax["min"], ax["max"] = "dataMin", "dataMax"
+		ax.Min, ax.Max = "dataMin", "dataMax"
 	}
-	if right {
-		ax["position"] = "right"
-		ax["nameTextStyle"] = map[string]any{"align": "right"}
-		ax["splitLine"] = map[string]any{"show": false} // one grid is enough
+	align := "left"
+	if i == 1 {
+		ax.Position = "right"
+		ax.SplitLine = &opts.SplitLine{Show: opts.Bool(false)}
+		align = "right"
 	}
+	v.yAxis(i, map[string]any{"nameTextStyle": map[string]any{"align": align}})
 	return ax
 }
 
-func timeSeriesOption(f *TimeSeries) (map[string]any, int) {
+// lineOpts returns the options of a drawn line.
+func lineOpts(color string, dash bool) []charts.SeriesOpts {
+	ls := opts.LineStyle{Width: 1.6, Color: color}
+	if dash {
+		ls.Type = "dashed"
+	}
+	o := []charts.SeriesOpts{charts.WithLineStyleOpts(ls)}
+	if color != "" {
+		o = append(o, charts.WithItemStyleOpts(opts.ItemStyle{Color: color}))
+	}
+	return o
+}
+
+func timeSeriesChart(f *TimeSeries, fr frame, v *optionVisitor) (echart, int) {
 	names := make([]string, 0, len(f.Series))
 	sizes := make([]int, len(f.Series))
 	for i, s := range f.Series {
@@ -192,8 +253,6 @@ func timeSeriesOption(f *TimeSeries) (map[string]any, int) {
 		sizes[i] = len(s.X)
 	}
 	alloc := allocate(sizes, MaxChartPoints)
-	opt := baseOption(names)
-	opt["tooltip"] = map[string]any{"trigger": "axis", "confine": true}
 	xname := f.XName
 	if xname == "" {
 		xname = "time (min)"
@@ -202,85 +261,90 @@ func timeSeriesOption(f *TimeSeries) (map[string]any, int) {
 	if !(xhi > xlo) {
 		xlo, xhi = niceRange(f.xExtent())
 	}
-	opt["xAxis"] = xAxisOption(xname, xlo, xhi)
 	axes := f.YAxes
 	if len(axes) == 0 {
 		axes = []Axis{{}}
 	}
-	yax := make([]any, len(axes))
-	for i, a := range axes {
-		yax[i] = yAxisOption(a, i == 1)
+	c := charts.NewLine()
+	c.SetGlobalOptions(fr.globalOpts(names, opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"})...)
+	c.SetGlobalOptions(
+		charts.WithXAxisOpts(xAxisOpts(xname, xlo, xhi)),
+		charts.WithYAxisOpts(yAxisOpts(axes[0], 0, v)),
+	)
+	for i, a := range axes[1:] {
+		c.ExtendYAxis(yAxisOpts(a, i+1, v))
 	}
-	opt["yAxis"] = yax
-	series := make([]any, 0, len(f.Series)+1)
 	total := 0
 	for i, s := range f.Series {
 		x, y := Downsample(s.X, s.Y, alloc[i])
 		total += len(x)
-		m := map[string]any{
-			"type": "line", "name": s.Name, "yAxisIndex": s.Axis,
-			"showSymbol": len(x) <= 60, "symbolSize": 4,
-			"connectNulls": false,
-			"data":         pointsJSON(x, y, true),
+		data := make([]opts.LineData, len(x))
+		for k := range x {
+			data[k] = opts.LineData{Value: []any{x[k], yval(y[k])}} // x exact: positions on a time axis
 		}
-		ls := map[string]any{"width": 1.6}
-		if s.Dash {
-			ls["type"] = "dashed"
+		lc := opts.LineChart{
+			YAxisIndex: s.Axis, ShowSymbol: opts.Bool(len(x) <= 60), SymbolSize: 4,
+			ConnectNulls: opts.Bool(false),
 		}
-		if s.Color != "" {
-			ls["color"] = s.Color
-			m["itemStyle"] = map[string]any{"color": s.Color}
-		}
-		m["lineStyle"] = ls
+		so := lineOpts(s.Color, s.Dash)
 		switch s.Style {
 		case StyleStep:
-			m["step"] = "end" // value holds until the next sample
+			lc.Step = "end" // value holds until the next sample
 		case StyleArea:
-			m["areaStyle"] = map[string]any{"opacity": 0.22}
+			so = append(so, charts.WithAreaStyleOpts(opts.AreaStyle{Opacity: opts.Float(0.22)}))
 		}
-		series = append(series, m)
+		c.AddSeries(s.Name, data, append(so, charts.WithLineChartOpts(lc))...)
 	}
 	if len(f.Bands) > 0 || len(f.Marks) > 0 {
-		series = append(series, annotationSeries(f.Bands, f.Marks))
+		v.series(len(f.Series), annotationPatch(f.Bands, f.Marks))
+		c.AddSeries(annotations, []opts.LineData{}, annotationOpts(f.Bands, f.Marks)...)
 	}
-	opt["series"] = series
-	return opt, total
+	return c, total
 }
 
-// annotationSeries carries bands and marks on an empty series of its own,
-// so hiding a data series in the legend does not hide them.
-func annotationSeries(bands []Band, marks []Mark) map[string]any {
-	s := map[string]any{
-		"type": "line", "name": annotations, "data": []any{}, "silent": true,
-		"tooltip": map[string]any{"show": false},
-	}
+// annotationOpts puts bands and marks on an empty series of its own, so
+// hiding a data series in the legend does not hide them. Bands are
+// markArea pairs of x values (full height); marks are vertical markLines.
+func annotationOpts(bands []Band, marks []Mark) []charts.SeriesOpts {
+	var o []charts.SeriesOpts
 	if len(bands) > 0 {
-		data := make([]any, len(bands))
+		pairs := make([][]opts.MarkAreaData, len(bands))
 		for i, b := range bands {
-			data[i] = []any{map[string]any{"name": b.Label, "xAxis": b.From}, map[string]any{"xAxis": b.To}}
+			pairs[i] = []opts.MarkAreaData{{Name: b.Label, XAxis: b.From}, {XAxis: b.To}}
 		}
-		s["markArea"] = map[string]any{
-			"silent": true, "itemStyle": map[string]any{"color": bandColor},
-			"label": map[string]any{"position": "insideTop", "color": "#8a3a00", "fontSize": 11},
-			"data":  data,
-		}
+		o = append(o, charts.WithMarkAreaData(pairs...), charts.WithMarkAreaStyleOpts(opts.MarkAreaStyle{
+			ItemStyle: &opts.ItemStyle{Color: bandColor},
+			Label:     &opts.Label{Position: "insideTop", Color: "#8a3a00", FontSize: 11},
+		}))
 	}
 	if len(marks) > 0 {
-		data := make([]any, len(marks))
+		items := make([]opts.MarkLineNameXAxisItem, len(marks))
 		for i, m := range marks {
-			data[i] = map[string]any{"name": m.Label, "xAxis": m.At}
+			items[i] = opts.MarkLineNameXAxisItem{Name: m.Label, XAxis: m.At}
 		}
-		s["markLine"] = map[string]any{
-			"silent": true, "symbol": []string{"none", "none"},
-			"lineStyle": map[string]any{"color": "#333", "type": "dashed", "width": 1.2},
-			"label":     map[string]any{"formatter": "{b}", "position": "end", "fontSize": 11, "color": "#333"},
-			"data":      data,
-		}
+		o = append(o, charts.WithMarkLineNameXAxisItemOpts(items...), charts.WithMarkLineStyleOpts(opts.MarkLineStyle{
+			Symbol:    []string{"none", "none"},
+			LineStyle: &opts.LineStyle{Color: "#333", Type: "dashed", Width: 1.2},
+			Label:     &opts.Label{Formatter: "{b}", Position: "end", FontSize: 11, Color: "#333"},
+		}))
 	}
-	return s
+	return o
 }
 
-func scatterOption(f *Scatter) (map[string]any, int) {
+// annotationPatch makes the annotation series inert: no tooltip, no
+// hover; go-echarts has no fields for either.
+func annotationPatch(bands []Band, marks []Mark) map[string]any {
+	p := map[string]any{"silent": true, "tooltip": map[string]any{"show": false}}
+	if len(bands) > 0 {
+		p["markArea"] = map[string]any{"silent": true}
+	}
+	if len(marks) > 0 {
+		p["markLine"] = map[string]any{"silent": true}
+	}
+	return p
+}
+
+func scatterChart(f *Scatter, fr frame, v *optionVisitor) (echart, int) {
 	names := make([]string, 0, len(f.Groups)+len(f.Lines))
 	sizes := make([]int, 0, len(f.Groups)+len(f.Lines))
 	for _, g := range f.Groups {
@@ -292,99 +356,85 @@ func scatterOption(f *Scatter) (map[string]any, int) {
 		sizes = append(sizes, len(l.X))
 	}
 	alloc := allocate(sizes, MaxChartPoints)
-	opt := baseOption(names)
-	opt["tooltip"] = map[string]any{"trigger": "item", "confine": true}
-	x := xAxisOption(f.XAxis.label(), f.XAxis.Min, f.XAxis.Max)
+	x := xAxisOpts(f.XAxis.label(), f.XAxis.Min, f.XAxis.Max)
 	if f.XAxis.Log {
-		x["type"] = "log"
+		x.Type = "log"
 	}
 	if !(f.XAxis.Max > f.XAxis.Min) {
-		delete(x, "min")
-		delete(x, "max")
-		x["scale"] = true
+		x.Scale = opts.Bool(true)
 	}
-	opt["xAxis"] = x
-	y := yAxisOption(f.YAxis, false)
+	y := yAxisOpts(f.YAxis, 0, v)
 	if !(f.YAxis.Max > f.YAxis.Min) {
-		y["scale"] = true
+		y.Scale = opts.Bool(true)
 	}
-	opt["yAxis"] = y
-	series := make([]any, 0, len(names))
+	c := charts.NewScatter()
+	c.SetGlobalOptions(fr.globalOpts(names, opts.Tooltip{Show: opts.Bool(true), Trigger: "item"})...)
+	c.SetGlobalOptions(charts.WithXAxisOpts(x), charts.WithYAxisOpts(y))
 	total := 0
 	for i, g := range f.Groups {
-		data, n := scatterJSON(g, alloc[i])
-		total += n
-		m := map[string]any{
-			"type": "scatter", "name": g.Name, "symbolSize": 8, "data": data,
-			"progressive": 0, // draw everything in one frame
-		}
-		if n > 2000 {
-			m["large"] = true
+		data := scatterData(g, alloc[i])
+		total += len(data)
+		so := []charts.SeriesOpts{charts.WithScatterChartOpts(opts.ScatterChart{SymbolSize: 8})}
+		if len(data) > 2000 {
+			so = append(so, charts.WithSeriesOpts(func(s *charts.SingleSeries) { s.Large = opts.Bool(true) }))
 		}
 		if g.Color != "" {
-			m["itemStyle"] = map[string]any{"color": g.Color}
+			so = append(so, charts.WithItemStyleOpts(opts.ItemStyle{Color: g.Color}))
 		}
-		series = append(series, m)
+		v.series(i, map[string]any{"progressive": 0}) // draw everything in one frame
+		c.AddSeries(g.Name, data, so...)
 	}
-	for k, l := range f.Lines {
-		lx, ly := Downsample(l.X, l.Y, alloc[len(f.Groups)+k])
-		total += len(lx)
-		ls := map[string]any{"width": 1.6}
-		if l.Dash {
-			ls["type"] = "dashed"
+	if len(f.Lines) > 0 {
+		// A Scatter only adds scatter series; lines come from a Line
+		// overlapped onto it, after the groups.
+		lines := charts.NewLine()
+		for k, l := range f.Lines {
+			lx, ly := Downsample(l.X, l.Y, alloc[len(f.Groups)+k])
+			total += len(lx)
+			data := make([]opts.LineData, len(lx))
+			for j := range lx {
+				data[j] = opts.LineData{Value: []any{round6(lx[j]), yval(ly[j])}}
+			}
+			v.series(len(f.Groups)+k, map[string]any{"z": 3}) // above the points
+			lines.AddSeries(l.Name, data, append(lineOpts(l.Color, l.Dash),
+				charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false), ConnectNulls: opts.Bool(false)}))...)
 		}
-		m := map[string]any{
-			"type": "line", "name": l.Name, "showSymbol": false, "connectNulls": false,
-			"data": pointsJSON(lx, ly, false), "z": 3,
-		}
-		if l.Color != "" {
-			ls["color"] = l.Color
-			m["itemStyle"] = map[string]any{"color": l.Color}
-		}
-		m["lineStyle"] = ls
-		series = append(series, m)
+		c.Overlap(lines)
 	}
-	opt["series"] = series
-	return opt, total
+	return c, total
 }
 
-func barOption(f *Bar) (map[string]any, int) {
+func barChart(f *Bar, fr frame, v *optionVisitor) (echart, int) {
 	names := make([]string, len(f.Series))
 	for i, s := range f.Series {
 		names[i] = s.Name
 	}
-	opt := baseOption(names)
-	opt["tooltip"] = map[string]any{"trigger": "axis", "confine": true, "axisPointer": map[string]any{"type": "shadow"}}
 	cats := f.Categories
 	if cats == nil {
 		cats = []string{}
 	}
-	opt["xAxis"] = map[string]any{
-		"type": "category", "data": cats, "name": f.XName,
-		"nameLocation": "middle", "nameGap": 26,
-	}
-	opt["yAxis"] = yAxisOption(f.YAxis, false)
-	series := make([]any, len(f.Series))
+	c := charts.NewBar()
+	c.SetGlobalOptions(fr.globalOpts(names, opts.Tooltip{Show: opts.Bool(true), Trigger: "axis",
+		AxisPointer: &opts.AxisPointer{Type: "shadow"}})...)
+	c.SetGlobalOptions(
+		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: f.XName, NameLocation: "middle", NameGap: 26}),
+		charts.WithYAxisOpts(yAxisOpts(f.YAxis, 0, v)),
+	)
+	c.SetXAxis(cats)
 	total := 0
-	for i, s := range f.Series {
-		var b bytes.Buffer
-		b.WriteByte('[')
-		for k, v := range s.Values {
-			if k > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(fmtY(v))
+	for _, s := range f.Series {
+		data := make([]opts.BarData, len(s.Values))
+		for k, val := range s.Values {
+			data[k] = opts.BarData{Value: yval(val)}
 		}
-		b.WriteByte(']')
 		total += len(s.Values)
-		m := map[string]any{"type": "bar", "name": s.Name, "data": json.RawMessage(b.Bytes())}
+		var so []charts.SeriesOpts
 		if s.Color != "" {
-			m["itemStyle"] = map[string]any{"color": s.Color}
+			so = append(so, charts.WithItemStyleOpts(opts.ItemStyle{Color: s.Color}))
 		}
-		series[i] = m
+		c.AddSeries(s.Name, data, so...)
 	}
-	opt["series"] = series
-	return opt, total
+	return c, total
 }
 
 // allocate splits budget among series of the given sizes in proportion
@@ -405,75 +455,210 @@ func allocate(sizes []int, budget int) []int {
 	return out
 }
 
-// pointsJSON writes [[x,y],...]; a non-finite y becomes "-", ECharts'
-// missing value, which breaks the line. exactX keeps every digit of x
-// (positions on a time axis); y keeps 6 significant digits, more than a
-// chart or tooltip can show.
-func pointsJSON(x, y []float64, exactX bool) json.RawMessage {
-	var b bytes.Buffer
-	b.Grow(len(x) * 20)
-	b.WriteByte('[')
-	for i := range x {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('[')
-		if exactX {
-			b.WriteString(strconv.FormatFloat(x[i], 'g', -1, 64))
-		} else {
-			b.WriteString(fmtY(x[i]))
-		}
-		b.WriteByte(',')
-		b.WriteString(fmtY(y[i]))
-		b.WriteByte(']')
-	}
-	b.WriteByte(']')
-	return b.Bytes()
-}
-
-// scatterJSON writes the finite points of g as [x,y] or [x,y,"label"],
+// scatterData returns the finite points of g as [x,y] or [x,y,"label"],
 // keeping every k-th point when there are more than n.
-func scatterJSON(g ScatterGroup, n int) (json.RawMessage, int) {
+func scatterData(g ScatterGroup, n int) []opts.ScatterData {
 	step := 1
 	if len(g.Points) > n && n > 0 {
 		step = (len(g.Points) + n - 1) / n
 	}
-	var b bytes.Buffer
-	b.WriteByte('[')
-	cnt := 0
+	labels := len(g.Labels) == len(g.Points)
+	out := make([]opts.ScatterData, 0, min(len(g.Points), max(n, 1)))
 	for i := 0; i < len(g.Points); i += step {
 		p := g.Points[i]
 		if !finite(p[0]) || !finite(p[1]) {
 			continue
 		}
-		if cnt > 0 {
-			b.WriteByte(',')
+		val := []any{round6(p[0]), round6(p[1])}
+		if labels {
+			val = append(val, g.Labels[i])
 		}
-		cnt++
-		b.WriteByte('[')
-		b.WriteString(fmtY(p[0]))
-		b.WriteByte(',')
-		b.WriteString(fmtY(p[1]))
-		if len(g.Labels) == len(g.Points) {
-			l, _ := json.Marshal(g.Labels[i]) // a string always marshals
-			b.WriteByte(',')
-			b.Write(l)
-		}
-		b.WriteByte(']')
+		out = append(out, opts.ScatterData{Value: val})
 	}
-	b.WriteByte(']')
-	return b.Bytes(), cnt
+	return out
 }
 
-// fmtY formats a data value with 6 significant digits, or "-" when it is
-// not finite, so that NaN never reaches the JSON.
-func fmtY(v float64) string {
+// yval returns a data value with 6 significant digits, more than a chart
+// or tooltip can show, or "-", ECharts' missing value that breaks the
+// line, when v is not finite: NaN must never reach the encoder.
+func yval(v float64) any {
 	if !finite(v) {
-		return `"-"`
+		return "-"
 	}
-	s := strconv.FormatFloat(v, 'g', 6, 64)
-	if s == "-0" {
-		return "0"
+	return round6(v)
+}
+
+// round6 rounds v to 6 significant digits, so that its JSON is short, and
+// turns -0 into 0.
+func round6(v float64) float64 {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
+	if err != nil || r == 0 {
+		return 0 // err only for ±Inf, which callers exclude
 	}
-	return s
+	return r
+}
+
+// optionVisitor completes the option go-echarts builds (see the comment
+// at the top of this file). It turns every component into plain JSON
+// values without nulls, merges in the keys go-echarts has no fields for,
+// and writes series data compactly. The first error is kept in err, since
+// visitor methods cannot return one.
+type optionVisitor struct {
+	charts.BaseConfigurationVisitor
+	top     map[string]any         // merged into the option
+	perSer  map[int]map[string]any // merged into series i
+	perYAx  map[int]map[string]any // merged into y axis i
+	err     error
+	compact bool
+}
+
+func newOptionVisitor(inGrid bool) *optionVisitor {
+	top := map[string]any{
+		"useUTC":    true, // the same axis labels on every machine
+		"textStyle": map[string]any{"fontSize": 12},
+		"tooltip":   map[string]any{"confine": true},
+	}
+	if !inGrid {
+		top["toolbox"] = map[string]any{"itemSize": 14}
+	}
+	return &optionVisitor{top: top, perSer: map[int]map[string]any{}, perYAx: map[int]map[string]any{}, compact: true}
+}
+
+func (v *optionVisitor) series(i int, patch map[string]any) { v.perSer[i] = patch }
+func (v *optionVisitor) yAxis(i int, patch map[string]any)  { v.perYAx[i] = patch }
+
+func (v *optionVisitor) fail(err error) {
+	if v.err == nil {
+		v.err = err
+	}
+}
+
+// Visit runs after the series: it rewrites every other top-level value.
+func (v *optionVisitor) Visit(o map[string]any) {
+	for k, val := range o {
+		if k != "series" {
+			o[k] = v.plain(val)
+		}
+	}
+	if ys, ok := o["yAxis"].([]any); ok {
+		for i, p := range v.perYAx {
+			if i < len(ys) {
+				ys[i] = merge(ys[i], p)
+			}
+		}
+	}
+	for k, p := range v.top {
+		o[k] = merge(o[k], p)
+	}
+}
+
+// VisitSeriesOpt returns the series as plain maps with their patches and
+// with data written as [x,y] (or bare values for bars) instead of
+// {"value":[x,y]} objects, which roughly halves the size of a page.
+func (v *optionVisitor) VisitSeriesOpt(ms charts.MultiSeries) any {
+	out := make([]any, len(ms))
+	for i, s := range ms {
+		data := s.Data
+		s.Data = nil
+		m, _ := v.plain(s).(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+		}
+		if v.compact {
+			m["data"] = v.compactData(data)
+		} else {
+			m["data"] = data
+		}
+		out[i] = merge(m, v.perSer[i])
+	}
+	return out
+}
+
+// compactData returns the values of go-echarts data items as one JSON
+// array. The items carry nothing but Value, so nothing is lost.
+func (v *optionVisitor) compactData(data any) json.RawMessage {
+	var vals []any
+	switch d := data.(type) {
+	case []opts.LineData:
+		vals = make([]any, len(d))
+		for i := range d {
+			vals[i] = d[i].Value
+		}
+	case []opts.ScatterData:
+		vals = make([]any, len(d))
+		for i := range d {
+			vals[i] = d[i].Value
+		}
+	case []opts.BarData:
+		vals = make([]any, len(d))
+		for i := range d {
+			vals[i] = d[i].Value
+		}
+	case nil:
+		vals = []any{}
+	default:
+		v.fail(fmt.Errorf("series data of type %T", data))
+		return json.RawMessage("[]")
+	}
+	b, err := json.Marshal(vals)
+	if err != nil {
+		v.fail(err)
+		return json.RawMessage("[]")
+	}
+	return b
+}
+
+// plain returns x as decoded JSON (maps, slices, json.Number, strings,
+// bools) with null members removed: go-echarts emits null for some unset
+// fields (a toolbox icon, axis label flags) that ECharts would take as
+// values.
+func (v *optionVisitor) plain(x any) any {
+	b, err := json.Marshal(x)
+	if err != nil {
+		v.fail(err)
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // numbers keep their exact text
+	var out any
+	if err := dec.Decode(&out); err != nil {
+		v.fail(err)
+		return nil
+	}
+	return dropNulls(out)
+}
+
+func dropNulls(x any) any {
+	switch x := x.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if e == nil {
+				delete(x, k)
+			} else {
+				x[k] = dropNulls(e)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = dropNulls(e)
+		}
+	}
+	return x
+}
+
+// merge returns dst with src merged in: maps key by key, recursively;
+// anything else is replaced by src.
+func merge(dst, src any) any {
+	d, ok1 := dst.(map[string]any)
+	s, ok2 := src.(map[string]any)
+	if !ok1 || !ok2 {
+		if src == nil {
+			return dst
+		}
+		return src
+	}
+	for k, e := range s {
+		d[k] = merge(d[k], e)
+	}
+	return d
 }

@@ -10,6 +10,12 @@
 // (summary.json). Write puts index.html, summary.json and tables/ in a
 // directory.
 //
+// Figures are built with go-echarts v2 (charts and opts), completed by a
+// ConfigurationVisitor where go-echarts has no field, and only their
+// option objects are used: each is embedded in the page as JSON data and
+// drawn by the inlined Apache ECharts, so reports open offline under a
+// CSP that forbids any request.
+//
 // Every output is a pure function of its input: there is no wall clock, no
 // map-order output and chart IDs are derived from figure IDs, so rendering
 // the same Doc twice gives identical bytes.
