@@ -51,6 +51,7 @@ type Stage struct {
 	dir     string
 	created string // CreatedBy version string
 	runs    []string
+	open    []string // runs begun and not finished
 }
 
 // NewStage starts a staging area under root (created if needed). version is
@@ -69,38 +70,113 @@ func NewStage(root, version string) (*Stage, error) {
 // WriteRun writes the five tables of d into the stage. Rows are sorted
 // first, so the bytes do not depend on the order they were collected in.
 func (s *Stage) WriteRun(d *schema.RunData) error {
-	name := d.Run.Run
-	if name == "" || strings.ContainsAny(name, "/\\") || strings.HasPrefix(name, ".") {
-		return fmt.Errorf("dataset: bad run name %q", name)
-	}
-	if slices.Contains(s.runs, name) {
-		return fmt.Errorf("dataset: run %q given twice", name)
+	rw, err := s.BeginRun(d.Run.Run)
+	if err != nil {
+		return err
 	}
 	SortRunData(d)
-	meta := func(table string) []parquet.WriterOption {
-		return []parquet.WriterOption{
-			parquet.KeyValueMetadata(schema.VersionKey, schema.Version),
-			parquet.KeyValueMetadata(schema.TableKey, table),
-			parquet.KeyValueMetadata(schema.RunKey, name),
+	for _, t := range d.Turns {
+		if err := rw.AddTurn(t); err != nil {
+			return err
 		}
 	}
-	if err := writeTable(s, schema.TableRuns, name, []schema.Run{d.Run}, meta(schema.TableRuns)); err != nil {
+	turns := d.Turns
+	d.Turns = nil
+	err = rw.Finish(d)
+	d.Turns = turns
+	return err
+}
+
+// RunWriter writes one run into a stage: the turns one by one as they are
+// read (AddTurn), the small tables at the end (Finish). Until Finish the
+// run is not part of the stage.
+type RunWriter struct {
+	s     *Stage
+	name  string
+	turns *TurnWriter
+}
+
+// BeginRun starts writing the run called name.
+func (s *Stage) BeginRun(name string) (*RunWriter, error) {
+	if name == "" || strings.ContainsAny(name, "/\\") || strings.HasPrefix(name, ".") {
+		return nil, fmt.Errorf("dataset: bad run name %q", name)
+	}
+	if slices.Contains(s.runs, name) || slices.Contains(s.open, name) {
+		return nil, fmt.Errorf("dataset: run %q given twice", name)
+	}
+	path := filepath.Join(PartitionDir(s.dir, schema.TableTurns, name), FileName)
+	tw, err := newTurnWriter(path, schema.TableTurns+"/"+name, filepath.Join(s.dir, ".spill", name), s.options(schema.TableTurns, name))
+	if err != nil {
+		return nil, err
+	}
+	s.open = append(s.open, name)
+	return &RunWriter{s: s, name: name, turns: tw}, nil
+}
+
+// AddTurn writes one turn, in any order (the file is sorted, see
+// TurnWriter).
+func (w *RunWriter) AddTurn(t schema.Turn) error { return w.turns.Add(t) }
+
+// Turns returns the number of turns added.
+func (w *RunWriter) Turns() int64 { return w.turns.Rows() }
+
+// Finish completes the turns file and writes the other four tables of d,
+// whose Turns must be empty (they went through AddTurn). d's other tables
+// are sorted first.
+func (w *RunWriter) Finish(d *schema.RunData) error {
+	if d.Run.Run != w.name {
+		return fmt.Errorf("dataset: run %q finished as %q", w.name, d.Run.Run)
+	}
+	if len(d.Turns) > 0 {
+		return fmt.Errorf("dataset: run %q: %d turns given to Finish instead of AddTurn", w.name, len(d.Turns))
+	}
+	if err := w.turns.Close(); err != nil {
 		return err
 	}
-	if err := writeTable(s, schema.TableSessions, name, d.Sessions, meta(schema.TableSessions)); err != nil {
+	SortRunData(d)
+	s, name := w.s, w.name
+	if err := writeTable(s, schema.TableRuns, name, []schema.Run{d.Run}); err != nil {
 		return err
 	}
-	if err := writeTable(s, schema.TableTurns, name, d.Turns, meta(schema.TableTurns)); err != nil {
+	if err := writeTable(s, schema.TableSessions, name, d.Sessions); err != nil {
 		return err
 	}
-	if err := writeTable(s, schema.TableEvents, name, d.Events, meta(schema.TableEvents)); err != nil {
+	if err := writeTable(s, schema.TableEvents, name, d.Events); err != nil {
 		return err
 	}
-	if err := writeTable(s, schema.TableEngine, name, d.Engine, meta(schema.TableEngine)); err != nil {
+	if err := writeTable(s, schema.TableEngine, name, d.Engine); err != nil {
 		return err
 	}
+	os.RemoveAll(filepath.Join(s.dir, ".spill", name))
+	s.open = slices.DeleteFunc(s.open, func(n string) bool { return n == name })
 	s.runs = append(s.runs, name)
 	return nil
+}
+
+// Abort stops writing the run after an error: its goroutine ends and its
+// file is closed. The stage itself is aborted or committed as usual.
+func (w *RunWriter) Abort() {
+	w.turns.abort()
+	w.s.open = slices.DeleteFunc(w.s.open, func(n string) bool { return n == w.name })
+}
+
+// options returns the writer options of one table's file.
+func (s *Stage) options(table, run string) []parquet.WriterOption {
+	return []parquet.WriterOption{
+		parquet.KeyValueMetadata(schema.VersionKey, schema.Version),
+		parquet.KeyValueMetadata(schema.TableKey, table),
+		parquet.KeyValueMetadata(schema.RunKey, run),
+		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
+		parquet.MaxRowsPerRowGroup(MaxRowsPerRowGroup),
+		// One page buffer per column: 256 KB holds a row group's worth of
+		// most columns in a few pages, and bounds the writer's memory at
+		// columns x 256 KB whatever the table's size.
+		parquet.PageBufferSize(256 << 10),
+		// Fewer, larger writes to the file: 32 KB (the default) costs a
+		// system call every few hundred turns.
+		parquet.WriteBufferSize(1 << 20),
+		parquet.CreatedBy("outlast", s.created, "schema-"+schema.Version),
+	}
 }
 
 // WriteRejects stages the rejected lines of run as JSONL (one object per
@@ -119,37 +195,19 @@ func (s *Stage) WriteRejects(run string, rejects []Reject) error {
 	return os.WriteFile(filepath.Join(dir, run+".jsonl"), buf.Bytes(), 0o644)
 }
 
-func writeTable[T any](s *Stage, table, run string, rows []T, opts []parquet.WriterOption) error {
-	dir := PartitionDir(s.dir, table, run)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(filepath.Join(dir, FileName))
+func writeTable[T any](s *Stage, table, run string, rows []T) error {
+	path := filepath.Join(PartitionDir(s.dir, table, run), FileName)
+	w, err := newRowWriter[T](path, table+"/"+run, s.options(table, run), false)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	opts = append(opts,
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
-		parquet.MaxRowsPerRowGroup(MaxRowsPerRowGroup),
-		parquet.PageBufferSize(256<<10),
-		parquet.CreatedBy("outlast", s.created, "schema-"+schema.Version),
-	)
-	w := parquet.NewGenericWriter[T](f, opts...)
-	for len(rows) > 0 {
-		n := min(len(rows), 8192)
-		if _, err := w.Write(rows[:n]); err != nil {
-			return fmt.Errorf("dataset: write %s/%s: %w", table, run, err)
+	for _, r := range rows {
+		if err := w.add(r); err != nil {
+			w.close(false)
+			return err
 		}
-		rows = rows[n:]
 	}
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("dataset: close %s/%s: %w", table, run, err)
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	return f.Close()
+	return w.close(true)
 }
 
 // Commit moves every staged run into the dataset, replacing earlier files of

@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/ingest/gateway"
@@ -40,7 +41,10 @@ type Options struct {
 
 // Result is one run read from its directory.
 type Result struct {
+	// Data is the run's tables; after StageRun its Turns are empty (they
+	// went to the stage) and Turns counts them.
 	Data     *schema.RunData
+	Turns    int64
 	Rejects  []dataset.Reject
 	Warnings []string // things a researcher must see: format drift, truncated lines, clock offsets
 }
@@ -51,8 +55,47 @@ func IsRunDir(dir string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// ReadRunDir reads the run in dir.
+// ReadRunDir reads the run in dir into memory.
 func ReadRunDir(dir string, opt Options) (*Result, error) {
+	res, err := readRunDir(dir, opt, nil)
+	if err != nil {
+		return nil, err
+	}
+	res.Turns = int64(len(res.Data.Turns))
+	return res, nil
+}
+
+// StageRun reads the run in dir into stage. The turns table, the one that
+// grows with the log, streams to its file as the gateway log is read, so
+// memory stays bounded whatever the log's size; the other tables are
+// written at the end. The caller stages the rejects (Stage.WriteRejects)
+// and commits or aborts the stage.
+func StageRun(dir string, opt Options, stage *dataset.Stage) (*Result, error) {
+	var rw *dataset.RunWriter
+	res, err := readRunDir(dir, opt, func(name string) (func(schema.Turn) error, error) {
+		var err error
+		rw, err = stage.BeginRun(name)
+		if err != nil {
+			return nil, err
+		}
+		return rw.AddTurn, nil
+	})
+	if err != nil {
+		if rw != nil {
+			rw.Abort()
+		}
+		return nil, err
+	}
+	res.Turns = rw.Turns()
+	if err := rw.Finish(res.Data); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// readRunDir reads the run in dir. With begin, the turns go to the sink it
+// returns for the run's name instead of into memory.
+func readRunDir(dir string, opt Options, begin func(run string) (func(schema.Turn) error, error)) (*Result, error) {
 	mpath := filepath.Join(dir, ManifestName)
 	mbytes, err := os.ReadFile(mpath)
 	if err != nil {
@@ -74,6 +117,11 @@ func ReadRunDir(dir string, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	r := &runReader{dir: dir, opt: opt, res: res}
+	if begin != nil {
+		if r.sink, err = begin(run.Run); err != nil {
+			return nil, err
+		}
+	}
 
 	gw, err := findFile(dir, m.Files.Gateway, true)
 	if err != nil {
@@ -134,9 +182,15 @@ func (s *span) add(t float64) {
 func (s span) ok() bool { return s.first <= s.last }
 
 type runReader struct {
-	dir string
-	opt Options
-	res *Result
+	dir  string
+	opt  Options
+	res  *Result
+	sink func(schema.Turn) error // nil: turns into memory
+	// repeated are lenient rejects of a repeated (session, turn) whose first
+	// line is looked up after the pass (resolveRepeated).
+	repeated []repeatedReject
+	gwPath   string
+	t0       time.Time
 }
 
 func (r *runReader) warnf(format string, args ...any) {
@@ -150,8 +204,24 @@ func (r *runReader) reject(err error) error {
 	if !errors.As(err, &pe) || !r.opt.Lenient {
 		return fmt.Errorf("%s: %w", r.dir, err)
 	}
+	var rt *gateway.RepeatedTurnError
+	if errors.As(pe.Err, &rt) && rt.First == 0 {
+		r.repeated = append(r.repeated, repeatedReject{index: len(r.res.Rejects), err: rt})
+	}
 	r.res.Rejects = append(r.res.Rejects, dataset.Reject{Pos: pe.Pos, Reason: pe.Err.Error(), Line: pe.Raw})
 	return nil
+}
+
+// rejectGateway is reject for gateway lines: in strict mode the first line
+// of a repeated turn is looked up before the error is returned.
+func (r *runReader) rejectGateway(err error) error {
+	var rt *gateway.RepeatedTurnError
+	if !r.opt.Lenient && errors.As(err, &rt) && rt.First == 0 {
+		if lerr := r.resolveRepeated([]repeatedReject{{index: -1, err: rt}}); lerr != nil {
+			return lerr
+		}
+	}
+	return r.reject(err)
 }
 
 func open(path string) (*lineio.Reader, error) {
@@ -166,7 +236,12 @@ func (r *runReader) readGateway(path string, m *manifest.Manifest) (span, error)
 	}
 	defer lr.Close()
 	rd := gateway.NewReader(lr, m.StartedAt)
+	defer rd.Close() // before lr.Close: the reader's goroutines use lr
+	r.gwPath, r.t0 = path, m.StartedAt
 	col := gateway.NewCollector()
+	if r.sink != nil {
+		col = gateway.NewStreamingCollector(r.sink)
+	}
 	for {
 		rec, err := rd.Next()
 		if err == io.EOF {
@@ -179,12 +254,21 @@ func (r *runReader) readGateway(path string, m *manifest.Manifest) (span, error)
 			continue
 		}
 		if err := col.Add(rec); err != nil {
-			if err := r.reject(err); err != nil {
+			var pe *lineio.ParseError
+			if !errors.As(err, &pe) {
+				return sp, err // the sink failed: not a line's fault
+			}
+			if err := r.rejectGateway(err); err != nil {
 				return sp, err
 			}
 			continue
 		}
 		sp.add(rec.T)
+	}
+	if len(r.repeated) > 0 {
+		if err := r.resolveRepeated(r.repeated); err != nil {
+			return sp, err
+		}
 	}
 	if err := lr.Err(); err != nil {
 		return sp, err
@@ -311,6 +395,7 @@ func (r *runReader) readMetrics(path string, m *manifest.Manifest) (span, error)
 	}
 	defer lr.Close()
 	rd := promscrape.NewReader(lr, promscrape.Options{T0: m.StartedAt})
+	defer rd.Close() // before lr.Close: the reader's goroutines use lr
 	d := r.res.Data
 	for {
 		s, err := rd.Next()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 
 	"github.com/outlast-dev/outlast/dataset"
@@ -40,6 +41,11 @@ Examples:
 Flags:
 `
 
+// ingestMemoryLimit is the soft limit of the Go heap during ingest: below
+// the 256 MB peak the issue allows, with room for stacks and buffers
+// outside the heap.
+const ingestMemoryLimit = 160 << 20
+
 func runIngest(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -52,6 +58,11 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	}
 	if *out == "" || fs.NArg() == 0 {
 		return usageErrorf("ingest needs --out DATASET and at least one RUN_DIR")
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Garbage is collected sooner as the heap nears the limit, so a
+		// long log's peak memory stays bounded (docs/performance.md).
+		debug.SetMemoryLimit(ingestMemoryLimit)
 	}
 	dirs, err := expandRunDirs(fs.Args())
 	if err != nil {
@@ -71,14 +82,12 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	var totalRejects int
 	for i, dir := range dirs {
 		bar.step(i, filepath.Base(dir))
-		res, err := ingest.ReadRunDir(dir, ingest.Options{Lenient: *lenient, Version: version})
+		// StageRun streams the turns into the stage as the gateway log is
+		// read, so memory does not grow with the log.
+		res, err := ingest.StageRun(dir, ingest.Options{Lenient: *lenient, Version: version}, stage)
 		if err != nil {
 			bar.done()
 			return inputError(err)
-		}
-		if err := stage.WriteRun(res.Data); err != nil {
-			bar.done()
-			return err
 		}
 		if err := stage.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
 			bar.done()
@@ -92,7 +101,7 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 		if !*quiet {
 			d := res.Data
 			fmt.Fprintf(stdout, "%-24s sessions %5d  turns %7d  events %5d  engine samples %6d  rejected %d\n",
-				d.Run.Run, len(d.Sessions), len(d.Turns), len(d.Events), len(d.Engine), len(res.Rejects))
+				d.Run.Run, len(d.Sessions), res.Turns, len(d.Events), len(d.Engine), len(res.Rejects))
 		}
 	}
 	bar.done()

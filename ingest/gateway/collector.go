@@ -21,10 +21,16 @@ type UnknownKind struct {
 // sessions, turns and events tables.
 type Collector struct {
 	sessions map[string]*sessionState
-	turnAt   map[turnKey]int // line of each (session, turn) seen
 	turns    []lined[schema.Turn]
-	events   []lined[schema.Event]
-	unknown  map[string]*UnknownKind
+	// sink, when set, takes each accepted turn instead of turns: the turns
+	// table of a large log streams to disk.
+	sink   func(schema.Turn) error
+	nTurns int
+	// times holds the optional times of the turns kept or passed on: a
+	// record's own are reused once the reader moves on.
+	times   [][3]float64
+	events  []lined[schema.Event]
+	unknown map[string]*UnknownKind
 }
 
 type sessionState struct {
@@ -33,11 +39,55 @@ type sessionState struct {
 	endLine   int    // 0 until the session_end
 	turns     int64  // turn records seen
 	turnsDone *int64 // session_end.turns_done
+	// seen has bit t set once turn t was accepted: exact duplicate
+	// detection at one bit per turn, where a map of (session, turn) pairs
+	// costs some 60 bytes each. Turn numbers beyond bitsetTurns (hostile or
+	// odd input) go to the small map big instead, so one line cannot
+	// allocate a huge bitset.
+	seen []uint64
+	big  map[int32]bool
 }
 
-type turnKey struct {
-	session string
-	turn    int32
+// bitsetTurns bounds the turn numbers tracked in a session's bitset (8 KB).
+const bitsetTurns = 1 << 16
+
+// markTurn records turn t, reporting false when it was already recorded.
+func (st *sessionState) markTurn(t int32) bool {
+	if t < bitsetTurns {
+		w, bit := int(t/64), uint64(1)<<(t%64)
+		if w >= len(st.seen) {
+			st.seen = append(st.seen, make([]uint64, w+1-len(st.seen))...)
+		}
+		if st.seen[w]&bit != 0 {
+			return false
+		}
+		st.seen[w] |= bit
+		return true
+	}
+	if st.big[t] {
+		return false
+	}
+	if st.big == nil {
+		st.big = map[int32]bool{}
+	}
+	st.big[t] = true
+	return true
+}
+
+// RepeatedTurnError is the reason of a repeated (session, turn). First is
+// the line of the first record, 0 when a streaming Collector does not know
+// it (the caller looks it up: FirstTurnLine).
+type RepeatedTurnError struct {
+	Session string
+	Turn    int32
+	First   int
+}
+
+func (e *RepeatedTurnError) Error() string {
+	if e.First == 0 {
+		return fmt.Sprintf("session %q turn %d is repeated (first at an earlier line)", e.Session, e.Turn)
+	}
+	return fmt.Sprintf("session %q turn %d is repeated (first at line %d)", e.Session, e.Turn, e.First)
 }
 
 // lined is a row with the input line it came from, to break time ties in
@@ -51,10 +101,22 @@ type lined[T any] struct {
 func NewCollector() *Collector {
 	return &Collector{
 		sessions: map[string]*sessionState{},
-		turnAt:   map[turnKey]int{},
 		unknown:  map[string]*UnknownKind{},
 	}
 }
+
+// NewStreamingCollector returns an empty collector that passes each
+// accepted turn to sink, in input order, instead of keeping it: Tables then
+// returns no turns. A repeated (session, turn) is then reported with a
+// RepeatedTurnError whose First is 0.
+func NewStreamingCollector(sink func(schema.Turn) error) *Collector {
+	c := NewCollector()
+	c.sink = sink
+	return c
+}
+
+// Turns returns the number of turns accepted.
+func (c *Collector) Turns() int { return c.nTurns }
 
 // Add applies rec. A record that breaks a cross-line rule gives a
 // *lineio.ParseError at the record's position and leaves the collector as
@@ -88,15 +150,25 @@ func (c *Collector) Add(rec Record) error {
 		if !ok {
 			return fail("turn for session %q, which has no session_start before this line", t.Session)
 		}
-		key := turnKey{t.Session, t.Turn}
-		if line, dup := c.turnAt[key]; dup {
-			return fail("session %q turn %d is repeated (first at line %d)", t.Session, t.Turn, line)
+		if !st.markTurn(t.Turn) {
+			e := &RepeatedTurnError{Session: t.Session, Turn: t.Turn}
+			if c.sink == nil {
+				e.First = c.firstLine(t.Session, t.Turn)
+			}
+			return &lineio.ParseError{Pos: rec.Pos, Raw: append([]byte(nil), rec.Raw...), Err: e}
 		}
-		c.turnAt[key] = rec.Pos.Line
-		st.turns++
 		row := *t
 		row.Origin = st.row.Origin
-		c.turns = append(c.turns, lined[schema.Turn]{row, rec.Pos.Line})
+		c.ownTimes(&row)
+		if c.sink != nil {
+			if err := c.sink(row); err != nil {
+				return err
+			}
+		} else {
+			c.turns = append(c.turns, lined[schema.Turn]{row, rec.Pos.Line})
+		}
+		st.turns++
+		c.nTurns++
 	case rec.End != nil:
 		e := rec.End
 		st, ok := c.sessions[e.Session]
@@ -130,6 +202,36 @@ func (c *Collector) Add(rec Record) error {
 		}
 	}
 	return nil
+}
+
+// ownTimes moves t's optional times into the collector's slab, one
+// allocation per 1024 turns.
+func (c *Collector) ownTimes(t *schema.Turn) {
+	if t.ReadyS == nil && t.SentS == nil && t.FirstTokenS == nil {
+		return
+	}
+	if len(c.times) == cap(c.times) {
+		c.times = make([][3]float64, 0, 1024)
+	}
+	c.times = c.times[:len(c.times)+1]
+	box := &c.times[len(c.times)-1]
+	for i, p := range []**float64{&t.ReadyS, &t.SentS, &t.FirstTokenS} {
+		if *p != nil {
+			box[i] = **p
+			*p = &box[i]
+		}
+	}
+}
+
+// firstLine returns the line of the kept turn (session, turn); duplicates
+// are errors, so this search runs only on one.
+func (c *Collector) firstLine(session string, turn int32) int {
+	for _, t := range c.turns {
+		if t.row.Turn == turn && t.row.Session == session {
+			return t.line
+		}
+	}
+	return 0
 }
 
 func known(ev string) bool {

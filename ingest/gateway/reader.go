@@ -7,6 +7,7 @@ package gateway
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -42,7 +43,9 @@ type Record struct {
 	T     float64 // ts in run seconds
 	Start *SessionStart
 	End   *SessionEnd
-	Turn  *schema.Turn  // Origin is filled by the Collector
+	// Turn, with the times it points to, is valid until the next call to
+	// Next: its memory is reused. Origin is filled by the Collector.
+	Turn  *schema.Turn
 	Event *schema.Event // park, resume, trigger, rate or control
 }
 
@@ -61,34 +64,56 @@ type SessionEnd struct {
 	TurnsDone *int64
 }
 
-// Reader reads gateway records from a line reader.
+// Reader reads gateway records from a line reader. It splits the input
+// into chunks of whole lines and parses them on GOMAXPROCS goroutines
+// (parallel.go); Next hands the records out in input order, with exact
+// positions, as a sequential reader would.
 type Reader struct {
-	lr      *lineio.Reader
-	t0Sec   int64   // t=0 as Unix seconds ...
-	t0Frac  float64 // ... plus a fraction of a second
+	lr     *lineio.Reader
+	t0     time.Time
+	t0Sec  int64   // t=0 as Unix seconds ...
+	t0Frac float64 // ... plus a fraction of a second
+
+	// The parser state of one goroutine: scratch member tables, interned
+	// strings, and a slab of turn boxes.
 	members []member
 	usage   []member
 	details []member
-	// pending says lr holds a line read ahead (to see whether a bad line
-	// was the last) that Next has not parsed yet.
-	pending    bool
+	// strs interns session ids and origins: a session's id recurs on
+	// every one of its lines, and sharing the string saves an allocation
+	// each. It is a direct-mapped cache, not a map: a lookup is one hash and
+	// one comparison, memory is fixed, and a collision only costs an
+	// allocation.
+	strs *[internSlots]string
+	// boxes is where turns are built: the current batch's slab while
+	// parsing a chunk (parallel.go).
+	boxes []turnBox
+
+	pipe       *pipeline
+	cur        *batch
+	idx        int
 	blank      int
 	firstBlank lineio.Pos
 	finished   bool
 	warnings   []string
-	// strs interns session ids and origins: a session's id recurs on
-	// every one of its lines, and sharing the string saves an allocation each.
-	strs map[string]string
 }
 
 // NewReader reads records from lr. t0 is the run's t=0 (the manifest's
-// started_at); record times become seconds since t0.
+// started_at); record times become seconds since t0. Call Close when done
+// unless Next has returned io.EOF.
 func NewReader(lr *lineio.Reader, t0 time.Time) *Reader {
+	r := newParser(t0)
+	r.lr = lr
+	return r
+}
+
+// newParser returns a Reader used only to parse lines, one per goroutine.
+func newParser(t0 time.Time) *Reader {
 	return &Reader{
-		lr:     lr,
+		t0:     t0,
 		t0Sec:  t0.Unix(),
 		t0Frac: float64(t0.Nanosecond()) / 1e9,
-		strs:   map[string]string{},
+		strs:   new([internSlots]string),
 	}
 }
 
@@ -97,43 +122,55 @@ func NewReader(lr *lineio.Reader, t0 time.Time) *Reader {
 // errors are read errors of the input. A bad last line without a newline
 // (the run was killed mid-write) is a warning, not an error.
 func (r *Reader) Next() (Record, error) {
+	if r.pipe == nil {
+		r.pipe = startPipeline(r.lr, r.t0)
+	}
 	for {
-		if r.pending {
-			r.pending = false
-		} else if !r.lr.Next() {
-			r.finish()
-			if err := r.lr.Err(); err != nil {
+		if r.cur == nil || r.idx == len(r.cur.items) {
+			if r.cur != nil {
+				r.pipe.release(r.cur)
+				r.cur = nil
+			}
+			b, err := r.pipe.next()
+			if err != nil {
+				if err == io.EOF {
+					r.finish()
+				}
 				return Record{}, err
 			}
-			return Record{}, io.EOF
-		}
-		line := r.lr.Bytes()
-		pos := r.lr.Pos()
-		if skipSpace(line, 0) == len(line) {
-			if r.blank == 0 {
-				r.firstBlank = pos
+			if b.blank > 0 {
+				if r.blank == 0 {
+					r.firstBlank = b.firstBlank
+				}
+				r.blank += b.blank
 			}
-			r.blank++
+			r.cur, r.idx = b, 0
 			continue
 		}
-		rec, lerr := r.parse(line, pos)
-		if lerr == nil {
-			return rec, nil
+		it := &r.cur.items[r.idx]
+		r.idx++
+		if it.err == nil {
+			return it.rec, nil
 		}
-		perr := lineio.Errorf(pos, line, "%s", lerr.msg)
+		lerr := it.err
+		perr := lineio.Errorf(it.rec.Pos, it.rec.Raw, "%s", lerr.msg)
 		if lerr.off >= 0 {
 			perr.Column = lerr.off + 1
 		}
-		// Read ahead to learn whether this was the last line.
-		if r.lr.Next() {
-			r.pending = true
-			return Record{}, perr
-		}
-		if lerr.syntax && r.lr.Err() == nil && r.lr.Truncated() {
-			r.warnings = append(r.warnings, fmt.Sprintf("%s: the last line is cut short (%s): the run was stopped mid-write; line ignored", pos, lerr.msg))
+		last := r.cur.last && r.idx == len(r.cur.items) && it.rec.Pos.Line == r.cur.lastLine
+		if last && lerr.syntax && r.cur.truncated {
+			r.warnings = append(r.warnings, fmt.Sprintf("%s: the last line is cut short (%s): the run was stopped mid-write; line ignored", it.rec.Pos, lerr.msg))
 			continue
 		}
 		return Record{}, perr
+	}
+}
+
+// Close stops the parsing goroutines and waits for them; the line reader
+// may then be closed.
+func (r *Reader) Close() {
+	if r.pipe != nil {
+		r.pipe.stop()
 	}
 }
 
@@ -352,8 +389,21 @@ type turnBox struct {
 	times [3]float64
 }
 
+// newBox returns a zeroed turnBox from the current slab.
+func (r *Reader) newBox() *turnBox {
+	if len(r.boxes) == cap(r.boxes) {
+		// A new slab, twice as large: earlier boxes stay where they are,
+		// and a reused batch soon has room for all its turns.
+		r.boxes = make([]turnBox, 0, max(256, 2*cap(r.boxes)))
+	}
+	r.boxes = r.boxes[:len(r.boxes)+1]
+	box := &r.boxes[len(r.boxes)-1]
+	*box = turnBox{}
+	return box
+}
+
 func (r *Reader) turn(l *object, t float64) (*schema.Turn, *lineError) {
-	box := &turnBox{}
+	box := r.newBox()
 	tr := &box.turn
 	tr.DoneS = t
 	var err *lineError
@@ -403,12 +453,11 @@ func (r *Reader) tokens(l *object, tr *schema.Turn) *lineError {
 		if tr.OutputTokens, err = requiredCount(l, kOutputTokens, "output_tokens (or a usage object)"); err != nil {
 			return err
 		}
-		cached, err := optCount(l, kCachedTokens)
-		if err != nil {
-			return err
-		}
-		if cached != nil {
-			tr.CachedTokens = *cached
+		if m, ok := l.get(kCachedTokens); ok && !isNull(m.val) {
+			// Not optCount: its pointer would cost an allocation per turn.
+			if tr.CachedTokens, err = count(m.val, m.off, keyNames[kCachedTokens]); err != nil {
+				return err
+			}
 		}
 		if tr.CachedTokens > tr.PromptTokens {
 			m, _ := l.get(kCachedTokens)
@@ -651,7 +700,7 @@ func (r *Reader) stringValue(m member, intern bool) (string, *lineError) {
 		if s, ok := constant(body); ok {
 			return s, nil
 		}
-	} else if s, ok := r.strs[string(body)]; ok {
+	} else if s := r.strs[quickHash(body)%internSlots]; s == string(body) && s != "" {
 		return s, nil
 	}
 	if !utf8.Valid(body) {
@@ -659,9 +708,31 @@ func (r *Reader) stringValue(m member, intern bool) (string, *lineError) {
 	}
 	s := string(body)
 	if intern {
-		r.strs[s] = s
+		r.strs[quickHash(body)%internSlots] = s
 	}
 	return s, nil
+}
+
+// internSlots is the size of a parser's string cache: more than the
+// sessions in flight at once in a large run.
+const internSlots = 1 << 13
+
+// quickHash hashes a short string for the intern cache from its length and
+// its first and last eight bytes, which tell session ids apart; strings
+// that differ only in between merely collide (one more allocation).
+func quickHash(b []byte) uint64 {
+	h := uint64(len(b)) * 0x9e3779b97f4a7c15
+	if len(b) >= 8 {
+		h ^= binary.LittleEndian.Uint64(b) * 0xc2b2ae3d27d4eb4f
+		h ^= binary.LittleEndian.Uint64(b[len(b)-8:]) * 0x165667b19e3779f9
+	} else {
+		for _, c := range b {
+			h = (h ^ uint64(c)) * 0x100000001b3
+		}
+	}
+	h ^= h >> 31
+	h *= 0x94d049bb133111eb
+	return h ^ h>>29
 }
 
 // constant returns the static string for the fixed vocabulary (ev kinds,

@@ -1,11 +1,11 @@
 package gateway
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
-	"time"
 	"unicode/utf8"
 )
 
@@ -177,7 +177,11 @@ func literal(b []byte, i, base int, word string) (int, *lineError) {
 func scanString(b []byte, i, base int) (int, bool, *lineError) {
 	start := i
 	escaped := false
-	for i++; i < len(b); i++ {
+	// Eight bytes at a time while none of them needs a look: most strings
+	// (keys, ids, times) are plain.
+	for i++; i+8 <= len(b) && !special8(binary.LittleEndian.Uint64(b[i:])); i += 8 {
+	}
+	for ; i < len(b); i++ {
 		switch c := b[i]; {
 		case c == '"':
 			return i + 1, escaped, nil
@@ -202,6 +206,16 @@ func scanString(b []byte, i, base int) (int, bool, *lineError) {
 		}
 	}
 	return i, escaped, syntaxErr(base+start, "the string is not closed")
+}
+
+// special8 reports whether any of the eight bytes in v is a quote, a
+// backslash or a control character (below 0x20), by the bit tricks of
+// "Bit Twiddling Hacks": each test is exact for "any byte".
+func special8(v uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote := v ^ (ones * '"')
+	bslash := v ^ (ones * '\\')
+	return ((quote-ones)&^quote|(bslash-ones)&^bslash|(v-ones*0x20)&^v)&highs != 0
 }
 
 func isHex(c byte) bool {
@@ -424,8 +438,27 @@ func parseRFC3339(b []byte) (sec int64, nsec int, ok bool) {
 	default:
 		return 0, 0, false
 	}
-	t := time.Date(year, time.Month(month), day, hour, minute, second, 0, time.UTC)
-	return t.Unix() - int64(offset), nsec, true
+	days := daysFromCivil(year, month, day)
+	return days*86400 + int64(hour*3600+minute*60+second) - int64(offset), nsec, true
+}
+
+// daysFromCivil returns the days from 1970-01-01 to a valid proleptic
+// Gregorian date (H. Hinnant's days_from_civil): what time.Date computes,
+// without its normalisation, which showed in profiles at four times a line.
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y
+	if era < 0 {
+		era -= 399 // floor division
+	}
+	era /= 400
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
 }
 
 func digits(b []byte) (int, bool) {

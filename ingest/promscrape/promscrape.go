@@ -16,6 +16,16 @@
 // of different scrapes. Its errors, numbered from the scrape's first line,
 // are moved to the file's line. Metric names may be UTF-8.
 //
+// Filtering. expfmt allocates for every line it parses, and most of a
+// scrape is families outlast does not read (Python, process and HTTP
+// metrics, histograms). In a scrape started by a "# scrape" line only the
+// HELP, TYPE and sample lines of the known metrics go to expfmt, so
+// everything stored is still parsed by expfmt, but lines of other families
+// are not syntax-checked: a malformed line there is not an error. The
+// splitter still sees every line, so scrapes split as before, and errors
+// keep their file lines. Scrapes without a "# scrape" line are parsed
+// whole, since their lines may move to the next scrape.
+//
 // Several engines and ranks. Series are summed (counts, counters) or
 // averaged (KV usage) over data-parallel replicas (vLLM label engine, SGLang
 // dp_rank). SGLang repeats scheduler metrics once per tensor/pipeline/expert
@@ -44,7 +54,6 @@ import (
 	"time"
 
 	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 
 	"github.com/outlast-dev/outlast/ingest/lineio"
 	"github.com/outlast-dev/outlast/schema"
@@ -158,12 +167,11 @@ type obs struct {
 // label is one label pair of a series.
 type label struct{ name, value string }
 
-// semErr is a series that breaks one of this package's own rules: the
-// index-th series of family name.
-type semErr struct {
-	name  string
-	index int
-	err   error
+// lineErr is an error of this package's own rules about a series, located;
+// kv marks a bad cache_config_info (see observe).
+type lineErr struct {
+	err *lineio.ParseError
+	kv  bool
 }
 
 // rawLine is an owned copy of an input line.
@@ -188,7 +196,21 @@ type chunk struct {
 	pendOff   int // chunk without header: offset in text of the lines since the last sample
 	pendLine  int // and the first of them, 0 if none
 	text      []byte
-	err       *lineio.ParseError
+	// nos numbers the lines of text when they are not consecutive: in a
+	// chunk with a header only the lines of the known metrics are kept.
+	nos []int
+	err *lineio.ParseError
+}
+
+// lineNo returns the input line of the k-th (0-based) line of c.text.
+func (c *chunk) lineNo(k int) int {
+	if !c.header {
+		return c.first + k
+	}
+	if k >= 0 && k < len(c.nos) {
+		return c.nos[k]
+	}
+	return c.first
 }
 
 // Reader turns a metrics.prom into engine samples, one scrape at a time.
@@ -205,11 +227,8 @@ type Reader struct {
 	gen   uint64 // the current chunk's generation
 	names map[string]*nameState
 	cm    comment
-	p     expfmt.TextParser
-	rd    bytes.Reader
-	obs   []obs
-	ls    []label
-	errs  []semErr
+	obs   []obs // the current scrape's
+	pipe  *pipeline
 
 	// Delta base: the previous recognised scrape.
 	havePrev        bool
@@ -228,7 +247,6 @@ func NewReader(lr *lineio.Reader, opt Options) *Reader {
 	r := &Reader{lr: lr, opt: opt, t0s: opt.T0.Unix(), t0ns: int64(opt.T0.Nanosecond())}
 	r.info.FirstS, r.info.LastS = math.NaN(), math.NaN()
 	r.names = map[string]*nameState{}
-	r.p = expfmt.NewTextParser(model.UTF8Validation)
 	return r
 }
 
@@ -239,6 +257,21 @@ func (r *Reader) Info() Info { return r.info }
 // *lineio.ParseError for a scrape that does not parse; the reader then goes
 // on with the next scrape.
 func (r *Reader) Next() (schema.EngineSample, error) {
+	if r.pipe == nil {
+		r.pipe = r.start()
+	}
+	if j := r.pipe.next(); j != nil {
+		return r.finish(j)
+	}
+	if err := r.lr.Err(); err != nil {
+		return schema.EngineSample{}, err
+	}
+	return schema.EngineSample{}, io.EOF
+}
+
+// splitNext returns the next scrape split off the input, nil at the end. It
+// runs on the splitting goroutine (parallel.go).
+func (r *Reader) splitNext() *scrape {
 	for !r.done {
 		r.reset()
 		r.fill()
@@ -248,24 +281,24 @@ func (r *Reader) Next() (schema.EngineSample, error) {
 			}
 			continue
 		}
-		return r.finish()
+		// A copy: r.c's buffers are reused for the next scrape.
+		c := r.c
+		c.text = append([]byte(nil), r.c.text...)
+		c.nos = append([]int(nil), r.c.nos...)
+		return &scrape{c: c, truncLine: r.truncLine, name: r.lr.Name(), done: make(chan struct{})}
 	}
-	if err := r.lr.Err(); err != nil {
-		return schema.EngineSample{}, err
-	}
-	return schema.EngineSample{}, io.EOF
+	return nil
 }
 
 func (r *Reader) reset() {
 	c := &r.c
 	c.first, c.header, c.hasGroup, c.pendLine, c.err = 0, false, false, 0, nil
 	c.text = c.text[:0]
+	c.nos = c.nos[:0]
 	r.gen++
 	if len(r.names) > 1<<16 { // bound memory on inputs with ever-new names
 		clear(r.names)
 	}
-	r.obs = r.obs[:0]
-	r.errs = r.errs[:0]
 }
 
 // fill reads lines into the current chunk until the next one begins.
@@ -374,24 +407,77 @@ func (r *Reader) line(no int, b []byte) bool {
 			c.first = no
 		}
 	}
+	if c.header {
+		// Only the families read are parsed (see Filtering above).
+		if !r.keep(b, i) {
+			return false
+		}
+		c.nos = append(c.nos, no)
+	}
 	c.text = append(append(c.text, b...), '\n')
 	return false
 }
 
-// parse runs expfmt over the chunk and collects the series of the known
-// metrics. It returns the first error by line.
-func (r *Reader) parse() *lineio.ParseError {
-	c := &r.c
-	r.rd.Reset(c.text)
-	fams, err := r.p.TextToMetricFamilies(&r.rd)
+// keep reports whether line b of a chunk with a header goes to expfmt:
+// the HELP and TYPE lines and samples of the known metrics, a sample whose
+// name is quoted (a UTF-8 name inside the braces), and the input's cut
+// last line, whose error the reader reports.
+func (r *Reader) keep(b []byte, i int) bool {
+	if r.lr.Truncated() {
+		return true // only ever true for the last line read
+	}
+	if i == len(b) {
+		return false
+	}
+	if b[i] == '#' {
+		k := r.cm.kind
+		return (k == commentHelp || k == commentType) && known(r.cm.name)
+	}
+	if b[i] == '{' {
+		return true
+	}
+	j := i
+	for j < len(b) && isNameChar(b[j]) {
+		j++
+	}
+	return known(b[i:j])
+}
+
+// known reports whether name is one of metricNames. The known names all
+// begin with "vllm:" or "sglang:", which rejects most others at once.
+func known(name []byte) bool {
+	if len(name) < 5 || name[0] != 'v' && name[0] != 's' || bytes.IndexByte(name, ':') < 0 {
+		return false
+	}
+	_, ok := knownNames[string(name)]
+	return ok
+}
+
+// knownNames indexes metricNames.
+var knownNames = func() map[string]int {
+	m := make(map[string]int, nMetrics)
+	for i, n := range metricNames {
+		m[n] = i
+	}
+	return m
+}()
+
+// parse runs expfmt over the scrape and collects the series of the known
+// metrics, and the errors: expfmt's, or this package's located by line.
+func (ps *parser) parse(j *scrape) {
+	c := &j.c
+	ps.rd.Reset(c.text)
+	fams, err := ps.p.TextToMetricFamilies(&ps.rd)
 	if err != nil {
 		var pe expfmt.ParseError
 		if !errors.As(err, &pe) {
-			return &lineio.ParseError{Pos: lineio.Pos{File: r.lr.Name(), Line: c.first}, Err: err}
+			j.synErr = &lineio.ParseError{Pos: lineio.Pos{File: j.name, Line: c.first}, Err: err}
+			return
 		}
 		// expfmt counts lines from the start of the text it is given.
-		no := c.first + pe.Line - 1
-		return &lineio.ParseError{Pos: lineio.Pos{File: r.lr.Name(), Line: no}, Raw: r.rawLine(no), Err: errors.New(pe.Msg)}
+		no := c.lineNo(pe.Line - 1)
+		j.synErr = &lineio.ParseError{Pos: lineio.Pos{File: j.name, Line: no}, Raw: c.rawLine(no), Err: errors.New(pe.Msg)}
+		return
 	}
 	// The known metrics in table order, not map order, for determinism;
 	// within a family expfmt keeps the input order.
@@ -412,23 +498,47 @@ func (r *Reader) parse() *lineio.ParseError {
 			default:
 				continue // TYPE summary or histogram: no single value to use
 			}
-			r.ls = r.ls[:0]
+			ps.ls = ps.ls[:0]
 			for _, lp := range met.GetLabel() {
-				r.ls = append(r.ls, label{lp.GetName(), lp.GetValue()})
+				ps.ls = append(ps.ls, label{lp.GetName(), lp.GetValue()})
 			}
-			if err := r.observe(m, v, r.ls); err != nil {
-				r.errs = append(r.errs, semErr{metricNames[m], k, err})
+			o, keep, err, kvErr := observe(m, v, ps.ls)
+			if err != nil {
+				j.sem = append(j.sem, ps.semErr(j, metricNames[m], k, err, false))
+				continue
+			}
+			if kvErr != nil {
+				// An error only while the pool is unknown, which the
+				// consumer knows (finish).
+				j.sem = append(j.sem, ps.semErr(j, metricNames[m], k, kvErr, true))
+			}
+			if keep {
+				j.obs = append(j.obs, o)
 			}
 		}
 	}
-	if len(r.errs) == 0 {
-		return nil
+}
+
+// semErr locates an error of the index-th series of family name.
+func (ps *parser) semErr(j *scrape, name string, index int, err error, kv bool) lineErr {
+	no := ps.locate(&j.c, name, index)
+	return lineErr{err: &lineio.ParseError{Pos: lineio.Pos{File: j.name, Line: no}, Raw: j.c.rawLine(no), Err: err}, kv: kv}
+}
+
+// firstErr returns the scrape's first error by line: expfmt's, else the
+// first of this package's, counting cache_config_info errors only while
+// the KV pool is not known (kvFound).
+func (j *scrape) firstErr(kvFound bool) *lineio.ParseError {
+	if j.synErr != nil {
+		return j.synErr
 	}
 	var first *lineio.ParseError
-	for _, e := range r.errs {
-		no := r.locate(e.name, e.index)
-		if first == nil || no < first.Pos.Line {
-			first = &lineio.ParseError{Pos: lineio.Pos{File: r.lr.Name(), Line: no}, Raw: r.rawLine(no), Err: e.err}
+	for _, e := range j.sem {
+		if e.kv && kvFound {
+			continue
+		}
+		if first == nil || e.err.Pos.Line < first.Pos.Line {
+			first = e.err
 		}
 	}
 	return first
@@ -438,18 +548,18 @@ func (r *Reader) parse() *lineio.ParseError {
 // chunk, or the chunk's first line. It parses candidate lines one at a time
 // with expfmt, so a line counts exactly when expfmt put it in that family;
 // it runs only for errors, so its cost does not matter.
-func (r *Reader) locate(name string, index int) int {
-	c := &r.c
-	no, rest := c.first, c.text
-	for ; len(rest) > 0; no++ {
+func (ps *parser) locate(c *chunk, name string, index int) int {
+	rest := c.text
+	for k := 0; len(rest) > 0; k++ {
+		no := c.lineNo(k)
 		i := bytes.IndexByte(rest, '\n')
 		b := rest[:i+1]
 		rest = rest[i+1:]
 		if j := skipBlank(b, 0); b[j] == '#' || !bytes.Contains(b, []byte(name)) {
 			continue
 		}
-		r.rd.Reset(b)
-		if fams, err := r.p.TextToMetricFamilies(&r.rd); err == nil && fams[name] != nil {
+		ps.rd.Reset(b)
+		if fams, err := ps.p.TextToMetricFamilies(&ps.rd); err == nil && fams[name] != nil {
 			if index == 0 {
 				return no
 			}
@@ -460,11 +570,11 @@ func (r *Reader) locate(name string, index int) int {
 }
 
 // rawLine returns a copy of line no of the chunk, nil if it has none.
-func (r *Reader) rawLine(no int) []byte {
-	rest := r.c.text
-	for n := r.c.first; len(rest) > 0; n++ {
+func (c *chunk) rawLine(no int) []byte {
+	rest := c.text
+	for k := 0; len(rest) > 0; k++ {
 		i := bytes.IndexByte(rest, '\n')
-		if n == no {
+		if c.lineNo(k) == no {
 			return append([]byte(nil), rest[:i]...)
 		}
 		rest = rest[i+1:]
@@ -472,14 +582,17 @@ func (r *Reader) rawLine(no int) []byte {
 	return nil
 }
 
-// observe records a series of a known metric.
-func (r *Reader) observe(m int, v float64, ls []label) error {
-	o := obs{metric: m, value: v, kvPool: -1}
+// observe makes the observation of a series of a known metric. keep is
+// false for a series to ignore; err is a bad value. kvErr is a bad
+// cache_config_info, an error only while the pool size is not known yet;
+// o.kvPool is then -1, as it is for a series that does not give the pool.
+func observe(m int, v float64, ls []label) (o obs, keep bool, err, kvErr error) {
+	o = obs{metric: m, value: v, kvPool: -1}
 	for _, l := range ls {
 		switch l.name {
 		case "tp_rank", "pp_rank", "moe_ep_rank":
 			if l.value != "0" {
-				return nil // a repeat of rank 0's view (package doc)
+				return o, false, nil, nil // a repeat of rank 0's view (package doc)
 			}
 		case "engine", "dp_rank":
 			o.replica = l.value
@@ -491,23 +604,22 @@ func (r *Reader) observe(m int, v float64, ls []label) error {
 	}
 	name := metricNames[m]
 	if m >= mVQueries && m <= mSPreempt && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
-		return fmt.Errorf("counter %s has value %v", name, v)
+		return o, false, fmt.Errorf("counter %s has value %v", name, v), nil
 	}
 	if m < mVQueries && (math.IsNaN(v) || math.IsInf(v, 0)) {
-		return fmt.Errorf("gauge %s has value %v", name, v)
+		return o, false, fmt.Errorf("gauge %s has value %v", name, v), nil
 	}
 	if m >= mVQueries && m <= mSPreempt {
 		o.key = seriesKey(name, ls)
 	}
-	if m == mVCacheConfig && !r.kvFound {
+	if m == mVCacheConfig {
 		n, err := cacheConfigPool(ls)
 		if err != nil {
-			return err
+			return o, true, nil, err
 		}
 		o.kvPool = n
 	}
-	r.obs = append(r.obs, o)
-	return nil
+	return o, true, nil, nil
 }
 
 // cacheConfigPool reads the KV pool size from vllm:cache_config_info labels:
@@ -560,14 +672,15 @@ func seriesKey(name string, ls []label) string {
 }
 
 // finish turns the complete chunk into a sample or an error.
-func (r *Reader) finish() (schema.EngineSample, error) {
-	c := &r.c
+func (r *Reader) finish(j *scrape) (schema.EngineSample, error) {
+	c := &j.c
 	if c.err == nil {
-		c.err = r.parse()
+		c.err = j.firstErr(r.kvFound)
 	}
+	r.obs = j.obs
 	// An error on the cut line itself is a symptom of the cut.
-	if r.truncLine != 0 && r.truncLine >= c.first && (c.err == nil || c.err.Pos.Line == r.truncLine) {
-		c.err = &lineio.ParseError{Pos: lineio.Pos{File: r.lr.Name(), Line: r.truncLine}, Raw: r.rawLine(r.truncLine),
+	if j.truncLine != 0 && j.truncLine >= c.first && (c.err == nil || c.err.Pos.Line == j.truncLine) {
+		c.err = &lineio.ParseError{Pos: lineio.Pos{File: j.name, Line: j.truncLine}, Raw: c.rawLine(j.truncLine),
 			Err: errors.New("last line has no newline: the scrape is incomplete")}
 	}
 	if c.err != nil {

@@ -342,30 +342,45 @@ sglang:cached_tokens_total{note="a\"b\\c\nd", cache_source="total"} 25
 	check(t, got, want)
 }
 
+// TestUnreadFamiliesNotChecked checks the documented cost of filtering: in
+// a scrape with a "# scrape" line, lines of families outlast does not read
+// never reach expfmt, so their syntax errors are not reported, while the
+// same lines in a scrape without one are.
+func TestUnreadFamiliesNotChecked(t *testing.T) {
+	for _, line := range []string{`1abc 1`, `abc one`, `# TYPE abc gaugy`, `abc{a 1`, `# HELP 1abc x`} {
+		got, _ := readAll(t, "# scrape 1001\n"+line+"\nvllm:num_requests_running 3\n", t0)
+		if len(got) != 1 || strings.HasPrefix(got[0], "error") || !strings.Contains(got[0], "run=3") {
+			t.Errorf("%q with a scrape line: got %q, want the scrape read", line, got)
+		}
+		got, _ = readAll(t, line+"\nvllm:num_requests_running 3 1001000\n", t0)
+		if len(got) == 0 || !strings.HasPrefix(got[0], "error: metrics.prom:1: ") {
+			t.Errorf("%q without a scrape line: got %q, want an error at line 1", line, got)
+		}
+	}
+}
+
 // TestLineErrors checks the reason and position for bad lines: expfmt's
 // reasons, without a column, for the syntax, and this package's own for
 // "# scrape" lines and values it cannot use. The lines are numbered from the
 // scrape's first line after its "# scrape" line.
 func TestLineErrors(t *testing.T) {
 	cases := []struct{ line, want string }{
-		{`1abc 1`, "1: invalid metric name"},
-		{`abc`, `1: expected float as value, got ""`},
-		{`abc 1 2 3`, `1: spurious string after timestamp: " 3"`},
-		{`abc one`, `1: expected float as value, got "one"`},
-		{`abc 1_000`, `1: expected float as value, got "1_000"`},
-		{`abc 1 1.5`, `1: expected integer as timestamp, got "1.5"`},
-		{`abc{a="1",a="2"} 1`, `1: duplicate label names for metric "abc"`},
-		{`abc{a="\x"} 1`, `1: invalid escape sequence '\x'`},
-		{`abc{a="1} 1`, `1: label value "1} 1" contains unescaped new-line`},
-		{`abc{a 1`, `1: expected '=' after label name, found '1'`},
-		{`abc{a=1} 1`, `1: expected '"' at start of label value, found '1'`},
-		{`abc{9="1"} 1`, `1: invalid label name for metric "abc"`},
-		{"abc{a=\"\xff\"} 1", `1: invalid label value "\xff"`},
-		{`# TYPE abc gaugy`, `1: unknown metric type "gaugy"`},
-		{`# TYPE abc gauge x`, `1: unknown metric type "gauge x"`},
-		{`# HELP 1abc x`, "1: invalid metric name in comment"},
-		{`# HELP abc bad \t escape`, `1: invalid escape sequence '\t'`},
-		{"abc 1\n# TYPE abc gauge", `2: second TYPE line for metric name "abc", or TYPE reported after samples`},
+		{`vllm:num_requests_waiting`, `1: expected float as value, got ""`},
+		{`vllm:num_requests_waiting 1 2 3`, `1: spurious string after timestamp: " 3"`},
+		{`vllm:num_requests_waiting one`, `1: expected float as value, got "one"`},
+		{`vllm:num_requests_waiting 1_000`, `1: expected float as value, got "1_000"`},
+		{`vllm:num_requests_waiting 1 1.5`, `1: expected integer as timestamp, got "1.5"`},
+		{`vllm:num_requests_waiting{a="1",a="2"} 1`, `1: duplicate label names for metric "vllm:num_requests_waiting"`},
+		{`vllm:num_requests_waiting{a="\x"} 1`, `1: invalid escape sequence '\x'`},
+		{`vllm:num_requests_waiting{a="1} 1`, `1: label value "1} 1" contains unescaped new-line`},
+		{`vllm:num_requests_waiting{a 1`, `1: expected '=' after label name, found '1'`},
+		{`vllm:num_requests_waiting{a=1} 1`, `1: expected '"' at start of label value, found '1'`},
+		{`vllm:num_requests_waiting{9="1"} 1`, `1: invalid label name for metric "vllm:num_requests_waiting"`},
+		{"vllm:num_requests_waiting{a=\"\xff\"} 1", `1: invalid label value "\xff"`},
+		{`# TYPE vllm:num_requests_waiting gaugy`, `1: unknown metric type "gaugy"`},
+		{`# TYPE vllm:num_requests_waiting gauge x`, `1: unknown metric type "gauge x"`},
+		{`# HELP vllm:num_requests_waiting bad \t escape`, `1: invalid escape sequence '\t'`},
+		{"vllm:num_requests_waiting 1\n# TYPE vllm:num_requests_waiting gauge", `2: second TYPE line for metric name "vllm:num_requests_waiting", or TYPE reported after samples`},
 		{`# scrape soon`, `1:10: invalid scrape time "soon": want Unix seconds`},
 		{`# scrape 1001 extra`, "1:15: unexpected text after scrape time"},
 		{"vllm:prompt_tokens_total -1", "1: counter vllm:prompt_tokens_total has value -1"},
@@ -727,4 +742,22 @@ func diff(want, got string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestBadCacheConfigAfterPoolKnown checks that a bad cache_config_info is
+// an error only while the KV pool is unknown, now that scrapes are parsed
+// in parallel and only the consumer knows whether it is.
+func TestBadCacheConfigAfterPoolKnown(t *testing.T) {
+	good := `vllm:cache_config_info{kv_cache_size_tokens="4096"} 1`
+	bad := `vllm:cache_config_info{kv_cache_size_tokens="lots"} 1`
+	got, _ := readAll(t, "# scrape 1001\n"+good+"\n# scrape 1002\n"+bad+"\n", t0)
+	for _, g := range got {
+		if strings.HasPrefix(g, "error") {
+			t.Errorf("pool known, then a bad one: %q", got)
+		}
+	}
+	got, _ = readAll(t, "# scrape 1001\n"+bad+"\n# scrape 1002\n"+good+"\n", t0)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "error: metrics.prom:2: cache_config_info") || strings.HasPrefix(got[1], "error") {
+		t.Errorf("a bad one first: got %q, want an error at line 2, then the scrape", got)
+	}
 }

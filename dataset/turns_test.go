@@ -1,0 +1,149 @@
+package dataset
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// manyTurns returns n distinct turns in table order, with ties in done_s
+// so that the session and turn columns decide.
+func manyTurns(n int) []schema.Turn {
+	out := make([]schema.Turn, n)
+	for i := range out {
+		s := fmt.Sprintf("s-%04d", i%97)
+		out[i] = schema.Turn{Session: s, Turn: int32(i / 97), Origin: "base", DoneS: float64(i / 3), PromptTokens: int64(i), Status: "ok"}
+		if i%5 == 0 {
+			out[i].ReadyS = ptr(float64(i/3) - 1)
+		}
+	}
+	slices.SortFunc(out, func(a, b schema.Turn) int { return CompareTurns(&a, &b) })
+	return out
+}
+
+// stageTurns writes run "r" with turns added in the given order and
+// returns the turns file's bytes.
+func stageTurns(t *testing.T, turns []schema.Turn) []byte {
+	t.Helper()
+	root := t.TempDir()
+	st, err := NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw, err := st.BeginRun("r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range turns {
+		if err := rw.AddTurn(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := sampleRun("r")
+	d.Turns = nil
+	if err := rw.Finish(d); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(root, ".staging-*")); len(left) > 0 {
+		t.Errorf("staging left behind: %v", left)
+	}
+	b, err := os.ReadFile(filepath.Join(PartitionDir(root, schema.TableTurns, "r"), FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := readTable[schema.Turn](root, schema.TableTurns, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(turns)
+	slices.SortFunc(want, func(a, b schema.Turn) int { return CompareTurns(&a, &b) })
+	if len(got) != len(want) {
+		t.Fatalf("read back %d turns, wrote %d", len(got), len(want))
+	}
+	for i := range got {
+		got[i].Run = ""
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("row %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	return b
+}
+
+// TestTurnWriterAnyOrder checks that the turns file is sorted and
+// byte-identical whatever the input order: sorted, slightly disordered
+// (within the reorder window), disordered beyond it (late rows merged from
+// memory), and far beyond it (late rows spilled to several files).
+func TestTurnWriterAnyOrder(t *testing.T) {
+	defer func(w, l int) { reorderWindow, lateSpillRows = w, l }(reorderWindow, lateSpillRows)
+	reorderWindow, lateSpillRows = 64, 100
+	sorted := manyTurns(3000)
+	want := stageTurns(t, sorted)
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	near := slices.Clone(sorted)
+	for i := range near { // swaps within 20 rows: inside the window
+		j := min(len(near)-1, i+rng.IntN(20))
+		near[i], near[j] = near[j], near[i]
+	}
+	late := slices.Clone(sorted)
+	for range 50 { // a few rows moved far back: late, merged from memory
+		i, j := rng.IntN(1000), 2000+rng.IntN(1000)
+		late[i], late[j] = late[j], late[i]
+	}
+	reversed := slices.Clone(sorted)
+	slices.Reverse(reversed) // nearly every row late: many spills
+	shuffled := slices.Clone(sorted)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+
+	for name, in := range map[string][]schema.Turn{"near": near, "late": late, "reversed": reversed, "shuffled": shuffled} {
+		if got := stageTurns(t, in); !bytes.Equal(got, want) {
+			t.Errorf("%s: the turns file differs from the one of sorted input", name)
+		}
+	}
+}
+
+// TestWriteRunSameBytesAsStreaming checks that WriteRun (a run in memory)
+// and BeginRun/AddTurn/Finish (a streamed run) write the same turns file.
+func TestWriteRunSameBytesAsStreaming(t *testing.T) {
+	turns := manyTurns(20000) // more than one write batch
+	streamed := stageTurns(t, turns)
+	root := t.TempDir()
+	d := sampleRun("r")
+	d.Turns = slices.Clone(turns)
+	slices.Reverse(d.Turns)
+	writeRuns(t, root, d)
+	b, err := os.ReadFile(filepath.Join(PartitionDir(root, schema.TableTurns, "r"), FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, streamed) {
+		t.Error("WriteRun and the streaming writer give different turns files")
+	}
+}
+
+func TestBeginRunTwice(t *testing.T) {
+	st, err := NewStage(t.TempDir(), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Abort()
+	if _, err := st.BeginRun("a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.BeginRun("a"); err == nil {
+		t.Error("a run begun twice was accepted")
+	}
+	if _, err := st.BeginRun("../x"); err == nil {
+		t.Error("a bad run name was accepted")
+	}
+}

@@ -1,0 +1,37 @@
+package ingest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/outlast-dev/outlast/dataset"
+	"github.com/outlast-dev/outlast/internal/benchgen"
+)
+
+// BenchmarkIngestGateway measures a whole run directory with a generated
+// 64 MB gateway log going into a staged dataset: parsing, the cross-line
+// rules and the Parquet writing together.
+func BenchmarkIngestGateway(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "gw")
+	st, err := benchgen.WriteRunDir(dir, "gw", benchgen.Options{Bytes: 64e6, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(b.TempDir(), "ds")
+	b.SetBytes(st.Bytes)
+	b.ReportAllocs()
+	for b.Loop() {
+		stage, err := dataset.NewStage(out, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := StageRun(dir, Options{Version: "bench"}, stage); err != nil {
+			b.Fatal(err)
+		}
+		if err := stage.Abort(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	os.RemoveAll(out)
+}

@@ -1,0 +1,147 @@
+package ingest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/outlast-dev/outlast/dataset"
+	"github.com/outlast-dev/outlast/internal/benchgen"
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// datasetFiles returns every file of the dataset at root by relative path.
+func datasetFiles(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		files[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// ingestBoth writes dir into two datasets, through ReadRunDir + WriteRun
+// (in memory) and through StageRun (streaming), and checks that they hold
+// the same bytes.
+func ingestBoth(t *testing.T, dir string, opt Options) (*Result, *Result) {
+	t.Helper()
+	memRoot, streamRoot := filepath.Join(t.TempDir(), "mem"), filepath.Join(t.TempDir(), "stream")
+	mem, err := ReadRunDir(dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := dataset.NewStage(memRoot, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.WriteRun(mem.Data); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	st, err = dataset.NewStage(streamRoot, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed, err := StageRun(dir, opt, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	a, b := datasetFiles(t, memRoot), datasetFiles(t, streamRoot)
+	if len(a) != len(b) || len(a) != len(schema.Tables) {
+		t.Fatalf("%d files in memory, %d streamed", len(a), len(b))
+	}
+	for name, data := range a {
+		if !bytes.Equal(data, b[name]) {
+			t.Errorf("%s: streamed file differs from the in-memory one", name)
+		}
+	}
+	if streamed.Turns != int64(len(mem.Data.Turns)) || len(streamed.Data.Turns) != 0 {
+		t.Errorf("StageRun counted %d turns and kept %d, want %d counted and none kept", streamed.Turns, len(streamed.Data.Turns), len(mem.Data.Turns))
+	}
+	return mem, streamed
+}
+
+func TestStageRunSameBytesAsInMemory(t *testing.T) {
+	for _, name := range fixtureRuns {
+		t.Run(name, func(t *testing.T) { ingestBoth(t, fixture(name), Options{Version: "test"}) })
+	}
+	t.Run("generated, out of order", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "gen")
+		st, err := benchgen.WriteRunDir(dir, "gen", benchgen.Options{Bytes: 3e6, Seed: 7, Disorder: 500})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem, _ := ingestBoth(t, dir, Options{Version: "test"})
+		if len(mem.Data.Turns) != st.Turns || len(mem.Data.Sessions) != st.Sessions {
+			t.Errorf("read %d turns, %d sessions; generated %d, %d", len(mem.Data.Turns), len(mem.Data.Sessions), st.Turns, st.Sessions)
+		}
+	})
+}
+
+// TestStageRunRepeatedTurn checks the message of a repeated (session,
+// turn) when streaming, where the first line is looked up again: strict
+// stops with it, lenient keeps every repeat with its own first line.
+func TestStageRunRepeatedTurn(t *testing.T) {
+	dir := copyRun(t, "vllm-2026")
+	gw := filepath.Join(dir, "gateway.jsonl")
+	b, _ := os.ReadFile(gw)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	var turnLines []int // 1-based lines of turn records
+	for i, l := range lines {
+		if strings.Contains(l, `"ev":"turn"`) {
+			turnLines = append(turnLines, i+1)
+		}
+	}
+	first, second := turnLines[0], turnLines[3]
+	appendLine(t, gw, lines[first-1])
+	appendLine(t, gw, `not json`)
+	appendLine(t, gw, lines[second-1])
+	n := len(lines)
+
+	st, err := dataset.NewStage(t.TempDir(), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Abort()
+	_, err = StageRun(dir, Options{Version: "test"}, st)
+	want := "gateway.jsonl:" + itoa(n+1) + ": session "
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "(first at line "+itoa(first)+")") {
+		t.Fatalf("strict error = %v, want %s... (first at line %d)", err, want, first)
+	}
+
+	_, res := ingestBoth(t, dir, Options{Version: "test", Lenient: true})
+	if len(res.Rejects) != 3 {
+		t.Fatalf("%d rejects, want 3: %+v", len(res.Rejects), res.Rejects)
+	}
+	for i, wantFirst := range []int{first, 0, second} {
+		r := res.Rejects[i]
+		if wantFirst != 0 && !strings.HasSuffix(r.Reason, "is repeated (first at line "+itoa(wantFirst)+")") {
+			t.Errorf("reject %d: %s %q, want the first at line %d", i, r.Pos, r.Reason, wantFirst)
+		}
+	}
+	mem, err := ReadRunDir(dir, Options{Version: "test", Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range mem.Rejects {
+		if mem.Rejects[i].Reason != res.Rejects[i].Reason {
+			t.Errorf("reject %d: streamed %q, in memory %q", i, res.Rejects[i].Reason, mem.Rejects[i].Reason)
+		}
+	}
+}
