@@ -15,9 +15,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/outlast-dev/outlast/ingest/logscan"
 	"io"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/lineio"
@@ -150,7 +150,7 @@ func (r *Reader) readLine(raw []byte) (s schema.EngineSample, ok bool, err error
 	line := raw
 	stripped := false
 	if bytes.IndexByte(raw, 0x1b) >= 0 {
-		r.clean = stripANSI(r.clean[:0], raw)
+		r.clean = logscan.StripANSI(r.clean[:0], raw)
 		line, stripped = r.clean, true
 	}
 	h, hok := parseHeader(line)
@@ -213,7 +213,7 @@ func (r *Reader) readLine(raw []byte) (s schema.EngineSample, ok bool, err error
 	if trailing {
 		end--
 	}
-	start = skipSpaces(msg[:end], start)
+	start = logscan.SkipSpaces(msg[:end], start)
 	rest = msg[start:end]
 	if len(rest) == 0 {
 		e := lineio.Errorf(pos, raw, "SGLang %s batch line: no fields", kind)
@@ -288,7 +288,7 @@ func (r *Reader) maxTotalLine(msg []byte, pos lineio.Pos, raw []byte, col func(i
 	if i := bytes.IndexByte(v, ','); i >= 0 {
 		v = v[:i]
 	}
-	n, ok := parseUint(v)
+	n, ok := logscan.ParseUint(v)
 	if !ok {
 		e := lineio.Errorf(pos, raw, "SGLang max_total_num_tokens: malformed number %q", v)
 		e.Column = col(len(maxTotalKey))
@@ -316,7 +316,7 @@ func (r *Reader) allocatedLine(msg []byte, pos lineio.Pos, raw []byte, col func(
 	if j := bytes.IndexByte(v, ','); j >= 0 {
 		v = v[:j]
 	}
-	n, ok := parseUint(v)
+	n, ok := logscan.ParseUint(v)
 	if !ok {
 		e := lineio.Errorf(pos, raw, "SGLang KV cache allocation line: malformed #tokens %q", v)
 		e.Column = col(len(allocatedMsg) + i + len("#tokens: "))
@@ -333,7 +333,7 @@ func (r *Reader) allocatedLine(msg []byte, pos lineio.Pos, raw []byte, col func(
 // and Ray prefix. It is meant for sniffing an unknown engine.
 func Match(line []byte) bool {
 	if bytes.IndexByte(line, 0x1b) >= 0 {
-		line = stripANSI(nil, line)
+		line = logscan.StripANSI(nil, line)
 	}
 	_, ok := parseHeader(line)
 	return ok
@@ -351,13 +351,13 @@ type header struct {
 //	[container-stamp ][(Name pid=N, ip=A) ][YYYY-MM-DD HH:MM:SS(.fff)?( TAGn)*] message
 func parseHeader(b []byte) (header, bool) {
 	var h header
-	i := skipContainerStamp(b)
+	i := logscan.SkipContainerStamp(b)
 	if i < len(b) && b[i] == '(' {
 		end := bytes.IndexByte(b[i:], ')')
 		if end < 0 || bytes.Index(b[i:i+end], []byte(" pid=")) < 0 {
 			return h, false
 		}
-		i = skipSpaces(b, i+end+1)
+		i = logscan.SkipSpaces(b, i+end+1)
 	}
 	if len(b)-i < 21 || b[i] != '[' {
 		return h, false
@@ -366,14 +366,14 @@ func parseHeader(b []byte) (header, bool) {
 	if st[4] != '-' || st[7] != '-' || st[10] != ' ' || st[13] != ':' || st[16] != ':' {
 		return h, false
 	}
-	y1, ok1 := two(st[0:2])
-	y2, ok2 := two(st[2:4])
+	y1, ok1 := logscan.Two(st[0:2])
+	y2, ok2 := logscan.Two(st[2:4])
 	var ok [5]bool
-	h.mon, ok[0] = two(st[5:7])
-	h.day, ok[1] = two(st[8:10])
-	h.hour, ok[2] = two(st[11:13])
-	h.min, ok[3] = two(st[14:16])
-	h.sec, ok[4] = two(st[17:19])
+	h.mon, ok[0] = logscan.Two(st[5:7])
+	h.day, ok[1] = logscan.Two(st[8:10])
+	h.hour, ok[2] = logscan.Two(st[11:13])
+	h.min, ok[3] = logscan.Two(st[14:16])
+	h.sec, ok[4] = logscan.Two(st[17:19])
 	if !(ok1 && ok2 && ok[0] && ok[1] && ok[2] && ok[3] && ok[4]) || h.mon < 1 || h.mon > 12 || h.day < 1 || h.day > 31 || h.hour > 23 || h.min > 59 || h.sec > 60 {
 		return h, false
 	}
@@ -410,7 +410,7 @@ func parseHeader(b []byte) (header, bool) {
 			return h, false
 		}
 		if string(b[j:k]) == "DP" {
-			n, _ := parseUint(b[k:d])
+			n, _ := logscan.ParseUint(b[k:d])
 			h.dp = int32(n)
 		}
 		j = d
@@ -418,7 +418,7 @@ func parseHeader(b []byte) (header, bool) {
 	if j >= len(b) || b[j] != ']' {
 		return h, false
 	}
-	h.msg = skipSpaces(b, j+1)
+	h.msg = logscan.SkipSpaces(b, j+1)
 	return h, true
 }
 
@@ -501,14 +501,14 @@ func parseFields(body []byte, s *schema.EngineSample, v *batchValues) (fieldFlag
 		afterUnknown = fdst == nil && idst == nil
 		switch {
 		case fdst != nil && *fdst == nil:
-			x, err := parseNumber(val)
+			x, err := logscan.ParseNumber(val)
 			if err != nil {
 				return fl, &fieldError{voff, fmt.Errorf("%s: %w", key, err)}
 			}
 			*fval = x
 			*fdst = fval
 		case idst != nil && *idst == nil:
-			n, ok := parseUint(val)
+			n, ok := logscan.ParseUint(val)
 			if !ok {
 				return fl, &fieldError{voff, fmt.Errorf("%s: malformed count %q", key, val)}
 			}
@@ -518,102 +518,4 @@ func parseFields(body []byte, s *schema.EngineSample, v *batchValues) (fieldFlag
 		off = next
 	}
 	return fl, nil
-}
-
-// skipContainerStamp returns the offset after a leading Docker/Kubernetes
-// RFC 3339 stamp ("2026-07-20T10:15:03.123456789Z "), or 0 if there is none.
-func skipContainerStamp(b []byte) int {
-	if len(b) < 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' {
-		return 0
-	}
-	if _, ok := two(b[0:2]); !ok {
-		return 0
-	}
-	if _, ok := two(b[2:4]); !ok {
-		return 0
-	}
-	sp := bytes.IndexByte(b, ' ')
-	if sp < 0 {
-		return 0
-	}
-	return skipSpaces(b, sp)
-}
-
-func skipSpaces(b []byte, i int) int {
-	for i < len(b) && b[i] == ' ' {
-		i++
-	}
-	return i
-}
-
-func two(b []byte) (int, bool) {
-	if b[0] < '0' || b[0] > '9' || b[1] < '0' || b[1] > '9' {
-		return 0, false
-	}
-	return int(b[0]-'0')*10 + int(b[1]-'0'), true
-}
-
-// stripANSI appends b without its ANSI escape sequences to dst.
-func stripANSI(dst, b []byte) []byte {
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c != 0x1b {
-			dst = append(dst, c)
-			continue
-		}
-		if i+1 < len(b) && b[i+1] == '[' {
-			// CSI: parameters and intermediates, then one final byte.
-			j := i + 2
-			for j < len(b) && b[j] >= 0x20 && b[j] <= 0x3f {
-				j++
-			}
-			i = j
-			continue
-		}
-		i++ // a two-byte escape
-	}
-	return dst
-}
-
-// parseNumber parses a finite decimal number such as "0.27" or "7269.16".
-// Python's "nan"/"inf", exponents and anything else are errors.
-func parseNumber(b []byte) (float64, error) {
-	if i, ok := parseUint(b); ok {
-		return float64(i), nil
-	}
-	digits, dots := 0, 0
-	for k, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.':
-			dots++
-		case c == '-' && k == 0:
-		default:
-			return 0, fmt.Errorf("malformed number %q", b)
-		}
-	}
-	if digits == 0 || dots > 1 {
-		return 0, fmt.Errorf("malformed number %q", b)
-	}
-	x, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return 0, fmt.Errorf("malformed number %q", b)
-	}
-	return x, nil
-}
-
-// parseUint parses a run of ASCII digits that fits an int64.
-func parseUint(b []byte) (int64, bool) {
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	var n int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n, true
 }

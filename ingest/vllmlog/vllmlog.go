@@ -14,9 +14,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/outlast-dev/outlast/ingest/logscan"
 	"io"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/lineio"
@@ -177,7 +177,7 @@ func (r *Reader) readLine(raw []byte) {
 	line := raw
 	stripped := false
 	if bytes.IndexByte(raw, 0x1b) >= 0 {
-		r.clean = stripANSI(r.clean[:0], raw)
+		r.clean = logscan.StripANSI(r.clean[:0], raw)
 		line, stripped = r.clean, true
 	}
 	h, ok := parseHeader(line)
@@ -356,7 +356,7 @@ func absDur(d time.Duration) time.Duration {
 // vLLM-format lines (SGLang imports vLLM).
 func Match(line []byte) bool {
 	if bytes.IndexByte(line, 0x1b) >= 0 {
-		line = stripANSI(nil, line)
+		line = logscan.StripANSI(nil, line)
 	}
 	_, ok := parseHeader(line)
 	return ok
@@ -378,7 +378,7 @@ var levels = [...][]byte{[]byte("INFO "), []byte("DEBUG "), []byte("WARNING "), 
 // where the "[" is missing before vLLM 0.8.
 func parseHeader(b []byte) (header, bool) {
 	var h header
-	i := skipContainerStamp(b)
+	i := logscan.SkipContainerStamp(b)
 	for i < len(b) && b[i] == '(' {
 		end := bytes.IndexByte(b[i:], ')')
 		if end < 0 {
@@ -392,12 +392,12 @@ func parseHeader(b []byte) (header, bool) {
 		if r := procRank(inner[:p]); r > h.rank {
 			h.rank = r
 		}
-		i = skipSpaces(b, i+end+1)
+		i = logscan.SkipSpaces(b, i+end+1)
 	}
 	lvl := false
 	for _, l := range levels {
 		if bytes.HasPrefix(b[i:], l) {
-			i = skipSpaces(b, i+len(l))
+			i = logscan.SkipSpaces(b, i+len(l))
 			lvl = true
 			break
 		}
@@ -410,15 +410,15 @@ func parseHeader(b []byte) (header, bool) {
 		return h, false
 	}
 	var ok [5]bool
-	h.mon, ok[0] = two(st[0:2])
-	h.day, ok[1] = two(st[3:5])
-	h.hour, ok[2] = two(st[6:8])
-	h.min, ok[3] = two(st[9:11])
-	h.sec, ok[4] = two(st[12:14])
+	h.mon, ok[0] = logscan.Two(st[0:2])
+	h.day, ok[1] = logscan.Two(st[3:5])
+	h.hour, ok[2] = logscan.Two(st[6:8])
+	h.min, ok[3] = logscan.Two(st[9:11])
+	h.sec, ok[4] = logscan.Two(st[12:14])
 	if !(ok[0] && ok[1] && ok[2] && ok[3] && ok[4]) || h.mon < 1 || h.mon > 12 || h.day < 1 || h.day > 31 || h.hour > 23 || h.min > 59 || h.sec > 60 {
 		return h, false
 	}
-	i = skipSpaces(b, i+14)
+	i = logscan.SkipSpaces(b, i+14)
 	bracket := i < len(b) && b[i] == '['
 	if bracket {
 		i++
@@ -439,7 +439,7 @@ func parseHeader(b []byte) (header, bool) {
 	if k == j || k >= len(b) || b[k] != ']' {
 		return h, false
 	}
-	h.msg = skipSpaces(b, k+1)
+	h.msg = logscan.SkipSpaces(b, k+1)
 	rank := rank07
 	if bracket {
 		rank = rank08
@@ -459,61 +459,6 @@ func procRank(name []byte) int {
 		return rank010
 	}
 	return rankNone
-}
-
-// skipContainerStamp returns the offset after a leading Docker/Kubernetes
-// RFC 3339 stamp ("2026-10-27T12:00:05.123456789Z "), or 0 if there is none.
-func skipContainerStamp(b []byte) int {
-	if len(b) < 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' {
-		return 0
-	}
-	if _, ok := two(b[0:2]); !ok {
-		return 0
-	}
-	if _, ok := two(b[2:4]); !ok {
-		return 0
-	}
-	sp := bytes.IndexByte(b, ' ')
-	if sp < 0 {
-		return 0
-	}
-	return skipSpaces(b, sp)
-}
-
-func skipSpaces(b []byte, i int) int {
-	for i < len(b) && b[i] == ' ' {
-		i++
-	}
-	return i
-}
-
-func two(b []byte) (int, bool) {
-	if b[0] < '0' || b[0] > '9' || b[1] < '0' || b[1] > '9' {
-		return 0, false
-	}
-	return int(b[0]-'0')*10 + int(b[1]-'0'), true
-}
-
-// stripANSI appends b without its ANSI escape sequences to dst.
-func stripANSI(dst, b []byte) []byte {
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c != 0x1b {
-			dst = append(dst, c)
-			continue
-		}
-		if i+1 < len(b) && b[i+1] == '[' {
-			// CSI: parameters and intermediates, then one final byte 0x40-0x7e.
-			j := i + 2
-			for j < len(b) && b[j] >= 0x20 && b[j] <= 0x3f {
-				j++
-			}
-			i = j // the final byte (or the end)
-			continue
-		}
-		i++ // a two-byte escape
-	}
-	return dst
 }
 
 // engineTag is the engine a stats line speaks for.
@@ -542,7 +487,7 @@ func statsBody(msg []byte) ([]byte, engineTag, bool) {
 		if n == 0 || n > 9 || !bytes.HasPrefix(rest[n:], []byte(": ")) {
 			return nil, tag, false
 		}
-		idx, _ := parseUint(rest[:n])
+		idx, _ := logscan.ParseUint(rest[:n])
 		tag = engineTag{index: int32(idx), explicit: true}
 		body = rest[n+2:]
 	} else if len(msg) > 0 && msg[0] >= '0' && msg[0] <= '9' {
@@ -686,7 +631,7 @@ func numberWithUnit(val []byte, unit string) (float64, int, error) {
 	for n < len(val) && val[n] != ' ' && val[n] != '%' {
 		n++
 	}
-	x, err := parseNumber(val[:n])
+	x, err := logscan.ParseNumber(val[:n])
 	if err != nil {
 		return 0, 0, err
 	}
@@ -701,7 +646,7 @@ func numberWithUnit(val []byte, unit string) (float64, int, error) {
 			return 0, n, fmt.Errorf("want \"%%\" after the number, got %q", rest)
 		}
 	default:
-		t := skipSpaces(rest, 0)
+		t := logscan.SkipSpaces(rest, 0)
 		if t == 0 || string(rest[t:]) != unit {
 			return 0, n, fmt.Errorf("want %q after the number, got %q", unit, rest)
 		}
@@ -715,49 +660,6 @@ func percentField(b []byte) (float64, int, error) {
 		b = b[:i]
 	}
 	return numberWithUnit(b, "%")
-}
-
-// parseNumber parses a finite decimal number such as "1843.2" or "0".
-// Python's "nan"/"inf", exponents and anything else are errors.
-func parseNumber(b []byte) (float64, error) {
-	if i, ok := parseUint(b); ok {
-		return float64(i), nil
-	}
-	digits, dots := 0, 0
-	for k, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.':
-			dots++
-		case c == '-' && k == 0:
-		default:
-			return 0, fmt.Errorf("malformed number %q", b)
-		}
-	}
-	if digits == 0 || dots > 1 {
-		return 0, fmt.Errorf("malformed number %q", b)
-	}
-	x, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return 0, fmt.Errorf("malformed number %q", b)
-	}
-	return x, nil
-}
-
-// parseUint parses a run of ASCII digits that fits an int64.
-func parseUint(b []byte) (int64, bool) {
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	var n int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n, true
 }
 
 // parseThousands parses "400,000" or "400000".
