@@ -87,13 +87,14 @@ func (s *Stage) WriteRun(d *schema.RunData) error {
 	return err
 }
 
-// RunWriter writes one run into a stage: the turns one by one as they are
-// read (AddTurn), the small tables at the end (Finish). Until Finish the
-// run is not part of the stage.
+// RunWriter writes one run into a stage: the turns and sessions one by one
+// as they are read (AddTurn, AddSession), the small tables at the end
+// (Finish). Until Finish the run is not part of the stage.
 type RunWriter struct {
-	s     *Stage
-	name  string
-	turns *TurnWriter
+	s        *Stage
+	name     string
+	turns    *TurnWriter
+	sessions *SortedWriter[schema.Session]
 }
 
 // BeginRun starts writing the run called name.
@@ -104,25 +105,48 @@ func (s *Stage) BeginRun(name string) (*RunWriter, error) {
 	if slices.Contains(s.runs, name) || slices.Contains(s.open, name) {
 		return nil, fmt.Errorf("dataset: run %q given twice", name)
 	}
-	path := filepath.Join(PartitionDir(s.dir, schema.TableTurns, name), FileName)
-	tw, err := newTurnWriter(path, schema.TableTurns+"/"+name, filepath.Join(s.dir, ".spill", name), s.options(schema.TableTurns, name))
+	spill := filepath.Join(s.dir, ".spill", name)
+	// Leftovers of an aborted attempt at the same run must not be merged.
+	if err := os.RemoveAll(spill); err != nil {
+		return nil, err
+	}
+	tw, err := newSortedWriter(filepath.Join(PartitionDir(s.dir, schema.TableTurns, name), FileName),
+		schema.TableTurns+"/"+name, spill, schema.TableTurns, func(a, b schema.Turn) int { return CompareTurns(&a, &b) }, s.options(schema.TableTurns, name))
 	if err != nil {
 		return nil, err
 	}
+	sw, err := newSortedWriter(filepath.Join(PartitionDir(s.dir, schema.TableSessions, name), FileName),
+		schema.TableSessions+"/"+name, spill, schema.TableSessions, func(a, b schema.Session) int { return CompareSessions(&a, &b) }, s.options(schema.TableSessions, name))
+	if err != nil {
+		tw.abort()
+		return nil, err
+	}
 	s.open = append(s.open, name)
-	return &RunWriter{s: s, name: name, turns: tw}, nil
+	return &RunWriter{s: s, name: name, turns: tw, sessions: sw}, nil
 }
 
 // AddTurn writes one turn, in any order (the file is sorted, see
-// TurnWriter).
+// SortedWriter).
 func (w *RunWriter) AddTurn(t schema.Turn) error { return w.turns.Add(t) }
 
 // Turns returns the number of turns added.
 func (w *RunWriter) Turns() int64 { return w.turns.Rows() }
 
-// Finish completes the turns file and writes the other four tables of d,
-// whose Turns must be empty (they went through AddTurn). d's other tables
-// are sorted first.
+// AddSession writes one session, in any order (the file is sorted, see
+// SortedWriter).
+func (w *RunWriter) AddSession(s schema.Session) error { return w.sessions.Add(s) }
+
+// Sessions returns the number of sessions added.
+func (w *RunWriter) Sessions() int64 { return w.sessions.Rows() }
+
+// FixSessions sets a function applied to every session row as the file is
+// completed (SortedWriter.Fix).
+func (w *RunWriter) FixSessions(fix func(*schema.Session)) { w.sessions.Fix(fix) }
+
+// Finish completes the turns and sessions files and writes the other
+// three tables of d. d.Turns must be empty (they went through AddTurn);
+// d.Sessions are added to those given to AddSession. d's other tables are
+// sorted first.
 func (w *RunWriter) Finish(d *schema.RunData) error {
 	if d.Run.Run != w.name {
 		return fmt.Errorf("dataset: run %q finished as %q", w.name, d.Run.Run)
@@ -131,14 +155,21 @@ func (w *RunWriter) Finish(d *schema.RunData) error {
 		return fmt.Errorf("dataset: run %q: %d turns given to Finish instead of AddTurn", w.name, len(d.Turns))
 	}
 	if err := w.turns.Close(); err != nil {
+		w.sessions.abort()
+		return err
+	}
+	for _, row := range d.Sessions {
+		if err := w.sessions.Add(row); err != nil {
+			w.sessions.abort()
+			return err
+		}
+	}
+	if err := w.sessions.Close(); err != nil {
 		return err
 	}
 	SortRunData(d)
 	s, name := w.s, w.name
 	if err := writeTable(s, schema.TableRuns, name, []schema.Run{d.Run}); err != nil {
-		return err
-	}
-	if err := writeTable(s, schema.TableSessions, name, d.Sessions); err != nil {
 		return err
 	}
 	if err := writeTable(s, schema.TableEvents, name, d.Events); err != nil {
@@ -157,6 +188,7 @@ func (w *RunWriter) Finish(d *schema.RunData) error {
 // file is closed. The stage itself is aborted or committed as usual.
 func (w *RunWriter) Abort() {
 	w.turns.abort()
+	w.sessions.abort()
 	w.s.open = slices.DeleteFunc(w.s.open, func(n string) bool { return n == w.name })
 }
 

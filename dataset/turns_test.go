@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -145,5 +146,105 @@ func TestBeginRunTwice(t *testing.T) {
 	}
 	if _, err := st.BeginRun("../x"); err == nil {
 		t.Error("a bad run name was accepted")
+	}
+}
+
+// stageSessions writes run "r" with sessions added one by one in the given
+// order, or through Finish's RunData when viaFinish, with fix set, and
+// returns the sessions file's bytes after checking its rows.
+func stageSessions(t *testing.T, sessions []schema.Session, viaFinish bool, fix func(*schema.Session)) []byte {
+	t.Helper()
+	root := t.TempDir()
+	st, err := NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw, err := st.BeginRun("r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := sampleRun("r")
+	d.Turns, d.Sessions = nil, nil
+	if viaFinish {
+		d.Sessions = slices.Clone(sessions)
+	} else {
+		for _, s := range sessions {
+			if err := rw.AddSession(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	rw.FixSessions(fix)
+	if err := rw.Finish(d); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readTable[schema.Session](root, schema.TableSessions, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(sessions)
+	slices.SortFunc(want, func(a, b schema.Session) int { return CompareSessions(&a, &b) })
+	if len(got) != len(want) {
+		t.Fatalf("read back %d sessions, wrote %d", len(got), len(want))
+	}
+	for i := range got {
+		got[i].Run = ""
+		if fix != nil {
+			fix(&want[i])
+		}
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("row %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(PartitionDir(root, schema.TableSessions, "r"), FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSessionsAnyOrder checks the sessions file written through the same
+// sorted writer as the turns: byte-identical whether the rows come in
+// order, in end order (disordered beyond the window), reversed, or all at
+// Finish; and that a fix is applied to every row, rows already written
+// included.
+func TestSessionsAnyOrder(t *testing.T) {
+	defer func(w, l int) { reorderWindow, lateSpillRows = w, l }(reorderWindow, lateSpillRows)
+	reorderWindow, lateSpillRows = 64, 100
+	sessions := make([]schema.Session, 3000)
+	for i := range sessions {
+		end := float64(i/2 + 200*(i%7))
+		sessions[i] = schema.Session{Session: fmt.Sprintf("s-%04d", (i*7919)%3000), Origin: "base",
+			ArriveS: float64(i / 2), EndS: &end, Status: "done", TurnsDone: int64(i % 13)}
+	}
+	sorted := slices.Clone(sessions)
+	slices.SortFunc(sorted, func(a, b schema.Session) int { return CompareSessions(&a, &b) })
+	want := stageSessions(t, sorted, false, nil)
+	byEnd := slices.Clone(sorted)
+	slices.SortStableFunc(byEnd, func(a, b schema.Session) int { return cmp.Compare(*a.EndS, *b.EndS) })
+	reversed := slices.Clone(sorted)
+	slices.Reverse(reversed)
+	for name, in := range map[string][]schema.Session{"by end": byEnd, "reversed": reversed} {
+		if got := stageSessions(t, in, false, nil); !bytes.Equal(got, want) {
+			t.Errorf("%s: the sessions file differs from the one of sorted input", name)
+		}
+	}
+	if got := stageSessions(t, reversed, true, nil); !bytes.Equal(got, want) {
+		t.Error("sessions given to Finish: the file differs from the streamed one")
+	}
+	fix := func(s *schema.Session) {
+		if s.Session == "s-0007" {
+			s.TurnsDone += 5
+		}
+	}
+	fixed := stageSessions(t, byEnd, false, fix)
+	if bytes.Equal(fixed, want) {
+		t.Error("the fix changed nothing")
+	}
+	if got := stageSessions(t, reversed, true, fix); !bytes.Equal(got, fixed) {
+		t.Error("fixed sessions: the file depends on the input order")
 	}
 }

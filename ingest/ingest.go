@@ -41,10 +41,11 @@ type Options struct {
 
 // Result is one run read from its directory.
 type Result struct {
-	// Data is the run's tables; after StageRun its Turns are empty (they
-	// went to the stage) and Turns counts them.
+	// Data is the run's tables; after StageRun its Turns and Sessions are
+	// empty (they went to the stage) and Turns and Sessions count them.
 	Data     *schema.RunData
 	Turns    int64
+	Sessions int64
 	Rejects  []dataset.Reject
 	Warnings []string // things a researcher must see: format drift, truncated lines, clock offsets
 }
@@ -57,28 +58,36 @@ func IsRunDir(dir string) bool {
 
 // ReadRunDir reads the run in dir into memory.
 func ReadRunDir(dir string, opt Options) (*Result, error) {
-	res, err := readRunDir(dir, opt, nil)
+	res, err := readRunDir(dir, opt, true, nil)
 	if err != nil {
 		return nil, err
 	}
-	res.Turns = int64(len(res.Data.Turns))
+	res.Turns, res.Sessions = int64(len(res.Data.Turns)), int64(len(res.Data.Sessions))
 	return res, nil
 }
 
-// StageRun reads the run in dir into stage. The turns table, the one that
-// grows with the log, streams to its file as the gateway log is read, so
-// memory stays bounded whatever the log's size; the other tables are
-// written at the end. The caller stages the rejects (Stage.WriteRejects)
-// and commits or aborts the stage.
+// StageRun reads the run in dir into stage. The turns and sessions tables,
+// the ones that grow with the log, stream to their files as the gateway log
+// is read, so memory grows with the sessions open at once, not with the
+// log's size; the other tables are written at the end. The caller stages
+// the rejects (Stage.WriteRejects) and commits or aborts the stage.
 func StageRun(dir string, opt Options, stage *dataset.Stage) (*Result, error) {
+	res, err := stageRun(dir, opt, stage, false)
+	if errors.Is(err, gateway.ErrKeyCollision) {
+		// Ended sessions are known by a 64-bit hash of their id; two ids
+		// share one so rarely that reading the run again, keeping the ids,
+		// costs less than keeping them always.
+		res, err = stageRun(dir, opt, stage, true)
+	}
+	return res, err
+}
+
+func stageRun(dir string, opt Options, stage *dataset.Stage, exact bool) (*Result, error) {
 	var rw *dataset.RunWriter
-	res, err := readRunDir(dir, opt, func(name string) (func(schema.Turn) error, error) {
+	res, err := readRunDir(dir, opt, exact, func(name string) (*dataset.RunWriter, error) {
 		var err error
 		rw, err = stage.BeginRun(name)
-		if err != nil {
-			return nil, err
-		}
-		return rw.AddTurn, nil
+		return rw, err
 	})
 	if err != nil {
 		if rw != nil {
@@ -86,16 +95,21 @@ func StageRun(dir string, opt Options, stage *dataset.Stage) (*Result, error) {
 		}
 		return nil, err
 	}
-	res.Turns = rw.Turns()
+	res.Turns, res.Sessions = rw.Turns(), rw.Sessions()+int64(len(res.Data.Sessions))
 	if err := rw.Finish(res.Data); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// readRunDir reads the run in dir. With begin, the turns go to the sink it
-// returns for the run's name instead of into memory.
-func readRunDir(dir string, opt Options, begin func(run string) (func(schema.Turn) error, error)) (*Result, error) {
+// sessionKey, when set, replaces the hash of session ids in the streaming
+// collector (tests force collisions with it).
+var sessionKey func(string) uint64
+
+// readRunDir reads the run in dir. With begin, the turns and sessions go to
+// the RunWriter it returns for the run's name instead of into memory, with
+// sessions known after their end by the hash of their id unless exact.
+func readRunDir(dir string, opt Options, exact bool, begin func(run string) (*dataset.RunWriter, error)) (*Result, error) {
 	mpath := filepath.Join(dir, ManifestName)
 	mbytes, err := os.ReadFile(mpath)
 	if err != nil {
@@ -116,9 +130,9 @@ func readRunDir(dir string, opt Options, begin func(run string) (func(schema.Tur
 	if _, err := m.Location(); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	r := &runReader{dir: dir, opt: opt, res: res}
+	r := &runReader{dir: dir, opt: opt, res: res, exact: exact}
 	if begin != nil {
-		if r.sink, err = begin(run.Run); err != nil {
+		if r.rw, err = begin(run.Run); err != nil {
 			return nil, err
 		}
 	}
@@ -182,10 +196,13 @@ func (s *span) add(t float64) {
 func (s span) ok() bool { return s.first <= s.last }
 
 type runReader struct {
-	dir  string
-	opt  Options
-	res  *Result
-	sink func(schema.Turn) error // nil: turns into memory
+	dir string
+	opt Options
+	res *Result
+	rw  *dataset.RunWriter // nil: turns and sessions into memory
+	// exact keeps the ids of ended sessions (after ErrKeyCollision).
+	exact bool
+	col   *gateway.Collector
 	// repeated are lenient rejects of a repeated (session, turn) whose first
 	// line is looked up after the pass (resolveRepeated).
 	repeated []repeatedReject
@@ -215,6 +232,12 @@ func (r *runReader) reject(err error) error {
 // rejectGateway is reject for gateway lines: in strict mode the first line
 // of a repeated turn is looked up before the error is returned.
 func (r *runReader) rejectGateway(err error) error {
+	if !r.opt.Lenient {
+		// The error may rest on a session matched by hash.
+		if verr := r.verifyStarts(r.col.Unverified()); verr != nil {
+			return verr
+		}
+	}
 	var rt *gateway.RepeatedTurnError
 	if !r.opt.Lenient && errors.As(err, &rt) && rt.First == 0 {
 		if lerr := r.resolveRepeated([]repeatedReject{{index: -1, err: rt}}); lerr != nil {
@@ -239,9 +262,12 @@ func (r *runReader) readGateway(path string, m *manifest.Manifest) (span, error)
 	defer rd.Close() // before lr.Close: the reader's goroutines use lr
 	r.gwPath, r.t0 = path, m.StartedAt
 	col := gateway.NewCollector()
-	if r.sink != nil {
-		col = gateway.NewStreamingCollector(r.sink)
+	if r.rw != nil {
+		col = gateway.NewStreamingCollector(gateway.StreamOptions{
+			Turn: r.rw.AddTurn, Session: r.rw.AddSession, Exact: r.exact, Key: sessionKey,
+		})
 	}
+	r.col = col
 	for {
 		rec, err := rd.Next()
 		if err == io.EOF {
@@ -256,7 +282,7 @@ func (r *runReader) readGateway(path string, m *manifest.Manifest) (span, error)
 		if err := col.Add(rec); err != nil {
 			var pe *lineio.ParseError
 			if !errors.As(err, &pe) {
-				return sp, err // the sink failed: not a line's fault
+				return sp, err // a sink failed, or a hash collision: not a line's fault
 			}
 			if err := r.rejectGateway(err); err != nil {
 				return sp, err
@@ -264,6 +290,15 @@ func (r *runReader) readGateway(path string, m *manifest.Manifest) (span, error)
 			continue
 		}
 		sp.add(rec.T)
+	}
+	if err := col.Finish(); err != nil {
+		return sp, err
+	}
+	if err := r.verifyStarts(col.Unverified()); err != nil {
+		return sp, err
+	}
+	if r.rw != nil {
+		r.rw.FixSessions(col.SessionFix())
 	}
 	if len(r.repeated) > 0 {
 		if err := r.resolveRepeated(r.repeated); err != nil {

@@ -79,3 +79,51 @@ func (r *runReader) resolveRepeated(reps []repeatedReject) error {
 	}
 	return nil
 }
+
+// verifyStarts checks the collector's matches by hash (want: session_start
+// line → id): each line must be the session_start of that id. Otherwise two
+// ids share a hash and the result is gateway.ErrKeyCollision, on which the
+// run is read again with exact ids. One pass over the log, only when some
+// record came for a session after its end.
+func (r *runReader) verifyStarts(want map[int]string) error {
+	if len(want) == 0 {
+		return nil
+	}
+	last := 0
+	for line := range want {
+		last = max(last, line)
+	}
+	lr, err := open(r.gwPath)
+	if err != nil {
+		return err
+	}
+	defer lr.Close()
+	rd := gateway.NewReader(lr, r.t0)
+	defer rd.Close()
+	found := 0
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if _, ok := err.(*lineio.ParseError); ok {
+				continue
+			}
+			return err
+		}
+		if id, ok := want[rec.Pos.Line]; ok {
+			if rec.Start == nil || rec.Start.Session != id {
+				return gateway.ErrKeyCollision
+			}
+			found++
+		}
+		if rec.Pos.Line >= last {
+			break
+		}
+	}
+	if found != len(want) {
+		return fmt.Errorf("%s: internal error: %d session_start lines were not found again", r.dir, len(want)-found)
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"hash/maphash"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,6 +75,9 @@ func ingestBoth(t *testing.T, dir string, opt Options) (*Result, *Result) {
 	if streamed.Turns != int64(len(mem.Data.Turns)) || len(streamed.Data.Turns) != 0 {
 		t.Errorf("StageRun counted %d turns and kept %d, want %d counted and none kept", streamed.Turns, len(streamed.Data.Turns), len(mem.Data.Turns))
 	}
+	if streamed.Sessions != int64(len(mem.Data.Sessions)) || len(streamed.Data.Sessions) != 0 {
+		t.Errorf("StageRun counted %d sessions and kept %d, want %d counted and none kept", streamed.Sessions, len(streamed.Data.Sessions), len(mem.Data.Sessions))
+	}
 	return mem, streamed
 }
 
@@ -144,4 +148,103 @@ func TestStageRunRepeatedTurn(t *testing.T) {
 			t.Errorf("reject %d: streamed %q, in memory %q", i, res.Rejects[i].Reason, mem.Rejects[i].Reason)
 		}
 	}
+}
+
+// afterEndRun is the vllm-2026 fixture with a session that gets a turn and
+// a park after its session_end (which has no turns_done), then records
+// appended by extra.
+func afterEndRun(t *testing.T, extra ...string) string {
+	t.Helper()
+	return appendedRun(t, append([]string{
+		`{"ts":"2026-10-27T12:05:00Z","ev":"session_start","session":"z-1","origin":"burst"}`,
+		`{"ts":"2026-10-27T12:05:01Z","ev":"turn","session":"z-1","turn":0,"prompt_tokens":10,"output_tokens":1}`,
+		`{"ts":"2026-10-27T12:05:02Z","ev":"session_end","session":"z-1","status":"aborted"}`,
+		`{"ts":"2026-10-27T12:05:03Z","ev":"turn","session":"z-1","turn":1,"prompt_tokens":10,"output_tokens":1}`,
+		`{"ts":"2026-10-27T12:05:04Z","ev":"park","session":"z-1","turn":2}`,
+	}, extra...)...)
+}
+
+// appendedRun is the vllm-2026 fixture with lines appended to its gateway
+// log.
+func appendedRun(t *testing.T, lines ...string) string {
+	t.Helper()
+	dir := copyRun(t, "vllm-2026")
+	for _, l := range lines {
+		appendLine(t, filepath.Join(dir, "gateway.jsonl"), l)
+	}
+	return dir
+}
+
+// TestStageRunAfterEnd checks a turn after its session's end when
+// streaming: the session row, already passed on, is fixed to count it, and
+// the files are those of the in-memory path; also when every id shares one
+// hash, so that the run is read again with exact ids.
+func TestStageRunAfterEnd(t *testing.T) {
+	dir := afterEndRun(t)
+	check := func(t *testing.T) {
+		mem, _ := ingestBoth(t, dir, Options{Version: "test"})
+		for _, s := range mem.Data.Sessions {
+			if s.Session == "z-1" && s.TurnsDone != 2 {
+				t.Errorf("z-1 turns_done %d, want 2", s.TurnsDone)
+			}
+		}
+	}
+	t.Run("hashed ids", check)
+	defer func() { sessionKey = nil }()
+	sessionKey = func(string) uint64 { return 1 }
+	t.Run("every id one hash", check)
+}
+
+// TestStageRunKeyCollision checks that a turn for a session never started,
+// whose id shares a hash with an ended one, is still an error, found by
+// verifying the match and reading the run again with exact ids; and that a
+// repeated session_start after the end names the first line.
+func TestStageRunKeyCollision(t *testing.T) {
+	defer func() { sessionKey = nil }()
+	sessionKey = func(s string) uint64 {
+		if s == "ghost" {
+			s = "z-1"
+		}
+		return maphash.String(testSeed, s)
+	}
+	// Nothing else comes for z-1 after its end: only reading its
+	// session_start again shows that ghost is another id.
+	dir := appendedRun(t,
+		`{"ts":"2026-10-27T12:05:00Z","ev":"session_start","session":"z-1"}`,
+		`{"ts":"2026-10-27T12:05:02Z","ev":"session_end","session":"z-1","turns_done":0}`,
+		`{"ts":"2026-10-27T12:05:05Z","ev":"turn","session":"ghost","turn":0,"prompt_tokens":10,"output_tokens":1}`)
+	n := strings.Count(readFile(t, filepath.Join(dir, "gateway.jsonl")), "\n")
+	st, err := dataset.NewStage(t.TempDir(), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Abort()
+	_, err = StageRun(dir, Options{Version: "test"}, st)
+	want := "gateway.jsonl:" + itoa(n) + `: turn for session "ghost", which has no session_start before this line`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("strict error %v, want %s", err, want)
+	}
+	_, res := ingestBoth(t, dir, Options{Version: "test", Lenient: true})
+	if len(res.Rejects) != 1 || !strings.Contains(res.Rejects[0].Reason, `"ghost", which has no session_start`) {
+		t.Errorf("rejects %+v, want the ghost turn", res.Rejects)
+	}
+
+	dir = afterEndRun(t, `{"ts":"2026-10-27T12:05:06Z","ev":"session_start","session":"z-1"}`)
+	n = strings.Count(readFile(t, filepath.Join(dir, "gateway.jsonl")), "\n")
+	_, err = StageRun(dir, Options{Version: "test"}, st)
+	want = "gateway.jsonl:" + itoa(n) + `: session "z-1" starts again (first session_start at line ` + itoa(n-5) + ")"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("strict error %v, want %s", err, want)
+	}
+}
+
+var testSeed = maphash.MakeSeed()
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

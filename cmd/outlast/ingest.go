@@ -101,7 +101,7 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 		if !*quiet {
 			d := res.Data
 			fmt.Fprintf(stdout, "%-24s sessions %5d  turns %7d  events %5d  engine samples %6d  rejected %d\n",
-				d.Run.Run, len(d.Sessions), res.Turns, len(d.Events), len(d.Engine), len(res.Rejects))
+				d.Run.Run, res.Sessions, res.Turns, len(d.Events), len(d.Engine), len(res.Rejects))
 		}
 	}
 	bar.done()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // collect feeds lines (ts given as run seconds after specT0) through a
@@ -148,5 +149,134 @@ func TestTables(t *testing.T) {
 	}
 	if got, want := fmt.Sprint(c.Unknown()), "[gateway.jsonl:13: unknown ev \"heartbeat\": 2 record(s) ignored (first here) gateway.jsonl:14: unknown ev \"retry\": 1 record(s) ignored (first here)]"; got != want {
 		t.Errorf("Unknown %s\nwant    %s", got, want)
+	}
+}
+
+// TestCollectorAfterEnd checks the rules for records that follow a
+// session's end, which the collector answers from its compact record: the
+// same messages, lines and origins as while the session is open, in memory
+// (exact ids) and streaming (hashed ids).
+func TestCollectorAfterEnd(t *testing.T) {
+	end := `{"ts":1761566405,"ev":"session_end","session":"a","status":"aborted"}`
+	lines := []string{
+		`{"ts":1761566401,"ev":"session_start","session":"a","origin":"burst"}`,
+		turnLine("1761566402", "a", 0),
+		end,
+		turnLine("1761566406", "a", 1),  // accepted: in flight at the end
+		turnLine("1761566407", "a", 0),  // repeated before the end
+		turnLine("1761566408", "a", 1),  // repeated after the end
+		turnLine("1761566409", "a", 70), // beyond the inline bits
+		turnLine("1761566410", "a", 70),
+		`{"ts":1761566411,"ev":"park","session":"a","turn":2}`,
+		start("1761566412", "a"),
+		end,
+		turnLine("1761566413", "b", 0),
+	}
+	want := []string{
+		`gateway.jsonl:5: session "a" turn 0 is repeated (first at line 2)`,
+		`gateway.jsonl:6: session "a" turn 1 is repeated (first at line 4)`,
+		`gateway.jsonl:8: session "a" turn 70 is repeated (first at line 7)`,
+		`gateway.jsonl:10: session "a" starts again (first session_start at line 1)`,
+		`gateway.jsonl:11: session "a" ends again (first session_end at line 3)`,
+		`gateway.jsonl:12: turn for session "b", which has no session_start before this line`,
+	}
+	c, errs := collect(t, lines...)
+	if fmt.Sprint(errs) != fmt.Sprint(want) {
+		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(errs, "\n"), strings.Join(want, "\n"))
+	}
+	sessions, turns, _ := c.Tables(300)
+	// The session_end had no turns_done: the turns after it count too.
+	if len(sessions) != 1 || sessions[0].TurnsDone != 3 || sessions[0].Status != "aborted" {
+		t.Errorf("sessions %+v, want one aborted with 3 turns done", sessions)
+	}
+	var got []string
+	for _, tr := range turns {
+		got = append(got, fmt.Sprintf("%d %s", tr.Turn, tr.Origin))
+	}
+	if fmt.Sprint(got) != "[0 burst 1 burst 70 burst]" {
+		t.Errorf("turns %v", got)
+	}
+
+	var streamed []schema.Session
+	var nTurns int
+	sc := NewStreamingCollector(StreamOptions{
+		Turn:    func(schema.Turn) error { nTurns++; return nil },
+		Session: func(s schema.Session) error { streamed = append(streamed, s); return nil },
+	})
+	r := newTestReader(t, strings.Join(lines, "\n")+"\n", specT0)
+	var serrs []string
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.Add(rec); err != nil {
+			serrs = append(serrs, err.Error())
+		}
+	}
+	for i := range want[:3] {
+		// Streaming leaves the first line of a repeated turn to the caller.
+		want[i] = strings.Split(want[i], " (first")[0] + " (first at an earlier line)"
+	}
+	if fmt.Sprint(serrs) != fmt.Sprint(want) {
+		t.Errorf("streaming errors:\n%s\nwant:\n%s", strings.Join(serrs, "\n"), strings.Join(want, "\n"))
+	}
+	if err := sc.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if nTurns != 3 || len(streamed) != 1 || streamed[0].TurnsDone != 1 {
+		t.Fatalf("streamed %d turns, sessions %+v; want 3 and one session with 1 turn before the fix", nTurns, streamed)
+	}
+	sc.SessionFix()(&streamed[0])
+	if streamed[0].TurnsDone != 3 {
+		t.Errorf("fixed TurnsDone %d, want 3", streamed[0].TurnsDone)
+	}
+	if got := fmt.Sprint(sc.Unverified()); got != `map[1:a]` {
+		t.Errorf("Unverified %s, want map[1:a]", got)
+	}
+}
+
+// TestCollectorKeyCollision checks that two ids sharing a hash are never
+// confused silently: a second id matched to one ended session, or two
+// sessions ending with one key, is ErrKeyCollision; a single wrong match
+// is left for the caller to find in Unverified.
+func TestCollectorKeyCollision(t *testing.T) {
+	run := func(lines ...string) (*Collector, error) {
+		c := NewStreamingCollector(StreamOptions{
+			Turn:    func(schema.Turn) error { return nil },
+			Session: func(schema.Session) error { return nil },
+			Key:     func(string) uint64 { return 1 },
+		})
+		r := newTestReader(t, strings.Join(lines, "\n")+"\n", specT0)
+		for {
+			rec, err := r.Next()
+			if err == io.EOF {
+				return c, nil
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Add(rec); err != nil {
+				var pe *lineio.ParseError
+				if !errors.As(err, &pe) {
+					return c, err
+				}
+			}
+		}
+	}
+	endA := `{"ts":1761566403,"ev":"session_end","session":"a"}`
+	if _, err := run(start("1761566401", "a"), start("1761566401", "b"), endA,
+		`{"ts":1761566403,"ev":"session_end","session":"b"}`); err != ErrKeyCollision {
+		t.Errorf("two sessions ending with one key: %v, want ErrKeyCollision", err)
+	}
+	if _, err := run(start("1761566401", "a"), endA, turnLine("1761566404", "a", 1), turnLine("1761566404", "b", 1)); err != ErrKeyCollision {
+		t.Errorf("two ids matched to one session: %v, want ErrKeyCollision", err)
+	}
+	c, err := run(start("1761566401", "a"), endA, turnLine("1761566404", "b", 1))
+	if err != nil || fmt.Sprint(c.Unverified()) != "map[1:b]" {
+		t.Errorf("one wrong match: %v, Unverified %v, want map[1:b] for the caller to check", err, c.Unverified())
 	}
 }
