@@ -7,7 +7,8 @@
 #
 # Environment: GW_MB (default 658) and BIG_MB (default 2048) size the
 # generated logs; REPEAT (default 3) whole-process runs of each tool, the
-# fastest kept; SKIP_BIG=1 skips the 2 GB check; HUGE_MB (unset: skipped)
+# fastest kept; SKIP_BIG=1 skips the 2 GB check; SKIP_REPORT=1 skips the
+# report timing on 100 simulated runs; HUGE_MB (unset: skipped)
 # adds one peak-RSS run on a log that large, generated and then deleted
 # (5120 takes 5 GB of disk for a minute). Inputs are generated under
 # bench/out/ (git-ignored), deterministically, without downloads.
@@ -79,6 +80,22 @@ if [ -n "${HUGE_MB:-}" ]; then
   rm -rf "$OUT/ds-huge" "$huge"
 fi
 
+# The report end to end (read the dataset, every measure, the HTML page):
+# 100 simulated runs (the paired design, 50 seeds, 90 minutes; ~4,000
+# turns each).
+rep_s=""
+if [ "${SKIP_REPORT:-0}" != 1 ]; then
+  if [ ! -d "$OUT/ds-report" ]; then
+    echo "== simulating and ingesting 100 runs for the report timing" >&2
+    rm -rf "$OUT/runs-report"
+    "$BIN" simulate --design paired --seeds 50 --out "$OUT/runs-report" >/dev/null
+    "$BIN" ingest -q --out "$OUT/ds-report" "$OUT/runs-report"
+    rm -rf "$OUT/runs-report"
+  fi
+  echo "== outlast report $OUT/ds-report" >&2
+  read -r rep_s _ < <(measure "$BIN" report "$OUT/ds-report" --out "$OUT/report")
+fi
+
 rate() { awk -v b="$1" -v s="$2" 'BEGIN{ if (s > 0) printf "%.0f", b / 1e6 / s }'; }
 mb() { awk -v k="$1" 'BEGIN{ if (k != "") printf "%.0f", k / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b != "" && b > 0) printf "%.2fx", a / b; else printf "-" }'; }
@@ -125,4 +142,5 @@ row_mbs "vLLM log reader, MB/s (target >= 150)" BenchmarkReader ingest/vllmlog 1
 row_mbs "SGLang log reader, MB/s (target >= 150)" BenchmarkReader ingest/sglanglog 150
 row_mbs "Prometheus scrapes reader, MB/s (>= 150)" BenchmarkReader ingest/promscrape 150
 row_secs "stats, 100 runs x 5,000 turns, s (< 2)" BenchmarkAllMeasures100Runs stats 2
+printf '%-44s %14s %14s %10s %8s\n' "outlast report, 100 simulated runs, s (< 2)" "${rep_s:--}" "-" "-" "$(check "$rep_s" 2 le)"
 row_secs "simulate a 90-minute run, s (< 0.5)" BenchmarkSimulate90Min fixtures/sim 0.5
