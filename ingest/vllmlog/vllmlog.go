@@ -14,12 +14,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/outlast-dev/outlast/ingest/logscan"
 	"io"
 	"math"
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/ingest/logscan"
 	"github.com/outlast-dev/outlast/schema"
 )
 
