@@ -371,19 +371,8 @@ func (r *runReader) readEngineLog(path string, m *manifest.Manifest) (span, erro
 		}
 	}
 	d := r.res.Data
-	for {
-		s, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if err := r.reject(err); err != nil {
-				return sp, err
-			}
-			continue
-		}
-		d.Engine = append(d.Engine, s)
-		sp.add(s.TS)
+	if err := r.collectSamples(rd.Next, &sp); err != nil {
+		return sp, err
 	}
 	if err := lr.Err(); err != nil {
 		return sp, err
@@ -404,22 +393,50 @@ func (r *runReader) readEngineLog(path string, m *manifest.Manifest) (span, erro
 	return sp, nil
 }
 
-// sniff names the engine whose header the first lines of path match.
+// sniff names the engine whose header most of the first 500 lines of path
+// match: an SGLang log can start with a few lines in vLLM's format.
 func sniff(path string) (string, error) {
 	lr, err := open(path)
 	if err != nil {
 		return "", err
 	}
 	defer lr.Close()
+	var vllm, sglang int
 	for i := 0; i < 500 && lr.Next(); i++ {
 		switch {
 		case vllmlog.Match(lr.Bytes()):
-			return "vllm", nil
+			vllm++
 		case sglanglog.Match(lr.Bytes()):
-			return "sglang", nil
+			sglang++
 		}
 	}
-	return "", lr.Err()
+	switch {
+	case vllm == 0 && sglang == 0:
+		return "", lr.Err()
+	case sglang > vllm:
+		return "sglang", lr.Err()
+	}
+	return "vllm", lr.Err()
+}
+
+// collectSamples appends the samples next yields to the run's engine
+// table, extending sp, until io.EOF; bad lines go through reject.
+func (r *runReader) collectSamples(next func() (schema.EngineSample, error), sp *span) error {
+	d := r.res.Data
+	for {
+		s, err := next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			if err := r.reject(err); err != nil {
+				return err
+			}
+			continue
+		}
+		d.Engine = append(d.Engine, s)
+		sp.add(s.TS)
+	}
 }
 
 func (r *runReader) readMetrics(path string, m *manifest.Manifest) (span, error) {
@@ -432,18 +449,9 @@ func (r *runReader) readMetrics(path string, m *manifest.Manifest) (span, error)
 	rd := promscrape.NewReader(lr, promscrape.Options{T0: m.StartedAt})
 	defer rd.Close() // before lr.Close: the reader's goroutines use lr
 	d := r.res.Data
-	for {
-		s, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if err := r.reject(err); err != nil {
-				return sp, err
-			}
-			continue
-		}
-		d.Engine = append(d.Engine, s)
+	var samples span // the scrapes' span comes from Info below
+	if err := r.collectSamples(rd.Next, &samples); err != nil {
+		return sp, err
 	}
 	if err := lr.Err(); err != nil {
 		return sp, err

@@ -311,3 +311,23 @@ func TestMissingGatewayIsAnError(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestUnknownEngineIsSniffedByMajority(t *testing.T) {
+	dir := copyRun(t, "sglang-2026")
+	m, _ := os.ReadFile(filepath.Join(dir, "run.yaml"))
+	m = bytes.Replace(m, []byte("name: sglang"), []byte("name: other"), 1)
+	os.WriteFile(filepath.Join(dir, "run.yaml"), m, 0o644)
+	// An SGLang log can open with a few lines in vLLM's format; the
+	// majority of headers decides.
+	log, _ := os.ReadFile(filepath.Join(dir, "engine.log"))
+	prefix := "INFO 07-20 10:14:01 [__init__.py:239] Automatically detected platform cuda.\n" +
+		"INFO 07-20 10:14:01 [__init__.py:239] Automatically detected platform cuda.\n"
+	os.WriteFile(filepath.Join(dir, "engine.log"), append([]byte(prefix), log...), 0o644)
+	res, err := ReadRunDir(dir, Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Data.Run.EngineLogFormat != "sglang-2026" || len(res.Data.Engine) == 0 {
+		t.Errorf("sniffed format %q with %d samples, want sglang-2026", res.Data.Run.EngineLogFormat, len(res.Data.Engine))
+	}
+}
