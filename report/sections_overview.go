@@ -117,6 +117,7 @@ func summaryRun(r *runInfo) SummaryRun {
 	}
 	if s.Recovery != nil {
 		sr.RecoveryStatus = string(s.Recovery.Status)
+		sr.RecoveryLabel = s.Recovery.Label
 	}
 	if sr.Warnings == nil {
 		sr.Warnings = []string{}

@@ -61,10 +61,13 @@ type SummaryRun struct {
 	EndHitRatio    Float  `json:"end_hit_ratio"`
 	EndSessions    Float  `json:"end_sessions"`
 	FirstDegradedS Float  `json:"first_degraded_s"`
-	// RecoveryMin is set for recovered runs; RecoveryStatus is "" for runs
+	// RecoveryMin is set for recovered runs (0 when recovered within the
+	// first window); RecoveryStatus and RecoveryLabel (the paper's form:
+	// "<5", "7", "not recovered", "insufficient follow-up") are "" for runs
 	// not collapsed when control began.
 	RecoveryMin     Float  `json:"recovery_min"`
 	RecoveryStatus  string `json:"recovery_status"`
+	RecoveryLabel   string `json:"recovery_label"`
 	MeanContext     Float  `json:"mean_context_tokens"`
 	NStar           Float  `json:"n_star"`
 	PeakDemandRatio Float  `json:"peak_demand_ratio"`
