@@ -58,8 +58,10 @@ type Run struct {
 	KVPoolSource     string `parquet:"kv_pool_source,dict"`
 	CPUOffloadTokens *int64 `parquet:"cpu_offload_tokens,optional"` // host-tier KV tokens, null if not given
 	LogTZ            string `parquet:"log_tz,dict"`                 // zone of the engine log's timestamps (default UTC)
-	// EngineLogFormat names the engine log dialect recognised, e.g. "vllm-0.8",
-	// "vllm-prefixed", "sglang-0.4", "sglang-2026"; "" without an engine log.
+	// EngineLogFormat names the engine log dialect recognised: vllm-v0,
+	// vllm-0.7, vllm-0.8, vllm-0.9, vllm-0.10, vllm-2026, sglang, sglang-0.4,
+	// sglang-0.5 or sglang-2026 (see the vllmlog and sglanglog packages);
+	// "" without an engine log.
 	EngineLogFormat string `parquet:"engine_log_format,dict"`
 
 	ArrivalRate   *float64 `parquet:"arrival_rate,optional"`   // workload.arrival_rate, sessions/s (lambda)
