@@ -221,16 +221,16 @@ func (r *runReader) reject(err error) error {
 	if !errors.As(err, &pe) || !r.opt.Lenient {
 		return fmt.Errorf("%s: %w", r.dir, err)
 	}
-	var rt *gateway.RepeatedTurnError
-	if errors.As(pe.Err, &rt) && rt.First == 0 {
-		r.repeated = append(r.repeated, repeatedReject{index: len(r.res.Rejects), err: rt})
+	if rp, ok := unresolved(pe.Err, len(r.res.Rejects)); ok {
+		r.repeated = append(r.repeated, rp)
 	}
 	r.res.Rejects = append(r.res.Rejects, dataset.Reject{Pos: pe.Pos, Reason: pe.Err.Error(), Line: pe.Raw})
 	return nil
 }
 
 // rejectGateway is reject for gateway lines: in strict mode the first line
-// of a repeated turn is looked up before the error is returned.
+// of a repeated turn, session_start or session_end is looked up before the
+// error is returned.
 func (r *runReader) rejectGateway(err error) error {
 	if !r.opt.Lenient {
 		// The error may rest on a session matched by hash.
@@ -238,9 +238,8 @@ func (r *runReader) rejectGateway(err error) error {
 			return verr
 		}
 	}
-	var rt *gateway.RepeatedTurnError
-	if !r.opt.Lenient && errors.As(err, &rt) && rt.First == 0 {
-		if lerr := r.resolveRepeated([]repeatedReject{{index: -1, err: rt}}); lerr != nil {
+	if rp, ok := unresolved(err, -1); ok && !r.opt.Lenient {
+		if lerr := r.resolveRepeated([]repeatedReject{rp}); lerr != nil {
 			return lerr
 		}
 	}

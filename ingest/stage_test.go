@@ -248,3 +248,51 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestStageRunRepeatedSession checks the messages of a repeated
+// session_start and session_end after the session's end when streaming,
+// where the first lines are looked up again: strict stops with the first,
+// lenient keeps both with the lines the in-memory path names.
+func TestStageRunRepeatedSession(t *testing.T) {
+	again := []string{
+		`{"ts":"2026-10-27T12:05:06Z","ev":"session_start","session":"z-1"}`,
+		`{"ts":"2026-10-27T12:05:07Z","ev":"session_end","session":"z-1","status":"done"}`,
+	}
+	for i, wantErr := range []string{
+		`: session "z-1" starts again (first session_start at line `,
+		`: session "z-1" ends again (first session_end at line `,
+	} {
+		dir := afterEndRun(t, again[i:]...)
+		n := strings.Count(readFile(t, filepath.Join(dir, "gateway.jsonl")), "\n")
+		first := n - len(again[i:]) - 4 // afterEndRun's session_start
+		if i == 1 {
+			first += 2 // its session_end
+		}
+		st, err := dataset.NewStage(t.TempDir(), "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = StageRun(dir, Options{Version: "test"}, st)
+		st.Abort()
+		want := "gateway.jsonl:" + itoa(n-len(again[i:])+1) + wantErr + itoa(first) + ")"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("strict error %v, want %s", err, want)
+		}
+	}
+
+	dir := afterEndRun(t, again...)
+	n := strings.Count(readFile(t, filepath.Join(dir, "gateway.jsonl")), "\n")
+	mem, res := ingestBoth(t, dir, Options{Version: "test", Lenient: true})
+	want := []string{
+		`session "z-1" starts again (first session_start at line ` + itoa(n-6) + ")",
+		`session "z-1" ends again (first session_end at line ` + itoa(n-4) + ")",
+	}
+	if len(res.Rejects) != 2 || len(mem.Rejects) != 2 {
+		t.Fatalf("rejects %+v streamed, %+v in memory; want 2", res.Rejects, mem.Rejects)
+	}
+	for i, w := range want {
+		if res.Rejects[i].Reason != w || mem.Rejects[i].Reason != w {
+			t.Errorf("reject %d: streamed %q, in memory %q, want %q", i, res.Rejects[i].Reason, mem.Rejects[i].Reason, w)
+		}
+	}
+}

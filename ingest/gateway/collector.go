@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"math"
 	"slices"
 
 	"github.com/outlast-dev/outlast/ingest/lineio"
@@ -25,19 +24,22 @@ type UnknownKind struct {
 //
 // A session's full state is kept only while it is open. At its
 // session_end its row is final (but see fixes) and goes out; what the rules
-// still need (its lines, origin and the turns seen, for a turn that comes
-// after the end) is kept in a compact record keyed by a 64-bit hash of the
-// id, not the id itself, so that memory grows with the sessions open at
-// once and only by some 60 bytes with each session ended. A hash match is
-// assumed to be the same session and the assumption recorded (Unverified):
-// the caller confirms it by reading the session_start lines again, and a
-// collision, never a silent one, makes it read the run again with exact
-// ids (ErrKeyCollision).
+// still need (its origin and the turns seen, for a turn that comes after
+// the end) is kept in a 24-byte record keyed by a 64-bit hash of the id,
+// not the id itself, so that memory grows with the sessions open at once
+// and only by some 26 bytes with each session ended (endedSet). A hash
+// match is assumed to be the same session and the assumption recorded
+// (Unverified): the caller confirms it by reading the session_start lines
+// again, and a collision, never a silent one, makes it read the run again
+// with exact ids (ErrKeyCollision). A streaming collector does not keep
+// the lines of ended sessions either: the errors that name them leave them
+// to the caller (RepeatedSessionError).
 type Collector struct {
 	open  map[string]*sessionState
-	ended map[uint64]endedSession
-	// wide holds the lines of ended sessions that do not fit in 32 bits.
-	wide map[uint64][2]int
+	ended endedSet
+	// lines holds the session_start and session_end lines of ended
+	// sessions, only when not streaming.
+	lines map[uint64][2]int
 	// more holds the turns seen by ended sessions beyond the 64 that fit
 	// in endedSession.bits.
 	more map[uint64]*turnSet
@@ -45,9 +47,9 @@ type Collector struct {
 	exact bool
 	ids   map[string]uint64
 	key   func(string) uint64
-	// unverified maps the session_start line of each ended session that
-	// a later record was matched to by hash to that record's id.
-	unverified map[int]string
+	// unverified maps the key of each ended session that a later record
+	// was matched to by hash to that record's id.
+	unverified map[uint64]string
 	// fixes counts, by key, the turns accepted after a session_end
 	// without turns_done: they add to its row's TurnsDone, already out.
 	fixes map[uint64]int64
@@ -83,27 +85,170 @@ type sessionState struct {
 }
 
 // endedSession is what the rules keep of a session after its session_end:
-// 24 bytes, a map value rather than a pointer, as there is one per session.
+// 16 bytes, 24 with its key in endedSet's runs, values rather than
+// pointers, as there is one per session.
 type endedSession struct {
-	bits               uint64 // turns 0-63 seen, unless endedMore
-	startLine, endLine uint32 // unless endedWide
-	origin             uint32 // index in Collector.origins
-	flags              uint8
+	bits   uint64 // turns 0-63 seen, unless endedMore
+	origin uint32 // index in Collector.origins
+	flags  uint8
 }
 
 const (
 	endedMore        = 1 << iota // its turns are in Collector.more
 	endedNoTurnsDone             // TurnsDone counted the turn records
-	endedWide                    // its lines are in Collector.wide
 )
 
-// lines returns the session's session_start and session_end lines.
-func (c *Collector) lines(k uint64, e endedSession) (start, end int) {
-	if e.flags&endedWide != 0 {
-		l := c.wide[k]
-		return l[0], l[1]
+// endedEntry is an ended session with its key.
+type endedEntry struct {
+	key uint64
+	endedSession
+}
+
+// endedSet holds the ended sessions by key. A map costs 56-84 bytes an
+// entry (slots, load factor, doubling), so only the recently ended are
+// in one. Once they are a sixteenth of the rest they are merged, sorted,
+// into runs of 24-byte entries, one run per value of the key's top bits
+// (keys are uniform hashes), found by bisection. Each entry is copied some
+// 16 times in all; the map adds at most 1/16 of its cost per session. Runs
+// of about runLen entries, each its own allocation, keep a merge from
+// holding two copies of every session at once, as one array would.
+type endedSet struct {
+	recent map[uint64]endedSession
+	// runs[h] holds the merged entries whose key>>shift is h, sorted by
+	// key; len(runs) is 1<<(64-shift), or 0 before the first merge.
+	runs  [][]endedEntry
+	shift uint
+	n     int // entries in runs
+}
+
+const (
+	// minRecent is the fewest recent entries merged at once.
+	minRecent = 1 << 14
+	// runLen bounds the mean length of a run: small enough that a lookup
+	// touches a few cache lines, large enough that the run's slice header
+	// and size-class rounding (up to an eighth) cost little per entry.
+	runLen = 64
+)
+
+// get returns the session with key k.
+func (s *endedSet) get(k uint64) (endedSession, bool) {
+	if e, ok := s.recent[k]; ok {
+		return e, true
 	}
-	return int(e.startLine), int(e.endLine)
+	if r, i, ok := s.find(k); ok {
+		return r[i].endedSession, true
+	}
+	return endedSession{}, false
+}
+
+// find returns the run that holds key k and its index there.
+func (s *endedSet) find(k uint64) ([]endedEntry, int, bool) {
+	if len(s.runs) == 0 {
+		return nil, 0, false
+	}
+	r := s.runs[k>>s.shift]
+	lo, hi := 0, len(r)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if r[m].key < k {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return r, lo, lo < len(r) && r[lo].key == k
+}
+
+// set replaces the session with key k, which is in s.
+func (s *endedSet) set(k uint64, e endedSession) {
+	if _, ok := s.recent[k]; ok {
+		s.recent[k] = e
+	} else if r, i, ok := s.find(k); ok {
+		r[i].endedSession = e
+	}
+}
+
+// add inserts the session with key k, which is not in s.
+func (s *endedSet) add(k uint64, e endedSession) {
+	if s.recent == nil {
+		s.recent = map[uint64]endedSession{}
+	}
+	s.recent[k] = e
+	if len(s.recent) >= max(minRecent, s.n/16) {
+		s.merge()
+	}
+}
+
+// merge moves the recent entries into the runs, first splitting the runs
+// if they would grow past runLen on average. Each new run is allocated at
+// its exact size, so that no slack grows with the sessions.
+func (s *endedSet) merge() {
+	add := make([]endedEntry, 0, len(s.recent))
+	for k, e := range s.recent {
+		add = append(add, endedEntry{k, e})
+	}
+	slices.SortFunc(add, func(a, b endedEntry) int { return cmp.Compare(a.key, b.key) })
+	s.n += len(add)
+	bits := 0
+	for runLen<<bits < s.n {
+		bits++
+	}
+	old, oldShift := s.runs, s.shift
+	if len(old) == 0 {
+		old, oldShift = [][]endedEntry{nil}, 64
+	}
+	// Splitting only ever doubles: each new run comes from one old run.
+	bits = max(bits, 64-int(oldShift))
+	shift := uint(64 - bits) // 64 (one run) shifts every key to 0
+	runs := make([][]endedEntry, 1<<bits)
+	j := 0 // next in add
+	split := oldShift - shift
+	lo := 0 // next in the old run
+	for h := range runs {
+		p := uint64(h) >> split
+		src := old[p]
+		if uint64(h)<<(64-split) == 0 {
+			lo = 0 // its first child
+		}
+		if uint64(h+1)>>split != p {
+			// Its last child: unreachable once this one is built, the old
+			// run may be collected during the merge.
+			old[p] = nil
+		}
+		hi := lo
+		for hi < len(src) && src[hi].key>>shift == uint64(h) {
+			hi++
+		}
+		mine := src[lo:hi:hi]
+		lo = hi
+		end := j
+		for end < len(add) && add[end].key>>shift == uint64(h) {
+			end++
+		}
+		fresh := add[j:end]
+		j = end
+		if len(fresh) == 0 {
+			if len(mine) > 0 {
+				runs[h] = mine // shares its old run's array: no copy needed
+			}
+			continue
+		}
+		r := make([]endedEntry, 0, len(mine)+len(fresh))
+		a, b := 0, 0
+		for a < len(mine) && b < len(fresh) {
+			if mine[a].key < fresh[b].key {
+				r = append(r, mine[a])
+				a++
+			} else {
+				r = append(r, fresh[b])
+				b++
+			}
+		}
+		runs[h] = append(append(r, mine[a:]...), fresh[b:]...)
+	}
+	s.runs, s.shift = runs, shift
+	// A new map: the old one's buckets, sized for this batch, go with it.
+	s.recent = nil
 }
 
 // turnSet is the set of turn numbers seen in a session.
@@ -145,8 +290,7 @@ func (st *turnSet) markTurn(t int32) bool {
 
 // markEndedTurn records turn t of the ended session whose key is k,
 // reporting false when it was already recorded.
-func (c *Collector) markEndedTurn(k uint64, t int32) bool {
-	e := c.ended[k]
+func (c *Collector) markEndedTurn(k uint64, e endedSession, t int32) bool {
 	if e.flags&endedMore == 0 {
 		if t >= 0 && t < 64 {
 			bit := uint64(1) << t
@@ -154,12 +298,12 @@ func (c *Collector) markEndedTurn(k uint64, t int32) bool {
 				return false
 			}
 			e.bits |= bit
-			c.ended[k] = e
+			c.ended.set(k, e)
 			return true
 		}
 		c.more[k] = &turnSet{seen: []uint64{e.bits}}
 		e.flags |= endedMore
-		c.ended[k] = e
+		c.ended.set(k, e)
 	}
 	return c.more[k].markTurn(t)
 }
@@ -180,6 +324,27 @@ func (e *RepeatedTurnError) Error() string {
 	return fmt.Sprintf("session %q turn %d is repeated (first at line %d)", e.Session, e.Turn, e.First)
 }
 
+// RepeatedSessionError is the reason of a repeated session_start or
+// session_end (Ev) of an ended session. First is the line of the first
+// record of the kind, 0 when a streaming Collector does not know it (the
+// caller looks it up).
+type RepeatedSessionError struct {
+	Ev      string // EvSessionStart or EvSessionEnd
+	Session string
+	First   int
+}
+
+func (e *RepeatedSessionError) Error() string {
+	verb := "starts"
+	if e.Ev == EvSessionEnd {
+		verb = "ends"
+	}
+	if e.First == 0 {
+		return fmt.Sprintf("session %q %s again (first %s at an earlier line)", e.Session, verb, e.Ev)
+	}
+	return fmt.Sprintf("session %q %s again (first %s at line %d)", e.Session, verb, e.Ev, e.First)
+}
+
 // lined is a row with the input line it came from, to break time ties in
 // input order.
 type lined[T any] struct {
@@ -190,18 +355,18 @@ type lined[T any] struct {
 // NewCollector returns an empty collector that keeps every table in
 // memory, with exact ids.
 func NewCollector() *Collector {
-	return newCollector(true, nil)
+	c := newCollector(true, nil)
+	c.lines = map[uint64][2]int{}
+	return c
 }
 
 func newCollector(exact bool, key func(string) uint64) *Collector {
 	c := &Collector{
 		open:       map[string]*sessionState{},
-		ended:      map[uint64]endedSession{},
-		wide:       map[uint64][2]int{},
 		more:       map[uint64]*turnSet{},
 		exact:      exact,
 		key:        key,
-		unverified: map[int]string{},
+		unverified: map[uint64]string{},
 		fixes:      map[uint64]int64{},
 		originIdx:  map[string]uint32{},
 		unknown:    map[string]*UnknownKind{},
@@ -230,7 +395,9 @@ type StreamOptions struct {
 // NewStreamingCollector returns an empty collector that passes each
 // accepted turn and each final session row to opt's sinks instead of
 // keeping them: Tables then returns only events. A repeated (session, turn)
-// is then reported with a RepeatedTurnError whose First is 0. After the
+// is then reported with a RepeatedTurnError whose First is 0, a repeated
+// session_start or session_end after the end with a RepeatedSessionError
+// whose First is 0. After the
 // last record, Finish passes on the sessions still open.
 func NewStreamingCollector(opt StreamOptions) *Collector {
 	c := newCollector(opt.Exact, opt.Key)
@@ -250,35 +417,46 @@ func (c *Collector) keyOf(id string) (uint64, bool) {
 	return c.key(id), true
 }
 
-// findEnded returns the key of the ended session id matches, and false
-// when there is none. A match by hash is recorded for verification; a
-// second id matched to the same session is a certain collision.
-func (c *Collector) findEnded(id string) (uint64, bool, error) {
+// findEnded returns the key and record of the ended session id matches,
+// and false when there is none. A match by hash is recorded for
+// verification; a second id matched to the same session is a certain
+// collision.
+func (c *Collector) findEnded(id string) (uint64, endedSession, bool, error) {
 	k, ok := c.keyOf(id)
 	if !ok {
-		return 0, false, nil
+		return 0, endedSession{}, false, nil
 	}
-	e, ok := c.ended[k]
+	e, ok := c.ended.get(k)
 	if !ok || c.exact {
-		return k, ok, nil
+		return k, e, ok, nil
 	}
-	start, _ := c.lines(k, e)
-	if prev, ok := c.unverified[start]; ok && prev != id {
-		return 0, false, ErrKeyCollision
+	if prev, ok := c.unverified[k]; ok && prev != id {
+		return 0, e, false, ErrKeyCollision
 	}
-	c.unverified[start] = id
-	return k, true, nil
+	c.unverified[k] = id
+	return k, e, true, nil
 }
 
-// Unverified returns, for each session matched by hash after its end, the
-// line of its session_start and the id it was taken to have; nil with exact
-// ids. The caller checks that each line is a session_start of that id, or
-// else reads the run again with exact ids.
-func (c *Collector) Unverified() map[int]string {
+// Unverified returns, for each session matched by hash after its end, its
+// key (Key) and the id it was taken to have; nil with exact ids. The
+// session matched is that of the first session_start whose id has the key
+// (a later one is rejected while it is open or ended), unless two ids
+// share the key: so the caller checks that the first session_start with
+// each key has that id, or else reads the run again with exact ids.
+func (c *Collector) Unverified() map[uint64]string {
 	if c.exact || len(c.unverified) == 0 {
 		return nil
 	}
 	return c.unverified
+}
+
+// Key returns the hash by which a collector without exact ids knows the
+// session id after its end.
+func (c *Collector) Key(id string) uint64 {
+	if c.exact {
+		return 0
+	}
+	return c.key(id)
 }
 
 // end moves the open session st, which ended at line, to the ended records
@@ -287,11 +465,11 @@ func (c *Collector) end(st *sessionState, line int, turnsDone *int64) error {
 	id := st.row.Session
 	var k uint64
 	if c.exact {
-		k = uint64(len(c.ids)) + 1
+		k = mix(uint64(len(c.ids)) + 1)
 		c.ids[id] = k
 	} else {
 		k = c.key(id)
-		if _, ok := c.ended[k]; ok {
+		if _, ok := c.ended.get(k); ok {
 			// Two distinct ids (both were open) with one hash.
 			return ErrKeyCollision
 		}
@@ -302,10 +480,9 @@ func (c *Collector) end(st *sessionState, line int, turnsDone *int64) error {
 		c.origins = append(c.origins, st.row.Origin)
 		c.originIdx[st.row.Origin] = oi
 	}
-	e := endedSession{startLine: uint32(st.startLine), endLine: uint32(line), origin: oi}
-	if uint64(st.startLine) > math.MaxUint32 || uint64(line) > math.MaxUint32 {
-		c.wide[k] = [2]int{st.startLine, line}
-		e.flags |= endedWide
+	e := endedSession{origin: oi}
+	if c.lines != nil {
+		c.lines[k] = [2]int{st.startLine, line}
 	}
 	if len(st.seen) <= 1 && st.big == nil {
 		if len(st.seen) == 1 {
@@ -322,9 +499,18 @@ func (c *Collector) end(st *sessionState, line int, turnsDone *int64) error {
 	} else {
 		e.flags |= endedNoTurnsDone
 	}
-	c.ended[k] = e
+	c.ended.add(k, e)
 	delete(c.open, id)
 	return c.emitSession(row)
+}
+
+// mix is a bijection of uint64 (splitmix64's finalizer): exact ids,
+// numbered, get keys as uniform as hashes, which endedSet's runs need, and
+// still distinct.
+func mix(z uint64) uint64 {
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
 }
 
 func (c *Collector) emitSession(row schema.Session) error {
@@ -352,11 +538,10 @@ func (c *Collector) Add(rec Record) error {
 		if prev, ok := c.open[s.Session]; ok {
 			return fail("session %q starts again (first session_start at line %d)", s.Session, prev.startLine)
 		}
-		if k, ok, err := c.findEnded(s.Session); err != nil {
+		if k, _, ok, err := c.findEnded(s.Session); err != nil {
 			return err
 		} else if ok {
-			first, _ := c.lines(k, c.ended[k])
-			return fail("session %q starts again (first session_start at line %d)", s.Session, first)
+			return c.repeatedSession(rec, EvSessionStart, s.Session, c.lines[k][0])
 		}
 		c.open[s.Session] = &sessionState{
 			row: schema.Session{
@@ -378,17 +563,16 @@ func (c *Collector) Add(rec Record) error {
 			st.turns++
 			row.Origin = st.row.Origin
 		} else {
-			k, ok, err := c.findEnded(t.Session)
+			k, e, ok, err := c.findEnded(t.Session)
 			if err != nil {
 				return err
 			}
 			if !ok {
 				return fail("turn for session %q, which has no session_start before this line", t.Session)
 			}
-			if !c.markEndedTurn(k, t.Turn) {
+			if !c.markEndedTurn(k, e, t.Turn) {
 				return c.repeated(rec)
 			}
-			e := c.ended[k]
 			if e.flags&endedNoTurnsDone != 0 {
 				c.fixes[k]++
 			}
@@ -407,11 +591,10 @@ func (c *Collector) Add(rec Record) error {
 		e := rec.End
 		st, ok := c.open[e.Session]
 		if !ok {
-			if k, ok, err := c.findEnded(e.Session); err != nil {
+			if k, _, ok, err := c.findEnded(e.Session); err != nil {
 				return err
 			} else if ok {
-				_, first := c.lines(k, c.ended[k])
-				return fail("session %q ends again (first session_end at line %d)", e.Session, first)
+				return c.repeatedSession(rec, EvSessionEnd, e.Session, c.lines[k][1])
 			}
 			return fail("session_end for session %q, which has no session_start before this line", e.Session)
 		}
@@ -425,7 +608,7 @@ func (c *Collector) Add(rec Record) error {
 		ev := rec.Event
 		if ev.Kind == schema.EventPark || ev.Kind == schema.EventResume {
 			if _, ok := c.open[*ev.Session]; !ok {
-				if _, ok, err := c.findEnded(*ev.Session); err != nil {
+				if _, _, ok, err := c.findEnded(*ev.Session); err != nil {
 					return err
 				} else if !ok {
 					return fail("%s for session %q, which has no session_start before this line", ev.Kind, *ev.Session)
@@ -453,6 +636,14 @@ func (c *Collector) repeated(rec Record) error {
 	if c.sink == nil {
 		e.First = c.firstLine(t.Session, t.Turn)
 	}
+	return &lineio.ParseError{Pos: rec.Pos, Raw: append([]byte(nil), rec.Raw...), Err: e}
+}
+
+// repeatedSession is the error of a repeated session_start or session_end
+// (ev) at rec of the ended session id, whose first such record is at line
+// first (0 when streaming: not kept).
+func (c *Collector) repeatedSession(rec Record, ev, id string, first int) error {
+	e := &RepeatedSessionError{Ev: ev, Session: id, First: first}
 	return &lineio.ParseError{Pos: rec.Pos, Raw: append([]byte(nil), rec.Raw...), Err: e}
 }
 
