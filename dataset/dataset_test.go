@@ -5,11 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/lineio"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/parquet-go/parquet-go"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -173,5 +175,23 @@ func TestRejectsKeptVerbatim(t *testing.T) {
 func TestSchemaVersionChecked(t *testing.T) {
 	if _, err := ReadRun(t.TempDir(), "nope"); err == nil {
 		t.Error("reading a missing run gave no error")
+	}
+	// A file written by another schema version is refused by name, not
+	// misread.
+	root := t.TempDir()
+	writeRuns(t, root, sampleRun("r1"))
+	path := filepath.Join(PartitionDir(root, schema.TableTurns, "r1"), FileName)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[schema.Turn](f, parquet.KeyValueMetadata(schema.VersionKey, "999"))
+	if _, err := w.Write(sampleRun("r1").Turns); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	f.Close()
+	if _, err := ReadRun(root, "r1"); err == nil || !strings.Contains(err.Error(), `schema version "999"`) {
+		t.Errorf("reading a version-999 file: err = %v, want it refused by version", err)
 	}
 }

@@ -230,9 +230,9 @@ func (r *Reader) readLine(raw []byte) (s schema.EngineSample, ok bool, err error
 	fl, ferr := parseFields(rest, &s, r.values())
 	if ferr != nil {
 		c := 0
-		var fe *fieldError
+		var fe *logscan.FieldError
 		if errors.As(ferr, &fe) {
-			c = col(start + fe.off)
+			c = col(start + fe.Off)
 		}
 		e := lineio.Errorf(pos, raw, "SGLang %s batch line: %v", kind, ferr)
 		e.Column = c
@@ -422,15 +422,6 @@ func parseHeader(b []byte) (header, bool) {
 	return h, true
 }
 
-// fieldError is a bad field at byte offset off of the fields part.
-type fieldError struct {
-	off int
-	err error
-}
-
-func (e *fieldError) Error() string { return e.err.Error() }
-func (e *fieldError) Unwrap() error { return e.err }
-
 // fieldFlags is what a batch line tells about the log's dialect.
 type fieldFlags struct {
 	largestLen bool // "largest-len" (v0.4.4)
@@ -466,7 +457,7 @@ func parseFields(body []byte, s *schema.EngineSample, v *batchValues) (fieldFlag
 				off = next
 				continue
 			}
-			return fl, &fieldError{off, fmt.Errorf("field %q is not \"key: value\"", field)}
+			return fl, &logscan.FieldError{Off: off, Err: fmt.Errorf("field %q is not \"key: value\"", field)}
 		}
 		key, val := field[:colon], field[colon+2:]
 		voff := off + colon + 2
@@ -503,14 +494,14 @@ func parseFields(body []byte, s *schema.EngineSample, v *batchValues) (fieldFlag
 		case fdst != nil && *fdst == nil:
 			x, err := logscan.ParseNumber(val)
 			if err != nil {
-				return fl, &fieldError{voff, fmt.Errorf("%s: %w", key, err)}
+				return fl, &logscan.FieldError{Off: voff, Err: fmt.Errorf("%s: %w", key, err)}
 			}
 			*fval = x
 			*fdst = fval
 		case idst != nil && *idst == nil:
 			n, ok := logscan.ParseUint(val)
 			if !ok {
-				return fl, &fieldError{voff, fmt.Errorf("%s: malformed count %q", key, val)}
+				return fl, &logscan.FieldError{Off: voff, Err: fmt.Errorf("%s: malformed count %q", key, val)}
 			}
 			*ival = n
 			*idst = ival

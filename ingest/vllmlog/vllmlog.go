@@ -249,10 +249,10 @@ func (r *Reader) readLine(raw []byte) {
 	off := len(msg) - len(body)
 	fl, err := parseStats(body, &s, r.values())
 	if err != nil {
-		var fe *fieldError
+		var fe *logscan.FieldError
 		c := 0
 		if errors.As(err, &fe) {
-			c = col(off + fe.off)
+			c = col(off + fe.Off)
 		}
 		r.queue = append(r.queue, result{err: parseErr(pos, raw, c, "vLLM stats line: %v", err)})
 		return
@@ -507,15 +507,6 @@ func statsBody(msg []byte) ([]byte, engineTag, bool) {
 	return body, tag, true
 }
 
-// fieldError is a bad field at byte offset off of the fields part.
-type fieldError struct {
-	off int
-	err error
-}
-
-func (e *fieldError) Error() string { return e.err.Error() }
-func (e *fieldError) Unwrap() error { return e.err }
-
 // statsFlags is what a stats line tells about the log's dialect.
 type statsFlags struct {
 	v0   bool // the V0 engine's line (Swapped / Pending / CPU KV cache usage)
@@ -552,7 +543,7 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 				off += end + 2
 				continue
 			}
-			return fl, &fieldError{off, fmt.Errorf("field %q is not \"key: value\"", field)}
+			return fl, &logscan.FieldError{Off: off, Err: fmt.Errorf("field %q is not \"key: value\"", field)}
 		}
 		afterUnknown = false
 		key, val := field[:colon], field[colon+2:]
@@ -608,7 +599,7 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 		}
 		x, boff, err := numberWithUnit(val, unit)
 		if err != nil {
-			return fl, &fieldError{voff + boff, fmt.Errorf("%s: %w", key, err)}
+			return fl, &logscan.FieldError{Off: voff + boff, Err: fmt.Errorf("%s: %w", key, err)}
 		}
 		if dst != nil {
 			*dst = x
