@@ -71,8 +71,8 @@ func ConfigOf(r *schema.Run) Config {
 	if r.PrefixCaching {
 		c[4] = "on"
 	}
-	c[5] = triggerString(r)
-	c[6] = controlString(r)
+	c[5] = r.TriggerString()
+	c[6] = r.ControlString()
 	c[7] = workloadString(r)
 	return c
 }
@@ -125,45 +125,6 @@ func optInt(v *int64) string {
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// triggerString prints the trigger as "KIND START–END s", then the extra
-// rate ("+R/s"), the rate after a change ("→R/s") and other keys.
-func triggerString(r *schema.Run) string {
-	kind := r.TriggerKind
-	if kind == "" {
-		kind = "none"
-	}
-	s := kind
-	if r.TriggerStartS != nil || r.TriggerEndS != nil {
-		s += " " + optFloat(r.TriggerStartS) + "–" + optFloat(r.TriggerEndS) + "s"
-	}
-	if r.TriggerExtraRate != nil {
-		s += " +" + fmtFloat(*r.TriggerExtraRate) + "/s"
-	}
-	if r.TriggerRateAfter != nil {
-		s += " →" + fmtFloat(*r.TriggerRateAfter) + "/s"
-	}
-	if r.TriggerExtra != "" && r.TriggerExtra != "{}" {
-		s += " " + r.TriggerExtra
-	}
-	return s
-}
-
-// controlString prints the control as "KIND@STARTs" and its parameters.
-func controlString(r *schema.Run) string {
-	kind := r.ControlKind
-	if kind == "" {
-		kind = "none"
-	}
-	s := kind
-	if r.ControlStartS != nil && kind != "none" {
-		s += "@" + fmtFloat(*r.ControlStartS) + "s"
-	}
-	if r.ControlParams != "" && r.ControlParams != "{}" {
-		s += " " + r.ControlParams
-	}
-	return s
-}
 
 // workloadString prints the workload shape as
 // "T×(SYSTEM+TASK, +OUTPUT+TOOL) Z=THINKs" and other keys.

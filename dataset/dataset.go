@@ -12,7 +12,6 @@ package dataset
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -76,7 +75,7 @@ func (s *Stage) WriteRun(d *schema.RunData) error {
 	if err != nil {
 		return err
 	}
-	SortRunData(d)
+	d.Sort()
 	for _, t := range d.Turns {
 		if err := rw.AddTurn(t); err != nil {
 			return err
@@ -113,12 +112,12 @@ func (s *Stage) BeginRun(name string) (*RunWriter, error) {
 		return nil, err
 	}
 	tw, err := newSortedWriter(filepath.Join(PartitionDir(s.dir, schema.TableTurns, name), FileName),
-		schema.TableTurns+"/"+name, spill, schema.TableTurns, func(a, b schema.Turn) int { return CompareTurns(&a, &b) }, s.options(schema.TableTurns, name))
+		schema.TableTurns+"/"+name, spill, schema.TableTurns, schema.CompareTurns, s.options(schema.TableTurns, name))
 	if err != nil {
 		return nil, err
 	}
 	sw, err := newSortedWriter(filepath.Join(PartitionDir(s.dir, schema.TableSessions, name), FileName),
-		schema.TableSessions+"/"+name, spill, schema.TableSessions, func(a, b schema.Session) int { return CompareSessions(&a, &b) }, s.options(schema.TableSessions, name))
+		schema.TableSessions+"/"+name, spill, schema.TableSessions, schema.CompareSessions, s.options(schema.TableSessions, name))
 	if err != nil {
 		tw.abort()
 		return nil, err
@@ -169,7 +168,7 @@ func (w *RunWriter) Finish(d *schema.RunData) error {
 	if err := w.sessions.Close(); err != nil {
 		return err
 	}
-	SortRunData(d)
+	d.Sort()
 	s, name := w.s, w.name
 	if err := writeTable(s, schema.TableRuns, name, []schema.Run{d.Run}); err != nil {
 		return err
@@ -277,22 +276,6 @@ func (s *Stage) Commit() error {
 
 // Abort discards the stage.
 func (s *Stage) Abort() error { return os.RemoveAll(s.dir) }
-
-// SortRunData sorts d's tables in the dataset's documented order.
-func SortRunData(d *schema.RunData) {
-	slices.SortStableFunc(d.Sessions, func(a, b schema.Session) int {
-		return cmp.Or(cmp.Compare(a.ArriveS, b.ArriveS), strings.Compare(a.Session, b.Session))
-	})
-	slices.SortStableFunc(d.Turns, func(a, b schema.Turn) int {
-		return cmp.Or(cmp.Compare(a.DoneS, b.DoneS), strings.Compare(a.Session, b.Session), cmp.Compare(a.Turn, b.Turn))
-	})
-	slices.SortStableFunc(d.Events, func(a, b schema.Event) int {
-		return cmp.Compare(a.TS, b.TS)
-	})
-	slices.SortStableFunc(d.Engine, func(a, b schema.EngineSample) int {
-		return cmp.Or(cmp.Compare(a.TS, b.TS), strings.Compare(a.Source, b.Source), cmp.Compare(a.Line, b.Line))
-	})
-}
 
 // Runs lists the runs in the dataset at root, sorted by name.
 func Runs(root string) ([]string, error) {

@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
-	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/outlast-dev/outlast/schema"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -71,7 +73,7 @@ func TestRoundTrip(t *testing.T) {
 	root := t.TempDir()
 	want := sampleRun("s501-burst")
 	writeRuns(t, root, sampleRun("s501-burst"))
-	SortRunData(want)
+	want.Sort()
 	if want.Turns[0].Turn != 0 || want.Sessions[0].Session != "b-0001" || want.Engine[0].Source != schema.SourceLog {
 		t.Fatalf("SortRunData did not sort by time then name: %+v", want.Turns)
 	}
@@ -152,8 +154,8 @@ func TestRejectsKeptVerbatim(t *testing.T) {
 		t.Fatal(err)
 	}
 	rej := []Reject{
-		{Pos: lineio.Pos{File: "gateway.jsonl", Line: 7}, Reason: "not JSON", Line: []byte(`{"ts":`)},
-		{Pos: lineio.Pos{File: "gateway.jsonl", Line: 9}, Reason: "not JSON", Line: []byte{0xff, 'x'}},
+		{Pos: textpos.Pos{File: "gateway.jsonl", Line: 7}, Reason: "not JSON", Line: []byte(`{"ts":`)},
+		{Pos: textpos.Pos{File: "gateway.jsonl", Line: 9}, Reason: "not JSON", Line: []byte{0xff, 'x'}},
 	}
 	if err := st.WriteRejects("r1", rej); err != nil {
 		t.Fatal(err)

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // Reject is one input line rejected in lenient mode, kept verbatim with the
 // reason it was rejected.
 type Reject struct {
-	Pos    lineio.Pos
+	Pos    textpos.Pos
 	Reason string
 	Line   []byte
 }

@@ -1,13 +1,10 @@
 package dataset
 
 import (
-	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
-	"github.com/outlast-dev/outlast/schema"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -41,18 +38,6 @@ var (
 	reorderWindow = ReorderWindow
 	lateSpillRows = LateSpillRows
 )
-
-// CompareTurns orders turns as the turns table is sorted: by done_s, then
-// session, then turn.
-func CompareTurns(a, b *schema.Turn) int {
-	return cmp.Or(cmp.Compare(a.DoneS, b.DoneS), strings.Compare(a.Session, b.Session), cmp.Compare(a.Turn, b.Turn))
-}
-
-// CompareSessions orders sessions as the sessions table is sorted: by
-// arrive_s, then session.
-func CompareSessions(a, b *schema.Session) int {
-	return cmp.Or(cmp.Compare(a.ArriveS, b.ArriveS), strings.Compare(a.Session, b.Session))
-}
 
 // rowWriter hands rows to a Parquet writer in batches of writeBatch. An
 // async rowWriter encodes and compresses on its own goroutine, so that

@@ -25,7 +25,7 @@ func manyTurns(n int) []schema.Turn {
 			out[i].ReadyS = ptr(float64(i/3) - 1)
 		}
 	}
-	slices.SortFunc(out, func(a, b schema.Turn) int { return CompareTurns(&a, &b) })
+	slices.SortFunc(out, schema.CompareTurns)
 	return out
 }
 
@@ -67,7 +67,7 @@ func stageTurns(t *testing.T, turns []schema.Turn) []byte {
 		t.Fatal(err)
 	}
 	want := slices.Clone(turns)
-	slices.SortFunc(want, func(a, b schema.Turn) int { return CompareTurns(&a, &b) })
+	slices.SortFunc(want, schema.CompareTurns)
 	if len(got) != len(want) {
 		t.Fatalf("read back %d turns, wrote %d", len(got), len(want))
 	}
@@ -186,7 +186,7 @@ func stageSessions(t *testing.T, sessions []schema.Session, viaFinish bool, fix 
 		t.Fatal(err)
 	}
 	want := slices.Clone(sessions)
-	slices.SortFunc(want, func(a, b schema.Session) int { return CompareSessions(&a, &b) })
+	slices.SortFunc(want, schema.CompareSessions)
 	if len(got) != len(want) {
 		t.Fatalf("read back %d sessions, wrote %d", len(got), len(want))
 	}
@@ -221,7 +221,7 @@ func TestSessionsAnyOrder(t *testing.T) {
 			ArriveS: float64(i / 2), EndS: &end, Status: "done", TurnsDone: int64(i % 13)}
 	}
 	sorted := slices.Clone(sessions)
-	slices.SortFunc(sorted, func(a, b schema.Session) int { return CompareSessions(&a, &b) })
+	slices.SortFunc(sorted, schema.CompareSessions)
 	want := stageSessions(t, sorted, false, nil)
 	byEnd := slices.Clone(sorted)
 	slices.SortStableFunc(byEnd, func(a, b schema.Session) int { return cmp.Compare(*a.EndS, *b.EndS) })

@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/ingest/gateway"
 	"github.com/outlast-dev/outlast/ingest/lineio"
@@ -164,7 +166,7 @@ func readRunDir(dir string, opt Options, exact bool, begin func(run string) (*da
 		r.checkSpan("metrics scrapes", span, gwSpan)
 	}
 	run.RejectedLines = int64(len(res.Rejects))
-	dataset.SortRunData(res.Data)
+	res.Data.Sort()
 	return res, nil
 }
 
@@ -217,7 +219,7 @@ func (r *runReader) warnf(format string, args ...any) {
 // reject handles a bad line: an error in strict mode, a kept reject in
 // lenient mode. Errors that are not about a line always stop.
 func (r *runReader) reject(err error) error {
-	var pe *lineio.ParseError
+	var pe *textpos.ParseError
 	if !errors.As(err, &pe) || !r.opt.Lenient {
 		return fmt.Errorf("%s: %w", r.dir, err)
 	}
@@ -279,7 +281,7 @@ func (r *runReader) readGateway(path string, m *manifest.Manifest) (span, error)
 			continue
 		}
 		if err := col.Add(rec); err != nil {
-			var pe *lineio.ParseError
+			var pe *textpos.ParseError
 			if !errors.As(err, &pe) {
 				return sp, err // a sink failed, or a hash collision: not a line's fault
 			}

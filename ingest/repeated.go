@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/ingest/gateway"
-	"github.com/outlast-dev/outlast/ingest/lineio"
 )
 
 // A streaming collector detects a repeated (session, turn) with one bit
@@ -89,7 +90,7 @@ func (r *runReader) resolveRepeated(reps []repeatedReject) error {
 			break
 		}
 		if err != nil {
-			if _, ok := err.(*lineio.ParseError); ok {
+			if _, ok := err.(*textpos.ParseError); ok {
 				continue
 			}
 			return err
@@ -143,7 +144,7 @@ func (r *runReader) verifyStarts(want map[uint64]string) error {
 			break
 		}
 		if err != nil {
-			if _, ok := err.(*lineio.ParseError); ok {
+			if _, ok := err.(*textpos.ParseError); ok {
 				continue
 			}
 			return err

@@ -33,25 +33,6 @@ type Options struct {
 	Seed *int64
 }
 
-// Designs as written in runs.design.
-const (
-	DesignPaired      = "paired"
-	DesignRecovery    = "recovery"
-	DesignCalibration = "calibration"
-	DesignNoCache     = "nocache"
-	DesignDrain       = "drain"
-	DesignMixShift    = "mix-shift"
-	DesignPrevention  = "prevention"
-	DesignFlush       = "flush"
-	DesignObserve     = "observe"
-)
-
-// Arm names of a paired experiment: the burst arm, and the names its twin
-// goes by.
-const burstArm = "burst"
-
-var twinArms = []string{"no-burst", "twin", "noburst"}
-
 // Colours shared by every figure of a pair, as in the paper: the twin
 // blue, the burst run red.
 const (
@@ -173,14 +154,14 @@ func cleanSummary(s stats.RunSummary) stats.RunSummary {
 // normDesign maps runs.design to the design whose section it gets.
 func normDesign(d string) string {
 	switch d = strings.ToLower(strings.TrimSpace(d)); d {
-	case DesignPaired, DesignRecovery, DesignCalibration, DesignDrain, DesignMixShift, DesignPrevention, DesignFlush:
+	case schema.DesignPaired, schema.DesignRecovery, schema.DesignCalibration, schema.DesignDrain, schema.DesignMixShift, schema.DesignPrevention, schema.DesignFlush:
 		return d
-	case DesignNoCache:
-		return DesignCalibration // caching off: the c(L) calibration
+	case schema.DesignNoCache:
+		return schema.DesignCalibration // caching off: the c(L) calibration
 	case "mixshift", "mix_shift":
-		return DesignMixShift
+		return schema.DesignMixShift
 	}
-	return DesignObserve
+	return schema.DesignObserve
 }
 
 // groupExperiments groups runs by experiment name and design: runs of one
@@ -268,7 +249,7 @@ func indexes(runs []*runInfo) []*stats.RunIndex {
 func (b *builder) calibrationRuns() []*runInfo {
 	var out []*runInfo
 	for _, e := range b.exps {
-		if e.design != DesignCalibration {
+		if e.design != schema.DesignCalibration {
 			continue
 		}
 		for _, r := range e.runs {
@@ -443,17 +424,17 @@ func (b *builder) experimentSection(e *experiment) {
 	}
 	sec := Section{ID: "exp-" + e.slug, Title: fmt.Sprintf("%s: %s", e.name, designTitle(e.design))}
 	switch e.design {
-	case DesignPaired:
+	case schema.DesignPaired:
 		b.pairedSection(e, &sec, &se)
-	case DesignRecovery:
+	case schema.DesignRecovery:
 		b.recoverySection(e, &sec, &se)
-	case DesignCalibration:
+	case schema.DesignCalibration:
 		b.calibrationSection(e, &sec, &se)
-	case DesignDrain:
+	case schema.DesignDrain:
 		b.drainSection(e, &sec, &se)
-	case DesignMixShift:
+	case schema.DesignMixShift:
 		b.mixShiftSection(e, &sec, &se)
-	case DesignPrevention, DesignFlush:
+	case schema.DesignPrevention, schema.DesignFlush:
 		b.countsSection(e, &sec, &se)
 	default:
 		sec.Intro = append(sec.Intro, "Runs of design observe, or of a design this report does not know: hit ratio and sessions in the system over time, per run.")
@@ -465,19 +446,19 @@ func (b *builder) experimentSection(e *experiment) {
 
 func designTitle(d string) string {
 	switch d {
-	case DesignPaired:
+	case schema.DesignPaired:
 		return "paired burst and twin"
-	case DesignRecovery:
+	case schema.DesignRecovery:
 		return "recovery after collapse"
-	case DesignCalibration:
+	case schema.DesignCalibration:
 		return "cold-turn cost calibration (caching off)"
-	case DesignDrain:
+	case schema.DesignDrain:
 		return "drain condition"
-	case DesignMixShift:
+	case schema.DesignMixShift:
 		return "session-mix shift"
-	case DesignPrevention:
+	case schema.DesignPrevention:
 		return "prevention"
-	case DesignFlush:
+	case schema.DesignFlush:
 		return "cache-flush trigger"
 	}
 	return "observed runs"
@@ -571,7 +552,7 @@ func hasControl(r *schema.Run) bool {
 // controlMark is the start of the run's control as a mark; ok is false
 // without control.
 func controlMark(r *schema.Run) (Mark, bool) {
-	if !hasControl(r) && !(r.Design == DesignRecovery && r.ControlStartS != nil) {
+	if !hasControl(r) && !(r.Design == schema.DesignRecovery && r.ControlStartS != nil) {
 		return Mark{}, false
 	}
 	return Mark{At: minutes(*r.ControlStartS), Label: "control starts"}, true

@@ -350,7 +350,7 @@ func TestBuildObserveGaps(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := findExperiment(t, sum, "observe-test")
-	if e.Design != DesignObserve {
+	if e.Design != schema.DesignObserve {
 		t.Errorf("unknown design became %q, want observe", e.Design)
 	}
 	f := findFigure(t, doc, "run-observe-test-o1").(*TimeSeries)

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/outlast-dev/outlast/internal/atomicfile"
 )
 
 // WriteTables writes every table of d, in document order, to
@@ -33,10 +35,10 @@ func WriteTables(dir string, d *Doc) error {
 		if err != nil {
 			return err
 		}
-		if err := WriteFileAtomic(filepath.Join(out, t.ID+".csv"), c); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(out, t.ID+".csv"), c); err != nil {
 			return err
 		}
-		if err := WriteFileAtomic(filepath.Join(out, t.ID+".md"), TableMarkdown(t)); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(out, t.ID+".md"), TableMarkdown(t)); err != nil {
 			return err
 		}
 	}
@@ -142,42 +144,6 @@ var mdReplacer = strings.NewReplacer(
 // mdEscape keeps cell text literal: no emphasis, code, HTML or broken rows.
 func mdEscape(s string) string { return mdReplacer.Replace(s) }
 
-// WriteFileAtomic writes data to path through a temporary file in the
-// same directory and a rename, so readers never see a partial file. The
-// file gets mode 0644.
-func WriteFileAtomic(path string, data []byte) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			os.Remove(tmp)
-			err = fmt.Errorf("report: write %s: %w", path, err)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
 // Float is a float64 that marshals NaN and ±Inf as JSON null; use it for
 // values that may legitimately be undefined (e.g. a ratio with no data),
 // since WriteJSON rejects non-finite plain float64s.
@@ -227,7 +193,7 @@ func WriteJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, b)
+	return atomicfile.WriteFile(path, b)
 }
 
 // nonFinitePath finds the first non-finite float reachable from v, in

@@ -9,6 +9,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/outlast-dev/outlast/internal/atomicfile"
 )
 
 var (
@@ -53,7 +55,7 @@ func WriteHTMLFile(path string, d *Doc) error {
 	if err := WriteHTML(&b, d); err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, b.Bytes())
+	return atomicfile.WriteFile(path, b.Bytes())
 }
 
 type viewDoc struct {

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 
+	"github.com/outlast-dev/outlast/schema"
+
 	"github.com/outlast-dev/outlast/stats"
 )
 
@@ -12,14 +14,14 @@ const persistentMarker = "∗"
 // twinArmOf returns the name the twin arm goes by in e ("no-burst",
 // "twin" or "noburst"), the first present.
 func twinArmOf(e *experiment) string {
-	for _, a := range twinArms {
+	for _, a := range schema.ArmTwinAliases {
 		for _, r := range e.runs {
 			if r.rd.Run.Arm == a {
 				return a
 			}
 		}
 	}
-	return twinArms[0]
+	return schema.ArmTwinAliases[0]
 }
 
 func summaries(runs []*runInfo) []stats.RunSummary {
@@ -44,7 +46,7 @@ func runByName(e *experiment, name string) *runInfo {
 // pair, small multiples of every pair and Figure 4.
 func (b *builder) pairedSection(e *experiment, sec *Section, se *SummaryExperiment) {
 	twin := twinArmOf(e)
-	t2 := stats.NewTable2(summaries(e.runs), twin, burstArm)
+	t2 := stats.NewTable2(summaries(e.runs), twin, schema.ArmBurst)
 	sec.Intro = append(sec.Intro, "Paired runs share every base session and differ only in the injected burst (§3). A pair is discordant when only one of its runs degraded persistently; the sign test asks whether bursts make that run the burst one.")
 
 	table := &Table{
@@ -93,7 +95,7 @@ func (b *builder) pairedSection(e *experiment, sec *Section, se *SummaryExperime
 	sec.Blocks = append(sec.Blocks, sign)
 
 	if len(t2.Rows) == 0 {
-		sec.Blocks = append(sec.Blocks, &Note{Kind: NoteWarning, Text: fmt.Sprintf("No complete pair: Table 2 needs a %q and a %q run with the same seed.", twin, burstArm)})
+		sec.Blocks = append(sec.Blocks, &Note{Kind: NoteWarning, Text: fmt.Sprintf("No complete pair: Table 2 needs a %q and a %q run with the same seed.", twin, schema.ArmBurst)})
 		sec.Blocks = append(sec.Blocks, b.perRunGrid(e))
 		return
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/outlast-dev/outlast/internal/atomicfile"
+
 	"github.com/outlast-dev/outlast/compare"
 	"github.com/outlast-dev/outlast/compare/comparehtml"
 	"github.com/outlast-dev/outlast/dataset"
@@ -96,7 +98,7 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 		}
 		return bw.Flush()
 	}
-	return writeFileAtomic(*out, func(w io.Writer) error { return write(w, res) })
+	return atomicfile.Write(*out, func(w io.Writer) error { return write(w, res) })
 }
 
 // compareWriter returns the writer of a --format.

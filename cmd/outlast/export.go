@@ -5,9 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/outlast-dev/outlast/internal/atomicfile"
 
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/export"
@@ -69,28 +69,5 @@ func runExport(stdout, stderr io.Writer, args []string) error {
 		}
 		return bw.Flush()
 	}
-	return writeFileAtomic(*out, func(w io.Writer) error { return write(w, *table, runs) })
-}
-
-// writeFileAtomic writes path through a temporary file in the same
-// directory and renames it into place, so no partial file is left behind.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	bw := bufio.NewWriterSize(f, 1<<20)
-	if err := write(bw); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.Write(*out, func(w io.Writer) error { return write(w, *table, runs) })
 }

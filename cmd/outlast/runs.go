@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/outlast-dev/outlast/dataset"
-	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
 
@@ -50,7 +49,7 @@ func runRuns(stdout, stderr io.Writer, args []string) error {
 		hit := stats.NewTurnSeries(d.Turns).HitRatio(stats.Window{Start: math.Inf(-1), End: math.Inf(1)})
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n",
 			r.Run, r.Experiment, r.Arm, r.EngineName, r.EngineVersion, poolString(r.KVPoolTokens),
-			optFloat(r.ArrivalRate), triggerString(r), controlString(r), len(d.Sessions), len(d.Turns), ratio(hit))
+			optFloat(r.ArrivalRate), r.TriggerString(), r.ControlString(), len(d.Sessions), len(d.Turns), ratio(hit))
 	}
 	return tw.Flush()
 }
@@ -77,29 +76,4 @@ func ratio(v float64) string {
 		return "–"
 	}
 	return strconv.FormatFloat(v, 'f', 3, 64)
-}
-
-func triggerString(r schema.Run) string {
-	if r.TriggerKind == "" {
-		return "–"
-	}
-	s := r.TriggerKind
-	if r.TriggerStartS != nil {
-		s += "@" + strconv.FormatFloat(*r.TriggerStartS, 'f', -1, 64)
-		if r.TriggerEndS != nil {
-			s += "-" + strconv.FormatFloat(*r.TriggerEndS, 'f', -1, 64)
-		}
-	}
-	return s
-}
-
-func controlString(r schema.Run) string {
-	if r.ControlKind == "" {
-		return "–"
-	}
-	s := r.ControlKind
-	if r.ControlStartS != nil {
-		s += "@" + strconv.FormatFloat(*r.ControlStartS, 'f', -1, 64)
-	}
-	return s
 }

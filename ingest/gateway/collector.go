@@ -7,7 +7,8 @@ import (
 	"hash/maphash"
 	"slices"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -15,7 +16,7 @@ import (
 type UnknownKind struct {
 	Ev    string
 	Count int
-	First lineio.Pos // the first record of the kind
+	First textpos.Pos // the first record of the kind
 }
 
 // Collector applies the rules that span lines (a session starts once and
@@ -522,7 +523,7 @@ func (c *Collector) emitSession(row schema.Session) error {
 }
 
 // Add applies rec. A record that breaks a cross-line rule gives a
-// *lineio.ParseError at the record's position and leaves the collector as
+// *textpos.ParseError at the record's position and leaves the collector as
 // it was, so a lenient caller may go on: a repeated session_start or
 // session_end, a repeated (session, turn), or a turn, park, resume or
 // session_end for a session with no session_start before it. Records of
@@ -530,7 +531,7 @@ func (c *Collector) emitSession(row schema.Session) error {
 // sink's, ErrKeyCollision) are not about the line.
 func (c *Collector) Add(rec Record) error {
 	fail := func(format string, args ...any) error {
-		return lineio.Errorf(rec.Pos, rec.Raw, format, args...)
+		return textpos.Errorf(rec.Pos, rec.Raw, format, args...)
 	}
 	switch {
 	case rec.Start != nil:
@@ -636,7 +637,7 @@ func (c *Collector) repeated(rec Record) error {
 	if c.sink == nil {
 		e.First = c.firstLine(t.Session, t.Turn)
 	}
-	return &lineio.ParseError{Pos: rec.Pos, Raw: append([]byte(nil), rec.Raw...), Err: e}
+	return &textpos.ParseError{Pos: rec.Pos, Raw: append([]byte(nil), rec.Raw...), Err: e}
 }
 
 // repeatedSession is the error of a repeated session_start or session_end
@@ -644,7 +645,7 @@ func (c *Collector) repeated(rec Record) error {
 // first (0 when streaming: not kept).
 func (c *Collector) repeatedSession(rec Record, ev, id string, first int) error {
 	e := &RepeatedSessionError{Ev: ev, Session: id, First: first}
-	return &lineio.ParseError{Pos: rec.Pos, Raw: append([]byte(nil), rec.Raw...), Err: e}
+	return &textpos.ParseError{Pos: rec.Pos, Raw: append([]byte(nil), rec.Raw...), Err: e}
 }
 
 // openRow returns the row of a session still open at the end of the run.
@@ -740,23 +741,12 @@ func (c *Collector) Tables(runEndS float64) (sessions []schema.Session, turns []
 				fix(&sessions[i])
 			}
 		}
-		slices.SortFunc(sessions, func(a, b schema.Session) int {
-			if c := cmp.Compare(a.ArriveS, b.ArriveS); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.Session, b.Session)
-		})
+		slices.SortFunc(sessions, schema.CompareSessions)
 	}
 
 	ts := slices.Clone(c.turns)
 	slices.SortStableFunc(ts, func(a, b lined[schema.Turn]) int {
-		if c := cmp.Compare(a.row.DoneS, b.row.DoneS); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.row.Session, b.row.Session); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.row.Turn, b.row.Turn)
+		return schema.CompareTurns(a.row, b.row)
 	})
 	turns = make([]schema.Turn, len(ts))
 	for i, t := range ts {

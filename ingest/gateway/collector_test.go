@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -27,7 +28,7 @@ func collect(t *testing.T, lines ...string) (*Collector, []string) {
 			t.Fatalf("Next: %v", err)
 		}
 		if err := c.Add(rec); err != nil {
-			var perr *lineio.ParseError
+			var perr *textpos.ParseError
 			if !errors.As(err, &perr) || string(perr.Raw) != string(rec.Raw) {
 				t.Errorf("Add error %v is not a ParseError with the line", err)
 			}
@@ -260,7 +261,7 @@ func TestCollectorKeyCollision(t *testing.T) {
 				t.Fatal(err)
 			}
 			if err := c.Add(rec); err != nil {
-				var pe *lineio.ParseError
+				var pe *textpos.ParseError
 				if !errors.As(err, &pe) {
 					return c, err
 				}

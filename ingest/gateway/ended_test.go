@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -42,7 +43,7 @@ func benchEnded(b *testing.B, n int) {
 		line := 0
 		add := func(rec Record) {
 			line++
-			rec.Pos = lineio.Pos{File: "g", Line: line}
+			rec.Pos = textpos.Pos{File: "g", Line: line}
 			if err := c.Add(rec); err != nil {
 				b.Fatal(err)
 			}
@@ -72,7 +73,7 @@ func TestEndedSetMerges(t *testing.T) {
 	line := 0
 	add := func(rec Record) {
 		line++
-		rec.Pos = lineio.Pos{File: "g", Line: line}
+		rec.Pos = textpos.Pos{File: "g", Line: line}
 		recs = append(recs, rec)
 	}
 	id := func(i int) string { return "s-" + strconv.Itoa(i) }

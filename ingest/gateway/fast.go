@@ -3,7 +3,7 @@ package gateway
 import (
 	"math"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // fastTurn parses a turn line of the common shape in one pass: compact
@@ -14,7 +14,7 @@ import (
 // decides what is an error: it only skips work on lines that parse accepts,
 // with the same record (FuzzFastTurn checks this). Turn lines are most of
 // a gateway log, and this halves the cost of reading one.
-func (r *Reader) fastTurn(b []byte, pos lineio.Pos) (Record, bool) {
+func (r *Reader) fastTurn(b []byte, pos textpos.Pos) (Record, bool) {
 	n := len(b)
 	if n < 2 || b[0] != '{' || b[n-1] != '}' {
 		return Record{}, false

@@ -10,14 +10,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // sameAsParse checks the fast path against parse on one line: when
 // fastTurn accepts it, parse must accept it with the same record.
 func sameAsParse(t *testing.T, line []byte) (fast bool) {
 	t.Helper()
-	pos := lineio.Pos{File: "gateway.jsonl", Line: 1}
+	pos := textpos.Pos{File: "gateway.jsonl", Line: 1}
 	rec, ok := newParser(specT0).fastTurn(line, pos)
 	if !ok {
 		return false

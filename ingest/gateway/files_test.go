@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/ingest/lineio"
 	"github.com/outlast-dev/outlast/ingest/manifest"
 )
@@ -43,9 +45,9 @@ func ingest(t testing.TB, name string, data []byte, t0 time.Time, runEndS float6
 			err = c.Add(rec)
 		}
 		if err != nil {
-			var perr *lineio.ParseError
+			var perr *textpos.ParseError
 			if !errors.As(err, &perr) {
-				t.Fatalf("%v: not a *lineio.ParseError", err)
+				t.Fatalf("%v: not a *textpos.ParseError", err)
 			}
 			fmt.Fprintf(&out, "error: %v\n", err)
 		}
@@ -259,7 +261,7 @@ func FuzzGatewayLine(f *testing.F) {
 			return
 		}
 		if err != nil {
-			var perr *lineio.ParseError
+			var perr *textpos.ParseError
 			if !errors.As(err, &perr) || perr.Pos.Line != 1 {
 				t.Fatalf("error %v (%T) is not a ParseError at line 1", err, err)
 			}

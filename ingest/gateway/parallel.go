@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/ingest/lineio"
 )
 
@@ -25,7 +27,7 @@ type batch struct {
 	first      int // line number of the chunk's first line
 	items      []item
 	blank      int
-	firstBlank lineio.Pos
+	firstBlank textpos.Pos
 	last       bool // the input's last chunk
 	lastLine   int  // line number of the chunk's last line
 	truncated  bool // the last chunk's last line has no newline
@@ -141,7 +143,7 @@ func (r *Reader) parseChunk(b *batch, name string) {
 		if n := len(raw); n > 0 && raw[n-1] == '\r' {
 			raw = raw[:n-1]
 		}
-		pos := lineio.Pos{File: name, Line: line}
+		pos := textpos.Pos{File: name, Line: line}
 		b.lastLine = line
 		line++
 		if skipSpace(raw, 0) == len(raw) {

@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/ingest/lineio"
 	"github.com/outlast-dev/outlast/schema"
 )
@@ -36,7 +38,7 @@ const (
 // set for a known kind; none is set for an unknown kind, which the caller
 // counts (Collector.Unknown).
 type Record struct {
-	Pos lineio.Pos
+	Pos textpos.Pos
 	// Raw is the line as read. It is valid until the next call to Next.
 	Raw   []byte
 	Ev    string  // the ev value
@@ -93,7 +95,7 @@ type Reader struct {
 	cur        *batch
 	idx        int
 	blank      int
-	firstBlank lineio.Pos
+	firstBlank textpos.Pos
 	finished   bool
 	warnings   []string
 }
@@ -118,7 +120,7 @@ func newParser(t0 time.Time) *Reader {
 }
 
 // Next returns the next record, or io.EOF after the last. A bad line gives
-// a *lineio.ParseError, and the reader goes on with the next line. Other
+// a *textpos.ParseError, and the reader goes on with the next line. Other
 // errors are read errors of the input. A bad last line without a newline
 // (the run was killed mid-write) is a warning, not an error.
 func (r *Reader) Next() (Record, error) {
@@ -153,7 +155,7 @@ func (r *Reader) Next() (Record, error) {
 			return it.rec, nil
 		}
 		lerr := it.err
-		perr := lineio.Errorf(it.rec.Pos, it.rec.Raw, "%s", lerr.msg)
+		perr := textpos.Errorf(it.rec.Pos, it.rec.Raw, "%s", lerr.msg)
 		if lerr.off >= 0 {
 			perr.Column = lerr.off + 1
 		}
@@ -304,7 +306,7 @@ func (l *object) present(k int) bool {
 	return ok && !isNull(m.val)
 }
 
-func (r *Reader) parse(raw []byte, pos lineio.Pos) (Record, *lineError) {
+func (r *Reader) parse(raw []byte, pos textpos.Pos) (Record, *lineError) {
 	ms, end, err := scanObject(raw, 0, 0, r.members[:0], true, 0)
 	r.members = ms
 	if err != nil {

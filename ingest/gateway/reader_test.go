@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/ingest/lineio"
 	"github.com/outlast-dev/outlast/schema"
 )
@@ -145,7 +147,7 @@ func TestReaderRecords(t *testing.T) {
 			if got := describe(rec); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
-			if rec.Pos != (lineio.Pos{File: "gateway.jsonl", Line: 1}) || string(rec.Raw) != tc.line {
+			if rec.Pos != (textpos.Pos{File: "gateway.jsonl", Line: 1}) || string(rec.Raw) != tc.line {
 				t.Errorf("Pos %v Raw %q, want gateway.jsonl:1 and the line", rec.Pos, rec.Raw)
 			}
 			if _, err := r.Next(); err != io.EOF {
@@ -207,9 +209,9 @@ func TestReaderErrors(t *testing.T) {
 			// A good line after the bad one shows that the reader goes on.
 			r := newTestReader(t, tc.line+"\n"+`{"ts":1761566400,"ev":"session_start","session":"next"}`+"\n", specT0)
 			_, err := r.Next()
-			var perr *lineio.ParseError
+			var perr *textpos.ParseError
 			if !errors.As(err, &perr) {
-				t.Fatalf("Next: %v (%T), want a *lineio.ParseError", err, err)
+				t.Fatalf("Next: %v (%T), want a *textpos.ParseError", err, err)
 			}
 			if err.Error() != tc.want {
 				t.Errorf("got  %s\nwant %s", err, tc.want)

@@ -1,6 +1,5 @@
 // Package lineio reads line-oriented input files (plain, .gz or .zst) with
-// positions, and defines the positioned ParseError every outlast reader
-// returns, in the manner of encoding/csv's ParseError.
+// positions (textpos.Pos), hashing the bytes as stored.
 package lineio
 
 import (
@@ -15,41 +14,9 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/outlast-dev/outlast/textpos"
 )
-
-// Pos is a position in an input file: its name as given and a 1-based line.
-type Pos struct {
-	File string
-	Line int
-}
-
-// String formats the position as file:line.
-func (p Pos) String() string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
-
-// ParseError is a bad input line. Readers that return one have consumed the
-// line and can go on with the next, so a lenient caller may keep reading.
-type ParseError struct {
-	Pos    Pos
-	Column int    // 1-based byte column, 0 if unknown
-	Raw    []byte // the offending line, verbatim (without its newline)
-	Err    error  // the reason
-}
-
-// Error formats the error as "file:line: reason" or "file:line:col: reason".
-func (e *ParseError) Error() string {
-	if e.Column > 0 {
-		return fmt.Sprintf("%s:%d: %v", e.Pos, e.Column, e.Err)
-	}
-	return fmt.Sprintf("%s: %v", e.Pos, e.Err)
-}
-
-// Unwrap returns the reason.
-func (e *ParseError) Unwrap() error { return e.Err }
-
-// Errorf builds a ParseError at pos for raw with a formatted reason.
-func Errorf(pos Pos, raw []byte, format string, args ...any) *ParseError {
-	return &ParseError{Pos: pos, Raw: append([]byte(nil), raw...), Err: fmt.Errorf(format, args...)}
-}
 
 // Reader yields the lines of one input, decompressing .gz and .zst by name,
 // hashing the bytes as stored, and tracking line numbers.
@@ -156,7 +123,7 @@ func (r *Reader) trim() {
 func (r *Reader) Bytes() []byte { return r.buf }
 
 // Pos returns the position of the current line.
-func (r *Reader) Pos() Pos { return Pos{File: r.name, Line: r.line} }
+func (r *Reader) Pos() textpos.Pos { return textpos.Pos{File: r.name, Line: r.line} }
 
 // Name returns the input's name as used in positions.
 func (r *Reader) Name() string { return r.name }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -86,20 +85,5 @@ func TestCompressedAndHashOfStoredBytes(t *testing.T) {
 func TestBrokenGzipIsAnError(t *testing.T) {
 	if _, err := NewReader(strings.NewReader("not gzip"), "x.gz"); err == nil {
 		t.Error("NewReader accepted a .gz that is not gzip")
-	}
-}
-
-func TestParseErrorFormat(t *testing.T) {
-	e := Errorf(Pos{File: "gateway.jsonl", Line: 17}, []byte("raw"), "cached_tokens %d exceeds prompt_tokens %d", 9000, 6144)
-	if got, want := e.Error(), "gateway.jsonl:17: cached_tokens 9000 exceeds prompt_tokens 6144"; got != want {
-		t.Errorf("Error() = %q, want %q", got, want)
-	}
-	e.Column = 5
-	if got, want := e.Error(), "gateway.jsonl:17:5: cached_tokens 9000 exceeds prompt_tokens 6144"; got != want {
-		t.Errorf("Error() = %q, want %q", got, want)
-	}
-	var pe *ParseError
-	if !errors.As(fmt.Errorf("wrapped: %w", e), &pe) || string(pe.Raw) != "raw" {
-		t.Error("ParseError does not survive wrapping with its raw line")
 	}
 }

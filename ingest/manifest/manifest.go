@@ -18,13 +18,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	// Embedded zone data: engine.log_tz must resolve the same way on every
 	// machine, including minimal containers without /usr/share/zoneinfo.
 	_ "time/tzdata"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
-	"github.com/outlast-dev/outlast/schema"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // Format is the one manifest format version this package reads.
@@ -37,25 +39,13 @@ const (
 	DefaultMetrics   = "metrics.prom"
 )
 
-// Designs lists the experiment designs a manifest may name.
-var Designs = []string{"paired", "recovery", "calibration", "drain", "mix-shift", "prevention", "observe", "nocache", "flush"}
-
-// EngineNames lists the engines a manifest may name.
-var EngineNames = []string{"vllm", "sglang", "other"}
-
-// TriggerKinds lists the trigger kinds a manifest may name.
-var TriggerKinds = []string{"burst", "flush", "rate-change", "mix-shift", "none"}
-
-// ControlKinds lists the control kinds a manifest may name.
-var ControlKinds = []string{"none", "admission-cap", "session-cap", "adaptive-cap", "aimd", "budgeter"}
-
 // Manifest is a parsed run.yaml. Optional values are pointers, nil when the
 // manifest does not give them; optional sections are nil when absent.
 type Manifest struct {
 	Format     string    // always Format once parsed
 	Name       string    // the run: key, unique in a dataset
 	Experiment string    // runs analysed together
-	Design     string    // one of Designs
+	Design     string    // one of schema.Designs
 	Seed       *int64    // shared by arms that share a base arrival stream
 	Arm        string    // burst, no-burst, none, budgeter, ...
 	StartedAt  time.Time // wall clock of t=0, in UTC
@@ -70,7 +60,7 @@ type Manifest struct {
 
 // Engine is the engine: section.
 type Engine struct {
-	Name    string // one of EngineNames
+	Name    string // one of schema.EngineNames
 	Version string // as written (0.10 stays "0.10", not the float 0.1)
 	Model   string
 	// PrefixCaching is engine.prefix_caching; nil when not stated.
@@ -96,7 +86,7 @@ type Workload struct {
 // Trigger is the trigger: section. Keys other than the named ones are kept
 // in Extra.
 type Trigger struct {
-	Kind      string // one of TriggerKinds
+	Kind      string // one of schema.TriggerKinds
 	StartS    *float64
 	EndS      *float64 // >= StartS when both are given
 	ExtraRate *float64 // burst: extra sessions/s
@@ -106,7 +96,7 @@ type Trigger struct {
 
 // Control is the control: section.
 type Control struct {
-	Kind   string // one of ControlKinds
+	Kind   string // one of schema.ControlKinds
 	StartS *float64
 	Params map[string]any // kind-specific
 }
@@ -126,7 +116,7 @@ var runNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // Parse parses and validates run.yaml's bytes. name is the file name used in
-// error positions. Errors are *lineio.ParseError values, "name:line: reason".
+// error positions. Errors are *textpos.ParseError values, "name:line: reason".
 func Parse(data []byte, name string) (*Manifest, error) {
 	p := &parser{name: name}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -255,11 +245,11 @@ type parser struct {
 	converted int // free-form values converted so far, see maxValues
 }
 
-func (p *parser) errorf(line int, format string, args ...any) *lineio.ParseError {
+func (p *parser) errorf(line int, format string, args ...any) *textpos.ParseError {
 	if line < 1 {
 		line = 1
 	}
-	return lineio.Errorf(lineio.Pos{File: p.name, Line: line}, nil, format, args...)
+	return textpos.Errorf(textpos.Pos{File: p.name, Line: line}, nil, format, args...)
 }
 
 // syntaxError positions a yaml.v3 error, which carries its line in the text.
@@ -362,7 +352,7 @@ func (p *parser) manifest(root *yaml.Node) (*Manifest, error) {
 		case "experiment":
 			m.Experiment, err = p.str(e, "experiment")
 		case "design":
-			m.Design, err = p.oneOf(e, "design", Designs)
+			m.Design, err = p.oneOf(e, "design", schema.Designs)
 		case "seed":
 			m.Seed, err = p.optInt(e, "seed")
 		case "arm":
@@ -407,7 +397,7 @@ func (p *parser) manifest(root *yaml.Node) (*Manifest, error) {
 		return nil, p.errorf(root.Line, "missing required key engine (with at least engine.name)")
 	}
 	if m.Engine.Name == "" {
-		return nil, p.errorf(engineLine, "engine: missing required key name (one of %s)", strings.Join(EngineNames, ", "))
+		return nil, p.errorf(engineLine, "engine: missing required key name (one of %s)", strings.Join(schema.EngineNames, ", "))
 	}
 	return m, nil
 }
@@ -424,7 +414,7 @@ func (p *parser) engine(sec entry, out *Engine) error {
 		switch e.key {
 		case "name":
 			if !isNull(e.value) {
-				out.Name, err = p.oneOf(e, path, EngineNames)
+				out.Name, err = p.oneOf(e, path, schema.EngineNames)
 			}
 		case "version":
 			out.Version, err = p.optStr(e, path)
@@ -509,7 +499,7 @@ func (p *parser) trigger(sec entry) (*Trigger, error) {
 		path := "trigger." + e.key
 		switch e.key {
 		case "kind":
-			t.Kind, err = p.oneOf(e, path, TriggerKinds)
+			t.Kind, err = p.oneOf(e, path, schema.TriggerKinds)
 		case "start_s":
 			t.StartS, err = p.optNumber(e, path)
 		case "end_s":
@@ -532,7 +522,7 @@ func (p *parser) trigger(sec entry) (*Trigger, error) {
 		}
 	}
 	if t.Kind == "" {
-		return nil, p.errorf(sec.line, "trigger: missing required key kind (one of %s)", strings.Join(TriggerKinds, ", "))
+		return nil, p.errorf(sec.line, "trigger: missing required key kind (one of %s)", strings.Join(schema.TriggerKinds, ", "))
 	}
 	// end_s may come before start_s in the mapping; check the order again.
 	if t.EndS != nil && t.StartS != nil && *t.EndS < *t.StartS {
@@ -556,7 +546,7 @@ func (p *parser) control(sec entry) (*Control, error) {
 		path := "control." + e.key
 		switch e.key {
 		case "kind":
-			c.Kind, err = p.oneOf(e, path, ControlKinds)
+			c.Kind, err = p.oneOf(e, path, schema.ControlKinds)
 		case "start_s":
 			c.StartS, err = p.optNumber(e, path)
 		case "params":
@@ -580,7 +570,7 @@ func (p *parser) control(sec entry) (*Control, error) {
 		}
 	}
 	if c.Kind == "" {
-		return nil, p.errorf(sec.line, "control: missing required key kind (one of %s)", strings.Join(ControlKinds, ", "))
+		return nil, p.errorf(sec.line, "control: missing required key kind (one of %s)", strings.Join(schema.ControlKinds, ", "))
 	}
 	return c, nil
 }

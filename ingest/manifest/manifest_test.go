@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -68,7 +69,7 @@ func TestBad(t *testing.T) {
 			if err == nil {
 				t.Fatalf("parsed: %+v", m)
 			}
-			var perr *lineio.ParseError
+			var perr *textpos.ParseError
 			if !errors.As(err, &perr) || perr.Pos.File != "run.yaml" || perr.Pos.Line < 1 {
 				t.Errorf("%v (%T) is not a positioned ParseError", err, err)
 			}
@@ -256,7 +257,7 @@ func FuzzManifest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Parse(data, "run.yaml")
 		if err != nil {
-			var perr *lineio.ParseError
+			var perr *textpos.ParseError
 			if !errors.As(err, &perr) || perr.Pos.Line < 1 {
 				t.Fatalf("error %v (%T) is not positioned", err, err)
 			}

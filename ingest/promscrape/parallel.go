@@ -5,10 +5,10 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-
-	"github.com/outlast-dev/outlast/ingest/lineio"
 )
 
 // Scrapes are parsed in parallel: one goroutine splits the input into
@@ -23,9 +23,9 @@ type scrape struct {
 	name      string // the input's name, for positions
 	truncLine int    // the input's cut last line, if known when split
 	obs       []obs
-	synErr    *lineio.ParseError // expfmt's error
-	sem       []lineErr          // this package's errors, in series order
-	done      chan struct{}      // closed once parsed
+	synErr    *textpos.ParseError // expfmt's error
+	sem       []lineErr           // this package's errors, in series order
+	done      chan struct{}       // closed once parsed
 }
 
 // parser is one goroutine's expfmt state.

@@ -53,6 +53,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/outlast-dev/outlast/ingest/lineio"
@@ -170,7 +172,7 @@ type label struct{ name, value string }
 // lineErr is an error of this package's own rules about a series, located;
 // kv marks a bad cache_config_info (see observe).
 type lineErr struct {
-	err *lineio.ParseError
+	err *textpos.ParseError
 	kv  bool
 }
 
@@ -199,7 +201,7 @@ type chunk struct {
 	// nos numbers the lines of text when they are not consecutive: in a
 	// chunk with a header only the lines of the known metrics are kept.
 	nos []int
-	err *lineio.ParseError
+	err *textpos.ParseError
 }
 
 // lineNo returns the input line of the k-th (0-based) line of c.text.
@@ -254,7 +256,7 @@ func NewReader(lr *lineio.Reader, opt Options) *Reader {
 func (r *Reader) Info() Info { return r.info }
 
 // Next returns one sample per scrape, io.EOF at the end, or a
-// *lineio.ParseError for a scrape that does not parse; the reader then goes
+// *textpos.ParseError for a scrape that does not parse; the reader then goes
 // on with the next scrape.
 func (r *Reader) Next() (schema.EngineSample, error) {
 	if r.pipe == nil {
@@ -342,7 +344,7 @@ func (r *Reader) split(off, first, no int, b []byte) bool {
 
 func (r *Reader) fail(no, col int, b []byte, err error) {
 	if r.c.err == nil {
-		r.c.err = &lineio.ParseError{Pos: lineio.Pos{File: r.lr.Name(), Line: no}, Column: col, Raw: append([]byte(nil), b...), Err: err}
+		r.c.err = &textpos.ParseError{Pos: textpos.Pos{File: r.lr.Name(), Line: no}, Column: col, Raw: append([]byte(nil), b...), Err: err}
 	}
 }
 
@@ -471,12 +473,12 @@ func (ps *parser) parse(j *scrape) {
 	if err != nil {
 		var pe expfmt.ParseError
 		if !errors.As(err, &pe) {
-			j.synErr = &lineio.ParseError{Pos: lineio.Pos{File: j.name, Line: c.first}, Err: err}
+			j.synErr = &textpos.ParseError{Pos: textpos.Pos{File: j.name, Line: c.first}, Err: err}
 			return
 		}
 		// expfmt counts lines from the start of the text it is given.
 		no := c.lineNo(pe.Line - 1)
-		j.synErr = &lineio.ParseError{Pos: lineio.Pos{File: j.name, Line: no}, Raw: c.rawLine(no), Err: errors.New(pe.Msg)}
+		j.synErr = &textpos.ParseError{Pos: textpos.Pos{File: j.name, Line: no}, Raw: c.rawLine(no), Err: errors.New(pe.Msg)}
 		return
 	}
 	// The known metrics in table order, not map order, for determinism;
@@ -522,17 +524,17 @@ func (ps *parser) parse(j *scrape) {
 // semErr locates an error of the index-th series of family name.
 func (ps *parser) semErr(j *scrape, name string, index int, err error, kv bool) lineErr {
 	no := ps.locate(&j.c, name, index)
-	return lineErr{err: &lineio.ParseError{Pos: lineio.Pos{File: j.name, Line: no}, Raw: j.c.rawLine(no), Err: err}, kv: kv}
+	return lineErr{err: &textpos.ParseError{Pos: textpos.Pos{File: j.name, Line: no}, Raw: j.c.rawLine(no), Err: err}, kv: kv}
 }
 
 // firstErr returns the scrape's first error by line: expfmt's, else the
 // first of this package's, counting cache_config_info errors only while
 // the KV pool is not known (kvFound).
-func (j *scrape) firstErr(kvFound bool) *lineio.ParseError {
+func (j *scrape) firstErr(kvFound bool) *textpos.ParseError {
 	if j.synErr != nil {
 		return j.synErr
 	}
-	var first *lineio.ParseError
+	var first *textpos.ParseError
 	for _, e := range j.sem {
 		if e.kv && kvFound {
 			continue
@@ -680,25 +682,25 @@ func (r *Reader) finish(j *scrape) (schema.EngineSample, error) {
 	r.obs = j.obs
 	// An error on the cut line itself is a symptom of the cut.
 	if j.truncLine != 0 && j.truncLine >= c.first && (c.err == nil || c.err.Pos.Line == j.truncLine) {
-		c.err = &lineio.ParseError{Pos: lineio.Pos{File: j.name, Line: j.truncLine}, Raw: c.rawLine(j.truncLine),
+		c.err = &textpos.ParseError{Pos: textpos.Pos{File: j.name, Line: j.truncLine}, Raw: c.rawLine(j.truncLine),
 			Err: errors.New("last line has no newline: the scrape is incomplete")}
 	}
 	if c.err != nil {
 		return schema.EngineSample{}, c.err
 	}
-	pos := lineio.Pos{File: r.lr.Name(), Line: c.first}
+	pos := textpos.Pos{File: r.lr.Name(), Line: c.first}
 	sec, nsec := c.sec, c.nsec
 	switch {
 	case c.header:
 	case c.hasGroup:
 		sec, nsec = floorDiv(c.groupMS, 1000), floorMod(c.groupMS, 1000)*1e6
 	default:
-		return schema.EngineSample{}, &lineio.ParseError{Pos: pos,
+		return schema.EngineSample{}, &textpos.ParseError{Pos: pos,
 			Err: errors.New(`scrape has no time: no "# scrape <unix seconds>" line starts it and its samples carry no timestamps`)}
 	}
 	ts := float64(sec-r.t0s) + float64(nsec-r.t0ns)/1e9
 	if r.haveLast && ts <= r.lastTS {
-		return schema.EngineSample{}, &lineio.ParseError{Pos: pos,
+		return schema.EngineSample{}, &textpos.ParseError{Pos: pos,
 			Err: fmt.Errorf("scrape time %.3f s is not after the previous scrape's %.3f s", ts, r.lastTS)}
 	}
 	r.haveLast, r.lastTS = true, ts

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
@@ -54,9 +56,9 @@ func readAll(t testing.TB, input string, start time.Time) ([]string, Info) {
 			break
 		}
 		if err != nil {
-			var pe *lineio.ParseError
+			var pe *textpos.ParseError
 			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a *lineio.ParseError", err)
+				t.Fatalf("error %v is not a *textpos.ParseError", err)
 			}
 			out = append(out, "error: "+err.Error())
 			continue
@@ -301,7 +303,7 @@ func TestMalformed(t *testing.T) {
 	r := NewReader(lr, Options{T0: t0})
 	r.Next()
 	_, err := r.Next()
-	var pe *lineio.ParseError
+	var pe *textpos.ParseError
 	if !errors.As(err, &pe) || pe.Pos.Line != 7 || pe.Pos.File != "run/metrics.prom" ||
 		string(pe.Raw) != `vllm:prompt_tokens_total{engine="0" 20` {
 		t.Errorf("error = %#v", err)
@@ -643,7 +645,7 @@ func FuzzScrape(f *testing.F) {
 				break
 			}
 			if err != nil {
-				var pe *lineio.ParseError
+				var pe *textpos.ParseError
 				if !errors.As(err, &pe) || pe.Pos.Line < 1 || pe.Pos.Line > lines {
 					t.Fatalf("bad error %v", err)
 				}

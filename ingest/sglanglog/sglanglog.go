@@ -19,6 +19,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/ingest/lineio"
 	"github.com/outlast-dev/outlast/ingest/logscan"
 	"github.com/outlast-dev/outlast/schema"
@@ -116,7 +118,7 @@ func (r *Reader) Info() Info {
 // schema.SourceLog, Kind schema.LinePrefill or schema.LineDecode, TS in
 // seconds since T0, EngineIndex the DP rank (0 without a DP tag) and Line
 // the 1-based line number. It returns io.EOF at the end, and a
-// *lineio.ParseError for a batch or KV-pool line it cannot parse (a
+// *textpos.ParseError for a batch or KV-pool line it cannot parse (a
 // malformed number, a field that is not "key: value"); the reader then goes
 // on with the next line. Other engine output (startup chatter, uvicorn
 // access lines, tracebacks) is read and passed over.
@@ -216,7 +218,7 @@ func (r *Reader) readLine(raw []byte) (s schema.EngineSample, ok bool, err error
 	start = logscan.SkipSpaces(msg[:end], start)
 	rest = msg[start:end]
 	if len(rest) == 0 {
-		e := lineio.Errorf(pos, raw, "SGLang %s batch line: no fields", kind)
+		e := textpos.Errorf(pos, raw, "SGLang %s batch line: no fields", kind)
 		e.Column = col(min(punctAt+2, len(msg)))
 		return schema.EngineSample{}, false, e
 	}
@@ -234,7 +236,7 @@ func (r *Reader) readLine(raw []byte) (s schema.EngineSample, ok bool, err error
 		if errors.As(ferr, &fe) {
 			c = col(start + fe.Off)
 		}
-		e := lineio.Errorf(pos, raw, "SGLang %s batch line: %v", kind, ferr)
+		e := textpos.Errorf(pos, raw, "SGLang %s batch line: %v", kind, ferr)
 		e.Column = c
 		return schema.EngineSample{}, false, e
 	}
@@ -283,14 +285,14 @@ func iterTag(b []byte) int {
 }
 
 // maxTotalLine reads "max_total_num_tokens=N, chunked_prefill_size=...".
-func (r *Reader) maxTotalLine(msg []byte, pos lineio.Pos, raw []byte, col func(int) int) error {
+func (r *Reader) maxTotalLine(msg []byte, pos textpos.Pos, raw []byte, col func(int) int) error {
 	v := msg[len(maxTotalKey):]
 	if i := bytes.IndexByte(v, ','); i >= 0 {
 		v = v[:i]
 	}
 	n, ok := logscan.ParseUint(v)
 	if !ok {
-		e := lineio.Errorf(pos, raw, "SGLang max_total_num_tokens: malformed number %q", v)
+		e := textpos.Errorf(pos, raw, "SGLang max_total_num_tokens: malformed number %q", v)
 		e.Column = col(len(maxTotalKey))
 		return e
 	}
@@ -301,14 +303,14 @@ func (r *Reader) maxTotalLine(msg []byte, pos lineio.Pos, raw []byte, col func(i
 }
 
 // allocatedLine reads "KV Cache is allocated.( dtype: D,)? #tokens: N, ...".
-func (r *Reader) allocatedLine(msg []byte, pos lineio.Pos, raw []byte, col func(int) int) error {
+func (r *Reader) allocatedLine(msg []byte, pos textpos.Pos, raw []byte, col func(int) int) error {
 	rest := msg[len(allocatedMsg):]
 	if bytes.HasPrefix(rest, []byte(" dtype: ")) && r.rank < rank2026 {
 		r.rank = rank2026 // added 2026-05-24
 	}
 	i := bytes.Index(rest, []byte("#tokens: "))
 	if i < 0 {
-		e := lineio.Errorf(pos, raw, "SGLang KV cache allocation line: no \"#tokens: N\"")
+		e := textpos.Errorf(pos, raw, "SGLang KV cache allocation line: no \"#tokens: N\"")
 		e.Column = col(len(allocatedMsg))
 		return e
 	}
@@ -318,7 +320,7 @@ func (r *Reader) allocatedLine(msg []byte, pos lineio.Pos, raw []byte, col func(
 	}
 	n, ok := logscan.ParseUint(v)
 	if !ok {
-		e := lineio.Errorf(pos, raw, "SGLang KV cache allocation line: malformed #tokens %q", v)
+		e := textpos.Errorf(pos, raw, "SGLang KV cache allocation line: malformed #tokens %q", v)
 		e.Column = col(len(allocatedMsg) + i + len("#tokens: "))
 		return e
 	}

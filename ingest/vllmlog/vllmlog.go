@@ -18,6 +18,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/ingest/lineio"
 	"github.com/outlast-dev/outlast/ingest/logscan"
 	"github.com/outlast-dev/outlast/schema"
@@ -135,7 +137,7 @@ func (r *Reader) Info() Info {
 // Next returns the next sample: a schema.EngineSample with Source
 // schema.SourceLog, Kind schema.LineStats, TS in seconds since T0 and Line
 // the 1-based line number. It returns io.EOF at the end, and a
-// *lineio.ParseError for a stats or KV-size line it cannot parse (a
+// *textpos.ParseError for a stats or KV-size line it cannot parse (a
 // malformed number, a missing unit, a truncated field); the reader then goes
 // on with the next line. Other engine output (startup chatter, uvicorn
 // access lines, tracebacks) is read and passed over.
@@ -285,7 +287,7 @@ var (
 )
 
 // kvSize reads "GPU KV cache size: 400,000 tokens" and its merged form.
-func (r *Reader) kvSize(msg []byte, pos lineio.Pos, raw []byte, col func(int) int) {
+func (r *Reader) kvSize(msg []byte, pos textpos.Pos, raw []byte, col func(int) int) {
 	rest := msg[len(kvSizePrefix):]
 	end := bytes.IndexByte(rest, ' ')
 	if end < 0 || !bytes.HasPrefix(rest[end:], []byte(" tokens")) {
@@ -305,8 +307,8 @@ func (r *Reader) kvSize(msg []byte, pos lineio.Pos, raw []byte, col func(int) in
 	}
 }
 
-func parseErr(pos lineio.Pos, raw []byte, col int, format string, args ...any) error {
-	e := lineio.Errorf(pos, raw, format, args...)
+func parseErr(pos textpos.Pos, raw []byte, col int, format string, args ...any) error {
+	e := textpos.Errorf(pos, raw, format, args...)
 	e.Column = col
 	return e
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 	_ "time/tzdata" // Europe/Berlin on machines without a zone database
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/ingest/lineio"
 	"github.com/outlast-dev/outlast/schema"
 )
@@ -263,7 +265,7 @@ func TestLineShapes(t *testing.T) {
 				if len(errs) != 1 || len(samples) != 0 {
 					t.Fatalf("got %d samples, errors %v; want one error", len(samples), errs)
 				}
-				var pe *lineio.ParseError
+				var pe *textpos.ParseError
 				if !errors.As(errs[0], &pe) || pe.Pos.Line != 1 || string(pe.Raw) != tc.line {
 					t.Fatalf("error %#v is not a ParseError for line 1 with the raw line", errs[0])
 				}
@@ -636,7 +638,7 @@ func FuzzVLLMLine(f *testing.F) {
 				return
 			}
 			if err != nil {
-				var pe *lineio.ParseError
+				var pe *textpos.ParseError
 				if !errors.As(err, &pe) || pe.Pos.Line < 1 {
 					t.Fatalf("error %v is not a positioned ParseError", err)
 				}

@@ -1,0 +1,91 @@
+package schema
+
+// The shared vocabulary: the names runs.yaml, the gateway log, the
+// simulator, the statistics and the report all use for designs, arms,
+// triggers, controls and session origins. They are declared here once, so
+// that a name added for one (a new design, a new controller) is known to
+// all.
+
+// Designs as written in runs.design (manifest design:).
+const (
+	DesignPaired      = "paired"
+	DesignRecovery    = "recovery"
+	DesignCalibration = "calibration"
+	DesignDrain       = "drain"
+	DesignMixShift    = "mix-shift"
+	DesignPrevention  = "prevention"
+	DesignObserve     = "observe"
+	DesignNoCache     = "nocache"
+	DesignFlush       = "flush"
+)
+
+// Designs lists every design a manifest may name.
+var Designs = []string{DesignPaired, DesignRecovery, DesignCalibration, DesignDrain, DesignMixShift,
+	DesignPrevention, DesignObserve, DesignNoCache, DesignFlush}
+
+// Engine names (manifest engine.name).
+const (
+	EngineVLLM   = "vllm"
+	EngineSGLang = "sglang"
+	EngineOther  = "other"
+)
+
+// EngineNames lists the engines a manifest may name.
+var EngineNames = []string{EngineVLLM, EngineSGLang, EngineOther}
+
+// Trigger kinds (runs.trigger_kind, events.trigger_kind).
+const (
+	TriggerBurst      = "burst"
+	TriggerFlush      = "flush"
+	TriggerRateChange = "rate-change"
+	TriggerMixShift   = "mix-shift"
+	TriggerNone       = "none"
+)
+
+// TriggerKinds lists the trigger kinds a manifest may name.
+var TriggerKinds = []string{TriggerBurst, TriggerFlush, TriggerRateChange, TriggerMixShift, TriggerNone}
+
+// Control kinds (runs.control_kind): the gateway controllers of the
+// paper's §5.
+const (
+	ControlNone         = "none"
+	ControlAdmissionCap = "admission-cap"
+	ControlSessionCap   = "session-cap"
+	ControlAdaptiveCap  = "adaptive-cap"
+	ControlAIMD         = "aimd"
+	ControlBudgeter     = "budgeter"
+)
+
+// ControlKinds lists the control kinds a manifest may name.
+var ControlKinds = []string{ControlNone, ControlAdmissionCap, ControlSessionCap, ControlAdaptiveCap, ControlAIMD, ControlBudgeter}
+
+// Arm names of a paired experiment: the burst arm and its twin without the
+// burst. ArmTwinAliases are other names a twin arm goes by in manifests
+// written by hand.
+const (
+	ArmBurst   = "burst"
+	ArmNoBurst = "no-burst"
+)
+
+// ArmTwinAliases lists the names of a paired experiment's twin arm.
+var ArmTwinAliases = []string{ArmNoBurst, "twin", "noburst"}
+
+// Session origins (sessions.origin, turns.origin).
+const (
+	OriginBase  = "base"
+	OriginBurst = "burst"
+)
+
+// Turn statuses (turns.status).
+const (
+	TurnOK      = "ok"
+	TurnError   = "error"
+	TurnAborted = "aborted"
+)
+
+// Session statuses (sessions.status).
+const (
+	SessionDone    = "done"
+	SessionAborted = "aborted"
+	SessionOpen    = "open"
+)
