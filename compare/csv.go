@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 )
 
 // CSVHeader is the header of WriteCSV: one record per measure,
@@ -17,7 +19,7 @@ var CSVHeader = []string{
 
 // WriteCSV writes the comparison in long form, one record per measure,
 // configuration and column, with every number of the text tables to
-// SignificantDigits digits (empty when undefined) and the footnotes in
+// jsonnum.SignificantDigits digits (empty when undefined) and the footnotes in
 // "notes".
 func (r *Result) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
@@ -56,7 +58,7 @@ func (r *Result) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// csvFloat prints v to SignificantDigits digits in its shortest form,
+// csvFloat prints v to jsonnum.SignificantDigits digits in its shortest form,
 // "inf" for n.r., and "" when undefined.
 func csvFloat(v Float, inf bool) string {
 	if inf {
@@ -65,5 +67,5 @@ func csvFloat(v Float, inf bool) string {
 	if v.IsNaN() {
 		return ""
 	}
-	return strconv.FormatFloat(rounded(float64(v)), 'g', -1, 64)
+	return strconv.FormatFloat(jsonnum.Round(float64(v)), 'g', -1, 64)
 }

@@ -19,7 +19,7 @@ import (
 
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/ingest/gateway"
-	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/manifest"
 	"github.com/outlast-dev/outlast/ingest/promscrape"
 	"github.com/outlast-dev/outlast/ingest/sglanglog"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/outlast-dev/outlast/textpos"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 )
 
 // ChunkSize is how many bytes of whole lines one parsing goroutine takes

@@ -18,7 +18,7 @@ import (
 
 	"github.com/outlast-dev/outlast/textpos"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/schema"
 )
 

@@ -57,7 +57,7 @@ import (
 
 	"github.com/prometheus/common/expfmt"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/schema"
 )
 

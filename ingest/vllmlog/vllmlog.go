@@ -20,8 +20,8 @@ import (
 
 	"github.com/outlast-dev/outlast/textpos"
 
-	"github.com/outlast-dev/outlast/ingest/lineio"
-	"github.com/outlast-dev/outlast/ingest/logscan"
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/logscan"
 	"github.com/outlast-dev/outlast/schema"
 )
 
