@@ -9,12 +9,15 @@ FUZZTIME ?= 10s
 build:
 	$(GO) build -o $(BIN) ./cmd/outlast
 
-# test runs every package's tests (golden files, fuzz seeds, round trips,
-# the CLI scripts, and the headless-Chromium report check when chromium is
-# installed; .ci/run installs it).
-test:
+# test vets, then runs every package's tests with the race detector and in
+# shuffled order (golden files, fuzz seeds, round trips, the CLI scripts,
+# DuckDB read-backs and the headless-Chromium report checks; .ci/run
+# installs chromium and DuckDB, and in CI a test that misses them fails).
+test: vet
+	$(GO) test -race -shuffle=on ./...
+
+vet:
 	$(GO) vet ./...
-	$(GO) test ./...
 
 # demo simulates a reduced experiment matrix, ingests it and reports it.
 demo: build
