@@ -1,132 +1,35 @@
 package report
 
 import (
-	"bytes"
-	"errors"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/outlast-dev/outlast/internal/browsertest"
+	"github.com/outlast-dev/outlast/report/model"
 )
 
-// TestBrowser renders the sample report and loads it in headless
-// Chromium: every chart must initialise and paint, with no console or
-// page error and no network request. It also saves a screenshot for a
-// human to look at (copied to $OUTLAST_SCREENSHOT_DIR when set).
-func TestBrowser(t *testing.T) {
-	if _, err := FindChromium(); errors.Is(err, ErrNoChromium) {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but no chromium: CI must install it")
-		}
-		t.Skip(err)
-	}
+// TestBuildInBrowser loads the report of the fixture dataset in headless
+// Chromium: every figure must become a chart that initialises and draws,
+// with no page error and no request.
+func TestBuildInBrowser(t *testing.T) {
+	browsertest.Require(t)
 	dir := t.TempDir()
-	page := filepath.Join(dir, "report.html")
-	var b bytes.Buffer
-	if err := WriteHTML(&b, sampleDoc()); err != nil {
+	opt := Options{Dataset: "fixture"}
+	if err := Write(dir, fixtureRuns(), opt); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	res, err := CheckInBrowser(page)
+	doc, _, err := Build(fixtureRuns(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("browser: %+v", res)
-	if n := countCharts(sampleDoc()); res.Charts != n {
-		t.Errorf("page found %d charts, the doc has %d", res.Charts, n)
+	r, err := browsertest.CheckInBrowser(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := res.Err(); err != nil {
+	if err := r.Err(); err != nil {
 		t.Error(err)
 	}
-
-	png := filepath.Join(dir, "report.png")
-	if err := Screenshot(page, png, 1280, 2400); err != nil {
-		t.Fatal(err)
+	if n := len(model.Figures(doc)); r.Charts != n || n < 15 {
+		t.Errorf("the page has %d charts, the report %d figures (want at least 15)", r.Charts, n)
 	}
-	img, err := os.ReadFile(png)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasPrefix(img, []byte("\x89PNG\r\n\x1a\n")) || len(img) < 50_000 {
-		t.Errorf("screenshot is not a plausible PNG (%d bytes)", len(img))
-	}
-	if out := os.Getenv("OUTLAST_SCREENSHOT_DIR"); out != "" {
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(out, "report-sample.png"), img, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		// The page itself, to inspect what was checked.
-		if err := os.WriteFile(filepath.Join(out, "report-sample.html"), b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// TestBrowserCatchesBrokenPage proves the check can fail: a page whose
-// chart option is not valid JSON, that logs a console error and that
-// tries to load an image must be reported on all three counts.
-func TestBrowserCatchesBrokenPage(t *testing.T) {
-	if _, err := FindChromium(); errors.Is(err, ErrNoChromium) {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but no chromium: CI must install it")
-		}
-		t.Skip(err)
-	}
-	var b bytes.Buffer
-	doc := &Doc{Title: "broken", Sections: []Section{{ID: "s", Title: "s", Blocks: []Block{
-		&TimeSeries{ID: "ok", Series: []Series{{Name: "a", X: []float64{0, 1}, Y: []float64{1, 2}}}},
-		&TimeSeries{ID: "bad", Series: []Series{{Name: "b", X: []float64{0, 1}, Y: []float64{1, 2}}}},
-	}}}}
-	if err := WriteHTML(&b, doc); err != nil {
-		t.Fatal(err)
-	}
-	html := b.Bytes()
-	// Corrupt the second chart's option, as a NaN would with go-echarts'
-	// own renderer.
-	i := bytes.Index(html, []byte(`data-chart="c_bad"`))
-	j := bytes.IndexByte(html[i:], '>')
-	html = append(html[:i+j+1:i+j+1], append([]byte(`{"series":[NaN]}`), html[bytes.Index(html[i:], []byte("</script>"))+i:]...)...)
-	html = bytes.Replace(html, []byte("</main>"), []byte(`</main><img src="https://example.invalid/x.png"><script>console.error("boom")</script>`), 1)
-	page := filepath.Join(t.TempDir(), "broken.html")
-	if err := os.WriteFile(page, html, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := CheckInBrowser(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("browser: %+v", res)
-	if res.Charts != 2 || res.Initialised != 1 || res.Drawn != 1 {
-		t.Errorf("charts total/init/drawn = %d/%d/%d, want 2/1/1", res.Charts, res.Initialised, res.Drawn)
-	}
-	var sawBoom, sawCSP bool
-	for _, e := range res.Errors {
-		sawBoom = sawBoom || bytes.Contains([]byte(e), []byte("boom"))
-		sawCSP = sawCSP || bytes.Contains([]byte(e), []byte("example.invalid"))
-	}
-	if !sawBoom || !sawCSP {
-		t.Errorf("errors %q: want the console error and the CSP-blocked image", res.Errors)
-	}
-	if res.Err() == nil {
-		t.Error("Err() = nil for a broken page")
-	}
-}
-
-func countCharts(d *Doc) int {
-	n := 0
-	for _, s := range d.Sections {
-		for _, b := range s.Blocks {
-			switch b := b.(type) {
-			case Figure:
-				n++
-			case *Grid:
-				n += len(b.Figures)
-			}
-		}
-	}
-	return n
 }

@@ -1,13 +1,18 @@
 package report
 
+import (
+	"encoding/json"
+	"math"
+)
+
 // SummaryVersion is the version of summary.json's layout, written as its
 // schema_version. Bump it when a key changes meaning or disappears; adding
 // keys does not need a bump.
 const SummaryVersion = "1"
 
 // Summary is summary.json: every number the report shows, at full
-// precision, with stable keys (WriteJSON sorts them). A missing value is
-// null, never NaN.
+// precision, with stable keys (render.WriteJSON sorts them). A missing
+// value is null, never NaN.
 type Summary struct {
 	SchemaVersion string `json:"schema_version"`
 	Title         string `json:"title"`
@@ -260,4 +265,18 @@ type SummaryRegimePoint struct {
 	// DrainLoad is where λ = 1/S falls on the same axis for this run.
 	DrainLoad Float  `json:"drain_load"`
 	Verdict   string `json:"verdict"`
+}
+
+// Float is a float64 that marshals NaN and ±Inf as JSON null; use it for
+// values that may legitimately be undefined (e.g. a ratio with no data),
+// since render.WriteJSON rejects non-finite plain float64s.
+type Float float64
+
+// MarshalJSON implements json.Marshaler.
+func (f Float) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(v)
 }

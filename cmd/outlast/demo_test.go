@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/report"
+	"github.com/outlast-dev/outlast/internal/browsertest"
 )
 
 // TestDemoReportInBrowser runs the README's demo (scripts/demo.sh: simulate,
@@ -21,12 +21,7 @@ func TestDemoReportInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the demo takes about 15 s")
 	}
-	if _, err := report.FindChromium(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	browsertest.Require(t)
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "outlast")
 	build := exec.Command("go", "build", "-o", bin, ".")
@@ -43,7 +38,7 @@ func TestDemoReportInBrowser(t *testing.T) {
 		t.Errorf("demo does not say where the report is:\n%s", out)
 	}
 	page := filepath.Join(tmp, "demo", "report", "index.html")
-	res, err := report.CheckInBrowser(page)
+	res, err := browsertest.CheckInBrowser(page)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +49,7 @@ func TestDemoReportInBrowser(t *testing.T) {
 		t.Errorf("demo report has %d charts; the paired, calibration, recovery and drain sections alone have more", res.Charts)
 	}
 	shot := filepath.Join(tmp, "demo-report.png")
-	if err := report.Screenshot(page, shot, 1280, 4000); err != nil {
+	if err := browsertest.Screenshot(page, shot, 1280, 4000); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
