@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -57,10 +58,10 @@ func (b *builder) globalFit() {
 // fitSummary describes fit, with S and 1/S for the shape of the runs it
 // was fitted on (the most common one).
 func (b *builder) fitSummary(fit stats.CostFit, ws []stats.CostWindow, source string) *SummaryFit {
-	nan := Float(math.NaN())
+	nan := jsonnum.Float(math.NaN())
 	s := &SummaryFit{
-		A: Float(fit.A), B: Float(fit.B), SEA: Float(fit.SEA), SEB: Float(fit.SEB),
-		R2: Float(fit.R2), N: fit.N, S: nan, DrainRate: nan, Source: source, Runs: []string{},
+		A: jsonnum.Float(fit.A), B: jsonnum.Float(fit.B), SEA: jsonnum.Float(fit.SEA), SEB: jsonnum.Float(fit.SEB),
+		R2: jsonnum.Float(fit.R2), N: fit.N, S: nan, DrainRate: nan, Source: source, Runs: []string{},
 	}
 	seen := map[string]bool{}
 	for _, w := range ws {
@@ -90,7 +91,7 @@ func (b *builder) fitSummary(fit stats.CostFit, ws []stats.CostWindow, source st
 	}
 	if best != "" {
 		sc := fit.SessionCost(shapes[best])
-		s.S, s.DrainRate, s.Shape = Float(sc), Float(stats.DrainBound(sc)), best
+		s.S, s.DrainRate, s.Shape = jsonnum.Float(sc), jsonnum.Float(stats.DrainBound(sc)), best
 	}
 	return s
 }

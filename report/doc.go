@@ -17,7 +17,8 @@
 // package returns plain numbers.
 //
 // summary.json is the report's JSON model: the Summary types, with stable
-// keys sorted by render.WriteJSON and floats as Float (null when
-// missing). SummaryVersion changes when a key changes meaning or
+// keys sorted by render.WriteJSON and floats as jsonnum.Float (rounded to
+// 12 significant digits, so that a dataset gives the same bytes on any CPU;
+// null when missing). SummaryVersion changes when a key changes meaning or
 // disappears.
 package report

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
@@ -60,18 +61,18 @@ func optInt(v *int64) model.Cell {
 }
 
 // optFloat is a nullable manifest value in summary.json.
-func optFloat(v *float64) Float {
+func optFloat(v *float64) jsonnum.Float {
 	if v == nil {
-		return Float(math.NaN())
+		return jsonnum.Float(math.NaN())
 	}
-	return Float(*v)
+	return jsonnum.Float(*v)
 }
 
 // floats converts to summary.json's floats.
-func floats(v []float64) []Float {
-	out := make([]Float, len(v))
+func floats(v []float64) []jsonnum.Float {
+	out := make([]jsonnum.Float, len(v))
 	for i, x := range v {
-		out[i] = Float(x)
+		out[i] = jsonnum.Float(x)
 	}
 	return out
 }

@@ -5,11 +5,12 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 )
 
 // same compares a summary value with an expected one, NaN matching NaN.
-func same(got Float, want float64) bool {
+func same(got jsonnum.Float, want float64) bool {
 	g := float64(got)
 	if math.IsNaN(want) {
 		return math.IsNaN(g)
@@ -18,7 +19,7 @@ func same(got Float, want float64) bool {
 }
 
 // near compares within 1e-9 relative: for fitted values.
-func near(got Float, want float64) bool {
+func near(got jsonnum.Float, want float64) bool {
 	return math.Abs(float64(got)-want) <= 1e-9*math.Max(1, math.Abs(want))
 }
 

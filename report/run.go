@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -37,13 +38,13 @@ func summaryRun(run *schema.Run, s stats.RunSummary) SummaryRun {
 	sr := SummaryRun{
 		Run: run.Run, Experiment: run.Experiment, Design: run.Design, Arm: run.Arm, Seed: run.Seed,
 		Engine: run.EngineName, EngineVersion: run.EngineVersion, Model: run.EngineModel, PrefixCaching: run.PrefixCaching,
-		KVPoolTokens: Float(s.KVPoolTokens), ArrivalRate: Float(s.ArrivalRate),
+		KVPoolTokens: jsonnum.Float(s.KVPoolTokens), ArrivalRate: jsonnum.Float(s.ArrivalRate),
 		TriggerKind: run.TriggerKind, TriggerStartS: optFloat(run.TriggerStartS), TriggerEndS: optFloat(run.TriggerEndS),
-		ControlKind: run.ControlKind, ControlStartS: Float(s.ControlStartS),
-		Verdict: string(s.Verdict), EndHitRatio: Float(s.EndHit), EndSessions: Float(s.EndSessions),
-		FirstDegradedS: Float(s.FirstDegradedS), RecoveryMin: Float(s.RecoveryMin),
-		MeanContext: Float(s.MeanContext), NStar: Float(s.NStar), PeakDemandRatio: Float(s.PeakDemandRatio),
-		CohortDone: Float(s.CohortDone.Fraction), Warnings: s.Warnings,
+		ControlKind: run.ControlKind, ControlStartS: jsonnum.Float(s.ControlStartS),
+		Verdict: string(s.Verdict), EndHitRatio: jsonnum.Float(s.EndHit), EndSessions: jsonnum.Float(s.EndSessions),
+		FirstDegradedS: jsonnum.Float(s.FirstDegradedS), RecoveryMin: jsonnum.Float(s.RecoveryMin),
+		MeanContext: jsonnum.Float(s.MeanContext), NStar: jsonnum.Float(s.NStar), PeakDemandRatio: jsonnum.Float(s.PeakDemandRatio),
+		CohortDone: jsonnum.Float(s.CohortDone.Fraction), Warnings: s.Warnings,
 		ManifestSHA256: run.ManifestSHA256, GatewaySHA256: run.GatewaySHA256,
 		EngineLogSHA256: run.EngineLogSHA256, MetricsSHA256: run.MetricsSHA256,
 	}

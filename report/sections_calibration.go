@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/stats"
@@ -88,13 +89,13 @@ func (b *builder) shapes(fit stats.CostFit, ok bool) []SummaryShape {
 		k := shapeLabel(sh)
 		s, seen := by[k]
 		if !seen {
-			s = &SummaryShape{Shape: k, Turns: int64(len(sh)), Initial: sh[0], S: Float(math.NaN()), DrainRate: Float(math.NaN())}
+			s = &SummaryShape{Shape: k, Turns: int64(len(sh)), Initial: sh[0], S: jsonnum.Float(math.NaN()), DrainRate: jsonnum.Float(math.NaN())}
 			if len(sh) > 1 {
 				s.Growth = sh[1] - sh[0]
 			}
 			if ok {
 				sc := fit.SessionCost(sh)
-				s.S, s.DrainRate = Float(sc), Float(stats.DrainBound(sc))
+				s.S, s.DrainRate = jsonnum.Float(sc), jsonnum.Float(stats.DrainBound(sc))
 			}
 			by[k] = s
 		}

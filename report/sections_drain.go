@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/stats"
@@ -42,7 +43,7 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 		if sc := b.sessionCost(r); math.IsNaN(modelRate) && !math.IsNaN(sc) {
 			modelRate = stats.DrainBound(sc)
 		}
-		se.Slopes = append(se.Slopes, SummarySlope{Run: d.Run, RateAfter: Float(d.RateAfter), SlopePerHour: Float(d.SlopePerHour), SEPerHour: Float(d.SEPerHour), Points: len(d.Points)})
+		se.Slopes = append(se.Slopes, SummarySlope{Run: d.Run, RateAfter: jsonnum.Float(d.RateAfter), SlopePerHour: jsonnum.Float(d.SlopePerHour), SEPerHour: jsonnum.Float(d.SEPerHour), Points: len(d.Points)})
 	}
 	// Lines ordered by rate so that the legend reads low to high.
 	sort.SliceStable(drains, func(i, j int) bool { return drains[i].RateAfter < drains[j].RateAfter })
@@ -85,12 +86,12 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 		Columns: []model.Column{{Name: "λ after", Unit: "sessions/s"}, {Name: "Runs"}, {Name: "Verdict"}},
 	}
 	sb := &SummaryBracket{
-		LargestDraining: Float(bracket.LargestDraining), LargestNotGrowing: Float(bracket.LargestNotGrowing),
-		SmallestGrowing: Float(bracket.SmallestGrowing), ModelRate: Float(bracket.ModelRate), Rates: []SummaryDrainRate{},
+		LargestDraining: jsonnum.Float(bracket.LargestDraining), LargestNotGrowing: jsonnum.Float(bracket.LargestNotGrowing),
+		SmallestGrowing: jsonnum.Float(bracket.SmallestGrowing), ModelRate: jsonnum.Float(bracket.ModelRate), Rates: []SummaryDrainRate{},
 	}
 	for _, r := range bracket.Rates {
 		bt.Rows = append(bt.Rows, []model.Cell{model.Num(r.Rate, -1), model.Int(int64(len(r.Slopes))), model.Text(r.Verdict)})
-		sb.Rates = append(sb.Rates, SummaryDrainRate{Rate: Float(r.Rate), Slopes: floats(r.Slopes), Verdict: r.Verdict})
+		sb.Rates = append(sb.Rates, SummaryDrainRate{Rate: jsonnum.Float(r.Rate), Slopes: floats(r.Slopes), Verdict: r.Verdict})
 	}
 	grows := "no rate at which every run grew"
 	if !math.IsNaN(bracket.SmallestGrowing) {

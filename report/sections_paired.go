@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/schema"
 
@@ -48,7 +49,7 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 		fmt.Sprintf("Only the burst run degraded in %d of %d pairs, only the twin in %d, both in %d, neither in %d; two-sided exact sign test over the %d discordant pairs: %s.",
 			t2.BurstOnly, len(t2.Rows), t2.TwinOnly, t2.Both, t2.Neither, n, pText(t2.SignP)))
 	table.Notes = append(table.Notes, t2.Warnings...)
-	se.SignTest = &SummarySign{NDiscordant: n, BurstOnly: t2.BurstOnly, TwinOnly: t2.TwinOnly, Both: t2.Both, Neither: t2.Neither, P: Float(t2.SignP)}
+	se.SignTest = &SummarySign{NDiscordant: n, BurstOnly: t2.BurstOnly, TwinOnly: t2.TwinOnly, Both: t2.Both, Neither: t2.Neither, P: jsonnum.Float(t2.SignP)}
 	se.Warnings = append(se.Warnings, t2.Warnings...)
 	sec.Blocks = append(sec.Blocks, table)
 
@@ -126,7 +127,7 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 }
 
 func pairArm(a stats.Table2Arm) SummaryPairArm {
-	return SummaryPairArm{Run: a.Run, EndHitRatio: Float(a.EndHit), EndSessions: Float(a.EndSessions), Persistent: a.Persistent}
+	return SummaryPairArm{Run: a.Run, EndHitRatio: jsonnum.Float(a.EndHit), EndSessions: jsonnum.Float(a.EndSessions), Persistent: a.Persistent}
 }
 
 // pairPanel is one panel of a pair's figure: one measure, twin against

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -62,7 +63,7 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 				p = stats.McNemarExact(p2)
 			}
 			pw.Rows = append(pw.Rows, []model.Cell{model.Text(a), model.Text(c), model.Int(int64(n)), model.Int(int64(p2.Both)), model.Int(int64(p2.AOnly)), model.Int(int64(p2.BOnly)), model.Int(int64(p2.Neither)), pCell(p)})
-			se.Pairwise = append(se.Pairwise, SummaryPairwise{ArmA: a, ArmB: c, Seeds: n, Both: p2.Both, AOnly: p2.AOnly, BOnly: p2.BOnly, Neither: p2.Neither, P: Float(p)})
+			se.Pairwise = append(se.Pairwise, SummaryPairwise{ArmA: a, ArmB: c, Seeds: n, Both: p2.Both, AOnly: p2.AOnly, BOnly: p2.BOnly, Neither: p2.Neither, P: jsonnum.Float(p)})
 		}
 	}
 	if len(t3.MatchedSeeds) == 0 {
@@ -172,9 +173,9 @@ func table3Cells(r stats.Table3Row) []model.Cell {
 func summaryArm(r stats.Table3Row) SummaryArm {
 	a := SummaryArm{
 		Arm: r.Arm, Runs: r.Runs, Seeds: r.Seeds, Collapsed: r.Collapsed(), Recovered: r.Recovered,
-		RecoverMin: Float(r.RecoverMin), RecoverMax: Float(r.RecoverMax), RecoverLabel: recoverRangeLabel(r.RecoverMin, r.RecoverMax),
-		EndHitMin: Float(r.EndHitMin), EndHitMax: Float(r.EndHitMax),
-		CohortDoneMin: Float(r.CohortDoneMin), CohortDoneMax: Float(r.CohortDoneMax),
+		RecoverMin: jsonnum.Float(r.RecoverMin), RecoverMax: jsonnum.Float(r.RecoverMax), RecoverLabel: recoverRangeLabel(r.RecoverMin, r.RecoverMax),
+		EndHitMin: jsonnum.Float(r.EndHitMin), EndHitMax: jsonnum.Float(r.EndHitMax),
+		CohortDoneMin: jsonnum.Float(r.CohortDoneMin), CohortDoneMax: jsonnum.Float(r.CohortDoneMax),
 	}
 	if a.Runs == nil {
 		a.Runs = []string{}

@@ -3,6 +3,8 @@ package model
 import (
 	"math"
 	"strconv"
+
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 )
 
 type cellKind uint8
@@ -32,8 +34,10 @@ const MissingText = "–"
 // Text returns a string cell.
 func Text(s string) Cell { return Cell{kind: cellText, text: s} }
 
-// Num returns a number cell shown with prec decimals (prec < 0 means the
-// shortest exact representation). NaN and ±Inf give a missing cell.
+// Num returns a number cell shown with prec decimals. prec < 0 means the
+// shortest representation of v to jsonnum.SignificantDigits significant
+// digits, so that the last bits of a computation, which may differ between
+// CPUs, are never shown. NaN and ±Inf give a missing cell.
 func Num(v float64, prec int) Cell {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return Missing()
@@ -91,7 +95,7 @@ func (c Cell) String() string {
 		return c.text
 	case cellNum:
 		if c.prec < 0 {
-			return trimNegZero(strconv.FormatFloat(c.num, 'g', -1, 64))
+			return trimNegZero(strconv.FormatFloat(jsonnum.Round(c.num), 'g', -1, 64))
 		}
 		return trimNegZero(strconv.FormatFloat(c.num, 'f', c.prec, 64))
 	}

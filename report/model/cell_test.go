@@ -13,6 +13,7 @@ func TestCellFormatting(t *testing.T) {
 		{Num(0.125, 2), "0.12", "0.12", ""}, // binary 0.125 rounds half to even
 		{Num(-0.001, 2), "0.00", "0.00", ""},
 		{Num(1234.5, -1), "1234.5", "1234.5", ""},
+		{Num(0.1+0.2, -1), "0.3", "0.3", ""}, // 12 significant digits: no binary noise
 		{Num(math.NaN(), 2), "", MissingText, ""},
 		{Int(42).Mark("∗"), "42", "42", "∗"},
 		{Text("0.07–0.93"), "0.07–0.93", "0.07–0.93", ""},

@@ -25,6 +25,7 @@
 //     the bytes.
 //
 // encoding/json sorts map keys and go-echarts' structs have a fixed field
-// order, so the option bytes depend only on the figure. Series
+// order, and every number is rounded (values.go), so the option bytes
+// depend only on the figure, not on the last bits a CPU computed. Series
 // longer than MaxChartPoints are downsampled (Downsample) before drawing.
 package render

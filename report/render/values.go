@@ -3,6 +3,8 @@ package render
 import (
 	"math"
 	"strconv"
+
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 )
 
 // allocate splits budget among series of the given sizes in proportion
@@ -43,9 +45,16 @@ func round6(v float64) float64 {
 	return r
 }
 
-// xval is a position (an x value, a band's end, an axis bound), kept
-// exact.
-func xval(v float64) float64 { return v }
+// xval rounds a position (an x value, a band's end, an axis bound) to
+// jsonnum.SignificantDigits significant digits: as exact as a time axis
+// needs, without the last bits a computation may leave differently on
+// another CPU. -0 becomes 0. v must be finite.
+func xval(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	return jsonnum.Round(v)
+}
 
 // niceRange widens [lo, hi] to multiples of a power of ten between a
 // hundredth and a tenth of its span, so that a time axis ends at 90 rather
@@ -58,8 +67,7 @@ func niceRange(lo, hi float64) (float64, float64) {
 	step := math.Pow(10, math.Floor(math.Log10(span))-1)
 	nlo, nhi := math.Floor(lo/step)*step, math.Ceil(hi/step)*step
 	// Round off binary noise such as 0.30000000000000004.
-	r := func(v float64) float64 { v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64); return v }
-	return r(nlo), r(nhi)
+	return jsonnum.Round(nlo), jsonnum.Round(nhi)
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
