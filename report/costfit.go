@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -58,11 +57,7 @@ func (b *builder) globalFit() {
 // fitSummary describes fit, with S and 1/S for the shape of the runs it
 // was fitted on (the most common one).
 func (b *builder) fitSummary(fit stats.CostFit, ws []stats.CostWindow, source string) *SummaryFit {
-	nan := jsonnum.Float(math.NaN())
-	s := &SummaryFit{
-		A: jsonnum.Float(fit.A), B: jsonnum.Float(fit.B), SEA: jsonnum.Float(fit.SEA), SEB: jsonnum.Float(fit.SEB),
-		R2: jsonnum.Float(fit.R2), N: fit.N, S: nan, DrainRate: nan, Source: source, Runs: []string{},
-	}
+	s := fitSummaryOf(fit, source)
 	seen := map[string]bool{}
 	for _, w := range ws {
 		if !seen[w.Run] {
@@ -90,8 +85,8 @@ func (b *builder) fitSummary(fit stats.CostFit, ws []stats.CostWindow, source st
 		}
 	}
 	if best != "" {
-		sc := fit.SessionCost(shapes[best])
-		s.S, s.DrainRate, s.Shape = jsonnum.Float(sc), jsonnum.Float(stats.DrainBound(sc)), best
+		s.S, s.DrainRate = costSummary(fit.SessionCost(shapes[best]))
+		s.Shape = best
 	}
 	return s
 }

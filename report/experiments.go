@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -95,52 +94,41 @@ func slugify(s string) string {
 	return sb.String()
 }
 
+// designInfo is the section of one design: its title, its introduction
+// and what fills it.
+type designInfo struct {
+	title, intro string
+	fill         func(b *builder, e *experiment, sec *model.Section, se *SummaryExperiment)
+}
+
+// designs has an entry for every design normDesign returns.
+var designs = map[string]designInfo{
+	schema.DesignPaired:      {"paired burst and twin", "Paired runs share every base session and differ only in the injected burst (§3). A pair is discordant when only one of its runs degraded persistently; the sign test asks whether bursts make that run the burst one.", (*builder).pairedSection},
+	schema.DesignRecovery:    {"recovery after collapse", "Each controller starts while the server may already be collapsed (§6). Table 3 counts the runs collapsed when control began (the 5 minutes before it degraded); the paired tests compare arms on the seeds collapsed in every arm, which start control from matched states.", (*builder).recoverySection},
+	schema.DesignCalibration: {"cold-turn cost calibration (caching off)", "With prefix caching off every turn is cold, so a busy window's length is the sum of its turns' costs. Regressing window length on (turns, prompt tokens) through the origin gives c(L) = a + b·L (§4); S = Σ c(L_k) over a session's turns is what one session costs when every turn misses, and the degraded regime can drain only below λ = 1/S.", (*builder).calibrationSection},
+	schema.DesignDrain:       {"drain condition", "After the arrival rate drops, the remaining cold work W(t), the engine-seconds the sessions in the system still need if every turn misses, falls when λ < 1/S and grows otherwise (§4). Slopes are OLS over samples every 10 minutes.", (*builder).drainSection},
+	schema.DesignMixShift:    {"session-mix shift", "The workload shifts from short to long sessions (§6). A controller that is too loose collapses after the shift (bottom); one that is too tight makes first-phase sessions wait (right).", (*builder).mixShiftSection},
+	schema.DesignPrevention:  {"prevention", "How often each trigger left runs persistently degraded, per control (§3, §6).", (*builder).countsSection},
+	schema.DesignFlush:       {"cache-flush trigger", "How often each trigger left runs persistently degraded, per control (§3, §6).", (*builder).countsSection},
+	schema.DesignObserve:     {"observed runs", "Runs of design observe, or of a design this report does not know: hit ratio and sessions in the system over time, per run.", (*builder).observeSection},
+}
+
 // experimentSection adds the section of one experiment, chosen by design.
 func (b *builder) experimentSection(e *experiment) {
 	se := SummaryExperiment{Experiment: e.name, Design: e.design}
 	for _, r := range e.runs {
 		se.Runs = append(se.Runs, r.name())
 	}
-	sec := model.Section{ID: "exp-" + e.slug, Title: fmt.Sprintf("%s: %s", e.name, designTitle(e.design))}
-	switch e.design {
-	case schema.DesignPaired:
-		b.pairedSection(e, &sec, &se)
-	case schema.DesignRecovery:
-		b.recoverySection(e, &sec, &se)
-	case schema.DesignCalibration:
-		b.calibrationSection(e, &sec, &se)
-	case schema.DesignDrain:
-		b.drainSection(e, &sec, &se)
-	case schema.DesignMixShift:
-		b.mixShiftSection(e, &sec, &se)
-	case schema.DesignPrevention, schema.DesignFlush:
-		b.countsSection(e, &sec, &se)
-	default:
-		sec.Intro = append(sec.Intro, "Runs of design observe, or of a design this report does not know: hit ratio and sessions in the system over time, per run.")
-		sec.Blocks = append(sec.Blocks, perRunGrid(e))
-	}
+	d := designs[e.design]
+	sec := model.Section{ID: "exp-" + e.slug, Title: e.name + ": " + d.title, Intro: []string{d.intro}}
+	d.fill(b, e, &sec, &se)
 	b.doc.Sections = append(b.doc.Sections, sec)
 	b.sum.Experiments = append(b.sum.Experiments, se)
 }
 
-func designTitle(d string) string {
-	switch d {
-	case schema.DesignPaired:
-		return "paired burst and twin"
-	case schema.DesignRecovery:
-		return "recovery after collapse"
-	case schema.DesignCalibration:
-		return "cold-turn cost calibration (caching off)"
-	case schema.DesignDrain:
-		return "drain condition"
-	case schema.DesignMixShift:
-		return "session-mix shift"
-	case schema.DesignPrevention:
-		return "prevention"
-	case schema.DesignFlush:
-		return "cache-flush trigger"
-	}
-	return "observed runs"
+// observeSection draws each run of a design without a section of its own.
+func (b *builder) observeSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+	sec.Blocks = append(sec.Blocks, perRunGrid(e))
 }
 
 // seeds returns the distinct seeds of runs, ascending.

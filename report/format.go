@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
@@ -58,23 +57,6 @@ func optInt(v *int64) model.Cell {
 		return model.Missing()
 	}
 	return model.Int(*v)
-}
-
-// optFloat is a nullable manifest value in summary.json.
-func optFloat(v *float64) jsonnum.Float {
-	if v == nil {
-		return jsonnum.Float(math.NaN())
-	}
-	return jsonnum.Float(*v)
-}
-
-// floats converts to summary.json's floats.
-func floats(v []float64) []jsonnum.Float {
-	out := make([]jsonnum.Float, len(v))
-	for i, x := range v {
-		out[i] = jsonnum.Float(x)
-	}
-	return out
 }
 
 // pctRange prints a range of fractions as percentages, "0–92%".

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/stats"
@@ -14,7 +13,6 @@ import (
 // runs, the scatter of its windows with the fitted line, and S and 1/S for
 // every workload shape of the dataset.
 func (b *builder) calibrationSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
-	sec.Intro = append(sec.Intro, "With prefix caching off every turn is cold, so a busy window's length is the sum of its turns' costs. Regressing window length on (turns, prompt tokens) through the origin gives c(L) = a + b·L (§4); S = Σ c(L_k) over a session's turns is what one session costs when every turn misses, and the degraded regime can drain only below λ = 1/S.")
 	ws := stats.CalibrationWindows(indexes(e.runs), stats.ColdCostOptions{})
 	fit, err := stats.FitColdCost(ws)
 	if err != nil {
@@ -89,14 +87,7 @@ func (b *builder) shapes(fit stats.CostFit, ok bool) []SummaryShape {
 		k := shapeLabel(sh)
 		s, seen := by[k]
 		if !seen {
-			s = &SummaryShape{Shape: k, Turns: int64(len(sh)), Initial: sh[0], S: jsonnum.Float(math.NaN()), DrainRate: jsonnum.Float(math.NaN())}
-			if len(sh) > 1 {
-				s.Growth = sh[1] - sh[0]
-			}
-			if ok {
-				sc := fit.SessionCost(sh)
-				s.S, s.DrainRate = jsonnum.Float(sc), jsonnum.Float(stats.DrainBound(sc))
-			}
+			s = shapeSummary(k, sh, fit, ok)
 			by[k] = s
 		}
 		s.Runs = append(s.Runs, r.rd.Run.Run)

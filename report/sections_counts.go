@@ -10,7 +10,6 @@ import (
 
 // countsSection counts outcomes per trigger and control (prevention, flush).
 func (b *builder) countsSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
-	sec.Intro = append(sec.Intro, "How often each trigger left runs persistently degraded, per control (§3, §6).")
 	type key struct{ trigger, control string }
 	counts := map[key]*SummaryCount{}
 	var keys []key

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/stats"
@@ -15,7 +14,6 @@ import (
 // drainSection adds W(t) per run, the slopes table and the bracket beside
 // 1/S.
 func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
-	sec.Intro = append(sec.Intro, "After the arrival rate drops, the remaining cold work W(t), the engine-seconds the sessions in the system still need if every turn misses, falls when λ < 1/S and grows otherwise (§4). Slopes are OLS over samples every 10 minutes.")
 	if b.fit == nil {
 		msg := "No c(L) fit (neither caching-off calibration runs nor enough all-miss windows): W(t) cannot be computed."
 		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: msg}, perRunGrid(e))
@@ -43,7 +41,7 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 		if sc := b.sessionCost(r); math.IsNaN(modelRate) && !math.IsNaN(sc) {
 			modelRate = stats.DrainBound(sc)
 		}
-		se.Slopes = append(se.Slopes, SummarySlope{Run: d.Run, RateAfter: jsonnum.Float(d.RateAfter), SlopePerHour: jsonnum.Float(d.SlopePerHour), SEPerHour: jsonnum.Float(d.SEPerHour), Points: len(d.Points)})
+		se.Slopes = append(se.Slopes, slopeSummary(d))
 	}
 	// Lines ordered by rate so that the legend reads low to high.
 	sort.SliceStable(drains, func(i, j int) bool { return drains[i].RateAfter < drains[j].RateAfter })
@@ -85,13 +83,8 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 		Caption: "Measured break-even beside the model's 1/S: the largest rate at which some run did not grow and the smallest at which every run grew.",
 		Columns: []model.Column{{Name: "λ after", Unit: "sessions/s"}, {Name: "Runs"}, {Name: "Verdict"}},
 	}
-	sb := &SummaryBracket{
-		LargestDraining: jsonnum.Float(bracket.LargestDraining), LargestNotGrowing: jsonnum.Float(bracket.LargestNotGrowing),
-		SmallestGrowing: jsonnum.Float(bracket.SmallestGrowing), ModelRate: jsonnum.Float(bracket.ModelRate), Rates: []SummaryDrainRate{},
-	}
 	for _, r := range bracket.Rates {
 		bt.Rows = append(bt.Rows, []model.Cell{model.Num(r.Rate, -1), model.Int(int64(len(r.Slopes))), model.Text(r.Verdict)})
-		sb.Rates = append(sb.Rates, SummaryDrainRate{Rate: jsonnum.Float(r.Rate), Slopes: floats(r.Slopes), Verdict: r.Verdict})
 	}
 	grows := "no rate at which every run grew"
 	if !math.IsNaN(bracket.SmallestGrowing) {
@@ -99,6 +92,6 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 	}
 	bt.Notes = append(bt.Notes, fmt.Sprintf("Largest rate at which some run did not grow: %s sessions/s; %s. Model 1/S = %s sessions/s.",
 		model.Num(bracket.LargestNotGrowing, -1).Display(), grows, model.Num(bracket.ModelRate, 4).Display()))
-	se.Bracket = sb
+	se.Bracket = bracketSummary(bracket)
 	sec.Blocks = append(sec.Blocks, f, slopeTable, bt)
 }

@@ -1,14 +1,12 @@
 package report
 
 import (
-	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 )
 
 // mixShiftSection adds Figure 6: each run's p90 first-phase first-turn
 // wait against its end hit ratio.
 func (b *builder) mixShiftSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
-	sec.Intro = append(sec.Intro, "The workload shifts from short to long sessions (§6). A controller that is too loose collapses after the shift (bottom); one that is too tight makes first-phase sessions wait (right).")
 	all := arms(e.runs)
 	f := &model.Scatter{
 		ID: "fig6-" + e.slug, Title: "Wait before the shift against hit ratio after it",
@@ -32,7 +30,7 @@ func (b *builder) mixShiftSection(e *experiment, sec *model.Section, se *Summary
 			g.Points = append(g.Points, [2]float64{minutes(w.P90S), r.sum.EndHit})
 			g.Labels = append(g.Labels, r.rd.Run.Run)
 			t.Rows = append(t.Rows, []model.Cell{model.Text(r.rd.Run.Run), model.Text(a), model.Int(int64(w.Sessions)), model.Int(int64(w.Censored)), model.Num(minutes(w.P90S), 1), model.Num(r.sum.EndHit, 2)})
-			se.Points = append(se.Points, SummaryWaitPoint{Run: r.rd.Run.Run, Arm: a, P90WaitS: jsonnum.Float(w.P90S), Sessions: w.Sessions, Censored: w.Censored, EndHitRatio: jsonnum.Float(r.sum.EndHit)})
+			se.Points = append(se.Points, waitPoint(r.name(), a, w, r.sum.EndHit))
 		}
 		f.Groups = append(f.Groups, g)
 	}

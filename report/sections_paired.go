@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 
-	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/schema"
 
@@ -18,7 +17,6 @@ const persistentMarker = "∗"
 func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
 	twin := twinArmOf(e)
 	t2 := stats.NewTable2(summaries(e.runs), twin, schema.ArmBurst)
-	sec.Intro = append(sec.Intro, "Paired runs share every base session and differ only in the injected burst (§3). A pair is discordant when only one of its runs degraded persistently; the sign test asks whether bursts make that run the burst one.")
 
 	table := &model.Table{
 		ID:      "table2-" + e.slug,
@@ -49,7 +47,7 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 		fmt.Sprintf("Only the burst run degraded in %d of %d pairs, only the twin in %d, both in %d, neither in %d; two-sided exact sign test over the %d discordant pairs: %s.",
 			t2.BurstOnly, len(t2.Rows), t2.TwinOnly, t2.Both, t2.Neither, n, pText(t2.SignP)))
 	table.Notes = append(table.Notes, t2.Warnings...)
-	se.SignTest = &SummarySign{NDiscordant: n, BurstOnly: t2.BurstOnly, TwinOnly: t2.TwinOnly, Both: t2.Both, Neither: t2.Neither, P: jsonnum.Float(t2.SignP)}
+	se.SignTest = signSummary(t2)
 	se.Warnings = append(se.Warnings, t2.Warnings...)
 	sec.Blocks = append(sec.Blocks, table)
 
@@ -124,10 +122,6 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 	}
 	sec.Blocks = append(sec.Blocks, grid)
 	sec.Blocks = append(sec.Blocks, b.figure4(e, seed, tw, bu))
-}
-
-func pairArm(a stats.Table2Arm) SummaryPairArm {
-	return SummaryPairArm{Run: a.Run, EndHitRatio: jsonnum.Float(a.EndHit), EndSessions: jsonnum.Float(a.EndSessions), Persistent: a.Persistent}
 }
 
 // pairPanel is one panel of a pair's figure: one measure, twin against

@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -14,7 +13,6 @@ import (
 func (b *builder) recoverySection(e *experiment, sec *model.Section, se *SummaryExperiment) {
 	sums := summaries(e.runs)
 	t3 := stats.NewTable3(sums)
-	sec.Intro = append(sec.Intro, "Each controller starts while the server may already be collapsed (§6). Table 3 counts the runs collapsed when control began (the 5 minutes before it degraded); the paired tests compare arms on the seeds collapsed in every arm, which start control from matched states.")
 
 	t := &model.Table{
 		ID:      "table3-" + e.slug,
@@ -57,13 +55,13 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 		for j := i + 1; j < len(armNames); j++ {
 			a, c := armNames[i], armNames[j]
 			p2 := stats.PairedRecovery(sums, a, c, t3.MatchedSeeds)
-			n := p2.Both + p2.AOnly + p2.BOnly + p2.Neither
 			p := math.NaN()
-			if n > 0 {
+			if p2.Both+p2.AOnly+p2.BOnly+p2.Neither > 0 {
 				p = stats.McNemarExact(p2)
 			}
-			pw.Rows = append(pw.Rows, []model.Cell{model.Text(a), model.Text(c), model.Int(int64(n)), model.Int(int64(p2.Both)), model.Int(int64(p2.AOnly)), model.Int(int64(p2.BOnly)), model.Int(int64(p2.Neither)), pCell(p)})
-			se.Pairwise = append(se.Pairwise, SummaryPairwise{ArmA: a, ArmB: c, Seeds: n, Both: p2.Both, AOnly: p2.AOnly, BOnly: p2.BOnly, Neither: p2.Neither, P: jsonnum.Float(p)})
+			s := pairwiseSummary(a, c, p2, p)
+			pw.Rows = append(pw.Rows, []model.Cell{model.Text(a), model.Text(c), model.Int(int64(s.Seeds)), model.Int(int64(p2.Both)), model.Int(int64(p2.AOnly)), model.Int(int64(p2.BOnly)), model.Int(int64(p2.Neither)), pCell(p)})
+			se.Pairwise = append(se.Pairwise, s)
 		}
 	}
 	if len(t3.MatchedSeeds) == 0 {
@@ -168,20 +166,4 @@ func table3Cells(r stats.Table3Row) []model.Cell {
 		model.Range(r.EndHitMin, r.EndHitMax, 2),
 		pctRange(r.CohortDoneMin, r.CohortDoneMax),
 	}
-}
-
-func summaryArm(r stats.Table3Row) SummaryArm {
-	a := SummaryArm{
-		Arm: r.Arm, Runs: r.Runs, Seeds: r.Seeds, Collapsed: r.Collapsed(), Recovered: r.Recovered,
-		RecoverMin: jsonnum.Float(r.RecoverMin), RecoverMax: jsonnum.Float(r.RecoverMax), RecoverLabel: recoverRangeLabel(r.RecoverMin, r.RecoverMax),
-		EndHitMin: jsonnum.Float(r.EndHitMin), EndHitMax: jsonnum.Float(r.EndHitMax),
-		CohortDoneMin: jsonnum.Float(r.CohortDoneMin), CohortDoneMax: jsonnum.Float(r.CohortDoneMax),
-	}
-	if a.Runs == nil {
-		a.Runs = []string{}
-	}
-	if a.Seeds == nil {
-		a.Seeds = []int64{}
-	}
-	return a
 }

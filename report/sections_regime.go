@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -39,7 +38,7 @@ func (b *builder) regimeMap() {
 		}
 		x, dx := b.offeredLoad(r)
 		y := r.sum.PeakDemandRatio
-		b.sum.RegimeMap = append(b.sum.RegimeMap, SummaryRegimePoint{Run: r.rd.Run.Run, OfferedLoad: jsonnum.Float(x), PeakDemandRatio: jsonnum.Float(y), DrainLoad: jsonnum.Float(dx), Verdict: string(r.sum.Verdict)})
+		b.sum.RegimeMap = append(b.sum.RegimeMap, regimePoint(r.name(), x, y, dx, r.sum.Verdict))
 		if math.IsNaN(x) || math.IsNaN(y) {
 			missing = append(missing, r.rd.Run.Run)
 			continue
