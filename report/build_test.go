@@ -10,16 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/outlast-dev/outlast/internal/browsertest"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/schema"
 )
 
 func TestBuildPairedTable2(t *testing.T) {
-	doc, sum, err := Build(fixtureRuns(), Options{Title: "t", Dataset: "fixture", Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, sum := buildFixture(t, Options{Title: "t", Dataset: "fixture", Version: "test"})
 	tab := findTable(t, doc, "table2-paired-test")
 	want := [][]string{
 		// seed, twin hit, twin sessions, burst hit, burst sessions
@@ -27,16 +25,7 @@ func TestBuildPairedTable2(t *testing.T) {
 		{"2", "0.95", "8", "0.10∗", "40"},
 		{"3", "0.95", "8", "0.95", "8"},
 	}
-	if len(tab.Rows) != len(want) {
-		t.Fatalf("Table 2 has %d rows, want %d", len(tab.Rows), len(want))
-	}
-	for i, row := range tab.Rows {
-		for j, c := range row {
-			if got := c.String() + c.Marker(); got != want[i][j] {
-				t.Errorf("Table 2 row %d col %d = %q, want %q", i, j, got, want[i][j])
-			}
-		}
-	}
+	checkTableText(t, tab, want)
 	// 2 discordant pairs, both burst-only: p = 2·(1/2)² = 0.5.
 	e := findExperiment(t, sum, "paired-test")
 	st := e.SignTest
@@ -53,10 +42,7 @@ func TestBuildPairedTable2(t *testing.T) {
 }
 
 func TestBuildSummaryRuns(t *testing.T) {
-	_, sum, err := Build(fixtureRuns(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sum := buildFixture(t, Options{})
 	type want struct {
 		verdict             string
 		endHit, endSessions float64
@@ -128,22 +114,13 @@ func TestBuildSummaryRuns(t *testing.T) {
 }
 
 func TestBuildRecoveryTable3(t *testing.T) {
-	doc, sum, err := Build(fixtureRuns(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, sum := buildFixture(t, Options{})
 	tab := findTable(t, doc, "table3-recovery-test")
 	want := [][]string{
 		{"budgeter", "3/3", "<5", "0.95", "–"},
 		{"none", "0/3", "–", "0.10", "–"},
 	}
-	for i, row := range tab.Rows {
-		for j, c := range row {
-			if got := c.Display(); got != want[i][j] {
-				t.Errorf("Table 3 row %d col %d = %q, want %q", i, j, got, want[i][j])
-			}
-		}
-	}
+	checkTableText(t, tab, want)
 	e := findExperiment(t, sum, "recovery-test")
 	if len(e.MatchedSeeds) != 3 {
 		t.Errorf("matched seeds = %v, want 1, 2, 3", e.MatchedSeeds)
@@ -160,10 +137,7 @@ func TestBuildRecoveryTable3(t *testing.T) {
 }
 
 func TestBuildMixShift(t *testing.T) {
-	_, sum, err := Build(fixtureRuns(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sum := buildFixture(t, Options{})
 	// Waits 30 and 3600 s: p90 = 30 + 0.9·(3600 − 30) = 3243 s (type 7).
 	p := findExperiment(t, sum, "mix-test").Points
 	if len(p) != 1 || p[0].Sessions != 2 || p[0].Censored != 1 || !near(p[0].P90WaitS, 3243) || !same(p[0].EndHitRatio, 0.95) {
@@ -172,10 +146,7 @@ func TestBuildMixShift(t *testing.T) {
 }
 
 func TestBuildObserveGaps(t *testing.T) {
-	doc, sum, err := Build(fixtureRuns(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, sum := buildFixture(t, Options{})
 	e := findExperiment(t, sum, "observe-test")
 	if e.Design != schema.DesignObserve {
 		t.Errorf("unknown design became %q, want observe", e.Design)
@@ -202,10 +173,7 @@ func TestBuildObserveGaps(t *testing.T) {
 }
 
 func TestBuildDrainAndCounts(t *testing.T) {
-	doc, sum, err := Build(fixtureRuns(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, sum := buildFixture(t, Options{})
 	// d1 has 8 open sessions; s000 has completed more than its 25 planned
 	// turns by minute 10, the 7 others none, so each of those still needs
 	// S = 30.5 engine-seconds (calibration fit): W = 213.5 at every sample
@@ -300,6 +268,26 @@ func TestWriteFiles(t *testing.T) {
 	}
 }
 
+// TestBuildInBrowser loads the report of the fixture dataset in headless
+// Chromium: every figure must become a chart that initialises and draws,
+// with no page error and no request.
+func TestBuildInBrowser(t *testing.T) {
+	browsertest.Require(t)
+	dir := t.TempDir()
+	opt := Options{Dataset: "fixture"}
+	if err := Write(dir, fixtureRuns(), opt); err != nil {
+		t.Fatal(err)
+	}
+	doc, _, err := Build(fixtureRuns(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := browsertest.Check(t, filepath.Join(dir, "index.html"))
+	if n := len(model.Figures(doc)); r.Charts != n || n < 15 {
+		t.Errorf("the page has %d charts, the report %d figures (want at least 15)", r.Charts, n)
+	}
+}
+
 func TestBuildErrors(t *testing.T) {
 	if _, _, err := Build(nil, Options{}); err == nil {
 		t.Error("Build of no runs: want an error")
@@ -312,10 +300,7 @@ func TestBuildErrors(t *testing.T) {
 
 func TestBuildFeaturedSeedOption(t *testing.T) {
 	seed := int64(2)
-	_, sum, err := Build(fixtureRuns(), Options{Seed: &seed})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sum := buildFixture(t, Options{Seed: &seed})
 	for _, name := range []string{"paired-test", "recovery-test"} {
 		if e := findExperiment(t, sum, name); e.FeaturedSeed == nil || *e.FeaturedSeed != 2 {
 			t.Errorf("%s: featured seed = %v, want 2", name, e.FeaturedSeed)
@@ -324,10 +309,7 @@ func TestBuildFeaturedSeedOption(t *testing.T) {
 }
 
 func TestBuildFigure1(t *testing.T) {
-	doc, _, err := Build(fixtureRuns(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, _ := buildFixture(t, Options{})
 	f, ok := findFigure(t, doc, "fig1-paired-test-hit").(*model.TimeSeries)
 	if !ok {
 		t.Fatal("Figure 1 hit panel is not a time series")

@@ -23,38 +23,58 @@ func near(got jsonnum.Float, want float64) bool {
 	return math.Abs(float64(got)-want) <= 1e-9*math.Max(1, math.Abs(want))
 }
 
-func findTable(t *testing.T, d *model.Doc, id string) *model.Table {
+// buildFixture builds the report of fixtureRuns.
+func buildFixture(t *testing.T, opt Options) (*model.Doc, *Summary) {
 	t.Helper()
-	for _, tab := range model.Tables(d) {
-		if tab.ID == id {
-			return tab
+	doc, sum, err := Build(fixtureRuns(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc, sum
+}
+
+// find returns the item of items whose key is id.
+func find[T any](t *testing.T, what string, items []T, key func(T) string, id string) T {
+	t.Helper()
+	for _, it := range items {
+		if key(it) == id {
+			return it
 		}
 	}
-	t.Fatalf("no table %q", id)
-	return nil
+	var zero T
+	t.Fatalf("no %s %q", what, id)
+	return zero
+}
+
+func findTable(t *testing.T, d *model.Doc, id string) *model.Table {
+	t.Helper()
+	return find(t, "table", model.Tables(d), func(tab *model.Table) string { return tab.ID }, id)
+}
+
+func findFigure(t *testing.T, d *model.Doc, id string) model.Figure {
+	t.Helper()
+	return find(t, "figure", model.Figures(d), model.Figure.FigureID, id)
 }
 
 func findExperiment(t *testing.T, s *Summary, name string) SummaryExperiment {
 	t.Helper()
-	for _, e := range s.Experiments {
-		if e.Experiment == name {
-			return e
-		}
-	}
-	t.Fatalf("no experiment %q", name)
-	return SummaryExperiment{}
+	return find(t, "experiment", s.Experiments, func(e SummaryExperiment) string { return e.Experiment }, name)
 }
 
-// findFigure returns the figure with the given ID, in a grid or not.
-func findFigure(t *testing.T, d *model.Doc, id string) model.Figure {
+// checkTableText compares the cells of tab as displayed, each followed by
+// its marker, with want.
+func checkTableText(t *testing.T, tab *model.Table, want [][]string) {
 	t.Helper()
-	for _, f := range model.Figures(d) {
-		if f.FigureID() == id {
-			return f
+	if len(tab.Rows) != len(want) {
+		t.Fatalf("table %s has %d rows, want %d", tab.ID, len(tab.Rows), len(want))
+	}
+	for i, row := range tab.Rows {
+		for j, c := range row {
+			if got := c.Display() + c.Marker(); got != want[i][j] {
+				t.Errorf("table %s row %d col %d = %q, want %q", tab.ID, i, j, got, want[i][j])
+			}
 		}
 	}
-	t.Fatalf("no figure %q", id)
-	return nil
 }
 
 // withoutScripts returns an HTML page without the code of its inline

@@ -22,7 +22,7 @@ Report reads a Parquet dataset (written by "outlast ingest") and writes the
 evidence of its experiments into DIR:
 
   DIR/index.html      one self-contained page (charts inlined, no network)
-  DIR/summary.json    every number shown, full precision, sorted keys
+  DIR/summary.json    every number shown (12 significant digits), sorted keys
   DIR/tables/*.csv    every table, also as *.md
 
 Each experiment (runs sharing runs.experiment) gets the sections of its

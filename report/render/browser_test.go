@@ -13,7 +13,7 @@ import (
 // TestBrowser renders the sample report and loads it in headless
 // Chromium: every chart must initialise and paint, with no console or
 // page error and no network request. It also saves a screenshot for a
-// human to look at (copied to $OUTLAST_SCREENSHOT_DIR when set).
+// human to look at (with the page, in $OUTLAST_SCREENSHOT_DIR when set).
 func TestBrowser(t *testing.T) {
 	browsertest.Require(t)
 	dir := t.TempDir()
@@ -26,36 +26,13 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	res, err := browsertest.CheckInBrowser(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("browser: %+v", res)
+	res := browsertest.Check(t, page)
 	if n := len(model.Figures(sampleDoc())); res.Charts != n {
 		t.Errorf("page found %d charts, the doc has %d", res.Charts, n)
 	}
-	if err := res.Err(); err != nil {
-		t.Error(err)
-	}
 
-	png := filepath.Join(dir, "report.png")
-	if err := browsertest.Screenshot(page, png, 1280, 2400); err != nil {
-		t.Fatal(err)
-	}
-	img, err := os.ReadFile(png)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasPrefix(img, []byte("\x89PNG\r\n\x1a\n")) || len(img) < 50_000 {
-		t.Errorf("screenshot is not a plausible PNG (%d bytes)", len(img))
-	}
+	browsertest.SaveScreenshot(t, page, "report-sample.png", 1280, 2400, 50_000)
 	if out := os.Getenv("OUTLAST_SCREENSHOT_DIR"); out != "" {
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(out, "report-sample.png"), img, 0o644); err != nil {
-			t.Fatal(err)
-		}
 		// The page itself, to inspect what was checked.
 		if err := os.WriteFile(filepath.Join(out, "report-sample.html"), b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
@@ -91,7 +68,6 @@ func TestBrowserCatchesBrokenPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("browser: %+v", res)
 	if res.Charts != 2 || res.Initialised != 1 || res.Drawn != 1 {
 		t.Errorf("charts total/init/drawn = %d/%d/%d, want 2/1/1", res.Charts, res.Initialised, res.Drawn)
 	}
