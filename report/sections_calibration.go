@@ -90,7 +90,7 @@ func (b *builder) shapes(fit stats.CostFit, ok bool) []SummaryShape {
 			s = shapeSummary(k, sh, fit, ok)
 			by[k] = s
 		}
-		s.Runs = append(s.Runs, r.rd.Run.Run)
+		s.Runs = append(s.Runs, r.name())
 	}
 	out := []SummaryShape{}
 	for _, k := range sortedKeys(by) {

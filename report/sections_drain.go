@@ -34,7 +34,7 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 	for _, r := range e.runs {
 		d, err := r.x.RemainingColdWork(*b.fit)
 		if err != nil {
-			se.Warnings = append(se.Warnings, r.rd.Run.Run+": "+err.Error())
+			se.Warnings = append(se.Warnings, r.name()+": "+err.Error())
 			continue
 		}
 		drains = append(drains, d)

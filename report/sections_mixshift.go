@@ -28,8 +28,8 @@ func (b *builder) mixShiftSection(e *experiment, sec *model.Section, se *Summary
 			}
 			w := r.an.FirstTurnWaitPhase1
 			g.Points = append(g.Points, [2]float64{minutes(w.P90S), r.sum.EndHit})
-			g.Labels = append(g.Labels, r.rd.Run.Run)
-			t.Rows = append(t.Rows, []model.Cell{model.Text(r.rd.Run.Run), model.Text(a), model.Int(int64(w.Sessions)), model.Int(int64(w.Censored)), model.Num(minutes(w.P90S), 1), model.Num(r.sum.EndHit, 2)})
+			g.Labels = append(g.Labels, r.name())
+			t.Rows = append(t.Rows, []model.Cell{model.Text(r.name()), model.Text(a), model.Int(int64(w.Sessions)), model.Int(int64(w.Censored)), model.Num(minutes(w.P90S), 1), model.Num(r.sum.EndHit, 2)})
 			se.Points = append(se.Points, waitPoint(r.name(), a, w, r.sum.EndHit))
 		}
 		f.Groups = append(f.Groups, g)

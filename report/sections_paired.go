@@ -5,7 +5,6 @@ import (
 
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/schema"
-
 	"github.com/outlast-dev/outlast/stats"
 )
 

@@ -86,7 +86,7 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 	var feat []*runInfo
 	for _, a := range all {
 		for _, r := range e.runs {
-			if r.rd.Run.Arm == a && r.rd.Run.Seed != nil && *r.rd.Run.Seed == seed {
+			if r.rd.Run.Arm == a && r.seedIs(seed) {
 				feat = append(feat, r)
 				hit = append(hit, runSeries(a, r, hitOf, armColor(all, a)))
 				ses = append(ses, runSeries(a, r, sessionsOf, armColor(all, a)))

@@ -33,14 +33,14 @@ func (b *builder) regimeMap() {
 	for _, r := range b.runs {
 		if !r.rd.Run.PrefixCaching {
 			// Without a cache there is no cache-warm capacity to compare with.
-			uncached = append(uncached, r.rd.Run.Run)
+			uncached = append(uncached, r.name())
 			continue
 		}
 		x, dx := b.offeredLoad(r)
 		y := r.sum.PeakDemandRatio
 		b.sum.RegimeMap = append(b.sum.RegimeMap, regimePoint(r.name(), x, y, dx, r.sum.Verdict))
 		if math.IsNaN(x) || math.IsNaN(y) {
-			missing = append(missing, r.rd.Run.Run)
+			missing = append(missing, r.name())
 			continue
 		}
 		g, ok := groups[r.sum.Verdict]
@@ -49,7 +49,7 @@ func (b *builder) regimeMap() {
 			groups[r.sum.Verdict] = g
 		}
 		g.Points = append(g.Points, [2]float64{x, y})
-		g.Labels = append(g.Labels, r.rd.Run.Run)
+		g.Labels = append(g.Labels, r.name())
 		xmax, ymax = math.Max(xmax, x), math.Max(ymax, y)
 		if !math.IsNaN(dx) {
 			drainX = append(drainX, dx)
