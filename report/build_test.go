@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -11,188 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/outlast-dev/outlast/internal/browsertest"
+	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/schema"
 )
 
-// fakeRun describes a hand-built run whose measures are known exactly:
-// Sessions sessions arrive at t = 0 and never end, so the mean number in
-// the system is Sessions at any time; one turn of 1000 prompt tokens
-// completes every 10 s, with 950 cached (hit ratio 0.95) before DropS and
-// 100 cached (0.10) from DropS on, then 950 again from RecoverS on. Every
-// session's context is 1000 tokens and no output is generated, so
-// D = 1000·Sessions and, with C = 100000, D/C = Sessions/100 and
-// N* = C/L̄ = 100.
-type fakeRun struct {
-	Name, Experiment, Design, Arm string
-	Seed                          int64
-	Sessions                      int
-	DropS, RecoverS               float64 // +Inf: never
-	TriggerKind                   string
-	TriggerStartS, TriggerEndS    float64
-	ControlKind                   string
-	ControlStartS                 float64 // NaN: no control
-	DurationS                     float64
-}
-
-func (f fakeRun) build() *schema.RunData {
-	i64 := func(v int64) *int64 { return &v }
-	f64 := func(v float64) *float64 { return &v }
-	rd := &schema.RunData{Run: schema.Run{
-		Run: f.Name, Experiment: f.Experiment, Design: f.Design, Arm: f.Arm, Seed: i64(f.Seed),
-		DurationS: f.DurationS, EngineName: "vllm", EngineVersion: "0.8.5", EngineModel: "test/model",
-		PrefixCaching: true, KVPoolTokens: i64(100000), KVPoolSource: "manifest",
-		ArrivalRate: f64(0.01), Turns: i64(25), ThinkMeanS: f64(5),
-		SystemTokens: i64(500), TaskTokens: i64(500), OutputTokens: i64(0), ToolTokens: i64(100),
-		WorkloadExtra: "{}", TriggerKind: f.TriggerKind, TriggerExtra: "{}", ControlKind: f.ControlKind,
-		ControlParams: "{}", Labels: "{}", SchemaVersion: schema.Version, OutlastVersion: "test",
-		ManifestSHA256: "m-" + f.Name, GatewaySHA256: "g-" + f.Name,
-	}}
-	if f.TriggerKind != "" {
-		rd.Run.TriggerStartS, rd.Run.TriggerEndS = f64(f.TriggerStartS), f64(f.TriggerEndS)
-		rd.Run.AlignS = f.TriggerEndS
-	}
-	if !math.IsNaN(f.ControlStartS) {
-		rd.Run.ControlStartS = f64(f.ControlStartS)
-		if f.TriggerKind == "" {
-			rd.Run.AlignS = f.ControlStartS
-		}
-	}
-	for k := 0; k < f.Sessions; k++ {
-		rd.Sessions = append(rd.Sessions, schema.Session{
-			Run: f.Name, Session: fmt.Sprintf("s%03d", k), Origin: "base", Status: "open", ContextTokens: i64(1000),
-		})
-	}
-	for t := 10.0; t <= f.DurationS; t += 10 {
-		cached := int64(950)
-		if t >= f.DropS && t < f.RecoverS {
-			cached = 100
-		}
-		sent := t - 2
-		rd.Turns = append(rd.Turns, schema.Turn{
-			Run: f.Name, Session: "s000", Turn: int32(t / 10), Origin: "base", ReadyS: f64(sent), SentS: f64(sent),
-			DoneS: t, PromptTokens: 1000, CachedTokens: cached, Status: "ok",
-		})
-	}
-	return rd
-}
-
-var inf = math.Inf(1)
-
-// fixtureRuns is a small dataset with a paired and a recovery experiment
-// whose every number is known by construction.
-func fixtureRuns() []*schema.RunData {
-	var runs []*schema.RunData
-	pair := func(seed int64, burstDrops, twinDrops bool) {
-		b := fakeRun{Name: fmt.Sprintf("s%d-burst", seed), Experiment: "paired-test", Design: "paired", Arm: "burst", Seed: seed,
-			Sessions: 8, DropS: inf, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 900, TriggerEndS: 1200,
-			ControlKind: "none", ControlStartS: 0, DurationS: 3600}
-		t := b
-		t.Name, t.Arm, t.TriggerKind = fmt.Sprintf("s%d-no-burst", seed), "no-burst", "none"
-		if burstDrops {
-			b.DropS, b.Sessions = 1200, 40
-		}
-		if twinDrops {
-			t.DropS, t.Sessions = 1800, 30
-		}
-		runs = append(runs, b.build(), t.build())
-	}
-	pair(1, true, false)
-	pair(2, true, false)
-	pair(3, false, false)
-	// Recovery: collapsed from minute 10; the budgeter recovers as soon as
-	// control starts at minute 20, no control never does.
-	for seed := int64(1); seed <= 3; seed++ {
-		for _, arm := range []string{"none", "budgeter"} {
-			r := fakeRun{Name: fmt.Sprintf("r%d-%s", seed, arm), Experiment: "recovery-test", Design: "recovery", Arm: arm, Seed: seed,
-				Sessions: 20, DropS: 600, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 300, TriggerEndS: 540,
-				ControlKind: arm, ControlStartS: 1200, DurationS: 3600}
-			if arm == "budgeter" {
-				r.RecoverS = 1200
-			}
-			runs = append(runs, r.build())
-		}
-	}
-	runs = append(runs, calibrationRun())
-	// Mix-shift: of 2 sessions arriving before the shift, s001's first turn
-	// waits 30 s at the gateway and s000 never has a turn 0 (censored at
-	// the end, 3600 s).
-	m := fakeRun{Name: "m1", Experiment: "mix-test", Design: "mix-shift", Arm: "cap-10", Seed: 1, Sessions: 2,
-		DropS: inf, RecoverS: inf, TriggerKind: "mix-shift", TriggerStartS: 1800, TriggerEndS: 1800,
-		ControlKind: "session-cap", ControlStartS: 0, DurationS: 3600}.build()
-	ready, sent := 0.0, 30.0
-	m.Turns = append(m.Turns, schema.Turn{Run: "m1", Session: "s001", Turn: 0, Origin: "base", ReadyS: &ready, SentS: &sent,
-		DoneS: 35, PromptTokens: 1000, CachedTokens: 950, Status: "ok"})
-	runs = append(runs, m)
-	// Observe: no KV pool size, and no turn completes in minutes 10–20.
-	o := fakeRun{Name: "o1", Experiment: "observe-test", Design: "something-new", Arm: "none", Seed: 1, Sessions: 3,
-		DropS: inf, RecoverS: inf, ControlStartS: math.NaN(), DurationS: 1800}.build()
-	o.Run.KVPoolTokens = nil
-	kept := o.Turns[:0]
-	for _, tn := range o.Turns {
-		if tn.DoneS < 600 || tn.DoneS >= 1200 {
-			kept = append(kept, tn)
-		}
-	}
-	o.Turns = kept
-	runs = append(runs, o)
-	// Drain: the rate drops to 0.005/s at minute 10.
-	d := fakeRun{Name: "d1", Experiment: "drain-test", Design: "drain", Arm: "rate-0.005", Seed: 1, Sessions: 8,
-		DropS: inf, RecoverS: inf, TriggerKind: "rate-change", TriggerStartS: 600, TriggerEndS: 600,
-		ControlStartS: math.NaN(), DurationS: 3600}.build()
-	after := 0.005
-	d.Run.TriggerRateAfter = &after
-	runs = append(runs, d)
-	// Prevention: without control the burst leaves the run degraded, with
-	// the budgeter from t = 0 it does not.
-	for _, arm := range []string{"none", "budgeter"} {
-		r := fakeRun{Name: "p-" + arm, Experiment: "prevention-test", Design: "prevention", Arm: arm, Seed: 1, Sessions: 8,
-			DropS: 1200, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 600, TriggerEndS: 720,
-			ControlKind: arm, ControlStartS: 0, DurationS: 3600}
-		if arm == "budgeter" {
-			r.DropS = inf
-		}
-		runs = append(runs, r.build())
-	}
-	return runs
-}
-
-// calibrationRun is a caching-off run whose three 2-minute windows obey
-// c(L) = 1 s + 1e-4 s/token·L exactly: 20 turns of 50,000 tokens
-// (20 + 100 = 120 s), 40 of 20,000 (40 + 80) and 60 of 10,000 (60 + 60).
-// Every turn is in flight for 200 s, and 4 more run from 0 to past the
-// end, so at least 4 are running throughout each window.
-func calibrationRun() *schema.RunData {
-	f := fakeRun{Name: "cal", Experiment: "cal-test", Design: "nocache", Arm: "none", Seed: 1,
-		Sessions: 4, ControlStartS: math.NaN(), DurationS: 360}
-	rd := f.build()
-	rd.Run.PrefixCaching = false
-	rd.Turns = nil
-	turn := int32(0)
-	for k, w := range []struct {
-		n      int
-		prompt int64
-	}{{20, 50000}, {40, 20000}, {60, 10000}} {
-		for i := 0; i < w.n; i++ {
-			done := float64(k)*120 + (float64(i)+0.5)*120/float64(w.n)
-			sent := done - 200
-			rd.Turns = append(rd.Turns, schema.Turn{Run: "cal", Session: "s000", Turn: turn, Origin: "base",
-				SentS: &sent, DoneS: done, PromptTokens: w.prompt, Status: "ok"})
-			turn++
-		}
-	}
-	for i := 0; i < 4; i++ {
-		sent := 0.0
-		rd.Turns = append(rd.Turns, schema.Turn{Run: "cal", Session: "s001", Turn: int32(i), Origin: "base",
-			SentS: &sent, DoneS: 400, PromptTokens: 1, Status: "ok"})
-	}
-	return rd
-}
-
 func TestBuildPairedTable2(t *testing.T) {
-	doc, sum, err := Build(fixtureRuns(), Options{Title: "t", Dataset: "fixture", Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, sum := buildFixture(t, Options{Title: "t", Dataset: "fixture", Version: "test"})
 	tab := findTable(t, doc, "table2-paired-test")
 	want := [][]string{
 		// seed, twin hit, twin sessions, burst hit, burst sessions
@@ -200,16 +25,7 @@ func TestBuildPairedTable2(t *testing.T) {
 		{"2", "0.95", "8", "0.10∗", "40"},
 		{"3", "0.95", "8", "0.95", "8"},
 	}
-	if len(tab.Rows) != len(want) {
-		t.Fatalf("Table 2 has %d rows, want %d", len(tab.Rows), len(want))
-	}
-	for i, row := range tab.Rows {
-		for j, c := range row {
-			if got := c.String() + c.Marker(); got != want[i][j] {
-				t.Errorf("Table 2 row %d col %d = %q, want %q", i, j, got, want[i][j])
-			}
-		}
-	}
+	checkTableText(t, tab, want)
 	// 2 discordant pairs, both burst-only: p = 2·(1/2)² = 0.5.
 	e := findExperiment(t, sum, "paired-test")
 	st := e.SignTest
@@ -226,10 +42,7 @@ func TestBuildPairedTable2(t *testing.T) {
 }
 
 func TestBuildSummaryRuns(t *testing.T) {
-	_, sum, err := Build(fixtureRuns(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sum := buildFixture(t, Options{})
 	type want struct {
 		verdict             string
 		endHit, endSessions float64
@@ -301,22 +114,13 @@ func TestBuildSummaryRuns(t *testing.T) {
 }
 
 func TestBuildRecoveryTable3(t *testing.T) {
-	doc, sum, err := Build(fixtureRuns(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, sum := buildFixture(t, Options{})
 	tab := findTable(t, doc, "table3-recovery-test")
 	want := [][]string{
 		{"budgeter", "3/3", "<5", "0.95", "–"},
 		{"none", "0/3", "–", "0.10", "–"},
 	}
-	for i, row := range tab.Rows {
-		for j, c := range row {
-			if got := c.display(); got != want[i][j] {
-				t.Errorf("Table 3 row %d col %d = %q, want %q", i, j, got, want[i][j])
-			}
-		}
-	}
+	checkTableText(t, tab, want)
 	e := findExperiment(t, sum, "recovery-test")
 	if len(e.MatchedSeeds) != 3 {
 		t.Errorf("matched seeds = %v, want 1, 2, 3", e.MatchedSeeds)
@@ -333,10 +137,7 @@ func TestBuildRecoveryTable3(t *testing.T) {
 }
 
 func TestBuildMixShift(t *testing.T) {
-	_, sum, err := Build(fixtureRuns(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sum := buildFixture(t, Options{})
 	// Waits 30 and 3600 s: p90 = 30 + 0.9·(3600 − 30) = 3243 s (type 7).
 	p := findExperiment(t, sum, "mix-test").Points
 	if len(p) != 1 || p[0].Sessions != 2 || p[0].Censored != 1 || !near(p[0].P90WaitS, 3243) || !same(p[0].EndHitRatio, 0.95) {
@@ -345,15 +146,12 @@ func TestBuildMixShift(t *testing.T) {
 }
 
 func TestBuildObserveGaps(t *testing.T) {
-	doc, sum, err := Build(fixtureRuns(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, sum := buildFixture(t, Options{})
 	e := findExperiment(t, sum, "observe-test")
 	if e.Design != schema.DesignObserve {
 		t.Errorf("unknown design became %q, want observe", e.Design)
 	}
-	f := findFigure(t, doc, "run-observe-test-o1").(*TimeSeries)
+	f := findFigure(t, doc, "run-observe-test-o1").(*model.TimeSeries)
 	hit := f.Series[0]
 	for i, x := range hit.X {
 		if gap := x > 10 && x < 20; gap != math.IsNaN(hit.Y[i]) {
@@ -365,7 +163,7 @@ func TestBuildObserveGaps(t *testing.T) {
 			t.Errorf("o1 without C: N* %v, peak D/C %v, warnings %q; want nulls and a warning", r.NStar, r.PeakDemandRatio, r.Warnings)
 		}
 	}
-	b, err := MarshalJSONBytes(sum)
+	b, err := render.JSON(sum)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,10 +173,7 @@ func TestBuildObserveGaps(t *testing.T) {
 }
 
 func TestBuildDrainAndCounts(t *testing.T) {
-	doc, sum, err := Build(fixtureRuns(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, sum := buildFixture(t, Options{})
 	// d1 has 8 open sessions; s000 has completed more than its 25 planned
 	// turns by minute 10, the 7 others none, so each of those still needs
 	// S = 30.5 engine-seconds (calibration fit): W = 213.5 at every sample
@@ -387,7 +182,7 @@ func TestBuildDrainAndCounts(t *testing.T) {
 	if len(e.Slopes) != 1 || e.Slopes[0].Points != 5 || !near(e.Slopes[0].SlopePerHour+1, 1) || !same(e.Slopes[0].RateAfter, 0.005) {
 		t.Errorf("slopes = %+v, want one run, 5 samples, slope 0", e.Slopes)
 	}
-	w := findFigure(t, doc, "drain-drain-test").(*TimeSeries)
+	w := findFigure(t, doc, "drain-drain-test").(*model.TimeSeries)
 	for i, y := range w.Series[0].Y {
 		if math.Abs(y-213.5) > 1e-9 || w.Series[0].X[i] != 10+10*float64(i) {
 			t.Errorf("W(%v min) = %v, want 213.5 at minute %v", w.Series[0].X[i], y, 10+10*i)
@@ -409,42 +204,6 @@ func TestBuildDrainAndCounts(t *testing.T) {
 	}
 }
 
-// same compares a summary value with an expected one, NaN matching NaN.
-func same(got Float, want float64) bool {
-	g := float64(got)
-	if math.IsNaN(want) {
-		return math.IsNaN(g)
-	}
-	return math.Abs(g-want) <= 1e-12*math.Max(1, math.Abs(want))
-}
-
-// near compares within 1e-9 relative: for fitted values.
-func near(got Float, want float64) bool {
-	return math.Abs(float64(got)-want) <= 1e-9*math.Max(1, math.Abs(want))
-}
-
-func findTable(t *testing.T, d *Doc, id string) *Table {
-	t.Helper()
-	for _, tab := range Tables(d) {
-		if tab.ID == id {
-			return tab
-		}
-	}
-	t.Fatalf("no table %q", id)
-	return nil
-}
-
-func findExperiment(t *testing.T, s *Summary, name string) SummaryExperiment {
-	t.Helper()
-	for _, e := range s.Experiments {
-		if e.Experiment == name {
-			return e
-		}
-	}
-	t.Fatalf("no experiment %q", name)
-	return SummaryExperiment{}
-}
-
 func TestBuildDeterministic(t *testing.T) {
 	render := func(runs []*schema.RunData) ([]byte, []byte) {
 		doc, sum, err := Build(runs, Options{Title: "t", Dataset: "fixture", Version: "test"})
@@ -452,10 +211,10 @@ func TestBuildDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 		var h bytes.Buffer
-		if err := WriteHTML(&h, doc); err != nil {
+		if err := render.WriteHTML(&h, doc); err != nil {
 			t.Fatal(err)
 		}
-		j, err := MarshalJSONBytes(sum)
+		j, err := render.JSON(sum)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -476,7 +235,7 @@ func TestBuildDeterministic(t *testing.T) {
 		t.Error("summary.json differs between two builds of the same dataset")
 	}
 	// ECharts' own source mentions NaN; the page around it must not.
-	if page := bytes.Replace(h1, []byte(echartsJS), nil, 1); bytes.Contains(page, []byte("NaN")) {
+	if page := withoutScripts(h1); bytes.Contains(page, []byte("NaN")) {
 		t.Error("HTML contains NaN outside the embedded ECharts")
 	}
 }
@@ -509,6 +268,26 @@ func TestWriteFiles(t *testing.T) {
 	}
 }
 
+// TestBuildInBrowser loads the report of the fixture dataset in headless
+// Chromium: every figure must become a chart that initialises and draws,
+// with no page error and no request.
+func TestBuildInBrowser(t *testing.T) {
+	browsertest.Require(t)
+	dir := t.TempDir()
+	opt := Options{Dataset: "fixture"}
+	if err := Write(dir, fixtureRuns(), opt); err != nil {
+		t.Fatal(err)
+	}
+	doc, _, err := Build(fixtureRuns(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := browsertest.Check(t, filepath.Join(dir, "index.html"))
+	if n := len(model.Figures(doc)); r.Charts != n || n < 15 {
+		t.Errorf("the page has %d charts, the report %d figures (want at least 15)", r.Charts, n)
+	}
+}
+
 func TestBuildErrors(t *testing.T) {
 	if _, _, err := Build(nil, Options{}); err == nil {
 		t.Error("Build of no runs: want an error")
@@ -521,10 +300,7 @@ func TestBuildErrors(t *testing.T) {
 
 func TestBuildFeaturedSeedOption(t *testing.T) {
 	seed := int64(2)
-	_, sum, err := Build(fixtureRuns(), Options{Seed: &seed})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sum := buildFixture(t, Options{Seed: &seed})
 	for _, name := range []string{"paired-test", "recovery-test"} {
 		if e := findExperiment(t, sum, name); e.FeaturedSeed == nil || *e.FeaturedSeed != 2 {
 			t.Errorf("%s: featured seed = %v, want 2", name, e.FeaturedSeed)
@@ -532,68 +308,9 @@ func TestBuildFeaturedSeedOption(t *testing.T) {
 	}
 }
 
-// TestSummaryGoldenHandBuilt compares summary.json of the hand-built
-// dataset with testdata/summary.handbuilt.golden.json; run with -update to
-// rewrite it after a deliberate change, and review the diff.
-func TestSummaryGoldenHandBuilt(t *testing.T) {
-	t.Setenv("SOURCE_DATE_EPOCH", "")
-	_, sum, err := Build(fixtureRuns(), Options{Title: "golden", Dataset: "fixture", Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := MarshalJSONBytes(sum)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGolden(t, filepath.Join("testdata", "summary.handbuilt.golden.json"), got)
-}
-
-// checkGolden compares got with the golden file, rewriting it with -update.
-func checkGolden(t *testing.T, golden string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("summary.json differs from %s (rerun with -update after checking the change)", golden)
-	}
-}
-
-// findFigure returns the figure with the given ID, in a grid or not.
-func findFigure(t *testing.T, d *Doc, id string) Figure {
-	t.Helper()
-	for _, s := range d.Sections {
-		for _, b := range s.Blocks {
-			figs := []Figure{}
-			switch b := b.(type) {
-			case *Grid:
-				figs = b.Figures
-			case Figure:
-				figs = []Figure{b}
-			}
-			for _, f := range figs {
-				if f.FigureID() == id {
-					return f
-				}
-			}
-		}
-	}
-	t.Fatalf("no figure %q", id)
-	return nil
-}
-
 func TestBuildFigure1(t *testing.T) {
-	doc, _, err := Build(fixtureRuns(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, ok := findFigure(t, doc, "fig1-paired-test-hit").(*TimeSeries)
+	doc, _ := buildFixture(t, Options{})
+	f, ok := findFigure(t, doc, "fig1-paired-test-hit").(*model.TimeSeries)
 	if !ok {
 		t.Fatal("Figure 1 hit panel is not a time series")
 	}
@@ -621,7 +338,7 @@ func TestBuildFigure1(t *testing.T) {
 			t.Fatalf("minute %v: twin %v burst %v, want 0.95 and %v", twin.X[i], twin.Y[i], burst.Y[i], want)
 		}
 	}
-	s := findFigure(t, doc, "fig1-paired-test-sessions").(*TimeSeries)
+	s := findFigure(t, doc, "fig1-paired-test-sessions").(*model.TimeSeries)
 	if s.Series[0].Y[30] != 8 || s.Series[1].Y[30] != 40 {
 		t.Errorf("sessions at minute 30: twin %v burst %v, want 8 and 40", s.Series[0].Y[30], s.Series[1].Y[30])
 	}
@@ -657,31 +374,5 @@ func TestBuildFeaturesTypicalPair(t *testing.T) {
 	}
 	if e := findExperiment(t, sum, "p"); e.FeaturedSeed == nil || *e.FeaturedSeed != 1 {
 		t.Errorf("with Options.Seed 1: featured seed = %v, want 1", e.FeaturedSeed)
-	}
-}
-
-// TestBuildInBrowser loads the report of the fixture dataset in headless
-// Chromium: every chart must initialise and draw, with no page error and
-// no request.
-func TestBuildInBrowser(t *testing.T) {
-	if _, err := FindChromium(); errors.Is(err, ErrNoChromium) {
-		t.Skip(err)
-	}
-	if testing.Short() {
-		t.Skip("browser check skipped in -short mode")
-	}
-	dir := t.TempDir()
-	if err := Write(dir, fixtureRuns(), Options{Dataset: "fixture"}); err != nil {
-		t.Fatal(err)
-	}
-	r, err := CheckInBrowser(filepath.Join(dir, "index.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Err(); err != nil {
-		t.Error(err)
-	}
-	if r.Charts < 15 {
-		t.Errorf("%d charts, want every figure of the fixture (at least 15)", r.Charts)
 	}
 }

@@ -3,73 +3,41 @@ package report
 import (
 	"fmt"
 
+	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/schema"
-
 	"github.com/outlast-dev/outlast/stats"
 )
 
 // persistentMarker marks persistently degraded runs, as in the paper.
 const persistentMarker = "∗"
 
-// twinArmOf returns the name the twin arm goes by in e ("no-burst",
-// "twin" or "noburst"), the first present.
-func twinArmOf(e *experiment) string {
-	for _, a := range schema.ArmTwinAliases {
-		for _, r := range e.runs {
-			if r.rd.Run.Arm == a {
-				return a
-			}
-		}
-	}
-	return schema.ArmTwinAliases[0]
-}
-
-func summaries(runs []*runInfo) []stats.RunSummary {
-	out := make([]stats.RunSummary, len(runs))
-	for i, r := range runs {
-		out[i] = r.sum
-	}
-	return out
-}
-
-// runByName returns the run of e named name, or nil.
-func runByName(e *experiment, name string) *runInfo {
-	for _, r := range e.runs {
-		if r.rd.Run.Run == name {
-			return r
-		}
-	}
-	return nil
-}
-
 // pairedSection adds Table 2 with its sign test, Figure 1 for the featured
 // pair, small multiples of every pair and Figure 4.
-func (b *builder) pairedSection(e *experiment, sec *Section, se *SummaryExperiment) {
+func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
 	twin := twinArmOf(e)
 	t2 := stats.NewTable2(summaries(e.runs), twin, schema.ArmBurst)
-	sec.Intro = append(sec.Intro, "Paired runs share every base session and differ only in the injected burst (§3). A pair is discordant when only one of its runs degraded persistently; the sign test asks whether bursts make that run the burst one.")
 
-	table := &Table{
+	table := &model.Table{
 		ID:      "table2-" + e.slug,
 		Caption: "Paired runs with an identical base workload: token-weighted hit ratio over the last 10 minutes and mean number of sessions in the system over the last 5 minutes (Table 2).",
-		Columns: []Column{
+		Columns: []model.Column{
 			{Name: "Seed"},
 			{Group: "No burst (twin)", Name: "Hit"}, {Group: "No burst (twin)", Name: "Sessions"},
 			{Group: "Burst", Name: "Hit"}, {Group: "Burst", Name: "Sessions"},
 		},
 	}
-	arm := func(a stats.Table2Arm) (Cell, Cell) {
-		hit := Num(a.EndHit, 2)
+	arm := func(a stats.Table2Arm) (model.Cell, model.Cell) {
+		hit := model.Num(a.EndHit, 2)
 		if a.Persistent {
 			hit = hit.Mark(persistentMarker)
 		}
-		return hit, Num(a.EndSessions, 0)
+		return hit, model.Num(a.EndSessions, 0)
 	}
 	se.Pairs = []SummaryPair{}
 	for _, row := range t2.Rows {
 		th, ts := arm(row.Twin)
 		bh, bs := arm(row.Burst)
-		table.Rows = append(table.Rows, []Cell{Int(row.Seed), th, ts, bh, bs})
+		table.Rows = append(table.Rows, []model.Cell{model.Int(row.Seed), th, ts, bh, bs})
 		se.Pairs = append(se.Pairs, SummaryPair{Seed: row.Seed, Twin: pairArm(row.Twin), Burst: pairArm(row.Burst)})
 	}
 	n := t2.BurstOnly + t2.TwinOnly
@@ -78,25 +46,25 @@ func (b *builder) pairedSection(e *experiment, sec *Section, se *SummaryExperime
 		fmt.Sprintf("Only the burst run degraded in %d of %d pairs, only the twin in %d, both in %d, neither in %d; two-sided exact sign test over the %d discordant pairs: %s.",
 			t2.BurstOnly, len(t2.Rows), t2.TwinOnly, t2.Both, t2.Neither, n, pText(t2.SignP)))
 	table.Notes = append(table.Notes, t2.Warnings...)
-	se.SignTest = &SummarySign{NDiscordant: n, BurstOnly: t2.BurstOnly, TwinOnly: t2.TwinOnly, Both: t2.Both, Neither: t2.Neither, P: Float(t2.SignP)}
+	se.SignTest = signSummary(t2)
 	se.Warnings = append(se.Warnings, t2.Warnings...)
 	sec.Blocks = append(sec.Blocks, table)
 
-	sign := &Table{
+	sign := &model.Table{
 		ID:      "sign-" + e.slug,
 		Caption: "Sign test over discordant pairs (§3).",
-		Columns: []Column{{Name: "Pairs"}, {Name: "Burst only"}, {Name: "Twin only"}, {Name: "Both"}, {Name: "Neither"}, {Name: "Discordant"}, {Name: "p (two-sided, exact)"}},
-		Rows:    [][]Cell{{Int(int64(len(t2.Rows))), Int(int64(t2.BurstOnly)), Int(int64(t2.TwinOnly)), Int(int64(t2.Both)), Int(int64(t2.Neither)), Int(int64(n)), pCell(t2.SignP)}},
+		Columns: []model.Column{{Name: "Pairs"}, {Name: "Burst only"}, {Name: "Twin only"}, {Name: "Both"}, {Name: "Neither"}, {Name: "Discordant"}, {Name: "p (two-sided, exact)"}},
+		Rows:    [][]model.Cell{{model.Int(int64(len(t2.Rows))), model.Int(int64(t2.BurstOnly)), model.Int(int64(t2.TwinOnly)), model.Int(int64(t2.Both)), model.Int(int64(t2.Neither)), model.Int(int64(n)), pCell(t2.SignP)}},
 	}
 	if n == 0 {
-		sign.Rows[0][6] = Missing()
+		sign.Rows[0][6] = model.Missing()
 		sign.Notes = []string{"No discordant pair: the test has nothing to count."}
 	}
 	sec.Blocks = append(sec.Blocks, sign)
 
 	if len(t2.Rows) == 0 {
-		sec.Blocks = append(sec.Blocks, &Note{Kind: NoteWarning, Text: fmt.Sprintf("No complete pair: Table 2 needs a %q and a %q run with the same seed.", twin, schema.ArmBurst)})
-		sec.Blocks = append(sec.Blocks, b.perRunGrid(e))
+		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: fmt.Sprintf("No complete pair: Table 2 needs a %q and a %q run with the same seed.", twin, schema.ArmBurst)})
+		sec.Blocks = append(sec.Blocks, perRunGrid(e))
 		return
 	}
 	// Without --seed, feature the first pair in which only the burst run
@@ -131,7 +99,7 @@ func (b *builder) pairedSection(e *experiment, sec *Section, se *SummaryExperime
 	tw, bu := runByName(e, feat.Twin.Run), runByName(e, feat.Burst.Run)
 	sec.Blocks = append(sec.Blocks, b.figure1(e, seed, headline, why, tw, bu))
 
-	grid := &Grid{Caption: "Every pair: hit ratio per minute, twin (blue) against burst (red), burst shaded.", Columns: 3}
+	grid := &model.Grid{Caption: "Every pair: hit ratio per minute, twin (blue) against burst (red), burst shaded.", Columns: 3}
 	for _, row := range t2.Rows {
 		tw, bu := runByName(e, row.Twin.Run), runByName(e, row.Burst.Run)
 		bands, marks := annotate(bu, tw)
@@ -144,10 +112,10 @@ func (b *builder) pairedSection(e *experiment, sec *Section, se *SummaryExperime
 		case row.Twin.Persistent:
 			title += " (twin " + persistentMarker + ")"
 		}
-		grid.Figures = append(grid.Figures, runSpan(&TimeSeries{
+		grid.Figures = append(grid.Figures, runSpan(&model.TimeSeries{
 			ID: fmt.Sprintf("pair-%s-%d", e.slug, row.Seed), Title: title,
-			YAxes:  []Axis{{Name: "hit ratio", Min: 0, Max: 1}},
-			Series: []Series{runSeries("no burst", tw, hitOf, twinColor), runSeries("burst", bu, hitOf, burstColor)},
+			YAxes:  []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}},
+			Series: []model.Series{runSeries("no burst", tw, hitOf, twinColor), runSeries("burst", bu, hitOf, burstColor)},
 			Bands:  bands, Marks: marks,
 		}, tw, bu))
 	}
@@ -155,64 +123,48 @@ func (b *builder) pairedSection(e *experiment, sec *Section, se *SummaryExperime
 	sec.Blocks = append(sec.Blocks, b.figure4(e, seed, tw, bu))
 }
 
-func pairArm(a stats.Table2Arm) SummaryPairArm {
-	return SummaryPairArm{Run: a.Run, EndHitRatio: Float(a.EndHit), EndSessions: Float(a.EndSessions), Persistent: a.Persistent}
-}
-
-// pText prints a p-value for prose.
-func pText(p float64) string {
-	c := pCell(p)
-	if c.IsMissing() {
-		return "not defined"
-	}
-	if c.IsNum() {
-		return "p = " + c.String()
-	}
-	return "p " + c.String()
-}
-
 // pairPanel is one panel of a pair's figure: one measure, twin against
 // burst.
-func pairPanel(id, title string, y Axis, tw, bu *runInfo, f func(stats.SeriesPoint) float64) *TimeSeries {
+func pairPanel(id, title string, y model.Axis, tw, bu *runInfo, f func(stats.SeriesPoint) float64) *model.TimeSeries {
 	bands, marks := annotate(bu, tw)
-	return runSpan(&TimeSeries{
-		ID: id, Title: title, YAxes: []Axis{y},
-		Series: []Series{runSeries("no burst (twin)", tw, f, twinColor), runSeries("burst", bu, f, burstColor)},
+	return runSpan(&model.TimeSeries{
+		ID: id, Title: title, YAxes: []model.Axis{y},
+		Series: []model.Series{runSeries("no burst (twin)", tw, f, twinColor), runSeries("burst", bu, f, burstColor)},
 		Bands:  bands, Marks: marks,
 	}, tw, bu)
 }
 
 // figure1 is the paper's Figure 1 for one pair: hit ratio, turn
 // throughput and sessions in the system per minute.
-func (b *builder) figure1(e *experiment, seed int64, headline, why string, tw, bu *runInfo) *Grid {
+func (b *builder) figure1(e *experiment, seed int64, headline, why string, tw, bu *runInfo) *model.Grid {
 	id := fmt.Sprintf("fig1-%s", e.slug)
-	return &Grid{
+	return &model.Grid{
 		Caption: fmt.Sprintf("Figure 1. %sSeed %d (%s): %s against its twin %s. Same base arrivals; the burst run additionally receives the injected burst (shaded). Per-minute token-weighted hit ratio, turn throughput and mean sessions in the system.", headline, seed, why, bu.rd.Run.Run, tw.rd.Run.Run),
 		Columns: 1,
-		Figures: []Figure{
-			pairPanel(id+"-hit", "Prefix-cache hit ratio", Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, hitOf),
-			pairPanel(id+"-throughput", "Turn throughput", Axis{Name: "throughput", Unit: "turns/s"}, tw, bu, throughputOf),
-			pairPanel(id+"-sessions", "Sessions in the system", Axis{Name: "sessions"}, tw, bu, sessionsOf),
+		Figures: []model.Figure{
+			pairPanel(id+"-hit", "Prefix-cache hit ratio", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, hitOf),
+			pairPanel(id+"-throughput", "Turn throughput", model.Axis{Name: "throughput", Unit: "turns/s"}, tw, bu, throughputOf),
+			pairPanel(id+"-sessions", "Sessions in the system", model.Axis{Name: "sessions"}, tw, bu, sessionsOf),
 		},
 	}
 }
 
 // figure4 is the paper's Figure 4 for one pair: D/C, recomputed prompt
 // tokens per second and hit ratio per minute.
-func (b *builder) figure4(e *experiment, seed int64, tw, bu *runInfo) *Grid {
+func (b *builder) figure4(e *experiment, seed int64, tw, bu *runInfo) *model.Grid {
 	id := fmt.Sprintf("fig4-%s", e.slug)
-	dc := pairPanel(id+"-demand", "Resident demand over the KV pool", Axis{Name: "D/C"}, tw, bu, demandOf)
+	dc := pairPanel(id+"-demand", "Resident demand over the KV pool", model.Axis{Name: "D/C"}, tw, bu, demandOf)
 	if len(dc.Series[0].X) > 0 {
 		x := []float64{dc.Series[0].X[0], dc.Series[0].X[len(dc.Series[0].X)-1]}
-		dc.Series = append(dc.Series, Series{Name: "pool (D/C = 1)", X: x, Y: []float64{1, 1}, Color: boundColor, Dash: true})
+		dc.Series = append(dc.Series, model.Series{Name: "pool (D/C = 1)", X: x, Y: []float64{1, 1}, Color: boundColor, Dash: true})
 	}
-	return &Grid{
+	return &model.Grid{
 		Caption: fmt.Sprintf("Figure 4. The loop in one pair (seed %d): resident demand relative to the KV pool, recomputed prompt tokens and hit ratio, per minute. Burst shaded.", seed),
 		Columns: 3,
-		Figures: []Figure{
+		Figures: []model.Figure{
 			dc,
-			pairPanel(id+"-recompute", "Recomputed prompt tokens", Axis{Name: "recomputed", Unit: "tokens/s"}, tw, bu, recomputeOf),
-			pairPanel(id+"-hit", "Hit ratio", Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, hitOf),
+			pairPanel(id+"-recompute", "Recomputed prompt tokens", model.Axis{Name: "recomputed", Unit: "tokens/s"}, tw, bu, recomputeOf),
+			pairPanel(id+"-hit", "Hit ratio", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, hitOf),
 		},
 	}
 }

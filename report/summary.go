@@ -1,13 +1,16 @@
 package report
 
+import "github.com/outlast-dev/outlast/internal/jsonnum"
+
 // SummaryVersion is the version of summary.json's layout, written as its
 // schema_version. Bump it when a key changes meaning or disappears; adding
 // keys does not need a bump.
 const SummaryVersion = "1"
 
-// Summary is summary.json: every number the report shows, at full
-// precision, with stable keys (WriteJSON sorts them). A missing value is
-// null, never NaN.
+// Summary is summary.json: every number the report shows, with stable
+// keys (render.WriteJSON sorts them). Floats are jsonnum.Float: rounded to
+// jsonnum.SignificantDigits significant digits, so that the same dataset
+// gives the same bytes on any CPU, and null, never NaN, when missing.
 type Summary struct {
 	SchemaVersion string `json:"schema_version"`
 	Title         string `json:"title"`
@@ -39,42 +42,42 @@ type SummaryProvenance struct {
 
 // SummaryRun is one run's overview row.
 type SummaryRun struct {
-	Run           string `json:"run"`
-	Experiment    string `json:"experiment"`
-	Design        string `json:"design"`
-	Arm           string `json:"arm"`
-	Seed          *int64 `json:"seed"`
-	Engine        string `json:"engine"`
-	EngineVersion string `json:"engine_version"`
-	Model         string `json:"model"`
-	PrefixCaching bool   `json:"prefix_caching"`
-	KVPoolTokens  Float  `json:"kv_pool_tokens"`
-	ArrivalRate   Float  `json:"arrival_rate"`
-	TriggerKind   string `json:"trigger_kind"`
-	TriggerStartS Float  `json:"trigger_start_s"`
-	TriggerEndS   Float  `json:"trigger_end_s"`
-	ControlKind   string `json:"control_kind"`
-	ControlStartS Float  `json:"control_start_s"`
+	Run           string        `json:"run"`
+	Experiment    string        `json:"experiment"`
+	Design        string        `json:"design"`
+	Arm           string        `json:"arm"`
+	Seed          *int64        `json:"seed"`
+	Engine        string        `json:"engine"`
+	EngineVersion string        `json:"engine_version"`
+	Model         string        `json:"model"`
+	PrefixCaching bool          `json:"prefix_caching"`
+	KVPoolTokens  jsonnum.Float `json:"kv_pool_tokens"`
+	ArrivalRate   jsonnum.Float `json:"arrival_rate"`
+	TriggerKind   string        `json:"trigger_kind"`
+	TriggerStartS jsonnum.Float `json:"trigger_start_s"`
+	TriggerEndS   jsonnum.Float `json:"trigger_end_s"`
+	ControlKind   string        `json:"control_kind"`
+	ControlStartS jsonnum.Float `json:"control_start_s"`
 	// Verdict is healthy, persistent, partial, recovered or collapsed, or
 	// uncached for a run with prefix caching off.
-	Verdict        string `json:"verdict"`
-	EndHitRatio    Float  `json:"end_hit_ratio"`
-	EndSessions    Float  `json:"end_sessions"`
-	FirstDegradedS Float  `json:"first_degraded_s"`
+	Verdict        string        `json:"verdict"`
+	EndHitRatio    jsonnum.Float `json:"end_hit_ratio"`
+	EndSessions    jsonnum.Float `json:"end_sessions"`
+	FirstDegradedS jsonnum.Float `json:"first_degraded_s"`
 	// RecoveryMin is set for recovered runs (0 when recovered within the
 	// first window); RecoveryStatus and RecoveryLabel (the paper's form:
 	// "<5", "7", "not recovered", "insufficient follow-up") are "" for runs
 	// not collapsed when control began.
-	RecoveryMin     Float  `json:"recovery_min"`
-	RecoveryStatus  string `json:"recovery_status"`
-	RecoveryLabel   string `json:"recovery_label"`
-	MeanContext     Float  `json:"mean_context_tokens"`
-	NStar           Float  `json:"n_star"`
-	PeakDemandRatio Float  `json:"peak_demand_ratio"`
+	RecoveryMin     jsonnum.Float `json:"recovery_min"`
+	RecoveryStatus  string        `json:"recovery_status"`
+	RecoveryLabel   string        `json:"recovery_label"`
+	MeanContext     jsonnum.Float `json:"mean_context_tokens"`
+	NStar           jsonnum.Float `json:"n_star"`
+	PeakDemandRatio jsonnum.Float `json:"peak_demand_ratio"`
 	// CohortDone is the completion of the sessions arriving in the 20
 	// minutes after control began (null without control).
-	CohortDone Float    `json:"cohort_done"`
-	Warnings   []string `json:"warnings"`
+	CohortDone jsonnum.Float `json:"cohort_done"`
+	Warnings   []string      `json:"warnings"`
 	// Inputs are the sha256 of the run's input files ("" when absent).
 	ManifestSHA256  string `json:"manifest_sha256"`
 	GatewaySHA256   string `json:"gateway_sha256"`
@@ -127,65 +130,65 @@ type SummaryPair struct {
 
 // SummaryPairArm is one arm of a Table 2 row.
 type SummaryPairArm struct {
-	Run         string `json:"run"`
-	EndHitRatio Float  `json:"end_hit_ratio"`
-	EndSessions Float  `json:"end_sessions"`
-	Persistent  bool   `json:"persistent"`
+	Run         string        `json:"run"`
+	EndHitRatio jsonnum.Float `json:"end_hit_ratio"`
+	EndSessions jsonnum.Float `json:"end_sessions"`
+	Persistent  bool          `json:"persistent"`
 }
 
 // SummarySign is the sign test over discordant pairs of Table 2.
 type SummarySign struct {
-	NDiscordant int   `json:"n_discordant"`
-	BurstOnly   int   `json:"burst_only"`
-	TwinOnly    int   `json:"twin_only"`
-	Both        int   `json:"both"`
-	Neither     int   `json:"neither"`
-	P           Float `json:"p"`
+	NDiscordant int           `json:"n_discordant"`
+	BurstOnly   int           `json:"burst_only"`
+	TwinOnly    int           `json:"twin_only"`
+	Both        int           `json:"both"`
+	Neither     int           `json:"neither"`
+	P           jsonnum.Float `json:"p"`
 }
 
 // SummaryArm is one row of Table 3.
 type SummaryArm struct {
-	Arm           string   `json:"arm"`
-	Runs          []string `json:"runs"`
-	Seeds         []int64  `json:"seeds"`
-	Collapsed     int      `json:"collapsed"`
-	Recovered     int      `json:"recovered"`
-	RecoverMin    Float    `json:"recover_min"`
-	RecoverMax    Float    `json:"recover_max"`
-	RecoverLabel  string   `json:"recover_label"`
-	EndHitMin     Float    `json:"end_hit_min"`
-	EndHitMax     Float    `json:"end_hit_max"`
-	CohortDoneMin Float    `json:"cohort_done_min"`
-	CohortDoneMax Float    `json:"cohort_done_max"`
+	Arm           string        `json:"arm"`
+	Runs          []string      `json:"runs"`
+	Seeds         []int64       `json:"seeds"`
+	Collapsed     int           `json:"collapsed"`
+	Recovered     int           `json:"recovered"`
+	RecoverMin    jsonnum.Float `json:"recover_min"`
+	RecoverMax    jsonnum.Float `json:"recover_max"`
+	RecoverLabel  string        `json:"recover_label"`
+	EndHitMin     jsonnum.Float `json:"end_hit_min"`
+	EndHitMax     jsonnum.Float `json:"end_hit_max"`
+	CohortDoneMin jsonnum.Float `json:"cohort_done_min"`
+	CohortDoneMax jsonnum.Float `json:"cohort_done_max"`
 }
 
 // SummaryPairwise is the exact paired (McNemar) test of recovery between
 // two arms over the seeds collapsed in every arm.
 type SummaryPairwise struct {
-	ArmA    string `json:"arm_a"`
-	ArmB    string `json:"arm_b"`
-	Seeds   int    `json:"seeds"`
-	Both    int    `json:"both"`
-	AOnly   int    `json:"a_only"`
-	BOnly   int    `json:"b_only"`
-	Neither int    `json:"neither"`
-	P       Float  `json:"p"`
+	ArmA    string        `json:"arm_a"`
+	ArmB    string        `json:"arm_b"`
+	Seeds   int           `json:"seeds"`
+	Both    int           `json:"both"`
+	AOnly   int           `json:"a_only"`
+	BOnly   int           `json:"b_only"`
+	Neither int           `json:"neither"`
+	P       jsonnum.Float `json:"p"`
 }
 
 // SummaryFit is a cold-turn cost fit c(L) = a + b·L (seconds, seconds per
 // token) with S and 1/S for the shape of the runs it was fitted on.
 type SummaryFit struct {
-	A   Float `json:"a"`
-	B   Float `json:"b"`
-	SEA Float `json:"se_a"`
-	SEB Float `json:"se_b"`
-	R2  Float `json:"r2"`
-	N   int   `json:"n"`
+	A   jsonnum.Float `json:"a"`
+	B   jsonnum.Float `json:"b"`
+	SEA jsonnum.Float `json:"se_a"`
+	SEB jsonnum.Float `json:"se_b"`
+	R2  jsonnum.Float `json:"r2"`
+	N   int           `json:"n"`
 	// S is the engine-seconds of one all-miss session of Shape, DrainRate
 	// 1/S in sessions/s.
-	S         Float  `json:"S"`
-	DrainRate Float  `json:"drain_rate"`
-	Shape     string `json:"shape"`
+	S         jsonnum.Float `json:"S"`
+	DrainRate jsonnum.Float `json:"drain_rate"`
+	Shape     string        `json:"shape"`
 	// Source is "calibration" (caching-off runs) or "all-miss" (the
 	// alternative fit on degraded cache-on runs).
 	Source string   `json:"source"`
@@ -194,48 +197,48 @@ type SummaryFit struct {
 
 // SummaryShape is S and 1/S for one workload shape.
 type SummaryShape struct {
-	Shape     string   `json:"shape"`
-	Turns     int64    `json:"turns"`
-	Initial   int64    `json:"initial_tokens"`
-	Growth    int64    `json:"growth_tokens"`
-	S         Float    `json:"S"`
-	DrainRate Float    `json:"drain_rate"`
-	Runs      []string `json:"runs"`
+	Shape     string        `json:"shape"`
+	Turns     int64         `json:"turns"`
+	Initial   int64         `json:"initial_tokens"`
+	Growth    int64         `json:"growth_tokens"`
+	S         jsonnum.Float `json:"S"`
+	DrainRate jsonnum.Float `json:"drain_rate"`
+	Runs      []string      `json:"runs"`
 }
 
 // SummarySlope is the drift of one run's remaining cold work.
 type SummarySlope struct {
-	Run          string `json:"run"`
-	RateAfter    Float  `json:"rate_after"`
-	SlopePerHour Float  `json:"slope_per_hour"`
-	SEPerHour    Float  `json:"se_per_hour"`
-	Points       int    `json:"points"`
+	Run          string        `json:"run"`
+	RateAfter    jsonnum.Float `json:"rate_after"`
+	SlopePerHour jsonnum.Float `json:"slope_per_hour"`
+	SEPerHour    jsonnum.Float `json:"se_per_hour"`
+	Points       int           `json:"points"`
 }
 
 // SummaryBracket is the measured drain break-even beside 1/S.
 type SummaryBracket struct {
-	LargestDraining   Float              `json:"largest_draining"`
-	LargestNotGrowing Float              `json:"largest_not_growing"`
-	SmallestGrowing   Float              `json:"smallest_growing"`
-	ModelRate         Float              `json:"model_rate"`
+	LargestDraining   jsonnum.Float      `json:"largest_draining"`
+	LargestNotGrowing jsonnum.Float      `json:"largest_not_growing"`
+	SmallestGrowing   jsonnum.Float      `json:"smallest_growing"`
+	ModelRate         jsonnum.Float      `json:"model_rate"`
 	Rates             []SummaryDrainRate `json:"rates"`
 }
 
 // SummaryDrainRate is the verdict of one arrival rate after the change.
 type SummaryDrainRate struct {
-	Rate    Float   `json:"rate"`
-	Slopes  []Float `json:"slopes_per_hour"`
-	Verdict string  `json:"verdict"`
+	Rate    jsonnum.Float   `json:"rate"`
+	Slopes  []jsonnum.Float `json:"slopes_per_hour"`
+	Verdict string          `json:"verdict"`
 }
 
 // SummaryWaitPoint is one run of Figure 6.
 type SummaryWaitPoint struct {
-	Run         string `json:"run"`
-	Arm         string `json:"arm"`
-	P90WaitS    Float  `json:"p90_first_turn_wait_s"`
-	Sessions    int    `json:"sessions"`
-	Censored    int    `json:"censored"`
-	EndHitRatio Float  `json:"end_hit_ratio"`
+	Run         string        `json:"run"`
+	Arm         string        `json:"arm"`
+	P90WaitS    jsonnum.Float `json:"p90_first_turn_wait_s"`
+	Sessions    int           `json:"sessions"`
+	Censored    int           `json:"censored"`
+	EndHitRatio jsonnum.Float `json:"end_hit_ratio"`
 }
 
 // SummaryCount counts outcomes for one trigger and control.
@@ -255,9 +258,9 @@ type SummaryRegimePoint struct {
 	Run string `json:"run"`
 	// OfferedLoad is λ·T·(Z+R₀)·L̄/C, the cache-warm population's demand
 	// relative to the KV pool (the healthy side holds below 1).
-	OfferedLoad     Float `json:"offered_load"`
-	PeakDemandRatio Float `json:"peak_demand_ratio"`
+	OfferedLoad     jsonnum.Float `json:"offered_load"`
+	PeakDemandRatio jsonnum.Float `json:"peak_demand_ratio"`
 	// DrainLoad is where λ = 1/S falls on the same axis for this run.
-	DrainLoad Float  `json:"drain_load"`
-	Verdict   string `json:"verdict"`
+	DrainLoad jsonnum.Float `json:"drain_load"`
+	Verdict   string        `json:"verdict"`
 }

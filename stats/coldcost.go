@@ -51,19 +51,19 @@ func (o ColdCostOptions) withDefaults() ColdCostOptions {
 // CostWindow is one calibration window (§4; the calibration scatter).
 type CostWindow struct {
 	Window
-	Run string `json:"run"`
+	Run string
 	// Turns is n_w, the ok turns completing in the window, and PromptTokens
 	// their total prompt ΣL_w.
-	Turns        int   `json:"turns"`
-	PromptTokens int64 `json:"prompt_tokens"`
+	Turns        int
+	PromptTokens int64
 	// MinRunning is the least number of requests running in the window, and
 	// RunningFrom says whether it came from the engine's samples or, when the
 	// run has none, from the gateway's in-flight turns.
-	MinRunning  float64 `json:"min_running"`
-	RunningFrom string  `json:"running_from"`
+	MinRunning  float64
+	RunningFrom string
 	// LowCacheShare is the share of the turns with less than half their
 	// prompt cached.
-	LowCacheShare float64 `json:"low_cache_share"`
+	LowCacheShare float64
 }
 
 // ColdCostWindows returns the run's complete windows of length o.WindowS
@@ -109,18 +109,18 @@ func (x *RunIndex) ColdCostWindows(o ColdCostOptions) []CostWindow {
 type CostFit struct {
 	// A is the per-turn intercept in seconds and B the per-token cost in
 	// seconds per token (the paper quotes B in ms: 0.146 ms = 1.46e-4 s).
-	A float64 `json:"a_s"`
-	B float64 `json:"b_s_per_token"`
+	A float64
+	B float64
 	// SEA and SEB are their standard errors, σ̂·√diag((XᵀX)⁻¹) with
 	// σ̂² = RSS/(N−2).
-	SEA float64 `json:"se_a_s"`
-	SEB float64 `json:"se_b_s_per_token"`
+	SEA float64
+	SEB float64
 	// R2 is the uncentred R² = 1 − RSS/Σlen_w² of a fit through the origin
 	// (what R's lm reports for y ~ 0 + x); the centred R² is undefined here
 	// because every window has the same length.
-	R2 float64 `json:"r2"`
+	R2 float64
 	// N is the number of windows.
-	N int `json:"n"`
+	N int
 }
 
 // ErrTooFewWindows is returned by FitColdCost with fewer than 3 windows.

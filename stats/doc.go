@@ -5,8 +5,9 @@
 // in a fixed order. Missing values are explicit: NaN for a measure that has
 // no data (a window in which no turn completed has a NaN hit ratio, never
 // 0), ok-bools or status fields where a yes/no cannot be given, and
-// Warnings on summaries. encoding/json rejects NaN: writers map it to null
-// (Nullable does so for one value).
+// Warnings on summaries. Results are plain data, without JSON tags or
+// display strings: the report's summary types are the JSON model and print
+// them.
 //
 // Build a RunIndex once per run (NewRunIndex); every measure is then a
 // binary search or a short scan. C is Run.KVPoolTokens: when it is null,
@@ -34,8 +35,8 @@
 // Regime (§3, §4, §6):
 //   - Degraded (hit < 0.5), RunIndex.Regime (persistently and partially
 //     degraded, first degraded window, end hit ratio), RunIndex.CollapsedAt,
-//     RunIndex.Recovery (recovery time after control starts, "<5", "not
-//     recovered", "insufficient follow-up"), NStar (N* = C/L̄).
+//     RunIndex.Recovery (recovery time after control starts: recovered,
+//     not recovered, insufficient follow-up), NStar (N* = C/L̄).
 //   - RunIndex.Summarize: the overview row (verdict healthy, persistent,
 //     partial, recovered or collapsed; end hit ratio; end sessions; first
 //     degraded window; recovery minutes; N*; peak D/C). Analyze gathers a

@@ -12,29 +12,29 @@ const DrainSampleS = 600.0
 
 // DrainPoint is the remaining cold work at one time (§4).
 type DrainPoint struct {
-	T float64 `json:"t_s"`
+	T float64
 	// ColdWorkS is W(t) = Σ over sessions in the system of Σ over their
 	// remaining turns of c(L_k), in engine-seconds.
-	ColdWorkS float64 `json:"cold_work_s"`
+	ColdWorkS float64
 	// Sessions in the system at T, and Skipped of them left out because
 	// their planned turns (turns_planned, else workload_turns) are unknown.
-	Sessions int `json:"sessions"`
-	Skipped  int `json:"skipped"`
+	Sessions int
+	Skipped  int
 }
 
 // Drain is the drift of the remaining cold work after a rate change (§4).
 type Drain struct {
-	Run string `json:"run"`
+	Run string
 	// ChangeS is the rate change t0 (Run.TriggerStartS) and RateAfter the
 	// arrival rate after it (Run.TriggerRateAfter; NaN when null).
-	ChangeS   float64      `json:"change_s"`
-	RateAfter float64      `json:"rate_after"`
-	Points    []DrainPoint `json:"points"`
+	ChangeS   float64
+	RateAfter float64
+	Points    []DrainPoint
 	// SlopePerHour is the OLS slope of W(t) on t over the points, in
 	// engine-seconds per hour, and SEPerHour its standard error (NaN with
 	// fewer than 3 points).
-	SlopePerHour float64 `json:"slope_per_hour"`
-	SEPerHour    float64 `json:"se_per_hour"`
+	SlopePerHour float64
+	SEPerHour    float64
 }
 
 // ErrNoRateChange is returned by RemainingColdWork for a run without a
@@ -184,24 +184,24 @@ const (
 
 // DrainRate groups the drain slopes of the runs at one arrival rate.
 type DrainRate struct {
-	Rate    float64   `json:"rate"`
-	Slopes  []float64 `json:"slopes_per_hour"` // ascending
-	Verdict string    `json:"verdict"`
+	Rate    float64
+	Slopes  []float64 // ascending
+	Verdict string
 }
 
 // DrainBracket sets the measured break-even beside the model's 1/S (§4).
 type DrainBracket struct {
-	Rates []DrainRate `json:"rates"`
+	Rates []DrainRate
 	// LargestDraining is the largest rate at which every run drained;
 	// LargestNotGrowing the largest at which some run did not grow;
 	// SmallestGrowing the smallest at which every run grew. NaN when no
 	// rate qualifies. The paper's bracket (0.010–0.014) is
 	// [LargestNotGrowing, SmallestGrowing].
-	LargestDraining   float64 `json:"largest_draining"`
-	LargestNotGrowing float64 `json:"largest_not_growing"`
-	SmallestGrowing   float64 `json:"smallest_growing"`
+	LargestDraining   float64
+	LargestNotGrowing float64
+	SmallestGrowing   float64
 	// ModelRate is 1/S from the cold-cost fit.
-	ModelRate float64 `json:"model_rate"`
+	ModelRate float64
 }
 
 // NewDrainBracket groups drain fits by RateAfter (runs with a NaN rate or

@@ -23,25 +23,25 @@ const (
 type EngineWindow struct {
 	Window
 	// Samples is the number of engine samples used in the window.
-	Samples int `json:"samples"`
+	Samples int
 	// Running, Waiting and KVUsage are the means of the samples' running
 	// and waiting request counts and KV-pool usage fraction (§4, "16–32
 	// requests run concurrently, KV usage sits at 83–100%").
-	Running float64 `json:"running"`
-	Waiting float64 `json:"waiting"`
-	KVUsage float64 `json:"kv_usage"`
+	Running float64
+	Waiting float64
+	KVUsage float64
 	// MinRunning is the smallest running count sampled in the window (the
 	// §4 calibration's "at least four requests were running").
-	MinRunning float64 `json:"min_running"`
+	MinRunning float64
 	// HitRatio is the engine's own token hit ratio from counter deltas or
 	// SGLang prefill lines (see HitSource), never the logged rolling rate.
-	HitRatio float64 `json:"hit_ratio"`
+	HitRatio float64
 	// HitSource is EngineHitCounters, EngineHitPrefill or "" (none).
-	HitSource string `json:"hit_source"`
+	HitSource string
 	// Preemptions is the number of preemptions (SGLang: retractions) in the
 	// window, from the metrics counter deltas when the run has them, else
 	// from the log's per-interval counts; NaN without either.
-	Preemptions float64 `json:"preemptions"`
+	Preemptions float64
 }
 
 // engineSources are a run's choices of source, fixed for the whole run so

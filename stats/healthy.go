@@ -9,13 +9,13 @@ import (
 // population's resident demand λ·T·(Z+R₀)·L̄ against the KV pool C.
 type HealthySide struct {
 	// Population is λ·T·(Z+R₀), the sessions in the system by Little's law.
-	Population float64 `json:"population"`
+	Population float64
 	// DemandTokens is Population·L̄.
-	DemandTokens float64 `json:"demand_tokens"`
+	DemandTokens float64
 	// Ratio is DemandTokens / C; NaN when C is unknown.
-	Ratio float64 `json:"ratio"`
+	Ratio float64
 	// Fits is Ratio ≤ 1 (false when Ratio is NaN).
-	Fits bool `json:"fits"`
+	Fits bool
 }
 
 // NewHealthySide evaluates λT(Z+R₀)L̄ ≲ C (§4, "The healthy side") for an
@@ -38,18 +38,18 @@ func NewHealthySide(lambda, turns, thinkS, responseS, meanContext, kvPool float6
 type LittlesLaw struct {
 	Window
 	// Lambda is the observed arrival rate in the window (arrivals / length).
-	Lambda float64 `json:"lambda"`
+	Lambda float64
 	// Turns is T (workload_turns) and ThinkS is Z (think_mean_s), from the
 	// manifest; NaN when null.
-	Turns  float64 `json:"turns"`
-	ThinkS float64 `json:"think_s"`
+	Turns  float64
+	ThinkS float64
 	// ResponseS is R, the mean done_s − ready_s (else − sent_s) of the ok
 	// turns completing in the window; NaN without such turns.
-	ResponseS float64 `json:"response_s"`
+	ResponseS float64
 	// Predicted is λ·T·(Z+R); Observed the time-averaged sessions in the
 	// system. While a backlog grows the two need not agree (§2).
-	Predicted float64 `json:"predicted"`
-	Observed  float64 `json:"observed"`
+	Predicted float64
+	Observed  float64
 }
 
 // LittlesLaw evaluates Little's law over w.

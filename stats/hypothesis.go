@@ -47,10 +47,10 @@ func SignTest(k, n int) float64 {
 // Paired2x2 is a paired binary outcome over the same units (seeds, pairs):
 // both arms succeeded, only A, only B, neither.
 type Paired2x2 struct {
-	Both    int `json:"both"`
-	AOnly   int `json:"a_only"`
-	BOnly   int `json:"b_only"`
-	Neither int `json:"neither"`
+	Both    int
+	AOnly   int
+	BOnly   int
+	Neither int
 }
 
 // McNemarExact is the exact McNemar test of a paired 2×2 table: the
@@ -71,10 +71,10 @@ type FisherResult struct {
 	// TwoSided sums the probabilities of all tables, with the observed
 	// margins, that are no more likely than the observed one (R's
 	// fisher.test, relative tolerance 1e-7).
-	TwoSided float64 `json:"two_sided"`
+	TwoSided float64
 	// Less is P(X ≤ a) and Greater P(X ≥ a), X the top-left cell.
-	Less    float64 `json:"less"`
-	Greater float64 `json:"greater"`
+	Less    float64
+	Greater float64
 }
 
 // FisherExact tests two independent proportions, a/(a+b) against
@@ -132,12 +132,12 @@ func Wilson(k, n int, confidence float64) (lo, hi float64) {
 // least confidence. ok is false (NaN bounds) when the sample is too small to
 // reach the confidence (fewer than 6 values at 0.95).
 type MedianCI struct {
-	Median   float64 `json:"median"`
-	Lo       float64 `json:"lo"`
-	Hi       float64 `json:"hi"`
-	Coverage float64 `json:"coverage"`
-	N        int     `json:"n"`
-	OK       bool    `json:"ok"`
+	Median   float64
+	Lo       float64
+	Hi       float64
+	Coverage float64
+	N        int
+	OK       bool
 }
 
 // NewMedianCI computes the median (R type 7) and its order-statistic
@@ -186,11 +186,11 @@ const (
 type MannWhitneyResult struct {
 	// U is the statistic of x: the number of pairs (x_i, y_j) with
 	// x_i > y_j, ties counting ½ (R's W).
-	U      float64           `json:"u"`
-	P      float64           `json:"p"`
-	N1     int               `json:"n1"`
-	N2     int               `json:"n2"`
-	Method MannWhitneyMethod `json:"method"`
+	U      float64
+	P      float64
+	N1     int
+	N2     int
+	Method MannWhitneyMethod
 }
 
 // MannWhitneyExactLimit: samples both smaller than this and without ties get
@@ -354,17 +354,17 @@ func Holm(p []float64) []float64 {
 type PairedSign struct {
 	// Pairs with both values present; Missing pairs had a NaN and are left
 	// out; Ties had a == b.
-	Pairs   int `json:"pairs"`
-	Missing int `json:"missing"`
-	Ties    int `json:"ties"`
+	Pairs   int
+	Missing int
+	Ties    int
 	// AWins counts pairs with a > b, BWins pairs with b > a.
-	AWins int `json:"a_wins"`
-	BWins int `json:"b_wins"`
+	AWins int
+	BWins int
 	// P is SignTest(AWins, AWins + BWins); NaN without untied pairs.
-	P float64 `json:"p"`
+	P float64
 	// Diff is the median of b − a over the pairs with its confidence
 	// interval (NewMedianCI).
-	Diff MedianCI `json:"diff"`
+	Diff MedianCI
 }
 
 // NewPairedSign runs the paired sign test of a against b at the given

@@ -1,9 +1,6 @@
 package stats
 
-import (
-	"math"
-	"strconv"
-)
+import "math"
 
 // Degraded reports whether a window is degraded: its token-weighted hit
 // ratio is below DegradedHit, 0.5 (§3). A window without completed turns
@@ -16,22 +13,22 @@ type Regime struct {
 	// end_s (for a twin without a trigger of its own, the slot its pair's
 	// trigger occupied, which the manifest gives), else Run.AlignS (the
 	// control start, else 0).
-	ReferenceS float64 `json:"reference_s"`
+	ReferenceS float64
 	// Windows are the analysis windows starting at or after ReferenceS.
-	Windows []TurnWindow `json:"windows"`
+	Windows []TurnWindow
 	// FirstDegradedS is the start of the first degraded window at or after
 	// ReferenceS; NaN when there is none.
-	FirstDegradedS float64 `json:"first_degraded_s"`
+	FirstDegradedS float64
 	// Persistent: every window from the first degraded one to the end of
 	// the run is degraded (§3, "persistently degraded"). Windows without
 	// completed turns carry no hit ratio and are skipped.
-	Persistent bool `json:"persistent"`
+	Persistent bool
 	// EndHit is the hit ratio over the last 10 minutes of the run (Table 2);
 	// NaN when no turn completed then.
-	EndHit float64 `json:"end_hit"`
+	EndHit float64
 	// Partial: not persistent, but EndHit is below RecoveredHit, 0.8 (§3,
 	// "partially degraded").
-	Partial bool `json:"partial"`
+	Partial bool
 }
 
 // ReferenceS is the time after which a run's degradation counts; see
@@ -103,15 +100,11 @@ const (
 // Recovery is the recovery time after control starts (§6, Table 3).
 type Recovery struct {
 	// ControlStartS is when control started.
-	ControlStartS float64        `json:"control_start_s"`
-	Status        RecoveryStatus `json:"status"`
+	ControlStartS float64
+	Status        RecoveryStatus
 	// Minutes is the time from control start to the start of the recovery
 	// window, a whole number of minutes; NaN unless Status is Recovered.
-	Minutes float64 `json:"minutes"`
-	// Label is "<5" when the first window already recovered (the paper's
-	// "within the first window"), the minutes as an integer otherwise, or
-	// the status ("not recovered", "insufficient follow-up").
-	Label string `json:"label"`
+	Minutes float64
 }
 
 // Recovery finds the recovery time after control starts at c (§6): the
@@ -119,8 +112,8 @@ type Recovery struct {
 // by the run's end are examined; the run recovered at k if window k and
 // every later one have a hit ratio ≥ RecoveredHit (windows without
 // completed turns are skipped, but window k itself needs turns) and the run
-// lasts at least FollowUpS (10 minutes) past c + k·60 s. Minutes is k, and
-// the label "<5" when k = 0. When the only qualifying windows lack 10
+// lasts at least FollowUpS (10 minutes) past c + k·60 s. Minutes is k (0:
+// within the first window, which the paper prints as "<5"). When the only qualifying windows lack 10
 // minutes of follow-up, or the run ends within 10 minutes of c, the status
 // is InsufficientFollowUp; otherwise NotRecovered.
 func (x *RunIndex) Recovery(c float64) Recovery {
@@ -145,18 +138,12 @@ func (x *RunIndex) Recovery(c float64) Recovery {
 	case first >= 0 && ws[first].Start+FollowUpS <= x.End+1e-9:
 		r.Status = Recovered
 		r.Minutes = math.Round((ws[first].Start - c) / 60)
-		if first == 0 {
-			r.Label = "<5"
-		} else {
-			r.Label = strconv.Itoa(int(r.Minutes))
-		}
 		return r
 	case first >= 0 || c+FollowUpS > x.End+1e-9:
 		r.Status = InsufficientFollowUp
 	default:
 		r.Status = NotRecovered
 	}
-	r.Label = string(r.Status)
 	return r
 }
 

@@ -143,9 +143,3 @@ func (s *StepSeries) Max(w Window) float64 {
 	}
 	return m
 }
-
-// Steps returns the function's change points and the value from each one
-// on, for drawing (copies).
-func (s *StepSeries) Steps() (times, values []float64) {
-	return append([]float64(nil), s.times...), append([]float64(nil), s.values...)
-}

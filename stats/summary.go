@@ -27,12 +27,12 @@ const (
 type SeriesPoint struct {
 	TurnWindow
 	// Sessions is the time-averaged number of sessions in the system.
-	Sessions float64 `json:"sessions"`
+	Sessions float64
 	// DemandTokens is the time-averaged resident demand D, and DemandRatio
 	// D/C (NaN when C is unknown).
-	DemandTokens float64      `json:"demand_tokens"`
-	DemandRatio  float64      `json:"demand_ratio"`
-	Engine       EngineWindow `json:"engine"`
+	DemandTokens float64
+	DemandRatio  float64
+	Engine       EngineWindow
 }
 
 // Series computes the time series of a run over ws.
@@ -56,48 +56,48 @@ func (x *RunIndex) Series(ws []Window) []SeriesPoint {
 // RunSummary is a run's row in the report's overview and the input of the
 // paper's tables. Missing values are NaN (or nil for Recovery).
 type RunSummary struct {
-	Run         string  `json:"run"`
-	Experiment  string  `json:"experiment"`
-	Design      string  `json:"design"`
-	Seed        *int64  `json:"seed"`
-	Arm         string  `json:"arm"`
-	ControlKind string  `json:"control_kind"`
-	Verdict     Verdict `json:"verdict"`
+	Run         string
+	Experiment  string
+	Design      string
+	Seed        *int64
+	Arm         string
+	ControlKind string
+	Verdict     Verdict
 	// ArrivalRate is λ from the manifest (NaN when null); TriggerKind and
 	// TriggerExtraRate (a burst's extra sessions/s, NaN when null) place the
 	// run on the regime map.
-	ArrivalRate      float64 `json:"arrival_rate"`
-	TriggerKind      string  `json:"trigger_kind"`
-	TriggerExtraRate float64 `json:"trigger_extra_rate"`
+	ArrivalRate      float64
+	TriggerKind      string
+	TriggerExtraRate float64
 	// EndHit is the hit ratio over the last 10 minutes, EndSessions the mean
 	// sessions in the system over the last 5 (Table 2).
-	EndHit      float64 `json:"end_hit"`
-	EndSessions float64 `json:"end_sessions"`
+	EndHit      float64
+	EndSessions float64
 	// FirstDegradedS, Persistent and Partial are from Regime (§3).
-	FirstDegradedS float64 `json:"first_degraded_s"`
-	Persistent     bool    `json:"persistent"`
-	Partial        bool    `json:"partial"`
+	FirstDegradedS float64
+	Persistent     bool
+	Partial        bool
 	// ControlStartS is control_start_s (NaN when null). CollapsedAtControl
 	// is CollapsedAt(ControlStartS), false when unknown.
-	ControlStartS      float64 `json:"control_start_s"`
-	CollapsedAtControl bool    `json:"collapsed_at_control"`
+	ControlStartS      float64
+	CollapsedAtControl bool
 	// Recovery is set for runs collapsed when control began (§6).
-	Recovery *Recovery `json:"recovery"`
+	Recovery *Recovery
 	// RecoveryMin is Recovery.Minutes, NaN when not recovered or nil.
-	RecoveryMin float64 `json:"recovery_min"`
+	RecoveryMin float64
 	// CohortDone is the completion of sessions arriving in the 20 minutes
 	// after control began (Table 3); N is 0 without control.
-	CohortDone Proportion `json:"cohort_done"`
+	CohortDone Proportion
 	// KVPoolTokens is C (NaN when null); MeanContext is L̄ over the run's ok
 	// turns; NStar is C/L̄ (§4).
-	KVPoolTokens float64 `json:"kv_pool_tokens"`
-	MeanContext  float64 `json:"mean_context"`
-	NStar        float64 `json:"n_star"`
+	KVPoolTokens float64
+	MeanContext  float64
+	NStar        float64
 	// PeakDemandRatio is the largest 1-minute mean of D/C (Figure 4); NaN
 	// when C is unknown.
-	PeakDemandRatio float64 `json:"peak_demand_ratio"`
+	PeakDemandRatio float64
 	// Warnings name what could not be computed and why.
-	Warnings []string `json:"warnings"`
+	Warnings []string
 }
 
 // Summarize computes a run's overview row.
@@ -179,21 +179,21 @@ func (x *RunIndex) Summarize() RunSummary {
 
 // RunAnalysis is everything the report shows for one run.
 type RunAnalysis struct {
-	Summary RunSummary `json:"summary"`
-	Regime  Regime     `json:"regime"`
+	Summary RunSummary
+	Regime  Regime
 	// Windows are the 5-minute analysis windows, Minutes the 1-minute
 	// series of the figures.
-	Windows []SeriesPoint `json:"windows"`
-	Minutes []SeriesPoint `json:"minutes"`
+	Windows []SeriesPoint
+	Minutes []SeriesPoint
 	// Cohorts is the completion of each 5-minute arrival cohort (Figure 8).
-	Cohorts []CohortPoint `json:"cohorts"`
+	Cohorts []CohortPoint
 	// LatencyAfterControl summarizes the sessions arriving in the 20 minutes
 	// after control began (zero Sessions without control).
-	LatencyAfterControl LatencySummary `json:"latency_after_control"`
+	LatencyAfterControl LatencySummary
 	// FirstTurnWaitPhase1 summarizes the first-turn gateway wait of sessions
 	// arriving before the trigger started (Figure 6; the whole run without a
 	// trigger start).
-	FirstTurnWaitPhase1 WaitSummary `json:"first_turn_wait_phase1"`
+	FirstTurnWaitPhase1 WaitSummary
 }
 
 // Analyze computes a run's analysis.
@@ -216,34 +216,34 @@ func Analyze(x *RunIndex) RunAnalysis {
 
 // Table2Arm is one arm of a Table 2 row.
 type Table2Arm struct {
-	Run         string  `json:"run"`
-	EndHit      float64 `json:"end_hit"`
-	EndSessions float64 `json:"end_sessions"`
-	Persistent  bool    `json:"persistent"`
+	Run         string
+	EndHit      float64
+	EndSessions float64
+	Persistent  bool
 }
 
 // Table2Row is one pair of Table 2.
 type Table2Row struct {
-	Experiment string    `json:"experiment"`
-	Seed       int64     `json:"seed"`
-	Twin       Table2Arm `json:"twin"`
-	Burst      Table2Arm `json:"burst"`
+	Experiment string
+	Seed       int64
+	Twin       Table2Arm
+	Burst      Table2Arm
 }
 
 // Table2 lists paired runs with an identical base workload (§3, Table 2)
 // and the sign test over discordant pairs.
 type Table2 struct {
-	Rows []Table2Row `json:"rows"`
+	Rows []Table2Row
 	// BurstOnly counts pairs where only the burst run degraded persistently,
 	// TwinOnly only the twin, Both and Neither the rest.
-	BurstOnly int `json:"burst_only"`
-	TwinOnly  int `json:"twin_only"`
-	Both      int `json:"both"`
-	Neither   int `json:"neither"`
+	BurstOnly int
+	TwinOnly  int
+	Both      int
+	Neither   int
 	// SignP is the exact two-sided sign test of BurstOnly among BurstOnly +
 	// TwinOnly; NaN without discordant pairs.
-	SignP    float64  `json:"sign_p"`
-	Warnings []string `json:"warnings"`
+	SignP    float64
+	Warnings []string
 }
 
 // NewTable2 pairs runs by (experiment, seed) between twinArm and burstArm
@@ -317,26 +317,23 @@ func sortedByRun(summaries []RunSummary) []RunSummary {
 
 // Table3Row is one control arm of Table 3 (§6).
 type Table3Row struct {
-	Arm string `json:"arm"`
+	Arm string
 	// Runs and Seeds are the runs collapsed when control began (ascending);
 	// Recovered of them recovered.
-	Runs      []string `json:"runs"`
-	Seeds     []int64  `json:"seeds"`
-	Recovered int      `json:"recovered"`
+	Runs      []string
+	Seeds     []int64
+	Recovered int
 	// RecoverMin and RecoverMax bound the recovery minutes of the recovered
-	// runs (NaN when none), and RecoverLabel prints them as the paper does:
-	// "<5" when all recovered in the first window, "≤6" when some did and
-	// the slowest took 6, "21–23", "14", or "–".
-	RecoverMin   float64 `json:"recover_min"`
-	RecoverMax   float64 `json:"recover_max"`
-	RecoverLabel string  `json:"recover_label"`
+	// runs (NaN when none); 0 is recovery within the first window.
+	RecoverMin float64
+	RecoverMax float64
 	// EndHitMin/Max bound the hit ratio over the last 10 minutes, and
 	// CohortDoneMin/Max the completion of the cohort arriving in the 20
 	// minutes after control began (NaN when no run has a value).
-	EndHitMin     float64 `json:"end_hit_min"`
-	EndHitMax     float64 `json:"end_hit_max"`
-	CohortDoneMin float64 `json:"cohort_done_min"`
-	CohortDoneMax float64 `json:"cohort_done_max"`
+	EndHitMin     float64
+	EndHitMax     float64
+	CohortDoneMin float64
+	CohortDoneMax float64
 }
 
 // Collapsed is the number of runs collapsed when control began.
@@ -347,9 +344,9 @@ type Table3 struct {
 	// All uses every run collapsed when control began; Matched only the
 	// seeds collapsed in every arm (MatchedSeeds), which start control from
 	// matched states.
-	All          []Table3Row `json:"all"`
-	Matched      []Table3Row `json:"matched"`
-	MatchedSeeds []int64     `json:"matched_seeds"`
+	All          []Table3Row
+	Matched      []Table3Row
+	MatchedSeeds []int64
 }
 
 // NewTable3 builds Table 3 from the summaries of one recovery experiment:
@@ -416,22 +413,7 @@ func table3Row(arm string, runs []RunSummary, only map[int64]bool) Table3Row {
 		r.CohortDoneMin, r.CohortDoneMax = minNaN(r.CohortDoneMin, s.CohortDone.Fraction), maxNaN(r.CohortDoneMax, s.CohortDone.Fraction)
 	}
 	sort.Slice(r.Seeds, func(i, j int) bool { return r.Seeds[i] < r.Seeds[j] })
-	r.RecoverLabel = recoverLabel(r.RecoverMin, r.RecoverMax)
 	return r
-}
-
-func recoverLabel(lo, hi float64) string {
-	switch {
-	case math.IsNaN(lo):
-		return "–"
-	case hi == 0:
-		return "<5"
-	case lo == 0:
-		return fmt.Sprintf("≤%d", int(hi))
-	case lo == hi:
-		return fmt.Sprintf("%d", int(lo))
-	}
-	return fmt.Sprintf("%d–%d", int(lo), int(hi))
 }
 
 // minNaN is the smaller of a and b, ignoring NaN (NaN only if both are).

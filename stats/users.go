@@ -12,9 +12,9 @@ const SessionStatusDone = "done"
 
 // Proportion is k successes out of n; Fraction is k/n, NaN when n is 0.
 type Proportion struct {
-	K        int     `json:"k"`
-	N        int     `json:"n"`
-	Fraction float64 `json:"fraction"`
+	K        int
+	N        int
+	Fraction float64
 }
 
 // NewProportion returns k of n with its fraction.
@@ -54,7 +54,7 @@ func (x *RunIndex) CohortCompletion(w Window) Proportion {
 // CohortPoint is one arrival cohort of Figure 8.
 type CohortPoint struct {
 	Window
-	Done Proportion `json:"done"`
+	Done Proportion
 }
 
 // Cohorts returns the completion of each arrival cohort in ws (Figure 8:
@@ -73,13 +73,13 @@ type LatencySummary struct {
 	// Sessions arrived in the window; Finished of them finished by the end
 	// of the run; Unfinished did not and are left out of the quantiles
 	// (counted apart, as the paper does: "75 of 349 had not finished").
-	Sessions   int `json:"sessions"`
-	Finished   int `json:"finished"`
-	Unfinished int `json:"unfinished"`
+	Sessions   int
+	Finished   int
+	Unfinished int
 	// MedianS and P90S are quantiles (Quantile, R type 7) of the finished
 	// sessions' end_s − arrive_s in seconds; NaN when none finished.
-	MedianS float64 `json:"median_s"`
-	P90S    float64 `json:"p90_s"`
+	MedianS float64
+	P90S    float64
 }
 
 // SessionLatency summarizes arrival → completion of the sessions arriving
@@ -110,12 +110,12 @@ type WaitSummary struct {
 	// Sessions arrived in the phase. Censored of them never had a first turn
 	// sent by the end of the run: their wait counts as end − arrival, a lower
 	// bound, so that a gateway holding sessions back is not hidden.
-	Sessions int `json:"sessions"`
-	Censored int `json:"censored"`
+	Sessions int
+	Censored int
 	// MedianS and P90S are quantiles (R type 7) of the waits in seconds;
 	// NaN without sessions.
-	MedianS float64 `json:"median_s"`
-	P90S    float64 `json:"p90_s"`
+	MedianS float64
+	P90S    float64
 }
 
 // FirstTurnWait summarizes the gateway wait of the first turns of sessions

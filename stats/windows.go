@@ -45,8 +45,8 @@ const StatusOK = "ok"
 // Window is the half-open time interval [Start, End), in seconds since the
 // run's t=0.
 type Window struct {
-	Start float64 `json:"start_s"`
-	End   float64 `json:"end_s"`
+	Start float64
+	End   float64
 }
 
 // Len is the window's length in seconds.
@@ -142,15 +142,6 @@ func MinuteWindows(rd *schema.RunData) []Window {
 	return AlignedWindows(rd.Run.AlignS, FigureWindowS, 0, RunEnd(rd))
 }
 
-// Nullable returns nil for a missing value (NaN) and a pointer to v
-// otherwise, for writers such as encoding/json that reject NaN.
-func Nullable(v float64) *float64 {
-	if math.IsNaN(v) {
-		return nil
-	}
-	return &v
-}
-
 // turnOK reports whether a turn completed successfully.
 func turnOK(t *schema.Turn) bool { return t.Status == StatusOK || t.Status == "" }
 
@@ -220,25 +211,25 @@ func (s *TurnSeries) span(w Window) (int, int) {
 type TurnWindow struct {
 	Window
 	// Turns is the number of ok turns completing in the window.
-	Turns int `json:"turns"`
+	Turns int
 	// FailedTurns is the number of turns with status error or aborted; they
 	// enter no other field.
-	FailedTurns int `json:"failed_turns"`
+	FailedTurns int
 	// PromptTokens and CachedTokens are Σp_i and Σc_i over the ok turns.
-	PromptTokens int64 `json:"prompt_tokens"`
-	CachedTokens int64 `json:"cached_tokens"`
+	PromptTokens int64
+	CachedTokens int64
 	// HitRatio is the token-weighted prefix hit ratio Σc_i / Σp_i (§3); NaN
 	// (missing, not 0) when no turn completed or the prompts sum to 0.
-	HitRatio float64 `json:"hit_ratio"`
+	HitRatio float64
 	// TurnsPerS is the turn throughput, Turns / window length (§3). It is 0,
 	// not missing, for a window in which no turn completed.
-	TurnsPerS float64 `json:"turns_per_s"`
+	TurnsPerS float64
 	// RecomputedTokensPerS is Σ(p_i − c_i) / window length: prompt tokens the
 	// engine had to prefill (Figure 4).
-	RecomputedTokensPerS float64 `json:"recomputed_tokens_per_s"`
+	RecomputedTokensPerS float64
 	// LowCacheShare is the share of turns with less than half their prompt
 	// cached (§4, "99.6–100% of completed turns"); NaN without turns.
-	LowCacheShare float64 `json:"low_cache_share"`
+	LowCacheShare float64
 }
 
 // Window computes the gateway-side measures of one window.

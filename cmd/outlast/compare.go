@@ -111,7 +111,7 @@ func compareWriter(format string, cols []compare.Column) (func(io.Writer, *compa
 	case "json":
 		return func(w io.Writer, r *compare.Result) error { return r.WriteJSON(w) }, nil
 	case "html":
-		return func(w io.Writer, r *compare.Result) error { return comparehtml.Write(w, r, cols) }, nil
+		return func(w io.Writer, r *compare.Result) error { return comparehtml.Write(w, r, cols, reportFigures) }, nil
 	}
 	return nil, usageErrorf("--format %q: want text, csv, json or html", format)
 }

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/report"
+	"github.com/outlast-dev/outlast/internal/browsertest"
 )
 
 // TestDemoReportInBrowser runs the README's demo (scripts/demo.sh: simulate,
@@ -18,15 +16,7 @@ import (
 // directory, and in $OUTLAST_SCREENSHOT_DIR when set. Without chromium the
 // test skips locally and fails in CI (CI=true), which installs it.
 func TestDemoReportInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the demo takes about 15 s")
-	}
-	if _, err := report.FindChromium(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	browsertest.Require(t) // also skips in -short mode: the demo takes about 15 s
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "outlast")
 	build := exec.Command("go", "build", "-o", bin, ".")
@@ -43,28 +33,10 @@ func TestDemoReportInBrowser(t *testing.T) {
 		t.Errorf("demo does not say where the report is:\n%s", out)
 	}
 	page := filepath.Join(tmp, "demo", "report", "index.html")
-	res, err := report.CheckInBrowser(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := res.Err(); err != nil {
-		t.Errorf("demo report in Chromium: %v", err)
-	}
+	res := browsertest.Check(t, page)
 	if res.Charts < 10 {
 		t.Errorf("demo report has %d charts; the paired, calibration, recovery and drain sections alone have more", res.Charts)
 	}
-	shot := filepath.Join(tmp, "demo-report.png")
-	if err := report.Screenshot(page, shot, 1280, 4000); err != nil {
-		t.Fatal(err)
-	}
-	if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
-		t.Errorf("screenshot missing or empty: %v", err)
-	}
-	if dir := os.Getenv("OUTLAST_SCREENSHOT_DIR"); dir != "" {
-		b, _ := os.ReadFile(shot)
-		if err := os.WriteFile(filepath.Join(dir, "demo-report.png"), b, 0o644); err != nil {
-			t.Error(errors.Join(err))
-		}
-	}
+	browsertest.SaveScreenshot(t, page, "demo-report.png", 1280, 4000, 10_000)
 	t.Logf("%d charts drew, %d requests, %d errors", res.Drawn, res.Requests, len(res.Errors))
 }

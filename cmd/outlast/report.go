@@ -6,8 +6,10 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/outlast-dev/outlast/compare"
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/report"
+	"github.com/outlast-dev/outlast/report/model"
 )
 
 func init() {
@@ -20,7 +22,7 @@ Report reads a Parquet dataset (written by "outlast ingest") and writes the
 evidence of its experiments into DIR:
 
   DIR/index.html      one self-contained page (charts inlined, no network)
-  DIR/summary.json    every number shown, full precision, sorted keys
+  DIR/summary.json    every number shown (12 significant digits), sorted keys
   DIR/tables/*.csv    every table, also as *.md
 
 Each experiment (runs sharing runs.experiment) gets the sections of its
@@ -76,4 +78,10 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	}
 	fmt.Fprintln(stdout, filepath.Join(*out, "index.html"))
 	return nil
+}
+
+// reportFigures gives compare --format html the figures of each column's
+// own report, to set side by side.
+func reportFigures(col compare.Column) ([]model.Figure, error) {
+	return report.Figures(col.Runs, report.Options{Dataset: col.Label})
 }

@@ -1,7 +1,9 @@
 // Package comparehtml renders a comparison as one offline HTML file with
-// the report package: the comparison's tables, then the figures of each
-// column's own report side by side, one row per figure and one column per
-// dataset.
+// the report's document model and renderer: the comparison's tables, then
+// the figures of each column's own report side by side, one row per figure
+// and one column per dataset. Where the figures come from is the caller's
+// choice (a FigureSource, model.Figures in outlast compare), so that this
+// package depends on the model and renderer only.
 package comparehtml
 
 import (
@@ -10,44 +12,48 @@ import (
 	"strings"
 
 	"github.com/outlast-dev/outlast/compare"
-	"github.com/outlast-dev/outlast/report"
+	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/render"
 )
 
 // MaxFigures caps how many figures are set side by side, so that a large
 // dataset still gives a file a browser opens quickly.
 const MaxFigures = 24
 
+// FigureSource returns the figures of one column's own report in document
+// order; an error is shown in their place.
+type FigureSource func(col compare.Column) ([]model.Figure, error)
+
 // Write writes the comparison res of columns as one self-contained HTML
-// file. The figures come from report.Build over each column's runs,
-// matched by figure ID (the same experiment and seed in each column); the
-// output depends only on its inputs.
-func Write(w io.Writer, res *compare.Result, columns []compare.Column) error {
-	d := Doc(res, columns)
-	return report.WriteHTML(w, d)
+// file. The figures come from figures over each column's runs, matched by
+// figure ID (the same experiment and seed in each column); nil figures
+// leaves them out. The output depends only on its inputs.
+func Write(w io.Writer, res *compare.Result, columns []compare.Column, figures FigureSource) error {
+	return render.WriteHTML(w, Doc(res, columns, figures))
 }
 
 // Doc builds the report document of a comparison.
-func Doc(res *compare.Result, columns []compare.Column) *report.Doc {
-	d := &report.Doc{
+func Doc(res *compare.Result, columns []compare.Column, figures FigureSource) *model.Doc {
+	d := &model.Doc{
 		Title:    "outlast compare: " + strings.Join(res.Columns, " vs "),
 		Subtitle: fmt.Sprintf("baseline %s; α = %g; intervals at %g%%", res.Columns[0], res.Alpha, 100*res.Confidence),
 	}
 	for _, f := range res.Common {
-		d.Provenance = append(d.Provenance, report.KV{Key: f.Name, Value: f.Value})
+		d.Provenance = append(d.Provenance, model.KV{Key: f.Name, Value: f.Value})
 	}
 	if len(res.Ignored) > 0 {
-		d.Provenance = append(d.Provenance, report.KV{Key: "not matched on", Value: strings.Join(res.Ignored, ", ")})
+		d.Provenance = append(d.Provenance, model.KV{Key: "not matched on", Value: strings.Join(res.Ignored, ", ")})
 	}
-	sec := report.Section{ID: "comparison", Title: "Comparison",
+	sec := model.Section{ID: "comparison", Title: "Comparison",
 		Intro: []string{"Each other column shows its change from the baseline, or ~ when it is not significant, with (p=… n=…)."}}
 	for i, t := range res.Tables {
 		sec.Blocks = append(sec.Blocks, table(fmt.Sprintf("cmp-%d-%s", i+1, t.Measure.ID), res, t))
 	}
 	for _, w := range res.Warnings {
-		sec.Blocks = append(sec.Blocks, &report.Note{Kind: report.NoteWarning, Text: w})
+		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: w})
 	}
 	d.Sections = append(d.Sections, sec)
-	if figs := sideBySide(res, columns); len(figs.Blocks) > 0 {
+	if figs := sideBySide(res, columns, figures); len(figs.Blocks) > 0 {
 		d.Sections = append(d.Sections, figs)
 	}
 	return d
@@ -55,28 +61,28 @@ func Doc(res *compare.Result, columns []compare.Column) *report.Doc {
 
 // table converts one comparison table: the configuration, then per column
 // its value and, after the baseline, "vs base".
-func table(id string, res *compare.Result, t *compare.Table) *report.Table {
+func table(id string, res *compare.Result, t *compare.Table) *model.Table {
 	m := t.Measure
-	rt := &report.Table{ID: id, Caption: m.Title, Columns: []report.Column{{Name: "configuration", Align: report.AlignLeft}}}
+	rt := &model.Table{ID: id, Caption: m.Title, Columns: []model.Column{{Name: "configuration", Align: model.AlignLeft}}}
 	for j, label := range res.Columns {
-		rt.Columns = append(rt.Columns, report.Column{Group: label, Name: m.Unit, Align: report.AlignRight})
+		rt.Columns = append(rt.Columns, model.Column{Group: label, Name: m.Unit, Align: model.AlignRight})
 		if j > 0 {
-			rt.Columns = append(rt.Columns, report.Column{Group: label, Name: "vs base", Align: report.AlignRight})
+			rt.Columns = append(rt.Columns, model.Column{Group: label, Name: "vs base", Align: model.AlignRight})
 		}
 	}
 	for _, row := range t.Rows {
-		cells := []report.Cell{report.Text(row.Config)}
+		cells := []model.Cell{model.Text(row.Config)}
 		for j, c := range row.Cells {
-			cell := report.Text(m.CellText(c))
+			cell := model.Text(m.CellText(c))
 			if len(c.Footnotes) > 0 {
 				cell = cell.Mark(footnoteList(c.Footnotes))
 			}
 			cells = append(cells, cell)
 			if j > 0 {
 				if c.Vs == nil {
-					cells = append(cells, report.Missing())
+					cells = append(cells, model.Missing())
 				} else {
-					cells = append(cells, report.Text(m.DeltaText(c.Vs)))
+					cells = append(cells, model.Text(m.DeltaText(c.Vs)))
 				}
 			}
 		}
@@ -97,25 +103,24 @@ func footnoteList(ns []int) string {
 	return "[" + strings.Join(parts, ",") + "]"
 }
 
-// sideBySide builds each column's report and lays out the figures that
-// the baseline's report has, with the same figure from every other column
-// beside it.
-func sideBySide(res *compare.Result, columns []compare.Column) report.Section {
-	sec := report.Section{ID: "figures", Title: "Figures side by side",
+// sideBySide lays out the figures of the baseline's report, with the same
+// figure from every other column's report beside it.
+func sideBySide(res *compare.Result, columns []compare.Column, figures FigureSource) model.Section {
+	sec := model.Section{ID: "figures", Title: "Figures side by side",
 		Intro: []string{"Each row is one figure of the per-dataset report, one panel per column: " + strings.Join(res.Columns, ", ") + "."}}
-	byColumn := make([]map[string]report.Figure, len(columns))
+	byColumn := make([]map[string]model.Figure, len(columns))
 	var order []string
 	for j, col := range columns {
-		byColumn[j] = map[string]report.Figure{}
-		if len(col.Runs) == 0 {
+		byColumn[j] = map[string]model.Figure{}
+		if len(col.Runs) == 0 || figures == nil {
 			continue
 		}
-		doc, _, err := report.Build(col.Runs, report.Options{Dataset: col.Label})
+		figs, err := figures(col)
 		if err != nil {
-			sec.Blocks = append(sec.Blocks, &report.Note{Kind: report.NoteWarning, Text: fmt.Sprintf("%s: no figures: %v", col.Label, err)})
+			sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: fmt.Sprintf("%s: no figures: %v", col.Label, err)})
 			continue
 		}
-		for _, f := range figures(doc) {
+		for _, f := range figs {
 			byColumn[j][f.FigureID()] = f
 			if j == 0 {
 				order = append(order, f.FigureID())
@@ -123,12 +128,12 @@ func sideBySide(res *compare.Result, columns []compare.Column) report.Section {
 		}
 	}
 	if len(order) > MaxFigures {
-		sec.Blocks = append(sec.Blocks, &report.Note{Kind: report.NoteInfo,
+		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteInfo,
 			Text: fmt.Sprintf("The first %d of %d figures are shown.", MaxFigures, len(order))})
 		order = order[:MaxFigures]
 	}
 	for _, id := range order {
-		g := &report.Grid{Columns: len(columns)}
+		g := &model.Grid{Columns: len(columns)}
 		for j, col := range columns {
 			if f, ok := byColumn[j][id]; ok {
 				g.Figures = append(g.Figures, relabel(f, fmt.Sprintf("col%d-", j+1), col.Label))
@@ -141,35 +146,19 @@ func sideBySide(res *compare.Result, columns []compare.Column) report.Section {
 	return sec
 }
 
-// figures lists a document's figures in order, those of grids included.
-func figures(d *report.Doc) []report.Figure {
-	var out []report.Figure
-	for _, s := range d.Sections {
-		for _, b := range s.Blocks {
-			switch b := b.(type) {
-			case *report.Grid:
-				out = append(out, b.Figures...)
-			case report.Figure:
-				out = append(out, b)
-			}
-		}
-	}
-	return out
-}
-
 // relabel returns a copy of f with its ID prefixed (IDs must be unique in
 // a document) and its title led by the column's label.
-func relabel(f report.Figure, prefix, label string) report.Figure {
+func relabel(f model.Figure, prefix, label string) model.Figure {
 	switch f := f.(type) {
-	case *report.TimeSeries:
+	case *model.TimeSeries:
 		c := *f
 		c.ID, c.Title = prefix+c.ID, label+": "+c.Title
 		return &c
-	case *report.Scatter:
+	case *model.Scatter:
 		c := *f
 		c.ID, c.Title = prefix+c.ID, label+": "+c.Title
 		return &c
-	case *report.Bar:
+	case *model.Bar:
 		c := *f
 		c.ID, c.Title = prefix+c.ID, label+": "+c.Title
 		return &c

@@ -1,57 +1,11 @@
-package report
+package model
 
 import (
 	"math"
 	"strconv"
+
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 )
-
-// Table is a table of the report. Its ID is also the file stem of the CSV
-// and Markdown copies written by WriteTables.
-type Table struct {
-	// ID must be unique among the tables of a Doc and may hold only ASCII
-	// letters, digits, '-', '_' and '.', not starting with '.'.
-	ID      string
-	Caption string
-	Columns []Column
-	// Rows hold one Cell per column.
-	Rows  [][]Cell
-	Notes []string
-}
-
-// Align is the horizontal alignment of a column.
-type Align int
-
-// Alignments. AlignAuto right-aligns columns whose cells are all numbers
-// or missing, and left-aligns the others.
-const (
-	AlignAuto Align = iota
-	AlignLeft
-	AlignRight
-	AlignCenter
-)
-
-// Column describes a table column.
-type Column struct {
-	// Group is an optional heading spanning adjacent columns with the same
-	// Group, e.g. "Burst" over "Hit" and "Sessions".
-	Group string
-	Name  string
-	Unit  string
-	Align Align
-}
-
-// header returns the column's flat title: group, name and unit, as used in
-// CSV and Markdown, which have no spanning headings.
-func (c Column) header() string {
-	h := c.Name
-	if c.Group != "" {
-		h = c.Group + ": " + h
-	}
-	if c.Unit != "" {
-		h += " (" + c.Unit + ")"
-	}
-	return h
-}
 
 type cellKind uint8
 
@@ -80,8 +34,10 @@ const MissingText = "–"
 // Text returns a string cell.
 func Text(s string) Cell { return Cell{kind: cellText, text: s} }
 
-// Num returns a number cell shown with prec decimals (prec < 0 means the
-// shortest exact representation). NaN and ±Inf give a missing cell.
+// Num returns a number cell shown with prec decimals. prec < 0 means the
+// shortest representation of v to jsonnum.SignificantDigits significant
+// digits, so that the last bits of a computation, which may differ between
+// CPUs, are never shown. NaN and ±Inf give a missing cell.
 func Num(v float64, prec int) Cell {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return Missing()
@@ -138,17 +94,17 @@ func (c Cell) String() string {
 	case cellText:
 		return c.text
 	case cellNum:
-		s := strconv.FormatFloat(c.num, 'f', c.prec, 64)
 		if c.prec < 0 {
-			s = strconv.FormatFloat(c.num, 'g', -1, 64)
+			return trimNegZero(strconv.FormatFloat(jsonnum.Round(c.num), 'g', -1, 64))
 		}
-		return trimNegZero(s)
+		return trimNegZero(strconv.FormatFloat(c.num, 'f', c.prec, 64))
 	}
 	return ""
 }
 
-// display returns the cell as shown in HTML and Markdown, without marker.
-func (c Cell) display() string {
+// Display returns the cell as shown in HTML and Markdown, without marker:
+// String, or MissingText for a missing cell.
+func (c Cell) Display() string {
 	if c.kind == cellMissing {
 		return MissingText
 	}
@@ -167,38 +123,4 @@ func trimNegZero(s string) string {
 		}
 	}
 	return s[1:]
-}
-
-// columnAlign resolves AlignAuto for column j.
-func (t *Table) columnAlign(j int) Align {
-	a := t.Columns[j].Align
-	if a != AlignAuto {
-		return a
-	}
-	num := false
-	for _, row := range t.Rows {
-		if j >= len(row) {
-			continue
-		}
-		switch c := row[j]; {
-		case c.kind == cellNum || c.numLike:
-			num = true
-		case c.kind == cellText:
-			return AlignLeft
-		}
-	}
-	if num {
-		return AlignRight
-	}
-	return AlignLeft
-}
-
-// hasMarkers reports whether any cell of column j carries a marker.
-func (t *Table) hasMarkers(j int) bool {
-	for _, row := range t.Rows {
-		if j < len(row) && row[j].marker != "" {
-			return true
-		}
-	}
-	return false
 }

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"encoding/json"
@@ -9,10 +9,12 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/outlast-dev/outlast/report/model"
 )
 
 // parseOption builds the chart of f and decodes its option.
-func parseOption(t *testing.T, f Figure, inGrid, compact bool) map[string]any {
+func parseOption(t *testing.T, f model.Figure, inGrid, compact bool) map[string]any {
 	t.Helper()
 	c, err := buildChartData(f, inGrid, compact)
 	if err != nil {
@@ -51,19 +53,8 @@ func at(t *testing.T, v any, path ...any) any {
 // the values of go-echarts' {"value":[x,y]} items, and everything else in
 // the option must be what go-echarts produced, for every sample figure.
 func TestCompactDataLosesNothing(t *testing.T) {
-	var figs []Figure
-	for _, s := range sampleDoc().Sections {
-		for _, b := range s.Blocks {
-			switch b := b.(type) {
-			case Figure:
-				figs = append(figs, b)
-			case *Grid:
-				figs = append(figs, b.Figures...)
-			}
-		}
-	}
 	items := 0
-	for _, f := range figs {
+	for _, f := range model.Figures(sampleDoc()) {
 		compact := parseOption(t, f, false, true)
 		full := parseOption(t, f, false, false)
 		for _, s := range full["series"].([]any) {
@@ -90,15 +81,15 @@ func TestCompactDataLosesNothing(t *testing.T) {
 // UTC, confined tooltips, y-axis name alignment, inert annotations with
 // lower-case xAxis band ends, "-" gaps, and no null anywhere.
 func TestTimeSeriesOption(t *testing.T) {
-	f := &TimeSeries{
+	f := &model.TimeSeries{
 		ID:    "ts/1",
-		YAxes: []Axis{{Name: "hit ratio"}, {Name: "throughput", Unit: "tok/s"}},
-		Series: []Series{
-			{Name: "hit", X: []float64{0, 1, 2, 3}, Y: []float64{0.9, math.NaN(), math.Inf(1), -0.0}, Style: StyleStep},
-			{Name: "thr", X: []float64{0, 1, 2, 3}, Y: []float64{1, 2, 3, 1.0 / 3}, Axis: 1, Style: StyleArea, Dash: true, Color: "#123456"},
+		YAxes: []model.Axis{{Name: "hit ratio"}, {Name: "throughput", Unit: "tok/s"}},
+		Series: []model.Series{
+			{Name: "hit", X: []float64{0, 1, 2, 3}, Y: []float64{0.9, math.NaN(), math.Inf(1), -0.0}, Style: model.StyleStep},
+			{Name: "thr", X: []float64{0, 1, 2, 3}, Y: []float64{1, 2, 3, 1.0 / 3}, Axis: 1, Style: model.StyleArea, Dash: true, Color: "#123456"},
 		},
-		Bands: []Band{{From: 0, To: 1.5, Label: "burst"}},
-		Marks: []Mark{{At: 2, Label: "control"}},
+		Bands: []model.Band{{From: 0, To: 1.5, Label: "burst"}},
+		Marks: []model.Mark{{At: 2, Label: "control"}},
 	}
 	opt := parseOption(t, f, false, true)
 	for path, want := range map[string]any{
@@ -167,8 +158,8 @@ func TestScatterAndBarOption(t *testing.T) {
 		pts[i] = [2]float64{float64(i), math.Sqrt(float64(i))}
 	}
 	pts[7][1] = math.NaN()
-	sc := &Scatter{ID: "sc", Groups: []ScatterGroup{{Name: "runs", Points: pts}},
-		Lines: []Line{{Name: "fit", X: []float64{0, 2499}, Y: []float64{0, 50}, Dash: true}}}
+	sc := &model.Scatter{ID: "sc", Groups: []model.ScatterGroup{{Name: "runs", Points: pts}},
+		Lines: []model.Line{{Name: "fit", X: []float64{0, 2499}, Y: []float64{0, 50}, Dash: true}}}
 	opt := parseOption(t, sc, false, true)
 	if n := len(at(t, opt, "series", 0, "data").([]any)); n != 2499 {
 		t.Errorf("scatter has %d points, want 2499 (the NaN dropped)", n)
@@ -191,7 +182,7 @@ func TestScatterAndBarOption(t *testing.T) {
 		}
 	}
 
-	bar := &Bar{ID: "bar", Categories: []string{"a", "b"}, Series: []BarSeries{{Name: "s", Values: []float64{1.5, math.NaN()}}}}
+	bar := &model.Bar{ID: "bar", Categories: []string{"a", "b"}, Series: []model.BarSeries{{Name: "s", Values: []float64{1.5, math.NaN()}}}}
 	opt = parseOption(t, bar, false, true)
 	if got, want := at(t, opt, "series", 0, "data"), []any{1.5, "-"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("bar data = %v, want %v", got, want)
@@ -221,8 +212,8 @@ func TestOptionVisitorReportsErrors(t *testing.T) {
 
 // TestChartIDExplicit: go-echarts draws an unset ChartID from math/rand.
 func TestChartIDExplicit(t *testing.T) {
-	fr := frame{id: ChartID("a-b"), figure: "a-b", height: 100}
-	c, _ := timeSeriesChart(&TimeSeries{ID: "a-b"}, fr, newOptionVisitor(false))
+	fr := frame{id: model.ChartID("a-b"), figure: "a-b", height: 100}
+	c, _ := timeSeriesChart(&model.TimeSeries{ID: "a-b"}, fr, newOptionVisitor(false))
 	if id := c.(*charts.Line).ChartID; id != "c_a_b" {
 		t.Errorf("ChartID = %q, want c_a_b", id)
 	}

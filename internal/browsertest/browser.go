@@ -1,4 +1,12 @@
-package report
+// Package browsertest opens report pages in headless Chromium for tests:
+// CheckInBrowser loads a page and reads the self-check its runtime script
+// (report/render/assets/runtime.js) writes into <body> (charts found,
+// initialised and drawn, resource requests, console and page errors), and
+// Screenshot saves what a reader would see. Require finds Chromium for a
+// test, skipping it locally when Chromium is absent and failing it under
+// CI=true, where Chromium is required. Only tests import this package: it
+// runs a browser with os/exec, which no production package should.
+package browsertest
 
 import (
 	"bytes"
@@ -18,11 +26,11 @@ import (
 )
 
 // ErrNoChromium is returned when no Chromium binary can be found.
-var ErrNoChromium = errors.New("report: no chromium or chromium-browser on PATH (set OUTLAST_CHROMIUM to override)")
+var ErrNoChromium = errors.New("browsertest: no chromium or chromium-browser on PATH (set OUTLAST_CHROMIUM to override)")
 
-// BrowserResult is what a report page recorded about itself after
-// loading in headless Chromium (see assets/runtime.js).
-type BrowserResult struct {
+// Result is what a report page recorded about itself after
+// loading in headless Chromium (see report/render/assets/runtime.js).
+type Result struct {
 	Charts      int      // chart options found in the page
 	Initialised int      // charts echarts.init/setOption accepted
 	Drawn       int      // charts whose canvas has at least one painted pixel
@@ -33,7 +41,7 @@ type BrowserResult struct {
 // Err returns nil if every chart was initialised and drew, nothing was
 // requested and no error was recorded, and otherwise an error listing
 // what went wrong.
-func (r BrowserResult) Err() error {
+func (r Result) Err() error {
 	var p []string
 	if r.Initialised != r.Charts {
 		p = append(p, fmt.Sprintf("%d of %d charts initialised", r.Initialised, r.Charts))
@@ -50,7 +58,7 @@ func (r BrowserResult) Err() error {
 	if len(p) == 0 {
 		return nil
 	}
-	return errors.New("report: browser check: " + strings.Join(p, "; "))
+	return errors.New("browser check: " + strings.Join(p, "; "))
 }
 
 // FindChromium returns the Chromium binary: $OUTLAST_CHROMIUM if set,
@@ -73,12 +81,12 @@ const browserTimeout = 3 * time.Minute
 // CheckInBrowser loads the HTML file at htmlPath in headless Chromium with
 // --dump-dom and returns the self-check the page wrote into the data
 // attributes of <body>. The error is non-nil only if the check could not
-// run (no Chromium, crash, page never finished); call BrowserResult.Err to
+// run (no Chromium, crash, page never finished); call Result.Err to
 // judge the page.
-func CheckInBrowser(htmlPath string) (BrowserResult, error) {
+func CheckInBrowser(htmlPath string) (Result, error) {
 	out, err := runChromium(htmlPath, "--dump-dom")
 	if err != nil {
-		return BrowserResult{}, err
+		return Result{}, err
 	}
 	return parseDumpedDOM(out)
 }
@@ -88,7 +96,7 @@ func CheckInBrowser(htmlPath string) (BrowserResult, error) {
 func Screenshot(htmlPath, pngPath string, width, height int) error {
 	abs, err := filepath.Abs(pngPath)
 	if err != nil {
-		return fmt.Errorf("report: %w", err)
+		return fmt.Errorf("browsertest: %w", err)
 	}
 	os.Remove(abs) // so that a stale file cannot pass for a new one
 	if _, err := runChromium(htmlPath, "--screenshot="+abs,
@@ -96,7 +104,7 @@ func Screenshot(htmlPath, pngPath string, width, height int) error {
 		return err
 	}
 	if fi, err := os.Stat(abs); err != nil || fi.Size() == 0 {
-		return fmt.Errorf("report: chromium wrote no screenshot to %s", abs)
+		return fmt.Errorf("browsertest: chromium wrote no screenshot to %s", abs)
 	}
 	return nil
 }
@@ -108,14 +116,14 @@ func runChromium(htmlPath string, extra ...string) ([]byte, error) {
 	}
 	abs, err := filepath.Abs(htmlPath)
 	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, fmt.Errorf("browsertest: %w", err)
 	}
 	if _, err := os.Stat(abs); err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, fmt.Errorf("browsertest: %w", err)
 	}
 	profile, err := os.MkdirTemp("", "outlast-chromium-")
 	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, fmt.Errorf("browsertest: %w", err)
 	}
 	defer os.RemoveAll(profile)
 	args := []string{
@@ -134,7 +142,7 @@ func runChromium(htmlPath string, extra ...string) ([]byte, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("report: %s: %w; stderr: %s", filepath.Base(bin), err, tail(stderr.String(), 2000))
+		return nil, fmt.Errorf("browsertest: %s: %w; stderr: %s", filepath.Base(bin), err, tail(stderr.String(), 2000))
 	}
 	return stdout.Bytes(), nil
 }
@@ -151,13 +159,14 @@ var (
 	attrRe    = regexp.MustCompile(`([a-zA-Z-]+)="([^"]*)"`)
 )
 
-// parseDumpedDOM reads the data-* attributes set by assets/runtime.js.
-func parseDumpedDOM(dom []byte) (BrowserResult, error) {
+// parseDumpedDOM reads the data-* attributes set by the page's runtime
+// script.
+func parseDumpedDOM(dom []byte) (Result, error) {
 	// The embedded ECharts source contains "<body" in strings; the real
 	// tag is the last one, since nothing after it may contain '<'.
 	all := bodyTagRe.FindAllSubmatch(dom, -1)
 	if len(all) == 0 {
-		return BrowserResult{}, errors.New("report: browser check: no <body> in dumped DOM")
+		return Result{}, errors.New("browser check: no <body> in dumped DOM")
 	}
 	m := all[len(all)-1]
 	attrs := map[string]string{}
@@ -165,14 +174,14 @@ func parseDumpedDOM(dom []byte) (BrowserResult, error) {
 		attrs[string(a[1])] = html.UnescapeString(string(a[2]))
 	}
 	if attrs["data-check-done"] != "1" {
-		return BrowserResult{}, errors.New("report: browser check: the page did not finish its self-check (script error or too slow)")
+		return Result{}, errors.New("browser check: the page did not finish its self-check (script error or too slow)")
 	}
-	var r BrowserResult
+	var r Result
 	var err error
 	num := func(k string) int {
 		n, e := strconv.Atoi(attrs[k])
 		if e != nil && err == nil {
-			err = fmt.Errorf("report: browser check: bad %s=%q", k, attrs[k])
+			err = fmt.Errorf("browser check: bad %s=%q", k, attrs[k])
 		}
 		return n
 	}
@@ -181,7 +190,7 @@ func parseDumpedDOM(dom []byte) (BrowserResult, error) {
 	r.Drawn = num("data-charts-drawn")
 	r.Requests = num("data-requests")
 	if e := json.Unmarshal([]byte(attrs["data-errors"]), &r.Errors); e != nil && err == nil {
-		err = fmt.Errorf("report: browser check: bad data-errors: %w", e)
+		err = fmt.Errorf("browser check: bad data-errors: %w", e)
 	}
 	return r, err
 }

@@ -1,8 +1,10 @@
-package report
+package render
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/outlast-dev/outlast/report/model"
 )
 
 // bigSeriesN is the size of the series that must be downsampled.
@@ -13,7 +15,7 @@ const bigSeriesN = 200_000
 // control-start mark, a series with gaps, a 2×10^5-point series, a
 // scatter with labels and a fitted line, bars, a grid of small multiples
 // and Table 2 with grouped columns, markers and a missing cell.
-func sampleDoc() *Doc {
+func sampleDoc() *model.Doc {
 	minutes := func(n int, step float64) []float64 {
 		x := make([]float64, n)
 		for i := range x {
@@ -52,7 +54,7 @@ func sampleDoc() *Doc {
 		by[i] = 20 + 8*math.Sin(t/3) + 3*math.Sin(float64(i)*0.37) // fast wiggle on a slow wave
 	}
 
-	pairs := &Grid{Caption: "Every pair, hit ratio per minute (small multiples).", Columns: 3}
+	pairs := &model.Grid{Caption: "Every pair, hit ratio per minute (small multiples).", Columns: 3}
 	for s := 501; s <= 506; s++ {
 		y := make([]float64, len(x))
 		for i, t := range x {
@@ -61,41 +63,41 @@ func sampleDoc() *Doc {
 				y[i] = 0.11 + 0.01*float64(s%4)
 			}
 		}
-		pairs.Figures = append(pairs.Figures, &TimeSeries{
+		pairs.Figures = append(pairs.Figures, &model.TimeSeries{
 			ID: fmt.Sprintf("pair-%d/hit", s), Title: fmt.Sprintf("seed %d", s),
-			YAxes:  []Axis{{Name: "hit ratio", Min: 0, Max: 1}},
-			Series: []Series{{Name: "twin", X: x, Y: twin, Color: "#0072B2"}, {Name: "burst", X: x, Y: y, Color: "#D55E00"}},
-			Bands:  []Band{{From: 10, To: 15}},
+			YAxes:  []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}},
+			Series: []model.Series{{Name: "twin", X: x, Y: twin, Color: "#0072B2"}, {Name: "burst", X: x, Y: y, Color: "#D55E00"}},
+			Bands:  []model.Band{{From: 10, To: 15}},
 		})
 	}
 
 	points := [][2]float64{{0.1, 0.12}, {0.3, 0.11}, {7.2, 0.94}, {12.4, 0.95}, {0.2, 0.93}, {0.4, 0.95}}
 	labels := []string{"cap34 s1", "cap34 s2", "cap10 s1", "cap10 s2", "budgeter s1", "budgeter <s2>"}
 
-	return &Doc{
+	return &model.Doc{
 		Title:    "Sample report: bursts that outlast themselves",
 		Subtitle: "Rendering test of every block kind",
-		Provenance: []KV{
-			{"dataset", "fixtures/sample (sha256 0123abcd…)"},
-			{"generated", "1970-01-01 (SOURCE_DATE_EPOCH)"},
+		Provenance: []model.KV{
+			{Key: "dataset", Value: "fixtures/sample (sha256 0123abcd…)"},
+			{Key: "generated", Value: "1970-01-01 (SOURCE_DATE_EPOCH)"},
 		},
-		Sections: []Section{
+		Sections: []model.Section{
 			{
 				ID: "persistence", Title: "Persistent degradation",
 				Intro: []string{"Paired runs share every base session and differ only in an injected burst.", "Second paragraph with <angle brackets> & ampersands."},
-				Blocks: []Block{
-					&Note{Text: "The burst ran from minute 10 to 15."},
-					&TimeSeries{
+				Blocks: []model.Block{
+					&model.Note{Text: "The burst ran from minute 10 to 15."},
+					&model.TimeSeries{
 						ID: "fig1", Title: "A burst that outlasts itself", Caption: "Hit ratio (left) and throughput (right), seed 501.",
-						YAxes: []Axis{{Name: "hit ratio", Min: 0, Max: 1}, {Name: "throughput", Unit: "tok/s"}},
-						Series: []Series{
+						YAxes: []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}, {Name: "throughput", Unit: "tok/s"}},
+						Series: []model.Series{
 							{Name: "no burst: hit", X: x, Y: twin, Color: "#0072B2"},
 							{Name: "burst: hit", X: x, Y: burst, Color: "#D55E00"},
-							{Name: "no burst: throughput", X: x, Y: thrTwin, Axis: 1, Color: "#0072B2", Dash: true, Style: StyleStep},
-							{Name: "burst: throughput", X: x, Y: thrBurst, Axis: 1, Color: "#D55E00", Dash: true, Style: StyleStep},
+							{Name: "no burst: throughput", X: x, Y: thrTwin, Axis: 1, Color: "#0072B2", Dash: true, Style: model.StyleStep},
+							{Name: "burst: throughput", X: x, Y: thrBurst, Axis: 1, Color: "#D55E00", Dash: true, Style: model.StyleStep},
 						},
-						Bands: []Band{{From: 10, To: 15, Label: "burst"}},
-						Marks: []Mark{{At: 20, Label: "control starts"}},
+						Bands: []model.Band{{From: 10, To: 15, Label: "burst"}},
+						Marks: []model.Mark{{At: 20, Label: "control starts"}},
 					},
 					table2(),
 					pairs,
@@ -103,37 +105,37 @@ func sampleDoc() *Doc {
 			},
 			{
 				ID: "signals", Title: "Signals with gaps and many points",
-				Blocks: []Block{
-					&TimeSeries{
+				Blocks: []model.Block{
+					&model.TimeSeries{
 						ID: "gaps", Title: "Series with gaps", Caption: "Minutes 30–37, 60 and 75 are missing and must show as gaps.",
-						YAxes:  []Axis{{Name: "sessions in system"}},
-						Series: []Series{{Name: "sessions", X: x, Y: gappy, Style: StyleArea}},
-						Marks:  []Mark{{At: 45, Label: "shift"}},
+						YAxes:  []model.Axis{{Name: "sessions in system"}},
+						Series: []model.Series{{Name: "sessions", X: x, Y: gappy, Style: model.StyleArea}},
+						Marks:  []model.Mark{{At: 45, Label: "shift"}},
 					},
-					&TimeSeries{
+					&model.TimeSeries{
 						ID: "big-series", Title: "2×10⁵ samples, downsampled", Caption: "LTTB keeps the envelope of the fast oscillation.",
-						YAxes:  []Axis{{Name: "latency", Unit: "s"}},
-						Series: []Series{{Name: "latency", X: bx, Y: by}},
-						Bands:  []Band{{From: 30, To: 34, Label: "flush"}},
+						YAxes:  []model.Axis{{Name: "latency", Unit: "s"}},
+						Series: []model.Series{{Name: "latency", X: bx, Y: by}},
+						Bands:  []model.Band{{From: 30, To: 34, Label: "flush"}},
 					},
-					&Note{Kind: NoteWarning, Text: "Warning note: one run had no metrics after minute 80."},
+					&model.Note{Kind: model.NoteWarning, Text: "Warning note: one run had no metrics after minute 80."},
 				},
 			},
 			{
 				ID: "control", Title: "Control",
-				Blocks: []Block{
-					&Scatter{
+				Blocks: []model.Block{
+					&model.Scatter{
 						ID: "fig6", Title: "Workload shift", Caption: "Each point is a run; the dashed line is a fit.",
-						XAxis:  Axis{Name: "phase-1 first-turn gateway wait, p90", Unit: "min"},
-						YAxis:  Axis{Name: "hit ratio", Min: 0, Max: 1},
-						Groups: []ScatterGroup{{Name: "fixed caps", Points: points[:4], Labels: labels[:4]}, {Name: "budgeter", Points: points[4:], Labels: labels[4:]}},
-						Lines:  []Line{{Name: "fit", X: []float64{0, 12.5}, Y: []float64{0.4, 0.9}, Dash: true, Color: "#555555"}},
+						XAxis:  model.Axis{Name: "phase-1 first-turn gateway wait, p90", Unit: "min"},
+						YAxis:  model.Axis{Name: "hit ratio", Min: 0, Max: 1},
+						Groups: []model.ScatterGroup{{Name: "fixed caps", Points: points[:4], Labels: labels[:4]}, {Name: "budgeter", Points: points[4:], Labels: labels[4:]}},
+						Lines:  []model.Line{{Name: "fit", X: []float64{0, 12.5}, Y: []float64{0.4, 0.9}, Dash: true, Color: "#555555"}},
 					},
-					&Bar{
+					&model.Bar{
 						ID: "fig8", Title: "Cohort completion", XName: "arrival cohort (min)",
 						Categories: []string{"20–25", "25–30", "30–35", "35–40"},
-						YAxis:      Axis{Name: "completed", Unit: "fraction", Min: 0, Max: 1},
-						Series: []BarSeries{
+						YAxis:      model.Axis{Name: "completed", Unit: "fraction", Min: 0, Max: 1},
+						Series: []model.BarSeries{
 							{Name: "no control", Values: []float64{0, 0, 0, 0}},
 							{Name: "budgeter", Values: []float64{1, 0.98, 0.9, math.NaN()}},
 						},
@@ -145,12 +147,12 @@ func sampleDoc() *Doc {
 }
 
 // table2 mirrors the paper's Table 2 (first rows), with a missing cell.
-func table2() *Table {
-	t := &Table{
+func table2() *model.Table {
+	t := &model.Table{
 		ID:      "table2",
 		Caption: "Paired runs: token-weighted hit ratio over the last 10 minutes and mean sessions in the system over the last 5 minutes.",
-		Columns: []Column{
-			{Name: "Seed", Align: AlignLeft},
+		Columns: []model.Column{
+			{Name: "Seed", Align: model.AlignLeft},
 			{Group: "No burst (twin)", Name: "Hit"},
 			{Group: "No burst (twin)", Name: "Sessions"},
 			{Group: "Burst", Name: "Hit"},
@@ -172,14 +174,14 @@ func table2() *Table {
 		{513, math.NaN(), math.NaN(), false, 0.1049, 98.5, true},
 	}
 	for _, r := range rows {
-		h0, h1 := Num(r.h0, 2), Num(r.h1, 2)
+		h0, h1 := model.Num(r.h0, 2), model.Num(r.h1, 2)
 		if r.d0 {
 			h0 = h0.Mark("∗")
 		}
 		if r.d1 {
 			h1 = h1.Mark("∗")
 		}
-		t.Rows = append(t.Rows, []Cell{Int(r.seed), h0, Num(r.s0, 0), h1, Num(r.s1, 0)})
+		t.Rows = append(t.Rows, []model.Cell{model.Int(r.seed), h0, model.Num(r.s0, 0), h1, model.Num(r.s1, 0)})
 	}
 	return t
 }

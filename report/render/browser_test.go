@@ -1,24 +1,21 @@
-package report
+package render
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/outlast-dev/outlast/internal/browsertest"
+	"github.com/outlast-dev/outlast/report/model"
 )
 
 // TestBrowser renders the sample report and loads it in headless
 // Chromium: every chart must initialise and paint, with no console or
 // page error and no network request. It also saves a screenshot for a
-// human to look at (copied to $OUTLAST_SCREENSHOT_DIR when set).
+// human to look at (with the page, in $OUTLAST_SCREENSHOT_DIR when set).
 func TestBrowser(t *testing.T) {
-	if _, err := FindChromium(); errors.Is(err, ErrNoChromium) {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but no chromium: CI must install it")
-		}
-		t.Skip(err)
-	}
+	browsertest.Require(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
 	var b bytes.Buffer
@@ -29,36 +26,13 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	res, err := CheckInBrowser(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("browser: %+v", res)
-	if n := countCharts(sampleDoc()); res.Charts != n {
+	res := browsertest.Check(t, page)
+	if n := len(model.Figures(sampleDoc())); res.Charts != n {
 		t.Errorf("page found %d charts, the doc has %d", res.Charts, n)
 	}
-	if err := res.Err(); err != nil {
-		t.Error(err)
-	}
 
-	png := filepath.Join(dir, "report.png")
-	if err := Screenshot(page, png, 1280, 2400); err != nil {
-		t.Fatal(err)
-	}
-	img, err := os.ReadFile(png)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasPrefix(img, []byte("\x89PNG\r\n\x1a\n")) || len(img) < 50_000 {
-		t.Errorf("screenshot is not a plausible PNG (%d bytes)", len(img))
-	}
+	browsertest.SaveScreenshot(t, page, "report-sample.png", 1280, 2400, 50_000)
 	if out := os.Getenv("OUTLAST_SCREENSHOT_DIR"); out != "" {
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(out, "report-sample.png"), img, 0o644); err != nil {
-			t.Fatal(err)
-		}
 		// The page itself, to inspect what was checked.
 		if err := os.WriteFile(filepath.Join(out, "report-sample.html"), b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
@@ -70,16 +44,11 @@ func TestBrowser(t *testing.T) {
 // chart option is not valid JSON, that logs a console error and that
 // tries to load an image must be reported on all three counts.
 func TestBrowserCatchesBrokenPage(t *testing.T) {
-	if _, err := FindChromium(); errors.Is(err, ErrNoChromium) {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but no chromium: CI must install it")
-		}
-		t.Skip(err)
-	}
+	browsertest.Require(t)
 	var b bytes.Buffer
-	doc := &Doc{Title: "broken", Sections: []Section{{ID: "s", Title: "s", Blocks: []Block{
-		&TimeSeries{ID: "ok", Series: []Series{{Name: "a", X: []float64{0, 1}, Y: []float64{1, 2}}}},
-		&TimeSeries{ID: "bad", Series: []Series{{Name: "b", X: []float64{0, 1}, Y: []float64{1, 2}}}},
+	doc := &model.Doc{Title: "broken", Sections: []model.Section{{ID: "s", Title: "s", Blocks: []model.Block{
+		&model.TimeSeries{ID: "ok", Series: []model.Series{{Name: "a", X: []float64{0, 1}, Y: []float64{1, 2}}}},
+		&model.TimeSeries{ID: "bad", Series: []model.Series{{Name: "b", X: []float64{0, 1}, Y: []float64{1, 2}}}},
 	}}}}
 	if err := WriteHTML(&b, doc); err != nil {
 		t.Fatal(err)
@@ -95,11 +64,10 @@ func TestBrowserCatchesBrokenPage(t *testing.T) {
 	if err := os.WriteFile(page, html, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := CheckInBrowser(page)
+	res, err := browsertest.CheckInBrowser(page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("browser: %+v", res)
 	if res.Charts != 2 || res.Initialised != 1 || res.Drawn != 1 {
 		t.Errorf("charts total/init/drawn = %d/%d/%d, want 2/1/1", res.Charts, res.Initialised, res.Drawn)
 	}
@@ -114,19 +82,4 @@ func TestBrowserCatchesBrokenPage(t *testing.T) {
 	if res.Err() == nil {
 		t.Error("Err() = nil for a broken page")
 	}
-}
-
-func countCharts(d *Doc) int {
-	n := 0
-	for _, s := range d.Sections {
-		for _, b := range s.Blocks {
-			switch b := b.(type) {
-			case Figure:
-				n++
-			case *Grid:
-				n += len(b.Figures)
-			}
-		}
-	}
-	return n
 }

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/outlast-dev/outlast/report/model"
 )
 
 func renderSample(t *testing.T) []byte {
@@ -70,8 +72,8 @@ func TestWriteHTMLNoNaN(t *testing.T) {
 		}
 	}
 	opts := chartOptions(t, page)
-	if len(opts) != countCharts(sampleDoc()) {
-		t.Fatalf("found %d chart options, want %d", len(opts), countCharts(sampleDoc()))
+	if len(opts) != len(model.Figures(sampleDoc())) {
+		t.Fatalf("found %d chart options, want %d", len(opts), len(model.Figures(sampleDoc())))
 	}
 	// The gaps of the sample must arrive as "-" points: 8 missing minutes
 	// form one gap, minute 60 and the +Inf at 75 two more.
@@ -106,9 +108,9 @@ func TestWriteHTMLDownsamples(t *testing.T) {
 		y := p.([]any)[1].(float64)
 		lo, hi = min(lo, y), max(hi, y)
 	}
-	var full *TimeSeries
+	var full *model.TimeSeries
 	for _, b := range sampleDoc().Sections[1].Blocks {
-		if ts, ok := b.(*TimeSeries); ok && ts.ID == "big-series" {
+		if ts, ok := b.(*model.TimeSeries); ok && ts.ID == "big-series" {
 			full = ts
 		}
 	}
@@ -153,67 +155,14 @@ func TestWriteHTMLSelfContained(t *testing.T) {
 
 func TestWriteHTMLRejectsInvalidDoc(t *testing.T) {
 	var b bytes.Buffer
-	d := &Doc{Sections: []Section{{ID: "s", Blocks: []Block{
-		&TimeSeries{ID: "a-b"}, &TimeSeries{ID: "a.b"},
+	d := &model.Doc{Sections: []model.Section{{ID: "s", Blocks: []model.Block{
+		&model.TimeSeries{ID: "a-b"}, &model.TimeSeries{ID: "a.b"},
 	}}}}
 	if err := WriteHTML(&b, d); err == nil || !strings.Contains(err.Error(), "already used") {
 		t.Errorf("err = %v, want chart ID collision", err)
 	}
 	if b.Len() != 0 {
 		t.Error("wrote output for an invalid doc")
-	}
-}
-
-func TestChartID(t *testing.T) {
-	ident := regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	for in, want := range map[string]string{
-		"fig1":         "c_fig1",
-		"pair-501/hit": "c_pair_501_hit",
-		"1st chart":    "c_1st_chart",
-		"class":        "c_class",
-		"données.é":    "c_donn_es__",
-		"":             "c_",
-	} {
-		got := ChartID(in)
-		if got != want {
-			t.Errorf("ChartID(%q) = %q, want %q", in, got, want)
-		}
-		if !ident.MatchString(got) {
-			t.Errorf("ChartID(%q) = %q is not a JS identifier", in, got)
-		}
-	}
-}
-
-func TestValidateIDs(t *testing.T) {
-	ok := func(id string) *TimeSeries { return &TimeSeries{ID: id} }
-	tbl := func(id string) *Table { return &Table{ID: id, Columns: []Column{{Name: "a"}}} }
-	cases := []struct {
-		name string
-		doc  *Doc
-		want string // substring of the error; "" = valid
-	}{
-		{"valid", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{ok("x"), tbl("t-1.v2"), &Grid{Figures: []Figure{ok("y")}}}}}}, ""},
-		{"duplicate figure", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{ok("x")}}, {ID: "b", Blocks: []Block{ok("x")}}}}, "already used"},
-		{"collision in grid", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{ok("p/1"), &Grid{Figures: []Figure{ok("p_1")}}}}}}, "already used"},
-		{"empty figure ID", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{ok("")}}}}, "empty figure ID"},
-		{"bad section ID", &Doc{Sections: []Section{{ID: "a b"}}}, "section 0"},
-		{"duplicate section", &Doc{Sections: []Section{{ID: "a"}, {ID: "a"}}}, "duplicate section"},
-		{"table path", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{tbl("../x")}}}}, "table \"../x\""},
-		{"duplicate table", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{tbl("t"), tbl("t")}}}}, "duplicate table"},
-		{"short row", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{&Table{ID: "t", Columns: []Column{{Name: "a"}, {Name: "b"}}, Rows: [][]Cell{{Text("x")}}}}}}}, "row 0 has 1 cells"},
-		{"x decreasing", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{&TimeSeries{ID: "f", Series: []Series{{X: []float64{0, 2, 1}, Y: []float64{1, 1, 1}}}}}}}}, "x decreases"},
-		{"x NaN", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{&TimeSeries{ID: "f", Series: []Series{{X: []float64{0, math.NaN()}, Y: []float64{1, 1}}}}}}}}, "not finite"},
-		{"bad axis", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{&TimeSeries{ID: "f", Series: []Series{{Axis: 1}}}}}}}, "uses y axis 1 of 1"},
-		{"nil block", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{(*Scatter)(nil)}}}}, "nil figure"},
-	}
-	for _, c := range cases {
-		err := Validate(c.doc)
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("%s: unexpected error %v", c.name, err)
-		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("%s: err = %v, want one containing %q", c.name, err, c.want)
-		}
 	}
 }
 
@@ -237,13 +186,13 @@ func TestEmbeddedEChartsIsInlineSafe(t *testing.T) {
 // TestWriteHTMLEmptyFigures: figures without data still give valid
 // options (no Inf from an empty x extent, no null data).
 func TestWriteHTMLEmptyFigures(t *testing.T) {
-	d := &Doc{Title: "empty", Sections: []Section{{ID: "s", Blocks: []Block{
-		&TimeSeries{ID: "ts"},
-		&TimeSeries{ID: "one", Series: []Series{{Name: "p", X: []float64{5}, Y: []float64{math.NaN()}}}},
-		&Scatter{ID: "sc", Groups: []ScatterGroup{{Name: "g", Points: [][2]float64{{math.NaN(), 1}}}}},
-		&Bar{ID: "bar"},
-		&Grid{},
-		&Table{ID: "t", Columns: []Column{{Name: "a"}}},
+	d := &model.Doc{Title: "empty", Sections: []model.Section{{ID: "s", Blocks: []model.Block{
+		&model.TimeSeries{ID: "ts"},
+		&model.TimeSeries{ID: "one", Series: []model.Series{{Name: "p", X: []float64{5}, Y: []float64{math.NaN()}}}},
+		&model.Scatter{ID: "sc", Groups: []model.ScatterGroup{{Name: "g", Points: [][2]float64{{math.NaN(), 1}}}}},
+		&model.Bar{ID: "bar"},
+		&model.Grid{},
+		&model.Table{ID: "t", Columns: []model.Column{{Name: "a"}}},
 	}}}}
 	path := t.TempDir() + "/empty.html"
 	if err := WriteHTMLFile(path, d); err != nil {

@@ -1,0 +1,217 @@
+package report
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/render"
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/stats"
+)
+
+// experiment is the runs sharing runs.experiment and a design.
+type experiment struct {
+	name   string
+	slug   string // for IDs: ASCII letters, digits and '-'
+	design string
+	runs   []*runInfo // by run name
+}
+
+// normDesign maps runs.design to the design whose section it gets.
+func normDesign(d string) string {
+	switch d = strings.ToLower(strings.TrimSpace(d)); d {
+	case schema.DesignPaired, schema.DesignRecovery, schema.DesignCalibration, schema.DesignDrain, schema.DesignMixShift, schema.DesignPrevention, schema.DesignFlush:
+		return d
+	case schema.DesignNoCache:
+		return schema.DesignCalibration // caching off: the c(L) calibration
+	case "mixshift", "mix_shift":
+		return schema.DesignMixShift
+	}
+	return schema.DesignObserve
+}
+
+// groupExperiments groups runs by experiment name and design: runs of one
+// experiment that disagree on the design get a section per design rather
+// than one that fits only some of them.
+func (b *builder) groupExperiments() {
+	type key struct{ name, design string }
+	by := map[key]*experiment{}
+	var keys []key
+	designs := map[string]int{}
+	for _, r := range b.runs {
+		k := key{r.rd.Run.Experiment, normDesign(r.rd.Run.Design)}
+		e, ok := by[k]
+		if !ok {
+			e = &experiment{name: k.name, design: k.design}
+			by[k] = e
+			keys = append(keys, k)
+			designs[k.name]++
+		}
+		e.runs = append(e.runs, r)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].name != keys[j].name {
+			return keys[i].name < keys[j].name
+		}
+		return keys[i].design < keys[j].design
+	})
+	slugs := map[string]bool{}
+	for _, k := range keys {
+		e := by[k]
+		e.slug = slugify(k.name)
+		if designs[k.name] > 1 {
+			e.slug = slugify(k.name + " " + k.design)
+		}
+		for base, n := e.slug, 2; slugs[e.slug]; n++ {
+			e.slug = base + "-" + strconv.Itoa(n)
+		}
+		slugs[e.slug] = true
+		b.exps = append(b.exps, e)
+	}
+}
+
+// slugify keeps ASCII letters and digits of s and turns runs of anything
+// else into one '-'.
+func slugify(s string) string {
+	var sb strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') {
+			if dash && sb.Len() > 0 {
+				sb.WriteByte('-')
+			}
+			sb.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	if sb.Len() == 0 {
+		return "x"
+	}
+	return sb.String()
+}
+
+// designInfo is the section of one design: its title, its introduction
+// and what fills it.
+type designInfo struct {
+	title, intro string
+	fill         func(b *builder, e *experiment, sec *model.Section, se *SummaryExperiment)
+}
+
+// designs has an entry for every design normDesign returns.
+var designs = map[string]designInfo{
+	schema.DesignPaired:      {"paired burst and twin", "Paired runs share every base session and differ only in the injected burst (§3). A pair is discordant when only one of its runs degraded persistently; the sign test asks whether bursts make that run the burst one.", (*builder).pairedSection},
+	schema.DesignRecovery:    {"recovery after collapse", "Each controller starts while the server may already be collapsed (§6). Table 3 counts the runs collapsed when control began (the 5 minutes before it degraded); the paired tests compare arms on the seeds collapsed in every arm, which start control from matched states.", (*builder).recoverySection},
+	schema.DesignCalibration: {"cold-turn cost calibration (caching off)", "With prefix caching off every turn is cold, so a busy window's length is the sum of its turns' costs. Regressing window length on (turns, prompt tokens) through the origin gives c(L) = a + b·L (§4); S = Σ c(L_k) over a session's turns is what one session costs when every turn misses, and the degraded regime can drain only below λ = 1/S.", (*builder).calibrationSection},
+	schema.DesignDrain:       {"drain condition", "After the arrival rate drops, the remaining cold work W(t), the engine-seconds the sessions in the system still need if every turn misses, falls when λ < 1/S and grows otherwise (§4). Slopes are OLS over samples every 10 minutes.", (*builder).drainSection},
+	schema.DesignMixShift:    {"session-mix shift", "The workload shifts from short to long sessions (§6). A controller that is too loose collapses after the shift (bottom); one that is too tight makes first-phase sessions wait (right).", (*builder).mixShiftSection},
+	schema.DesignPrevention:  {"prevention", "How often each trigger left runs persistently degraded, per control (§3, §6).", (*builder).countsSection},
+	schema.DesignFlush:       {"cache-flush trigger", "How often each trigger left runs persistently degraded, per control (§3, §6).", (*builder).countsSection},
+	schema.DesignObserve:     {"observed runs", "Runs of design observe, or of a design this report does not know: hit ratio and sessions in the system over time, per run.", (*builder).observeSection},
+}
+
+// experimentSection adds the section of one experiment, chosen by design.
+func (b *builder) experimentSection(e *experiment) {
+	se := SummaryExperiment{Experiment: e.name, Design: e.design}
+	for _, r := range e.runs {
+		se.Runs = append(se.Runs, r.name())
+	}
+	d := designs[e.design]
+	sec := model.Section{ID: "exp-" + e.slug, Title: e.name + ": " + d.title, Intro: []string{d.intro}}
+	d.fill(b, e, &sec, &se)
+	b.doc.Sections = append(b.doc.Sections, sec)
+	b.sum.Experiments = append(b.sum.Experiments, se)
+}
+
+// observeSection draws each run of a design without a section of its own.
+func (b *builder) observeSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+	sec.Blocks = append(sec.Blocks, perRunGrid(e))
+}
+
+// seeds returns the distinct seeds of runs, ascending.
+func seeds(runs []*runInfo) []int64 {
+	seen := map[int64]bool{}
+	var out []int64
+	for _, r := range runs {
+		if s := r.rd.Run.Seed; s != nil && !seen[*s] {
+			seen[*s] = true
+			out = append(out, *s)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// featured picks the seed of the single-seed figures among candidates
+// (ascending): Options.Seed when it is one of them, else the first.
+func (b *builder) featured(candidates []int64) (int64, bool) {
+	if len(candidates) == 0 {
+		return 0, false
+	}
+	if b.opt.Seed != nil {
+		for _, s := range candidates {
+			if s == *b.opt.Seed {
+				return s, true
+			}
+		}
+	}
+	return candidates[0], true
+}
+
+// arms returns the distinct arms of runs, sorted, "none" first: the
+// uncontrolled baseline leads every comparison.
+func arms(runs []*runInfo) []string {
+	seen := map[string]bool{}
+	for _, r := range runs {
+		seen[r.rd.Run.Arm] = true
+	}
+	out := sortedKeys(seen)
+	sort.SliceStable(out, func(i, j int) bool { return out[i] == "none" && out[j] != "none" })
+	return out
+}
+
+// armColor gives each arm of an experiment a fixed palette colour.
+func armColor(all []string, arm string) string {
+	for i, a := range all {
+		if a == arm {
+			return render.PaletteColor(i)
+		}
+	}
+	return render.PaletteColor(0)
+}
+
+// twinArmOf returns the name the twin arm goes by in e ("no-burst",
+// "twin" or "noburst"), the first present.
+func twinArmOf(e *experiment) string {
+	for _, a := range schema.ArmTwinAliases {
+		for _, r := range e.runs {
+			if r.rd.Run.Arm == a {
+				return a
+			}
+		}
+	}
+	return schema.ArmTwinAliases[0]
+}
+
+// summaries returns the overview rows of runs, the input of the paper's
+// tables.
+func summaries(runs []*runInfo) []stats.RunSummary {
+	out := make([]stats.RunSummary, len(runs))
+	for i, r := range runs {
+		out[i] = r.sum
+	}
+	return out
+}
+
+// runByName returns the run of e named name, or nil.
+func runByName(e *experiment, name string) *runInfo {
+	for _, r := range e.runs {
+		if r.name() == name {
+			return r
+		}
+	}
+	return nil
+}

@@ -1,0 +1,152 @@
+package report
+
+import (
+	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/stats"
+)
+
+// Colours shared by every figure of a pair, as in the paper: the twin
+// blue, the burst run red.
+const (
+	twinColor  = "#0072B2"
+	burstColor = "#D55E00"
+	boundColor = "#555555"
+)
+
+// minutes converts seconds to minutes.
+func minutes(s float64) float64 { return s / 60 }
+
+// mid returns the midpoints of windows in minutes: the x of a per-window
+// value.
+func mid(ws []stats.Window) []float64 {
+	x := make([]float64, len(ws))
+	for i, w := range ws {
+		x[i] = minutes((w.Start + w.End) / 2)
+	}
+	return x
+}
+
+// pointWindows returns the windows of points.
+func pointWindows(ps []stats.SeriesPoint) []stats.Window {
+	ws := make([]stats.Window, len(ps))
+	for i, p := range ps {
+		ws[i] = p.TurnWindow.Window
+	}
+	return ws
+}
+
+// column extracts one measure of every point.
+func column(ps []stats.SeriesPoint, f func(stats.SeriesPoint) float64) []float64 {
+	y := make([]float64, len(ps))
+	for i, p := range ps {
+		y[i] = f(p)
+	}
+	return y
+}
+
+func hitOf(p stats.SeriesPoint) float64        { return p.HitRatio }
+func sessionsOf(p stats.SeriesPoint) float64   { return p.Sessions }
+func throughputOf(p stats.SeriesPoint) float64 { return p.TurnsPerS }
+func demandOf(p stats.SeriesPoint) float64     { return p.DemandRatio }
+func recomputeOf(p stats.SeriesPoint) float64  { return p.RecomputedTokensPerS }
+
+// triggerBand is the run's trigger as a shaded band in minutes; ok is
+// false without both times.
+func triggerBand(r *schema.Run) (model.Band, bool) {
+	if r.TriggerStartS == nil || r.TriggerEndS == nil || *r.TriggerEndS < *r.TriggerStartS {
+		return model.Band{}, false
+	}
+	label := r.TriggerKind
+	if label == "" || label == "none" {
+		label = "trigger"
+	}
+	return model.Band{From: minutes(*r.TriggerStartS), To: minutes(*r.TriggerEndS), Label: label}, true
+}
+
+// hasControl reports whether a run has a controller.
+func hasControl(r *schema.Run) bool {
+	return r.ControlKind != "" && r.ControlKind != "none" && r.ControlStartS != nil
+}
+
+// controlMark is the start of the run's control as a mark; ok is false
+// without control.
+func controlMark(r *schema.Run) (model.Mark, bool) {
+	if !hasControl(r) && !(r.Design == schema.DesignRecovery && r.ControlStartS != nil) {
+		return model.Mark{}, false
+	}
+	return model.Mark{At: minutes(*r.ControlStartS), Label: "control starts"}, true
+}
+
+// annotate returns the bands and marks of runs, without duplicates.
+func annotate(runs ...*runInfo) ([]model.Band, []model.Mark) {
+	var bands []model.Band
+	var marks []model.Mark
+	for _, r := range runs {
+		if r == nil {
+			continue
+		}
+		if bd, ok := triggerBand(&r.rd.Run); ok && !containsBand(bands, bd) {
+			bands = append(bands, bd)
+		}
+		if m, ok := controlMark(&r.rd.Run); ok && !containsMark(marks, m) {
+			marks = append(marks, m)
+		}
+	}
+	return bands, marks
+}
+
+func containsBand(bs []model.Band, b model.Band) bool {
+	for _, x := range bs {
+		if x.From == b.From && x.To == b.To {
+			return true
+		}
+	}
+	return false
+}
+
+func containsMark(ms []model.Mark, m model.Mark) bool {
+	for _, x := range ms {
+		if x.At == m.At {
+			return true
+		}
+	}
+	return false
+}
+
+// runSpan fixes f's x axis to [0, the longest run's end] in minutes, so
+// that per-minute values plotted at window middles do not shift the axis.
+func runSpan(f *model.TimeSeries, runs ...*runInfo) *model.TimeSeries {
+	end := 0.0
+	for _, r := range runs {
+		if r != nil {
+			end = max(end, minutes(r.x.End))
+		}
+	}
+	if end > 0 {
+		f.XMin, f.XMax = 0, end
+	}
+	return f
+}
+
+// runSeries is one measure of a run per minute, as a Series.
+func runSeries(name string, r *runInfo, f func(stats.SeriesPoint) float64, color string) model.Series {
+	return model.Series{Name: name, X: mid(pointWindows(r.an.Minutes)), Y: column(r.an.Minutes, f), Color: color}
+}
+
+// perRunGrid draws each run's hit ratio and sessions in the system.
+func perRunGrid(e *experiment) *model.Grid {
+	g := &model.Grid{Caption: "Per run: hit ratio per minute (left axis) and mean sessions in the system (right axis, dashed); trigger shaded, control start marked.", Columns: 2}
+	for _, r := range e.runs {
+		bands, marks := annotate(r)
+		s := runSeries("sessions", r, sessionsOf, burstColor)
+		s.Axis, s.Dash = 1, true
+		g.Figures = append(g.Figures, runSpan(&model.TimeSeries{
+			ID: "run-" + e.slug + "-" + r.name(), Title: r.name(),
+			YAxes:  []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}, {Name: "sessions"}},
+			Series: []model.Series{runSeries("hit ratio", r, hitOf, twinColor), s},
+			Bands:  bands, Marks: marks,
+		}, r))
+	}
+	return g
+}

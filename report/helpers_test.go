@@ -1,0 +1,87 @@
+package report
+
+import (
+	"math"
+	"regexp"
+	"testing"
+
+	"github.com/outlast-dev/outlast/internal/jsonnum"
+	"github.com/outlast-dev/outlast/report/model"
+)
+
+// same compares a summary value with an expected one, NaN matching NaN.
+func same(got jsonnum.Float, want float64) bool {
+	g := float64(got)
+	if math.IsNaN(want) {
+		return math.IsNaN(g)
+	}
+	return math.Abs(g-want) <= 1e-12*math.Max(1, math.Abs(want))
+}
+
+// near compares within 1e-9 relative: for fitted values.
+func near(got jsonnum.Float, want float64) bool {
+	return math.Abs(float64(got)-want) <= 1e-9*math.Max(1, math.Abs(want))
+}
+
+// buildFixture builds the report of fixtureRuns.
+func buildFixture(t *testing.T, opt Options) (*model.Doc, *Summary) {
+	t.Helper()
+	doc, sum, err := Build(fixtureRuns(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc, sum
+}
+
+// find returns the item of items whose key is id.
+func find[T any](t *testing.T, what string, items []T, key func(T) string, id string) T {
+	t.Helper()
+	for _, it := range items {
+		if key(it) == id {
+			return it
+		}
+	}
+	var zero T
+	t.Fatalf("no %s %q", what, id)
+	return zero
+}
+
+func findTable(t *testing.T, d *model.Doc, id string) *model.Table {
+	t.Helper()
+	return find(t, "table", model.Tables(d), func(tab *model.Table) string { return tab.ID }, id)
+}
+
+func findFigure(t *testing.T, d *model.Doc, id string) model.Figure {
+	t.Helper()
+	return find(t, "figure", model.Figures(d), model.Figure.FigureID, id)
+}
+
+func findExperiment(t *testing.T, s *Summary, name string) SummaryExperiment {
+	t.Helper()
+	return find(t, "experiment", s.Experiments, func(e SummaryExperiment) string { return e.Experiment }, name)
+}
+
+// checkTableText compares the cells of tab as displayed, each followed by
+// its marker, with want.
+func checkTableText(t *testing.T, tab *model.Table, want [][]string) {
+	t.Helper()
+	if len(tab.Rows) != len(want) {
+		t.Fatalf("table %s has %d rows, want %d", tab.ID, len(tab.Rows), len(want))
+	}
+	for i, row := range tab.Rows {
+		for j, c := range row {
+			if got := c.Display() + c.Marker(); got != want[i][j] {
+				t.Errorf("table %s row %d col %d = %q, want %q", tab.ID, i, j, got, want[i][j])
+			}
+		}
+	}
+}
+
+// withoutScripts returns an HTML page without the code of its inline
+// scripts (the embedded ECharts among them), keeping the chart options,
+// which are JSON data.
+func withoutScripts(page []byte) []byte {
+	return codeScript.ReplaceAll(page, []byte("<script></script>"))
+}
+
+var codeScript = regexp.MustCompile(`(?s)<script>.*?</script>`)

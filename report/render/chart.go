@@ -1,0 +1,195 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/outlast-dev/outlast/report/model"
+)
+
+// palette is the Okabe–Ito colour-blind-safe palette, yellow last because
+// it is hard to see on white.
+var palette = []string{"#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000", "#F0E442"}
+
+// PaletteColor returns the i-th colour of the palette series are drawn in
+// when they have none, cycling: builders use it to give one thing (an arm,
+// a run) the same colour in every figure.
+func PaletteColor(i int) string { return palette[i%len(palette)] }
+
+const (
+	bandColor   = "rgba(213,94,0,0.13)"
+	defaultH    = 360
+	gridCellH   = 250
+	annotations = "\u200bannotations" // zero-width prefix: cannot clash with a real series name
+)
+
+// chartSpec is one chart ready for the HTML template.
+type chartSpec struct {
+	ID      string // DOM ID, from model.ChartID
+	Title   string
+	Caption string
+	Height  int
+	Tooltip string // "xy": the page installs a point tooltip formatter
+	Option  string // JSON
+	Points  int    // data points in Option, after downsampling
+}
+
+// echart is what buildChart needs of a go-echarts chart.
+type echart interface {
+	Accept(charts.ConfigurationVisitor)
+	Validate()
+	JSON() map[string]any
+}
+
+// frame holds the per-chart settings shared by every figure kind.
+type frame struct {
+	id, figure string
+	height     int
+	inGrid     bool
+}
+
+// buildChart returns the chart of f; inGrid selects the small-multiple size.
+func buildChart(f model.Figure, inGrid bool) (chartSpec, error) {
+	return buildChartData(f, inGrid, true)
+}
+
+// buildChartData is buildChart; compact false keeps go-echarts' own
+// {"value":...} data items, for tests to compare against.
+func buildChartData(f model.Figure, inGrid, compact bool) (chartSpec, error) {
+	fr := frame{id: model.ChartID(f.FigureID()), figure: f.FigureID(), inGrid: inGrid}
+	spec := chartSpec{ID: fr.id}
+	v := newOptionVisitor(inGrid)
+	v.compact = compact
+	var c echart
+	switch f := f.(type) {
+	case *model.TimeSeries:
+		fr.height = chartHeight(f.Height, inGrid)
+		c, spec.Points = timeSeriesChart(f, fr, v)
+		spec.Title, spec.Caption = f.Title, f.Caption
+	case *model.Scatter:
+		fr.height = chartHeight(f.Height, inGrid)
+		c, spec.Points = scatterChart(f, fr, v)
+		spec.Title, spec.Caption = f.Title, f.Caption
+		spec.Tooltip = "xy"
+	case *model.Bar:
+		fr.height = chartHeight(f.Height, inGrid)
+		c, spec.Points = barChart(f, fr, v)
+		spec.Title, spec.Caption = f.Title, f.Caption
+	default:
+		return chartSpec{}, fmt.Errorf("report: unknown figure type %T", f)
+	}
+	spec.Height = fr.height
+	c.Accept(v)
+	c.Validate()
+	opt := c.JSON()
+	if v.err != nil {
+		return chartSpec{}, fmt.Errorf("report: figure %q: %w", fr.figure, v.err)
+	}
+	b, err := json.Marshal(opt)
+	if err != nil {
+		return chartSpec{}, fmt.Errorf("report: figure %q: %w", fr.figure, err)
+	}
+	spec.Option = string(b)
+	return spec, nil
+}
+
+func chartHeight(h int, inGrid bool) int {
+	switch {
+	case h > 0:
+		return h
+	case inGrid:
+		return gridCellH
+	}
+	return defaultH
+}
+
+// globalOpts returns the settings every chart shares: a fixed ChartID, no
+// animation (a screenshot would catch a half-drawn line), the palette, a
+// legend and a toolbox instead of wheel zoom, which would hijack page
+// scrolling. Small multiples share one purpose, so they get no toolbox.
+func (fr frame) globalOpts(legend []string, tooltip opts.Tooltip) []charts.GlobalOpts {
+	lg := opts.Legend{Type: "scroll", Top: "2", Left: "8", Right: "96", Data: legend}
+	grid := opts.Grid{Left: "12", Right: "20", Top: "56", Bottom: "40", ContainLabel: opts.Bool(true)}
+	tb := opts.Toolbox{Show: opts.Bool(false)}
+	if fr.inGrid {
+		lg.Right = "8"
+		grid.Top = "48"
+	} else {
+		tb = opts.Toolbox{Show: opts.Bool(true), Right: "8", Top: "0", Feature: &opts.ToolBoxFeature{
+			DataZoom: &opts.ToolBoxFeatureDataZoom{Show: opts.Bool(true), YAxisIndex: "none",
+				Title: map[string]string{"zoom": "zoom", "back": "undo zoom"}},
+			Restore:     &opts.ToolBoxFeatureRestore{Show: opts.Bool(true), Title: "reset"},
+			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Type: "png", Name: fr.figure, Title: "save PNG"},
+		}}
+	}
+	return []charts.GlobalOpts{
+		// WithInitializationOpts replaces the whole struct, so every field
+		// is set here; an empty ChartID would be drawn from math/rand.
+		// Only the option is used, so size and assets never reach the page.
+		charts.WithInitializationOpts(opts.Initialization{
+			ChartID: fr.id, Width: "100%", Height: strconv.Itoa(fr.height) + "px",
+			Theme: "white", Renderer: "canvas", PageTitle: fr.figure, AssetsHost: "./",
+		}),
+		charts.WithAnimation(false),
+		charts.WithColorsOpts(palette),
+		charts.WithTitleOpts(opts.Title{Show: opts.Bool(false)}), // the page has the title
+		charts.WithLegendOpts(lg),
+		charts.WithTooltipOpts(tooltip),
+		charts.WithToolboxOpts(tb),
+		charts.WithGridOpts(grid),
+	}
+}
+
+// xAxisOpts fixes the range to [lo, hi] when hi > lo; otherwise
+// ECharts picks a range that starts at zero.
+func xAxisOpts(name string, lo, hi float64) opts.XAxis {
+	ax := opts.XAxis{
+		Type: "value", Name: name, NameLocation: "middle", NameGap: 26,
+		SplitLine: &opts.SplitLine{Show: opts.Bool(false)},
+	}
+	if hi > lo {
+		ax.Min, ax.Max = xval(lo), xval(hi)
+	}
+	return ax
+}
+
+// yAxisOpts returns axis i of a chart; the visitor puts its name above
+// the axis, aligned inwards, so that it never collides with tick labels
+// of any width. The second axis is drawn on the right without a grid of
+// its own: one grid is enough.
+func yAxisOpts(a model.Axis, i int, v *optionVisitor) opts.YAxis {
+	ax := opts.YAxis{Type: "value", Name: a.Label(), NameLocation: "end", NameGap: 12}
+	if a.Log {
+		ax.Type = "log"
+	}
+	if a.Max > a.Min {
+		ax.Min, ax.Max = xval(a.Min), xval(a.Max)
+	} else if a.Log {
+		ax.Min, ax.Max = "dataMin", "dataMax"
+	}
+	align := "left"
+	if i == 1 {
+		ax.Position = "right"
+		ax.SplitLine = &opts.SplitLine{Show: opts.Bool(false)}
+		align = "right"
+	}
+	v.yAxis(i, map[string]any{"nameTextStyle": map[string]any{"align": align}})
+	return ax
+}
+
+// lineOpts returns the options of a drawn line.
+func lineOpts(color string, dash bool) []charts.SeriesOpts {
+	ls := opts.LineStyle{Width: 1.6, Color: color}
+	if dash {
+		ls.Type = "dashed"
+	}
+	o := []charts.SeriesOpts{charts.WithLineStyleOpts(ls)}
+	if color != "" {
+		o = append(o, charts.WithItemStyleOpts(opts.ItemStyle{Color: color}))
+	}
+	return o
+}

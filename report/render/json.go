@@ -1,0 +1,99 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+
+	"github.com/outlast-dev/outlast/internal/atomicfile"
+)
+
+// JSON returns v as deterministic JSON: indented by two
+// spaces, object keys sorted at every level (struct fields included),
+// numbers kept exactly as encoding/json writes them, a final newline.
+// A non-finite float64 is an error naming where it is; use jsonnum.Float
+// for values that may be missing, which also rounds them.
+func JSON(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		if p := nonFinitePath(reflect.ValueOf(v), "$", 0); p != "" {
+			return nil, fmt.Errorf("report: non-finite number at %s (use jsonnum.Float for null): %w", p, err)
+		}
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var generic any
+	if err := dec.Decode(&generic); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(generic); err != nil { // maps: keys sorted
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// WriteJSON writes v to path as JSON formats it, atomically.
+func WriteJSON(path string, v any) error {
+	b, err := JSON(v)
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, b)
+}
+
+// nonFinitePath finds the first non-finite float reachable from v, in
+// field, index and sorted-key order, for a useful error message.
+func nonFinitePath(v reflect.Value, path string, depth int) string {
+	if depth > 64 || !v.IsValid() {
+		return ""
+	}
+	if v.CanInterface() {
+		if _, ok := v.Interface().(json.Marshaler); ok && v.Kind() != reflect.Pointer {
+			return "" // custom marshalers decide for themselves
+		}
+	}
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return path
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return nonFinitePath(v.Elem(), path, depth+1)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			if !t.Field(i).IsExported() {
+				continue
+			}
+			if p := nonFinitePath(v.Field(i), path+"."+t.Field(i).Name, depth+1); p != "" {
+				return p
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if p := nonFinitePath(v.Index(i), path+"["+strconv.Itoa(i)+"]", depth+1); p != "" {
+				return p
+			}
+		}
+	case reflect.Map:
+		keys := v.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
+		for _, k := range keys {
+			if p := nonFinitePath(v.MapIndex(k), fmt.Sprintf("%s[%v]", path, k), depth+1); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}

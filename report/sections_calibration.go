@@ -1,0 +1,118 @@
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/render"
+	"github.com/outlast-dev/outlast/stats"
+)
+
+// calibrationSection adds the c(L) fit on the experiment's caching-off
+// runs, the scatter of its windows with the fitted line, and S and 1/S for
+// every workload shape of the dataset.
+func (b *builder) calibrationSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+	ws := stats.CalibrationWindows(indexes(e.runs), stats.ColdCostOptions{})
+	fit, err := stats.FitColdCost(ws)
+	if err != nil {
+		msg := fmt.Sprintf("No fit: %v (%d windows with at least %.0f requests running throughout, from caching-off runs).", err, len(ws), stats.CalibrationMinRunning)
+		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: msg})
+		se.Warnings = append(se.Warnings, msg)
+	} else {
+		se.Fit = b.fitSummary(fit, ws, "calibration")
+		sec.Blocks = append(sec.Blocks, fitTable("fit-"+e.slug, fit, se.Fit), b.fitScatter(e, fit, ws))
+	}
+	se.Shapes = b.shapes(fit, err == nil)
+	sec.Blocks = append(sec.Blocks, shapesTable("shapes-"+e.slug, se.Shapes, err == nil))
+}
+
+func fitTable(id string, fit stats.CostFit, s *SummaryFit) *model.Table {
+	t := &model.Table{
+		ID:      id,
+		Caption: "Cold-turn cost c(L) = a + b·L, least squares through the origin over 2-minute windows with at least 4 requests running throughout; R² uncentred; standard errors from the residual variance.",
+		Columns: []model.Column{{Name: "a", Unit: "s"}, {Name: "SE(a)", Unit: "s"}, {Name: "b", Unit: "ms/token"}, {Name: "SE(b)", Unit: "ms/token"}, {Name: "R²"}, {Name: "Windows"}, {Name: "S", Unit: "s"}, {Name: "1/S", Unit: "sessions/s"}},
+		Rows: [][]model.Cell{{
+			model.Num(fit.A, 3), model.Num(fit.SEA, 3), model.Num(1000*fit.B, 4), model.Num(1000*fit.SEB, 4), model.Num(fit.R2, 3), model.Int(int64(fit.N)),
+			model.Num(float64(s.S), 1), model.Num(float64(s.DrainRate), 4),
+		}},
+	}
+	if s.Shape != "" {
+		t.Notes = append(t.Notes, "S and 1/S for the shape of the fitted runs: "+s.Shape+".")
+	}
+	t.Notes = append(t.Notes, "Runs: "+join(s.Runs)+".")
+	return t
+}
+
+// fitScatter plots each window's seconds per turn against its mean prompt
+// per turn: the model says len/n = a + b·(ΣL/n), the fitted line.
+func (b *builder) fitScatter(e *experiment, fit stats.CostFit, ws []stats.CostWindow) *model.Scatter {
+	byRun := map[string][]stats.CostWindow{}
+	for _, w := range ws {
+		byRun[w.Run] = append(byRun[w.Run], w)
+	}
+	f := &model.Scatter{
+		ID: "cal-" + e.slug, Title: "Calibration windows and c(L)",
+		Caption: "Each point is a calibration window: its length per completed turn against the mean prompt of those turns. The line is the fitted c(L).",
+		XAxis:   model.Axis{Name: "mean prompt per turn", Unit: "tokens"},
+		YAxis:   model.Axis{Name: "window length per turn", Unit: "s"},
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	names := sortedKeys(byRun)
+	for i, run := range names {
+		g := model.ScatterGroup{Name: run, Color: render.PaletteColor(i)}
+		for _, w := range byRun[run] {
+			x := float64(w.PromptTokens) / float64(w.Turns)
+			g.Points = append(g.Points, [2]float64{x, w.Len() / float64(w.Turns)})
+			g.Labels = append(g.Labels, fmt.Sprintf("%s %.0f–%.0f min, %d turns", run, minutes(w.Start), minutes(w.End), w.Turns))
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		f.Groups = append(f.Groups, g)
+	}
+	if hi >= lo {
+		f.Lines = append(f.Lines, model.Line{Name: "c(L) fit", X: []float64{lo, hi}, Y: []float64{fit.Cost(lo), fit.Cost(hi)}, Color: boundColor})
+	}
+	return f
+}
+
+// shapes lists every workload shape of the dataset with S and 1/S under
+// fit (NaN when there is none).
+func (b *builder) shapes(fit stats.CostFit, ok bool) []SummaryShape {
+	by := map[string]*SummaryShape{}
+	for _, r := range b.runs {
+		sh, okShape := r.x.WorkloadShape()
+		if !okShape || len(sh) == 0 {
+			continue
+		}
+		k := shapeLabel(sh)
+		s, seen := by[k]
+		if !seen {
+			s = shapeSummary(k, sh, fit, ok)
+			by[k] = s
+		}
+		s.Runs = append(s.Runs, r.name())
+	}
+	out := []SummaryShape{}
+	for _, k := range sortedKeys(by) {
+		out = append(out, *by[k])
+	}
+	return out
+}
+
+func shapesTable(id string, shapes []SummaryShape, fitted bool) *model.Table {
+	t := &model.Table{
+		ID:      id,
+		Caption: "S (engine-seconds per all-miss session) and the drain bound 1/S for each synthetic workload shape in the dataset: first context, growth per turn, turns.",
+		Columns: []model.Column{{Name: "First context", Unit: "tokens"}, {Name: "Growth", Unit: "tokens/turn"}, {Name: "Turns"}, {Name: "Runs"}, {Name: "S", Unit: "s"}, {Name: "1/S", Unit: "sessions/s"}},
+	}
+	for _, s := range shapes {
+		t.Rows = append(t.Rows, []model.Cell{model.Int(s.Initial), model.Int(s.Growth), model.Int(s.Turns), model.Int(int64(len(s.Runs))), model.Num(float64(s.S), 1), model.Num(float64(s.DrainRate), 4)})
+	}
+	if len(shapes) == 0 {
+		t.Notes = append(t.Notes, "No run's manifest gives a complete synthetic shape (system, task, output and tool tokens and turns).")
+	}
+	if !fitted {
+		t.Notes = append(t.Notes, "No c(L) fit: S is missing.")
+	}
+	return t
+}

@@ -1,0 +1,60 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/stats"
+)
+
+// countsSection counts outcomes per trigger and control (prevention, flush).
+func (b *builder) countsSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+	type key struct{ trigger, control string }
+	counts := map[key]*SummaryCount{}
+	var keys []key
+	for _, r := range e.runs {
+		run := &r.rd.Run
+		k := key{orNone(run.TriggerKind), orNone(run.ControlKind)}
+		if run.ControlKind == "" {
+			k.control = orNone(run.Arm)
+		}
+		c, ok := counts[k]
+		if !ok {
+			c = &SummaryCount{Trigger: k.trigger, Control: k.control}
+			counts[k] = c
+			keys = append(keys, k)
+		}
+		c.Runs++
+		switch r.sum.Verdict {
+		case stats.VerdictPersistent:
+			c.Persistent++
+		case stats.VerdictPartial:
+			c.Partial++
+		case stats.VerdictRecovered:
+			c.Recovered++
+		case stats.VerdictCollapsed:
+			c.Collapsed++
+		default:
+			c.Healthy++
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].trigger != keys[j].trigger {
+			return keys[i].trigger < keys[j].trigger
+		}
+		return keys[i].control < keys[j].control
+	})
+	t := &model.Table{
+		ID:      "counts-" + e.slug,
+		Caption: "Outcomes per trigger and control: runs persistently degraded (collapsed), partially degraded, and healthy at the end.",
+		Columns: []model.Column{{Name: "Trigger"}, {Name: "Control"}, {Name: "Runs"}, {Name: "Persistent"}, {Name: "Partial"}, {Name: "Recovered"}, {Name: "Collapsed at control"}, {Name: "Healthy"}},
+	}
+	se.Counts = []SummaryCount{}
+	for _, k := range keys {
+		c := counts[k]
+		t.Rows = append(t.Rows, []model.Cell{model.Text(c.Trigger), model.Text(c.Control), model.Int(int64(c.Runs)), model.Text(fmt.Sprintf("%d/%d", c.Persistent, c.Runs)), model.Int(int64(c.Partial)), model.Int(int64(c.Recovered)), model.Int(int64(c.Collapsed)), model.Int(int64(c.Healthy))})
+		se.Counts = append(se.Counts, *c)
+	}
+	sec.Blocks = append(sec.Blocks, t, perRunGrid(e))
+}

@@ -1,0 +1,97 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/render"
+	"github.com/outlast-dev/outlast/stats"
+)
+
+// drainSection adds W(t) per run, the slopes table and the bracket beside
+// 1/S.
+func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+	if b.fit == nil {
+		msg := "No c(L) fit (neither caching-off calibration runs nor enough all-miss windows): W(t) cannot be computed."
+		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: msg}, perRunGrid(e))
+		se.Warnings = append(se.Warnings, msg)
+		return
+	}
+	if b.fitInfo.Source != "calibration" {
+		sec.Blocks = append(sec.Blocks, &model.Note{Text: "c(L) is the alternative fit on all-miss windows of persistently degraded cache-on runs: the dataset has no caching-off calibration runs."})
+	}
+	var drains []stats.Drain
+	modelRate := math.NaN()
+	f := &model.TimeSeries{
+		ID: "drain-" + e.slug, Title: "Remaining cold work after the rate change",
+		Caption: "W(t) per run, sampled every 10 minutes from the rate change; one line per run, named by the arrival rate after the change.",
+		YAxes:   []model.Axis{{Name: "remaining cold work", Unit: "engine-s"}},
+	}
+	se.Slopes = []SummarySlope{}
+	for _, r := range e.runs {
+		d, err := r.x.RemainingColdWork(*b.fit)
+		if err != nil {
+			se.Warnings = append(se.Warnings, r.name()+": "+err.Error())
+			continue
+		}
+		drains = append(drains, d)
+		if sc := b.sessionCost(r); math.IsNaN(modelRate) && !math.IsNaN(sc) {
+			modelRate = stats.DrainBound(sc)
+		}
+		se.Slopes = append(se.Slopes, slopeSummary(d))
+	}
+	// Lines ordered by rate so that the legend reads low to high.
+	sort.SliceStable(drains, func(i, j int) bool { return drains[i].RateAfter < drains[j].RateAfter })
+	rates := map[float64]int{}
+	for _, d := range drains {
+		if _, ok := rates[d.RateAfter]; !ok {
+			rates[d.RateAfter] = len(rates)
+		}
+	}
+	nth := map[float64]int{}
+	for _, d := range drains {
+		// Named by rate, numbered within it, to keep the legend short; the
+		// slopes table gives the run behind each number.
+		nth[d.RateAfter]++
+		name := fmt.Sprintf("λ=%s #%d", strconv.FormatFloat(d.RateAfter, 'g', -1, 64), nth[d.RateAfter])
+		s := model.Series{Name: name, Color: render.PaletteColor(rates[d.RateAfter])}
+		for _, p := range d.Points {
+			s.X = append(s.X, minutes(p.T))
+			s.Y = append(s.Y, p.ColdWorkS)
+		}
+		f.Series = append(f.Series, s)
+	}
+	for _, r := range e.runs {
+		if bd, ok := triggerBand(&r.rd.Run); ok && !containsBand(f.Bands, bd) && bd.To > bd.From {
+			f.Bands = append(f.Bands, bd)
+		}
+	}
+	bracket := stats.NewDrainBracket(drains, modelRate)
+	slopeTable := &model.Table{
+		ID:      "drain-slopes-" + e.slug,
+		Caption: "Slope of W(t) per run (engine-seconds per hour) with its standard error; negative drains.",
+		Columns: []model.Column{{Name: "Run"}, {Name: "Line"}, {Name: "λ after", Unit: "sessions/s"}, {Name: "Slope", Unit: "engine-s/h"}, {Name: "SE", Unit: "engine-s/h"}, {Name: "Samples"}},
+	}
+	for i, d := range drains {
+		slopeTable.Rows = append(slopeTable.Rows, []model.Cell{model.Text(d.Run), model.Text(f.Series[i].Name), model.Num(d.RateAfter, -1), model.Num(d.SlopePerHour, 0), model.Num(d.SEPerHour, 0), model.Int(int64(len(d.Points)))})
+	}
+	bt := &model.Table{
+		ID:      "drain-bracket-" + e.slug,
+		Caption: "Measured break-even beside the model's 1/S: the largest rate at which some run did not grow and the smallest at which every run grew.",
+		Columns: []model.Column{{Name: "λ after", Unit: "sessions/s"}, {Name: "Runs"}, {Name: "Verdict"}},
+	}
+	for _, r := range bracket.Rates {
+		bt.Rows = append(bt.Rows, []model.Cell{model.Num(r.Rate, -1), model.Int(int64(len(r.Slopes))), model.Text(r.Verdict)})
+	}
+	grows := "no rate at which every run grew"
+	if !math.IsNaN(bracket.SmallestGrowing) {
+		grows = "every run grew at " + model.Num(bracket.SmallestGrowing, -1).Display()
+	}
+	bt.Notes = append(bt.Notes, fmt.Sprintf("Largest rate at which some run did not grow: %s sessions/s; %s. Model 1/S = %s sessions/s.",
+		model.Num(bracket.LargestNotGrowing, -1).Display(), grows, model.Num(bracket.ModelRate, 4).Display()))
+	se.Bracket = bracketSummary(bracket)
+	sec.Blocks = append(sec.Blocks, f, slopeTable, bt)
+}

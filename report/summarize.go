@@ -1,0 +1,139 @@
+package report
+
+import (
+	"math"
+
+	"github.com/outlast-dev/outlast/internal/jsonnum"
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/stats"
+)
+
+// This file converts what the report computes into summary.json's types:
+// every jsonnum.Float is made here, so the sections only decide what to
+// put in the summary.
+
+// summaryRun is a run's overview row in summary.json.
+func summaryRun(run *schema.Run, s stats.RunSummary) SummaryRun {
+	sr := SummaryRun{
+		Run: run.Run, Experiment: run.Experiment, Design: run.Design, Arm: run.Arm, Seed: run.Seed,
+		Engine: run.EngineName, EngineVersion: run.EngineVersion, Model: run.EngineModel, PrefixCaching: run.PrefixCaching,
+		KVPoolTokens: jsonnum.Float(s.KVPoolTokens), ArrivalRate: jsonnum.Float(s.ArrivalRate),
+		TriggerKind: run.TriggerKind, TriggerStartS: optFloat(run.TriggerStartS), TriggerEndS: optFloat(run.TriggerEndS),
+		ControlKind: run.ControlKind, ControlStartS: jsonnum.Float(s.ControlStartS),
+		Verdict: string(s.Verdict), EndHitRatio: jsonnum.Float(s.EndHit), EndSessions: jsonnum.Float(s.EndSessions),
+		FirstDegradedS: jsonnum.Float(s.FirstDegradedS), RecoveryMin: jsonnum.Float(s.RecoveryMin),
+		MeanContext: jsonnum.Float(s.MeanContext), NStar: jsonnum.Float(s.NStar), PeakDemandRatio: jsonnum.Float(s.PeakDemandRatio),
+		CohortDone: jsonnum.Float(s.CohortDone.Fraction), Warnings: nonNil(s.Warnings),
+		ManifestSHA256: run.ManifestSHA256, GatewaySHA256: run.GatewaySHA256,
+		EngineLogSHA256: run.EngineLogSHA256, MetricsSHA256: run.MetricsSHA256,
+	}
+	if s.Recovery != nil {
+		sr.RecoveryStatus = string(s.Recovery.Status)
+		sr.RecoveryLabel = recoveryLabel(*s.Recovery)
+	}
+	return sr
+}
+
+// pairArm is one arm of a Table 2 row.
+func pairArm(a stats.Table2Arm) SummaryPairArm {
+	return SummaryPairArm{Run: a.Run, EndHitRatio: jsonnum.Float(a.EndHit), EndSessions: jsonnum.Float(a.EndSessions), Persistent: a.Persistent}
+}
+
+// signSummary is the sign test of Table 2.
+func signSummary(t2 stats.Table2) *SummarySign {
+	return &SummarySign{NDiscordant: t2.BurstOnly + t2.TwinOnly, BurstOnly: t2.BurstOnly, TwinOnly: t2.TwinOnly,
+		Both: t2.Both, Neither: t2.Neither, P: jsonnum.Float(t2.SignP)}
+}
+
+// summaryArm is one row of Table 3.
+func summaryArm(r stats.Table3Row) SummaryArm {
+	return SummaryArm{
+		Arm: r.Arm, Runs: nonNil(r.Runs), Seeds: nonNil(r.Seeds), Collapsed: r.Collapsed(), Recovered: r.Recovered,
+		RecoverMin: jsonnum.Float(r.RecoverMin), RecoverMax: jsonnum.Float(r.RecoverMax), RecoverLabel: recoverRangeLabel(r.RecoverMin, r.RecoverMax),
+		EndHitMin: jsonnum.Float(r.EndHitMin), EndHitMax: jsonnum.Float(r.EndHitMax),
+		CohortDoneMin: jsonnum.Float(r.CohortDoneMin), CohortDoneMax: jsonnum.Float(r.CohortDoneMax),
+	}
+}
+
+// pairwiseSummary is the exact paired test of recovery between arms a and
+// b; p is NaN without matched seeds.
+func pairwiseSummary(a, b string, t stats.Paired2x2, p float64) SummaryPairwise {
+	return SummaryPairwise{ArmA: a, ArmB: b, Seeds: t.Both + t.AOnly + t.BOnly + t.Neither,
+		Both: t.Both, AOnly: t.AOnly, BOnly: t.BOnly, Neither: t.Neither, P: jsonnum.Float(p)}
+}
+
+// fitSummaryOf is a c(L) fit with S and 1/S not yet known.
+func fitSummaryOf(fit stats.CostFit, source string) *SummaryFit {
+	nan := jsonnum.Float(math.NaN())
+	return &SummaryFit{
+		A: jsonnum.Float(fit.A), B: jsonnum.Float(fit.B), SEA: jsonnum.Float(fit.SEA), SEB: jsonnum.Float(fit.SEB),
+		R2: jsonnum.Float(fit.R2), N: fit.N, S: nan, DrainRate: nan, Source: source, Runs: []string{},
+	}
+}
+
+// shapeSummary is one workload shape with S and 1/S under fit when ok.
+func shapeSummary(label string, shape []int64, fit stats.CostFit, ok bool) *SummaryShape {
+	s := &SummaryShape{Shape: label, Turns: int64(len(shape)), Initial: shape[0], S: jsonnum.Float(math.NaN()), DrainRate: jsonnum.Float(math.NaN())}
+	if len(shape) > 1 {
+		s.Growth = shape[1] - shape[0]
+	}
+	if ok {
+		s.S, s.DrainRate = costSummary(fit.SessionCost(shape))
+	}
+	return s
+}
+
+// costSummary is S, the engine-seconds of one all-miss session, and the
+// drain bound 1/S.
+func costSummary(sessionCost float64) (s, drainRate jsonnum.Float) {
+	return jsonnum.Float(sessionCost), jsonnum.Float(stats.DrainBound(sessionCost))
+}
+
+// slopeSummary is the drift of one run's remaining cold work.
+func slopeSummary(d stats.Drain) SummarySlope {
+	return SummarySlope{Run: d.Run, RateAfter: jsonnum.Float(d.RateAfter), SlopePerHour: jsonnum.Float(d.SlopePerHour),
+		SEPerHour: jsonnum.Float(d.SEPerHour), Points: len(d.Points)}
+}
+
+// bracketSummary is the measured drain break-even beside 1/S.
+func bracketSummary(b stats.DrainBracket) *SummaryBracket {
+	s := &SummaryBracket{
+		LargestDraining: jsonnum.Float(b.LargestDraining), LargestNotGrowing: jsonnum.Float(b.LargestNotGrowing),
+		SmallestGrowing: jsonnum.Float(b.SmallestGrowing), ModelRate: jsonnum.Float(b.ModelRate), Rates: []SummaryDrainRate{},
+	}
+	for _, r := range b.Rates {
+		slopes := make([]jsonnum.Float, len(r.Slopes))
+		for i, v := range r.Slopes {
+			slopes[i] = jsonnum.Float(v)
+		}
+		s.Rates = append(s.Rates, SummaryDrainRate{Rate: jsonnum.Float(r.Rate), Slopes: slopes, Verdict: r.Verdict})
+	}
+	return s
+}
+
+// waitPoint is one run of Figure 6.
+func waitPoint(run, arm string, w stats.WaitSummary, endHit float64) SummaryWaitPoint {
+	return SummaryWaitPoint{Run: run, Arm: arm, P90WaitS: jsonnum.Float(w.P90S), Sessions: w.Sessions, Censored: w.Censored, EndHitRatio: jsonnum.Float(endHit)}
+}
+
+// regimePoint is one run on the regime map.
+func regimePoint(run string, offered, peak, drain float64, v stats.Verdict) SummaryRegimePoint {
+	return SummaryRegimePoint{Run: run, OfferedLoad: jsonnum.Float(offered), PeakDemandRatio: jsonnum.Float(peak), DrainLoad: jsonnum.Float(drain), Verdict: string(v)}
+}
+
+// optFloat is a nullable manifest value.
+func optFloat(v *float64) jsonnum.Float {
+	if v == nil {
+		return jsonnum.Float(math.NaN())
+	}
+	return jsonnum.Float(*v)
+}
+
+// nonNil returns v, or an empty slice for nil: summary.json writes [] for
+// an empty list, never null.
+func nonNil[T any](v []T) []T {
+	if v == nil {
+		return []T{}
+	}
+	return v
+}
