@@ -151,26 +151,14 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	default:
 		return usageErrorf("simulate: --workload: want synthetic or trace")
 	}
-	if *burst != "" {
-		var b *sim.Burst
-		if *burst != "none" {
-			bb, err := sim.ParseBurst(*burst)
-			if err != nil {
-				return usageErrorf("simulate: --burst: %v", err)
-			}
-			b = &bb
-		}
+	if b, set, err := parseOrNone(*burst, sim.ParseBurst); err != nil {
+		return usageErrorf("simulate: --burst: %v", err)
+	} else if set {
 		cfg.SetBurst(b)
 	}
-	if *rateChange != "" {
-		var rc *sim.RateChange
-		if *rateChange != "none" {
-			r, err := sim.ParseRateChange(*rateChange)
-			if err != nil {
-				return usageErrorf("simulate: --rate-change: %v", err)
-			}
-			rc = &r
-		}
+	if rc, set, err := parseOrNone(*rateChange, sim.ParseRateChange); err != nil {
+		return usageErrorf("simulate: --rate-change: %v", err)
+	} else if set {
 		cfg.SetRateChange(rc)
 	}
 	if *flushAt >= 0 {
@@ -199,6 +187,23 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	}
 	fmt.Fprintf(stdout, "simulated %d runs (%s, %d seeds from %d, %d arms) into %s\n", len(paths), cfg.Design, cfg.Seeds, cfg.FirstSeed, len(cfg.Arms), *out)
 	return nil
+}
+
+// parseOrNone parses the value of a flag that changes a design's default:
+// "" keeps it (set is false), "none" removes it (a nil value), anything
+// else is parsed.
+func parseOrNone[T any](v string, parse func(string) (T, error)) (_ *T, set bool, _ error) {
+	switch v {
+	case "":
+		return nil, false, nil
+	case "none":
+		return nil, true, nil
+	}
+	x, err := parse(v)
+	if err != nil {
+		return nil, false, err
+	}
+	return &x, true, nil
 }
 
 // parseSeconds accepts a Go duration (90m) or a number of seconds.
