@@ -77,7 +77,7 @@ type Cell struct {
 	Vs *Delta `json:"vs_base"`
 	// Footnotes index Table.Footnotes (1-based).
 	Footnotes []int `json:"footnotes"`
-	// inf marks Value, Lo, Hi as +∞ (not recovered).
+	// valueInf, loInf and hiInf mark Value, Lo and Hi as +∞ (not recovered).
 	valueInf, loInf, hiInf bool
 }
 
