@@ -4,13 +4,14 @@
 // the baseline column, then each other column's change or "~" with
 // (p=… n=…), warnings as footnotes.
 //
-// The layers follow benchstat's: config.go and column.go group runs
-// (benchproc: the configuration key, SplitBy, seed pairing); measure.go and
-// compare.go summarize and test them (benchmath: Fisher, McNemar,
-// Mann-Whitney, sign test, Holm, from package stats); result.go is the
-// table model; text.go, csv.go and json.go render it, and subpackage
-// comparehtml renders it as an HTML report. Subpackage check is the CI gate
-// built on it.
+// The layers follow benchstat's: config.go, column.go and compare.go group
+// runs (benchproc: the configuration key, SplitBy, seed pairing, the rows
+// of a table); measure.go, runtable.go, delta.go, fit.go and finish.go
+// summarize and test them (benchmath: medians, intervals, Fisher, McNemar,
+// Mann-Whitney, sign test, z-test and Holm all come from package stats);
+// result.go is the table model; text.go, csv.go and json.go render it, and
+// subpackage comparehtml renders it as an HTML report. Subpackage check is
+// the CI gate built on it.
 //
 // # Matching
 //

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/outlast-dev/outlast/stats"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // columnFit is a column's cold-turn cost fit over its caching-off runs.
@@ -40,9 +39,8 @@ func newColumnFit(facts []*runFacts) columnFit {
 }
 
 // estimate returns the measure's value and standard error from the fit:
-// b in ms/token, or the drain bound 1/S in sessions/s with its standard
-// error by the delta method, se(1/S) = se(S)/S², where
-// var(S) = σ̂²·gᵀ(XᵀX)⁻¹g, g = (T, ΣL_k), and σ̂² is recovered from SE(b).
+// b in ms/token, or the drain bound 1/S in sessions/s over the column's
+// workload shape (stats.DrainBoundSE).
 func (cf columnFit) estimate(id string) (v, se float64) {
 	nan := math.NaN()
 	if cf.err != nil {
@@ -54,29 +52,7 @@ func (cf columnFit) estimate(id string) (v, se float64) {
 	if cf.shape == nil {
 		return nan, nan
 	}
-	s := cf.fit.SessionCost(cf.shape)
-	var sumL float64
-	for _, l := range cf.shape {
-		sumL += float64(l)
-	}
-	g0, g1 := float64(len(cf.shape)), sumL
-	// (XᵀX) over the windows: rows (n_w, ΣL_w).
-	var s00, s01, s11 float64
-	for _, w := range cf.windows {
-		n, l := float64(w.Turns), float64(w.PromptTokens)
-		s00 += n * n
-		s01 += n * l
-		s11 += l * l
-	}
-	det := s00*s11 - s01*s01
-	if !(det > 0) {
-		return stats.DrainBound(s), nan
-	}
-	i00, i01, i11 := s11/det, -s01/det, s00/det
-	sigma2 := cf.fit.SEB * cf.fit.SEB / i11
-	varS := sigma2 * (g0*g0*i00 + 2*g0*g1*i01 + g1*g1*i11)
-	bound := stats.DrainBound(s)
-	return bound, math.Sqrt(varS) / (s * s)
+	return stats.DrainBoundSE(cf.fit, cf.windows, cf.shape)
 }
 
 // fitTable compares the cold-cost fits of the columns' caching-off runs:
@@ -93,7 +69,6 @@ func fitTable(m Measure, res *Result, facts [][]*runFacts, hidden func([]*runFac
 	}
 	t := &Table{Measure: m, Footnotes: []string{}}
 	row := &Row{Config: "caching-off runs", Key: []Field{}}
-	z := distuv.UnitNormal.Quantile(1 - (1-res.Confidence)/2)
 	for j, cf := range fits {
 		nan := Float(math.NaN())
 		out := &Cell{Column: res.Columns[j], Runs: len(cf.windows), Value: nan, Lo: nan, Hi: nan, SE: nan, Footnotes: []int{}}
@@ -101,10 +76,8 @@ func fitTable(m Measure, res *Result, facts [][]*runFacts, hidden func([]*runFac
 			out.note(t, "runs of %s differ in %s, which the grouping hides", res.Columns[j], h)
 		}
 		v, se := cf.estimate(m.ID)
-		out.Value, out.SE = Float(v), Float(se)
-		if !math.IsNaN(se) {
-			out.Lo, out.Hi = Float(v-z*se), Float(v+z*se)
-		}
+		lo, hi := stats.NormalInterval(v, se, res.Confidence)
+		out.Value, out.SE, out.Lo, out.Hi = Float(v), Float(se), Float(lo), Float(hi)
 		switch {
 		case len(cf.runs) == 0:
 			out.note(t, "no caching-off runs in %s", res.Columns[j])
@@ -117,7 +90,7 @@ func fitTable(m Measure, res *Result, facts [][]*runFacts, hidden func([]*runFac
 			out.note(t, "%s's workload shape differs from the baseline's", res.Columns[j])
 		}
 		if j > 0 && !math.IsNaN(v) && !math.IsNaN(float64(row.Cells[0].Value)) {
-			out.Vs = fitDelta(float64(row.Cells[0].Value), float64(row.Cells[0].SE), v, se, z, fits[0], cf)
+			out.Vs = fitDelta(float64(row.Cells[0].Value), float64(row.Cells[0].SE), v, se, res.Confidence, fits[0], cf)
 		}
 		row.Cells = append(row.Cells, out)
 	}
@@ -125,21 +98,15 @@ func fitTable(m Measure, res *Result, facts [][]*runFacts, hidden func([]*runFac
 	return t
 }
 
-// fitDelta is the difference of two independent estimates with the normal
-// interval diff ± z·√(se_a² + se_b²) and the two-sided z-test.
-func fitDelta(a, seA, b, seB, z float64, fa, fb columnFit) *Delta {
-	nan := Float(math.NaN())
-	d := &Delta{Test: TestZ, NBase: len(fa.windows), NOther: len(fb.windows), DiffLo: nan, DiffHi: nan, Percent: nan, P: nan, PAdjusted: nan, MinP: 0}
-	diff := b - a
-	d.Diff = Float(diff)
-	d.Higher = diff > 0
+// fitDelta is the difference of two independent estimates with its normal
+// interval and two-sided z-test (stats.ZTest).
+func fitDelta(a, seA, b, seB, confidence float64, fa, fb columnFit) *Delta {
+	z := stats.ZTest(a, seA, b, seB, confidence)
+	d := &Delta{Test: TestZ, NBase: len(fa.windows), NOther: len(fb.windows),
+		Diff: Float(z.Diff), DiffLo: Float(z.Lo), DiffHi: Float(z.Hi), Percent: Float(math.NaN()),
+		P: Float(z.P), PAdjusted: Float(math.NaN()), MinP: 0, Higher: z.Diff > 0}
 	if a != 0 {
-		d.Percent = Float(100 * diff / math.Abs(a))
-	}
-	se := math.Sqrt(seA*seA + seB*seB)
-	if se > 0 {
-		d.DiffLo, d.DiffHi = Float(diff-z*se), Float(diff+z*se)
-		d.P = Float(math.Erfc(math.Abs(diff/se) / math.Sqrt2))
+		d.Percent = Float(100 * z.Diff / math.Abs(a))
 	}
 	return d
 }

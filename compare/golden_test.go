@@ -2,21 +2,18 @@ package compare
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/ingest"
+	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // The simulated "engine versions" of the golden tests: the paper's paired
 // design (λ = 0.035, 8 seeds, 60 minutes). v2 differs from v1 in a way the
@@ -76,44 +73,6 @@ func simulate() (map[string][]*schema.RunData, error) {
 	return out, nil
 }
 
-// golden compares got with testdata/name, or rewrites it with -update.
-// On a mismatch it writes testdata/name.got beside it.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if bytes.Equal(got, want) {
-		os.Remove(path + ".got")
-		return
-	}
-	os.WriteFile(path+".got", got, 0o644)
-	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < max(len(gl), len(wl)); i++ {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			t.Fatalf("%s differs from %s.got at line %d:\nwant: %s\ngot:  %s\n(go test -update rewrites the golden file)", path, path, i+1, w, g)
-		}
-	}
-}
-
 // render writes res in every text format under testdata/stem.{txt,csv,json}.
 func render(t *testing.T, stem string, res *Result) {
 	t.Helper()
@@ -129,7 +88,7 @@ func render(t *testing.T, stem string, res *Result) {
 		if err := f.write(&b); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, stem+"."+f.ext, b.Bytes())
+		golden.Check(t, filepath.Join("testdata", stem+"."+f.ext), b.Bytes())
 	}
 }
 
@@ -211,7 +170,7 @@ func TestGoldenSplitBy(t *testing.T) {
 	if err := res.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "split-by-pool.txt", b.Bytes())
+	golden.Check(t, filepath.Join("testdata", "split-by-pool.txt"), b.Bytes())
 }
 
 func TestCompareDeterministic(t *testing.T) {
@@ -300,5 +259,5 @@ func TestFitTables(t *testing.T) {
 	if err := res.WriteText(&out); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "calibration-fits.txt", out.Bytes())
+	golden.Check(t, filepath.Join("testdata", "calibration-fits.txt"), out.Bytes())
 }

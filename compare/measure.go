@@ -142,3 +142,30 @@ func MeasureIDs() []string {
 	}
 	return ids
 }
+
+// counts reports whether the measure counts run f.
+func (m Measure) counts(f *runFacts) bool {
+	if m.Kind == KindProportion {
+		_, ok := m.outcome(f)
+		return ok
+	}
+	_, ok := m.value(f)
+	return ok
+}
+
+// values returns the measure's value of each run: 1 or 0 for a proportion
+// (the outcome or not), else the value. The runs must be counted.
+func (m Measure) values(runs []*runFacts) []float64 {
+	out := make([]float64, len(runs))
+	for i, f := range runs {
+		if m.Kind == KindProportion {
+			yes, _ := m.outcome(f)
+			if yes {
+				out[i] = 1
+			}
+			continue
+		}
+		out[i], _ = m.value(f)
+	}
+	return out
+}

@@ -1,5 +1,7 @@
 package compare
 
+import "fmt"
+
 // Result is a comparison: one Table per measure that has data, in the
 // order of Measures. Every number is also in the JSON and CSV outputs;
 // undefined numbers are null.
@@ -75,7 +77,7 @@ type Cell struct {
 	Vs *Delta `json:"vs_base"`
 	// Footnotes index Table.Footnotes (1-based).
 	Footnotes []int `json:"footnotes"`
-	// inf marks Value, Lo, Hi as +∞ (not recovered).
+	// valueInf, loInf and hiInf mark Value, Lo and Hi as +∞ (not recovered).
 	valueInf, loInf, hiInf bool
 }
 
@@ -116,4 +118,26 @@ type Delta struct {
 	// Higher reports whether the other column's value is above the
 	// baseline's (Diff > 0); whether that is worse depends on the measure.
 	Higher bool `json:"higher"`
+}
+
+// footnote returns the 1-based index of msg in t's footnotes, adding it.
+func (t *Table) footnote(msg string) int {
+	for i, f := range t.Footnotes {
+		if f == msg {
+			return i + 1
+		}
+	}
+	t.Footnotes = append(t.Footnotes, msg)
+	return len(t.Footnotes)
+}
+
+// note adds a footnote of t to the cell, once.
+func (c *Cell) note(t *Table, format string, args ...any) {
+	n := t.footnote(fmt.Sprintf(format, args...))
+	for _, k := range c.Footnotes {
+		if k == n {
+			return
+		}
+	}
+	c.Footnotes = append(c.Footnotes, n)
 }

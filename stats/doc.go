@@ -65,10 +65,13 @@
 // RunIndex.LittlesLaw (N against λT(Z+R)).
 //
 // Tests for the compare command (§3, §6): SignTest, NewPairedSign (pairs,
-// ties, wins, median difference with its interval, p), McNemarExact,
-// FisherExact, Wilson, NewMedianCI (order-statistic CI of a median, as
+// ties, wins, median difference with its interval, p), McNemarExact (of a
+// Paired2x2 tallied with Add), FisherExact, Wilson, Median (+∞ for "not
+// recovered" ranks last), NewMedianCI (order-statistic CI of a median, as
 // benchstat), MannWhitneyU (exact for small samples without ties, normal
-// approximation otherwise) and Holm (step-down adjustment). Upper binomial
-// tails use the regularized incomplete beta (BinomialUpper), never gonum's
-// Survival, which cancels.
+// approximation otherwise), ZTest and NormalInterval (independent normal
+// estimates, such as two fits), Holm (step-down adjustment), and the
+// smallest p each exact test can give with so many runs (SignTestMinP,
+// FisherMinP, MannWhitneyMinP). Upper binomial tails use the regularized
+// incomplete beta (BinomialUpper), never gonum's Survival, which cancels.
 package stats

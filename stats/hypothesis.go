@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/combin"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // BinomialLower is P(X ≤ k) for X ~ Binomial(n, p).
@@ -117,7 +116,7 @@ func Wilson(k, n int, confidence float64) (lo, hi float64) {
 	if n <= 0 || k < 0 || k > n || !(confidence > 0 && confidence < 1) {
 		return math.NaN(), math.NaN()
 	}
-	z := distuv.UnitNormal.Quantile(1 - (1-confidence)/2)
+	z := zCritical(confidence)
 	nf, p := float64(n), float64(k)/float64(n)
 	den := 1 + z*z/nf
 	mid := (p + z*z/(2*nf)) / den
@@ -140,7 +139,7 @@ type MedianCI struct {
 	OK       bool
 }
 
-// NewMedianCI computes the median (R type 7) and its order-statistic
+// NewMedianCI computes the median (Median) and its order-statistic
 // confidence interval. The input is not modified; NaN values are an error
 // of the caller and make every field NaN.
 func NewMedianCI(x []float64, confidence float64) MedianCI {
@@ -154,7 +153,10 @@ func NewMedianCI(x []float64, confidence float64) MedianCI {
 	}
 	sort.Float64s(s)
 	n := len(s)
-	ci.Median = Quantile(s, 0.5)
+	if n == 0 {
+		return ci
+	}
+	ci.Median = medianSorted(s)
 	alpha := (1 - confidence) / 2
 	j := 0
 	for c := 1; 2*c <= n+1; c++ {

@@ -119,7 +119,8 @@ type Recovery struct {
 func (x *RunIndex) Recovery(c float64) Recovery {
 	r := Recovery{ControlStartS: c, Minutes: math.NaN()}
 	ws := x.Turns.Windows(SlidingWindows(c, x.End, AnalysisWindowS, RecoveryStepS))
-	// okFrom[k]: every window from k on with data has hit ≥ 0.8.
+	// first: the earliest window with data from which every window with
+	// data has hit ≥ 0.8.
 	first := -1
 	allGood := true
 	for k := len(ws) - 1; k >= 0; k-- {

@@ -120,26 +120,21 @@ func (s *StepSeries) Mean(w Window) float64 {
 
 // Min returns the smallest value the function takes in w; NaN for an empty
 // window.
-func (s *StepSeries) Min(w Window) float64 {
-	if !(w.Len() > 0) {
-		return math.NaN()
-	}
-	m := s.At(w.Start)
-	for k := s.last(w.Start) + 1; k < len(s.times) && s.times[k] < w.End; k++ {
-		m = math.Min(m, s.values[k])
-	}
-	return m
-}
+func (s *StepSeries) Min(w Window) float64 { return s.extreme(w, math.Min) }
 
 // Max returns the largest value the function takes in w; NaN for an empty
 // window.
-func (s *StepSeries) Max(w Window) float64 {
+func (s *StepSeries) Max(w Window) float64 { return s.extreme(w, math.Max) }
+
+// extreme folds pick (math.Min or math.Max) over the values the function
+// takes in w; NaN for an empty window.
+func (s *StepSeries) extreme(w Window, pick func(a, b float64) float64) float64 {
 	if !(w.Len() > 0) {
 		return math.NaN()
 	}
 	m := s.At(w.Start)
 	for k := s.last(w.Start) + 1; k < len(s.times) && s.times[k] < w.End; k++ {
-		m = math.Max(m, s.values[k])
+		m = pick(m, s.values[k])
 	}
 	return m
 }

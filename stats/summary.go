@@ -449,18 +449,8 @@ func PairedRecovery(summaries []RunSummary, armA, armB string, seeds []int64) Pa
 	for _, seed := range seeds {
 		a, okA := rec(armA, seed)
 		b, okB := rec(armB, seed)
-		if !okA || !okB {
-			continue
-		}
-		switch {
-		case a && b:
-			t.Both++
-		case a:
-			t.AOnly++
-		case b:
-			t.BOnly++
-		default:
-			t.Neither++
+		if okA && okB {
+			t.Add(a, b)
 		}
 	}
 	return t

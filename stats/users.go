@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"iter"
 	"math"
 	"sort"
 
@@ -87,11 +88,7 @@ type LatencySummary struct {
 func (x *RunIndex) SessionLatency(w Window) LatencySummary {
 	var lat []float64
 	var ls LatencySummary
-	for _, si := range x.sessions {
-		s := &x.Data.Sessions[si]
-		if !w.Contains(s.ArriveS) {
-			continue
-		}
+	for s := range x.arriving(w) {
 		ls.Sessions++
 		if finished(s, x.End) {
 			lat = append(lat, *s.EndS-s.ArriveS)
@@ -99,9 +96,7 @@ func (x *RunIndex) SessionLatency(w Window) LatencySummary {
 	}
 	ls.Finished = len(lat)
 	ls.Unfinished = ls.Sessions - ls.Finished
-	sort.Float64s(lat)
-	ls.MedianS = Quantile(lat, 0.5)
-	ls.P90S = Quantile(lat, 0.9)
+	ls.MedianS, ls.P90S = medianP90(lat)
 	return ls
 }
 
@@ -126,11 +121,7 @@ type WaitSummary struct {
 func (x *RunIndex) FirstTurnWait(phase Window) WaitSummary {
 	var waits []float64
 	var ws WaitSummary
-	for _, si := range x.sessions {
-		s := &x.Data.Sessions[si]
-		if !phase.Contains(s.ArriveS) {
-			continue
-		}
+	for s := range x.arriving(phase) {
 		ws.Sessions++
 		var t0 *schema.Turn
 		for _, ti := range x.turnsBySess[s.Session] {
@@ -150,10 +141,25 @@ func (x *RunIndex) FirstTurnWait(phase Window) WaitSummary {
 		}
 		waits = append(waits, math.Max(0, *t0.SentS-ready))
 	}
-	sort.Float64s(waits)
-	ws.MedianS = Quantile(waits, 0.5)
-	ws.P90S = Quantile(waits, 0.9)
+	ws.MedianS, ws.P90S = medianP90(waits)
 	return ws
+}
+
+// arriving yields the sessions arriving in w, in the index's order.
+func (x *RunIndex) arriving(w Window) iter.Seq[*schema.Session] {
+	return func(yield func(*schema.Session) bool) {
+		for _, si := range x.sessions {
+			if s := &x.Data.Sessions[si]; w.Contains(s.ArriveS) && !yield(s) {
+				return
+			}
+		}
+	}
+}
+
+// medianP90 sorts v and returns its median and 90th percentile (Quantile).
+func medianP90(v []float64) (median, p90 float64) {
+	sort.Float64s(v)
+	return Quantile(v, 0.5), Quantile(v, 0.9)
 }
 
 // Quantile returns the p-quantile of sorted (ascending) data with linear

@@ -2,15 +2,14 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var updateDoc = flag.Bool("update-doc", false, "rewrite the example outputs in compare/doc.go")
+	"github.com/outlast-dev/outlast/internal/golden"
+)
 
 // docExample is one "$ outlast ..." block of a package doc: the command,
 // its expected output, and the lines of the source it occupies.
@@ -85,7 +84,9 @@ func mustRunOutlast(t *testing.T, args ...string) {
 
 // TestCompareDoc runs the examples of package compare's documentation, as
 // benchstat's doc_test does, so that the documentation cannot drift from
-// the behaviour. -update-doc rewrites their outputs.
+// the behaviour. The source with every example's output as the command
+// prints it is compared with compare/doc.go as a golden file: go test
+// -update rewrites the outputs.
 func TestCompareDoc(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates three datasets")
@@ -114,12 +115,8 @@ func TestCompareDoc(t *testing.T) {
 			t.Errorf("outlast %s: %v\n%s", strings.Join(ex.args, " "), err, stderr.String())
 			continue
 		}
-		got := stdout.String()
-		if got != ex.want && !*updateDoc {
-			t.Errorf("outlast %s:\ngot:\n%s\nwant:\n%s", strings.Join(ex.args, " "), got, ex.want)
-		}
 		rewritten = append(rewritten, lines[last:ex.cmdLine+1]...)
-		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		for _, l := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
 			if l == "" {
 				rewritten = append(rewritten, "//")
 			} else {
@@ -128,10 +125,6 @@ func TestCompareDoc(t *testing.T) {
 		}
 		last = ex.end
 	}
-	if *updateDoc {
-		rewritten = append(rewritten, lines[last:]...)
-		if err := os.WriteFile(src, []byte(strings.Join(rewritten, "\n")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	rewritten = append(rewritten, lines[last:]...)
+	golden.Check(t, src, []byte(strings.Join(rewritten, "\n")))
 }

@@ -130,18 +130,7 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 		return usageErrorf("simulate: --lambda must be >= 0")
 	}
 	if *lambda > 0 {
-		// Bursts are multiples of λ in every design but nocache, whose burst is
-		// an absolute number of sessions.
-		if cfg.Design != "nocache" && cfg.Lambda > 0 {
-			for i := range cfg.Arms {
-				if b := cfg.Arms[i].Burst; b != nil {
-					bb := *b
-					bb.Rate *= *lambda / cfg.Lambda
-					cfg.Arms[i].Burst = &bb
-				}
-			}
-		}
-		cfg.Lambda = *lambda
+		cfg.SetLambda(*lambda)
 	}
 	if *pool != 0 {
 		cfg.PoolTokens = *pool
@@ -158,45 +147,22 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	switch *workload {
 	case "synthetic":
 	case "trace":
-		cfg.Shapes = sim.TraceShapes()
-		cfg.ShiftShapes = nil
-		cfg.ShiftS = -1
+		cfg.UseTraceShapes()
 	default:
 		return usageErrorf("simulate: --workload: want synthetic or trace")
 	}
-	if *burst != "" {
-		var b *sim.Burst
-		if *burst != "none" {
-			bb, err := sim.ParseBurst(*burst)
-			if err != nil {
-				return usageErrorf("simulate: --burst: %v", err)
-			}
-			b = &bb
-		}
-		cfg.Arms = applyBurst(cfg.Arms, b)
+	if b, set, err := parseOrNone(*burst, sim.ParseBurst); err != nil {
+		return usageErrorf("simulate: --burst: %v", err)
+	} else if set {
+		cfg.SetBurst(b)
 	}
-	if *rateChange != "" {
-		var rc *sim.RateChange
-		if *rateChange != "none" {
-			r, err := sim.ParseRateChange(*rateChange)
-			if err != nil {
-				return usageErrorf("simulate: --rate-change: %v", err)
-			}
-			rc = &r
-		}
-		for i := range cfg.Arms {
-			if rc != nil {
-				r := *rc
-				cfg.Arms[i].RateChange = &r
-			} else {
-				cfg.Arms[i].RateChange = nil
-			}
-		}
+	if rc, set, err := parseOrNone(*rateChange, sim.ParseRateChange); err != nil {
+		return usageErrorf("simulate: --rate-change: %v", err)
+	} else if set {
+		cfg.SetRateChange(rc)
 	}
 	if *flushAt >= 0 {
-		for i := range cfg.Arms {
-			cfg.Arms[i].FlushS = *flushAt
-		}
+		cfg.SetFlush(*flushAt)
 	}
 	if len(controls) > 0 {
 		var ctls []sim.Control
@@ -207,7 +173,7 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 			}
 			ctls = append(ctls, ctl)
 		}
-		cfg.Arms = applyControls(cfg.Arms, ctls)
+		cfg.SetControls(ctls)
 	}
 	if err := cfg.Validate(); err != nil {
 		return usageErrorf("simulate: %v", err)
@@ -223,64 +189,21 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	return nil
 }
 
-// applyBurst replaces the burst of the arms that have one, keeping their
-// twins' trigger slot in step; in a design without burst arms every arm gets
-// it. A nil burst removes every burst.
-func applyBurst(arms []sim.Arm, b *sim.Burst) []sim.Arm {
-	paired := false
-	for _, a := range arms {
-		if a.Burst != nil || a.Name == "no-burst" {
-			paired = true
-		}
+// parseOrNone parses the value of a flag that changes a design's default:
+// "" keeps it (set is false), "none" removes it (a nil value), anything
+// else is parsed.
+func parseOrNone[T any](v string, parse func(string) (T, error)) (_ *T, set bool, _ error) {
+	switch v {
+	case "":
+		return nil, false, nil
+	case "none":
+		return nil, true, nil
 	}
-	out := make([]sim.Arm, len(arms))
-	for i, a := range arms {
-		switch {
-		case b == nil:
-			a.Burst = nil
-		case !paired || a.Burst != nil:
-			bb := *b
-			a.Burst = &bb
-			a.SlotS = [2]float64{b.StartS, b.EndS}
-		case a.Name == "no-burst":
-			a.SlotS = [2]float64{b.StartS, b.EndS}
-		}
-		out[i] = a
+	x, err := parse(v)
+	if err != nil {
+		return nil, false, err
 	}
-	return out
-}
-
-// applyControls makes one arm per control for designs whose arms are
-// controllers, and otherwise gives every arm the (single) control.
-func applyControls(arms []sim.Arm, ctls []sim.Control) []sim.Arm {
-	controllerArms := false
-	for _, a := range arms {
-		if a.Control.Kind != "none" {
-			controllerArms = true
-		}
-	}
-	if controllerArms && len(arms) > 0 {
-		base := arms[0]
-		out := make([]sim.Arm, 0, len(ctls))
-		for _, c := range ctls {
-			a := base
-			a.Name = c.Kind
-			a.Control = c
-			out = append(out, a)
-		}
-		return out
-	}
-	out := make([]sim.Arm, 0, len(arms)*len(ctls))
-	for _, c := range ctls {
-		for _, a := range arms {
-			a.Control = c
-			if len(ctls) > 1 {
-				a.Name += "-" + c.Kind
-			}
-			out = append(out, a)
-		}
-	}
-	return out
+	return &x, true, nil
 }
 
 // parseSeconds accepts a Go duration (90m) or a number of seconds.

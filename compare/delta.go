@@ -1,0 +1,97 @@
+package compare
+
+import (
+	"math"
+
+	"github.com/outlast-dev/outlast/stats"
+)
+
+// compareCells tests the baseline cell a against cell b: paired on seeds
+// when pair allows it, independent otherwise.
+func compareCells(m Measure, a, b *cell, res *Result, t *Table, out *Cell) *Delta {
+	nan := Float(math.NaN())
+	d := &Delta{NBase: len(a.runs), NOther: len(b.runs), Diff: nan, DiffLo: nan, DiffHi: nan, Percent: nan, P: nan, PAdjusted: nan, MinP: nan}
+	p := pair(a, b)
+	if p.paired {
+		d.Paired, d.Pairs = true, len(p.seeds)
+		if p.unpaired > 0 {
+			out.note(t, "%d run(s) without a partner seed left out of the paired test", p.unpaired)
+		}
+	}
+	av, bv := m.values(a.runs), m.values(b.runs)
+	if d.Paired {
+		av, bv = m.values(p.base), m.values(p.other)
+	}
+	switch {
+	case m.Kind == KindProportion && d.Paired:
+		var tab stats.Paired2x2
+		for i := range av {
+			tab.Add(av[i] == 1, bv[i] == 1)
+		}
+		d.Test = TestMcNemar
+		d.P = Float(stats.McNemarExact(tab))
+		d.Diff = Float(float64(tab.BOnly-tab.AOnly) / float64(len(av)))
+		d.MinP = Float(stats.SignTestMinP(len(av)))
+	case m.Kind == KindProportion:
+		ka, kb := int(sum(av)), int(sum(bv))
+		na, nb := len(av), len(bv)
+		d.Test = TestFisher
+		d.P = Float(stats.FisherExact(ka, na-ka, kb, nb-kb).TwoSided)
+		d.Diff = Float(float64(kb)/float64(nb) - float64(ka)/float64(na))
+		d.MinP = Float(stats.FisherMinP(na, nb))
+	case d.Paired:
+		// Two runs that both did not recover tie; NewPairedSign would
+		// count ∞ − ∞ as missing.
+		for i := range av {
+			if math.IsInf(av[i], 1) && math.IsInf(bv[i], 1) {
+				av[i], bv[i] = 0, 0
+			}
+		}
+		ps, _ := stats.NewPairedSign(av, bv, res.Confidence)
+		d.Test = TestSign
+		d.P = Float(ps.P)
+		d.Diff = finiteOrNaN(ps.Diff.Median)
+		if ps.Diff.OK {
+			d.DiffLo, d.DiffHi = finiteOrNaN(ps.Diff.Lo), finiteOrNaN(ps.Diff.Hi)
+		}
+		d.MinP = Float(stats.SignTestMinP(len(av)))
+		if math.IsNaN(ps.P) {
+			out.note(t, "every pair ties: no test")
+		}
+	default:
+		mw := stats.MannWhitneyU(av, bv)
+		d.Test = TestMannWhitney
+		d.P = Float(mw.P)
+		d.Diff = finiteOrNaN(stats.Median(bv) - stats.Median(av))
+		d.MinP = Float(stats.MannWhitneyMinP(len(av), len(bv)))
+		if math.IsNaN(mw.P) {
+			out.note(t, "every value ties: no test")
+		}
+	}
+	if base := baseValue(a, m); base != 0 && !math.IsNaN(float64(d.Diff)) {
+		d.Percent = Float(100 * float64(d.Diff) / math.Abs(base))
+	}
+	d.Higher = float64(d.Diff) > 0
+	if float64(d.MinP) > res.Alpha {
+		out.note(t, "too few runs to detect a difference at α = %s: the smallest possible p is %.3f", fmtFloat(res.Alpha), float64(d.MinP))
+	}
+	return d
+}
+
+// baseValue is the baseline cell's summary value (median or share), which
+// Delta.Percent is relative to.
+func baseValue(a *cell, m Measure) float64 {
+	v := m.values(a.runs)
+	if m.Kind == KindProportion {
+		return sum(v) / float64(len(v))
+	}
+	return stats.Median(v)
+}
+
+func sum(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
