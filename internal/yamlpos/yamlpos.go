@@ -74,7 +74,9 @@ func (f *File) Decode(data []byte, what string) (*yaml.Node, error) {
 }
 
 // syntaxError positions a yaml.v3 error, which carries its line (and no
-// column) in its text.
+// column) in its text. The line is yaml.v3's: for an error inside a flow
+// collection ({...} or [...]) it counts the line the collection opens on
+// from 0, so it names the line before.
 func (f *File) syntaxError(err error) error {
 	msg := err.Error()
 	var te *yaml.TypeError
