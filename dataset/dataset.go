@@ -23,9 +23,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/outlast-dev/outlast/schema"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // MaxRowsPerRowGroup bounds row groups so that readers can stream a table
@@ -212,17 +214,18 @@ func (s *Stage) options(table, run string) []parquet.WriterOption {
 	}
 }
 
-// WriteRejects stages the rejected lines of run as JSONL (one object per
-// line: pos, reason, line). An empty slice removes an earlier rejects file
-// on Commit.
-func (s *Stage) WriteRejects(run string, rejects []Reject) error {
+// WriteRejects stages the lines of run rejected in lenient mode as JSONL,
+// one object per line: pos (file:line), reason, and the line verbatim
+// ("line", or "line_base64" when it is not UTF-8). An empty slice removes
+// an earlier rejects file on Commit.
+func (s *Stage) WriteRejects(run string, rejects []*textpos.ParseError) error {
 	dir := filepath.Join(s.dir, RejectsDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
 	for _, r := range rejects {
-		buf.Write(r.JSON())
+		buf.Write(rejectJSON(r))
 		buf.WriteByte('\n')
 	}
 	return os.WriteFile(filepath.Join(dir, run+".jsonl"), buf.Bytes(), 0o644)

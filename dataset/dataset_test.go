@@ -153,9 +153,9 @@ func TestRejectsKeptVerbatim(t *testing.T) {
 	if err := st.WriteRun(sampleRun("r1")); err != nil {
 		t.Fatal(err)
 	}
-	rej := []Reject{
-		{Pos: textpos.Pos{File: "gateway.jsonl", Line: 7}, Reason: "not JSON", Line: []byte(`{"ts":`)},
-		{Pos: textpos.Pos{File: "gateway.jsonl", Line: 9}, Reason: "not JSON", Line: []byte{0xff, 'x'}},
+	rej := []*textpos.ParseError{
+		textpos.At(textpos.Pos{File: "gateway.jsonl", Line: 7}, 7, []byte(`{"ts":`), "not JSON"),
+		textpos.Errorf(textpos.Pos{File: "gateway.jsonl", Line: 9}, []byte{0xff, 'x'}, "not JSON"),
 	}
 	if err := st.WriteRejects("r1", rej); err != nil {
 		t.Fatal(err)

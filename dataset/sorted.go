@@ -9,8 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/outlast-dev/outlast/schema"
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // SortedWriter streams one run's table into its staged file, rows given in

@@ -1,4 +1,4 @@
-package ingest
+package rundir
 
 import (
 	"bytes"
@@ -12,13 +12,13 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/outlast-dev/outlast/dataset"
+
 	"github.com/outlast-dev/outlast/schema"
 )
 
 var fixtureRuns = []string{"vllm-0.8", "vllm-0.10", "vllm-2026", "sglang-0.4", "sglang-2026"}
 
-func fixture(name string) string { return filepath.Join("..", "fixtures", "real", name) }
+func fixture(name string) string { return filepath.Join("..", "..", "fixtures", "real", name) }
 
 // gatewayTotals recounts a gateway log with encoding/json, independently of
 // the gateway package's hand-written scanner.
@@ -88,7 +88,7 @@ func recount(t *testing.T, dir string, t0 time.Time) gatewayTotals {
 func TestFixturesIngestStrictAndMatchInput(t *testing.T) {
 	for _, name := range fixtureRuns {
 		t.Run(name, func(t *testing.T) {
-			res, err := ReadRunDir(fixture(name), Options{Version: "test"})
+			res, err := Read(fixture(name), Options{Version: "test"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +153,7 @@ func copyRun(t *testing.T, name string) string {
 }
 
 func TestCompressedInputsGiveTheSameTables(t *testing.T) {
-	plain, err := ReadRunDir(fixture("vllm-2026"), Options{Version: "test"})
+	plain, err := Read(fixture("vllm-2026"), Options{Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestCompressedInputsGiveTheSameTables(t *testing.T) {
 	for _, n := range []string{"gateway.jsonl", "engine.log", "metrics.prom"} {
 		os.Remove(filepath.Join(dir, n))
 	}
-	got, err := ReadRunDir(dir, Options{Version: "test"})
+	got, err := Read(dir, Options{Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,11 +219,11 @@ func TestStrictStopsWithPositionLenientKeepsEveryLine(t *testing.T) {
 	for _, l := range bad {
 		appendLine(t, gw, l)
 	}
-	_, err := ReadRunDir(dir, Options{Version: "test"})
+	_, err := Read(dir, Options{Version: "test"})
 	if err == nil || !strings.Contains(err.Error(), "gateway.jsonl:"+itoa(n+1)+":") {
 		t.Fatalf("strict error = %v, want one positioned at gateway.jsonl:%d", err, n+1)
 	}
-	res, err := ReadRunDir(dir, Options{Version: "test", Lenient: true})
+	res, err := Read(dir, Options{Version: "test", Lenient: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,8 +231,8 @@ func TestStrictStopsWithPositionLenientKeepsEveryLine(t *testing.T) {
 		t.Fatalf("lenient kept %d rejects, want %d: %+v", len(res.Rejects), len(bad), res.Rejects)
 	}
 	for i, r := range res.Rejects {
-		if string(r.Line) != bad[i] || r.Pos.Line != n+1+i || r.Reason == "" {
-			t.Errorf("reject %d = %s %q %q, want line %d verbatim", i, r.Pos, r.Reason, r.Line, n+1+i)
+		if string(r.Raw) != bad[i] || r.Pos.Line != n+1+i || r.Err == nil {
+			t.Errorf("reject %d = %v %q, want line %d verbatim", i, r, r.Raw, n+1+i)
 		}
 	}
 }
@@ -242,7 +242,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func TestEngineLogWithoutStatsLinesIsALoudWarning(t *testing.T) {
 	dir := copyRun(t, "vllm-0.8")
 	os.WriteFile(filepath.Join(dir, "engine.log"), []byte("INFO 03-20 14:00:01 [api_server.py:1024] Starting vLLM API server\nsomething else\n"), 0o644)
-	res, err := ReadRunDir(dir, Options{Version: "test"})
+	res, err := Read(dir, Options{Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestWrongLogZoneIsWarned(t *testing.T) {
 		t.Fatal("could not edit run.yaml")
 	}
 	os.WriteFile(filepath.Join(dir, "run.yaml"), m, 0o644)
-	res, err := ReadRunDir(dir, Options{Version: "test"})
+	res, err := Read(dir, Options{Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,45 +269,26 @@ func TestWrongLogZoneIsWarned(t *testing.T) {
 }
 
 func TestSameInputsSameBytes(t *testing.T) {
-	write := func() string {
+	dirs := make([]string, len(fixtureRuns))
+	for i, name := range fixtureRuns {
+		dirs[i] = fixture(name)
+	}
+	write := func() map[string][]byte {
 		root := t.TempDir()
-		st, err := dataset.NewStage(root, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, name := range fixtureRuns {
-			res, err := ReadRunDir(fixture(name), Options{Version: "test"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := st.WriteRun(res.Data); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := st.Commit(); err != nil {
-			t.Fatal(err)
-		}
-		return root
+		stageRuns(t, root, false, Options{Version: "test"}, dirs...)
+		return datasetFiles(t, root)
 	}
 	a, b := write(), write()
-	for _, name := range fixtureRuns {
-		for _, table := range schema.Tables {
-			fa, err := os.ReadFile(filepath.Join(dataset.PartitionDir(a, table, name), dataset.FileName))
-			if err != nil {
-				t.Fatal(err)
-			}
-			fb, _ := os.ReadFile(filepath.Join(dataset.PartitionDir(b, table, name), dataset.FileName))
-			if !bytes.Equal(fa, fb) {
-				t.Errorf("%s/%s differs between two ingests", table, name)
-			}
-		}
+	if len(a) != len(fixtureRuns)*len(schema.Tables) {
+		t.Fatalf("%d files, want %d", len(a), len(fixtureRuns)*len(schema.Tables))
 	}
+	sameFiles(t, a, b, "two ingests")
 }
 
 func TestMissingGatewayIsAnError(t *testing.T) {
 	dir := copyRun(t, "vllm-0.8")
 	os.Remove(filepath.Join(dir, "gateway.jsonl"))
-	if _, err := ReadRunDir(dir, Options{}); err == nil || !strings.Contains(err.Error(), "missing gateway.jsonl") {
+	if _, err := Read(dir, Options{}); err == nil || !strings.Contains(err.Error(), "missing gateway.jsonl") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -323,7 +304,7 @@ func TestUnknownEngineIsSniffedByMajority(t *testing.T) {
 	prefix := "INFO 07-20 10:14:01 [__init__.py:239] Automatically detected platform cuda.\n" +
 		"INFO 07-20 10:14:01 [__init__.py:239] Automatically detected platform cuda.\n"
 	os.WriteFile(filepath.Join(dir, "engine.log"), append([]byte(prefix), log...), 0o644)
-	res, err := ReadRunDir(dir, Options{Version: "test"})
+	res, err := Read(dir, Options{Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
