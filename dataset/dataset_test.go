@@ -197,3 +197,46 @@ func TestSchemaVersionChecked(t *testing.T) {
 		t.Errorf("reading a version-999 file: err = %v, want it refused by version", err)
 	}
 }
+
+// TestStageRunsInParallel checks that runs written at the same time, each
+// by its own goroutine, give the files they give one after another.
+func TestStageRunsInParallel(t *testing.T) {
+	names := []string{"r1", "r2", "r3", "r4", "r5", "r6"}
+	sequential := t.TempDir()
+	var runs []*schema.RunData
+	for _, n := range names {
+		runs = append(runs, sampleRun(n))
+	}
+	writeRuns(t, sequential, runs...)
+
+	parallel := t.TempDir()
+	st, err := NewStage(parallel, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, len(names))
+	for i := range names {
+		go func() {
+			// Finish in the reverse order of beginning, roughly.
+			time.Sleep(time.Duration(len(names)-i) * time.Millisecond)
+			errs <- st.WriteRun(sampleRun(names[i]))
+		}()
+	}
+	for range names {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		for _, table := range schema.Tables {
+			a, _ := os.ReadFile(filepath.Join(PartitionDir(sequential, table, n), FileName))
+			b, _ := os.ReadFile(filepath.Join(PartitionDir(parallel, table, n), FileName))
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("%s/%s: written in parallel, the file differs", table, n)
+			}
+		}
+	}
+}
