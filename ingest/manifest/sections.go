@@ -25,12 +25,22 @@ func (p *parser) errorf(n *yaml.Node, format string, args ...any) *textpos.Parse
 	return p.f.Errorf(n, format, args...)
 }
 
-// section returns the entries of a section's mapping; a null section is empty.
-func (p *parser) section(sec yamlpos.Entry) ([]yamlpos.Entry, error) {
+// each calls read with every entry of the section sec and its dotted path
+// ("engine.name"), stopping at the first error. A null section is empty.
+func (p *parser) each(sec yamlpos.Entry, read func(e yamlpos.Entry, path string) error) error {
 	if yamlpos.IsNull(sec.Value) {
-		return nil, nil
+		return nil
 	}
-	return p.f.Mapping(sec.Value, sec.Name)
+	es, err := p.f.Mapping(sec.Value, sec.Name)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		if err := read(e, sec.Name+"."+e.Name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var topKeys = []string{"format", "run", "experiment", "design", "seed", "arm", "started_at", "duration_s", "engine", "workload", "trigger", "control", "labels", "files"}
@@ -132,12 +142,7 @@ func (p *parser) manifest(root *yaml.Node) (*Manifest, error) {
 var engineKeys = []string{"name", "version", "model", "prefix_caching", "kv_pool_tokens", "cpu_offload_tokens", "log_tz"}
 
 func (p *parser) engine(sec yamlpos.Entry, out *Engine) error {
-	es, err := p.section(sec)
-	if err != nil {
-		return err
-	}
-	for _, e := range es {
-		path := "engine." + e.Name
+	return p.each(sec, func(e yamlpos.Entry, path string) (err error) {
 		switch e.Name {
 		case "name":
 			if !yamlpos.IsNull(e.Value) {
@@ -161,11 +166,8 @@ func (p *parser) engine(sec yamlpos.Entry, out *Engine) error {
 		default:
 			err = p.f.UnknownKey(e, "engine", engineKeys)
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
 }
 
 func (p *parser) zone(e yamlpos.Entry, path, tz string) error {
@@ -179,12 +181,7 @@ func (p *parser) zone(e yamlpos.Entry, path, tz string) error {
 }
 
 func (p *parser) workload(sec yamlpos.Entry, out *Workload) error {
-	es, err := p.section(sec)
-	if err != nil {
-		return err
-	}
-	for _, e := range es {
-		path := "workload." + e.Name
+	return p.each(sec, func(e yamlpos.Entry, path string) (err error) {
 		switch e.Name {
 		case "arrival_rate":
 			out.ArrivalRate, err = p.optNumber(e, path)
@@ -201,29 +198,27 @@ func (p *parser) workload(sec yamlpos.Entry, out *Workload) error {
 		case "tool_tokens":
 			out.ToolTokens, err = p.optInt(e, path)
 		default:
-			if out.Extra == nil {
-				out.Extra = map[string]any{}
-			}
-			out.Extra[e.Name], err = p.convert(e.Value, path, 0)
+			err = p.extra(&out.Extra, e, path)
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+}
+
+// extra keeps a key the section does not name, converted to a JSON value.
+func (p *parser) extra(m *map[string]any, e yamlpos.Entry, path string) (err error) {
+	if *m == nil {
+		*m = map[string]any{}
 	}
-	return nil
+	(*m)[e.Name], err = p.convert(e.Value, path, 0)
+	return err
 }
 
 func (p *parser) trigger(sec yamlpos.Entry) (*Trigger, error) {
 	if yamlpos.IsNull(sec.Value) {
 		return nil, nil
 	}
-	es, err := p.section(sec)
-	if err != nil {
-		return nil, err
-	}
 	t := &Trigger{}
-	for _, e := range es {
-		path := "trigger." + e.Name
+	err := p.each(sec, func(e yamlpos.Entry, path string) (err error) {
 		switch e.Name {
 		case "kind":
 			t.Kind, err = p.oneOf(e, path, schema.TriggerKinds)
@@ -239,14 +234,12 @@ func (p *parser) trigger(sec yamlpos.Entry) (*Trigger, error) {
 		case "rate_after":
 			t.RateAfter, err = p.optNumber(e, path)
 		default:
-			if t.Extra == nil {
-				t.Extra = map[string]any{}
-			}
-			t.Extra[e.Name], err = p.convert(e.Value, path, 0)
+			err = p.extra(&t.Extra, e, path)
 		}
-		if err != nil {
-			return nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if t.Kind == "" {
 		return nil, p.errorf(sec.Key, "trigger: missing required key kind (one of %s)", strings.Join(schema.TriggerKinds, ", "))
@@ -264,37 +257,22 @@ func (p *parser) control(sec yamlpos.Entry) (*Control, error) {
 	if yamlpos.IsNull(sec.Value) {
 		return nil, nil
 	}
-	es, err := p.section(sec)
-	if err != nil {
-		return nil, err
-	}
 	c := &Control{}
-	for _, e := range es {
-		path := "control." + e.Name
+	err := p.each(sec, func(e yamlpos.Entry, path string) (err error) {
 		switch e.Name {
 		case "kind":
 			c.Kind, err = p.oneOf(e, path, schema.ControlKinds)
 		case "start_s":
 			c.StartS, err = p.optNumber(e, path)
 		case "params":
-			if yamlpos.IsNull(e.Value) {
-				break
-			}
-			if e.Value.Kind != yaml.MappingNode {
-				err = p.errorf(e.Value, "%s: want a mapping of parameters, got %s", path, yamlpos.Describe(e.Value))
-				break
-			}
-			var v any
-			v, err = p.convert(e.Value, path, 0)
-			if err == nil {
-				c.Params = v.(map[string]any)
-			}
+			c.Params, err = p.params(e, path)
 		default:
 			err = p.f.UnknownKey(e, "control", controlKeys)
 		}
-		if err != nil {
-			return nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if c.Kind == "" {
 		return nil, p.errorf(sec.Key, "control: missing required key kind (one of %s)", strings.Join(schema.ControlKinds, ", "))
@@ -302,36 +280,43 @@ func (p *parser) control(sec yamlpos.Entry) (*Control, error) {
 	return c, nil
 }
 
+// params reads control.params, a free-form mapping.
+func (p *parser) params(e yamlpos.Entry, path string) (map[string]any, error) {
+	if yamlpos.IsNull(e.Value) {
+		return nil, nil
+	}
+	if e.Value.Kind != yaml.MappingNode {
+		return nil, p.errorf(e.Value, "%s: want a mapping of parameters, got %s", path, yamlpos.Describe(e.Value))
+	}
+	v, err := p.convert(e.Value, path, 0)
+	if err != nil {
+		return nil, err
+	}
+	return v.(map[string]any), nil
+}
+
 func (p *parser) labels(sec yamlpos.Entry) (map[string]string, error) {
 	if yamlpos.IsNull(sec.Value) {
 		return nil, nil
 	}
-	es, err := p.section(sec)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]string, len(es))
-	for _, e := range es {
+	out := map[string]string{}
+	err := p.each(sec, func(e yamlpos.Entry, path string) error {
 		if e.Value.Kind != yaml.ScalarNode {
-			return nil, p.errorf(e.Value, "labels.%s: want a plain value, got %s", e.Name, yamlpos.Describe(e.Value))
+			return p.errorf(e.Value, "%s: want a plain value, got %s", path, yamlpos.Describe(e.Value))
 		}
 		out[e.Name] = e.Value.Value
 		if yamlpos.IsNull(e.Value) {
 			out[e.Name] = ""
 		}
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 var fileKeys = []string{"gateway", "engine_log", "metrics"}
 
 func (p *parser) files(sec yamlpos.Entry, out *Files) error {
-	es, err := p.section(sec)
-	if err != nil {
-		return err
-	}
-	for _, e := range es {
-		key := "files." + e.Name
+	return p.each(sec, func(e yamlpos.Entry, key string) error {
 		var dst *string
 		switch e.Name {
 		case "gateway":
@@ -352,6 +337,6 @@ func (p *parser) files(sec yamlpos.Entry, out *Files) error {
 			return p.errorf(e.Value, "%s: %q must be a path inside the run directory", key, s)
 		}
 		*dst = s
-	}
-	return nil
+		return nil
+	})
 }

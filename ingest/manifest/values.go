@@ -61,50 +61,43 @@ func (p *parser) timestamp(e yamlpos.Entry, path string) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-func (p *parser) optBool(e yamlpos.Entry, path string) (*bool, error) {
+// optScalar decodes e's value into a T when it is a scalar with one of
+// tags: nil for nothing, an error naming want for anything else.
+func optScalar[T any](p *parser, e yamlpos.Entry, path, want string, tags ...string) (*T, error) {
 	n := e.Value
 	if yamlpos.IsNull(n) {
 		return nil, nil
 	}
-	var b bool
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" || n.Decode(&b) != nil {
-		return nil, p.errorf(n, "%s: want true or false, got %s", path, yamlpos.Describe(n))
+	var v T
+	if n.Kind != yaml.ScalarNode || !slices.Contains(tags, n.ShortTag()) || n.Decode(&v) != nil {
+		return nil, p.errorf(n, "%s: want %s, got %s", path, want, yamlpos.Describe(n))
 	}
-	return &b, nil
+	return &v, nil
+}
+
+func (p *parser) optBool(e yamlpos.Entry, path string) (*bool, error) {
+	return optScalar[bool](p, e, path, "true or false", "!!bool")
 }
 
 func (p *parser) optInt(e yamlpos.Entry, path string) (*int64, error) {
-	n := e.Value
-	if yamlpos.IsNull(n) {
-		return nil, nil
+	v, err := optScalar[int64](p, e, path, "a whole number", "!!int")
+	if err == nil && v != nil && *v < 0 {
+		return nil, p.errorf(e.Value, "%s: want a non-negative number, got %d", path, *v)
 	}
-	var v int64
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&v) != nil {
-		return nil, p.errorf(n, "%s: want a whole number, got %s", path, yamlpos.Describe(n))
-	}
-	if v < 0 {
-		return nil, p.errorf(n, "%s: want a non-negative number, got %d", path, v)
-	}
-	return &v, nil
+	return v, err
 }
 
 func (p *parser) optNumber(e yamlpos.Entry, path string) (*float64, error) {
-	n := e.Value
-	if yamlpos.IsNull(n) {
-		return nil, nil
+	v, err := optScalar[float64](p, e, path, "a number", "!!int", "!!float")
+	switch {
+	case err != nil || v == nil:
+		return v, err
+	case math.IsNaN(*v) || math.IsInf(*v, 0):
+		return nil, p.errorf(e.Value, "%s: want a finite number, got %s", path, e.Value.Value)
+	case *v < 0:
+		return nil, p.errorf(e.Value, "%s: want a non-negative number, got %s", path, e.Value.Value)
 	}
-	var v float64
-	tag := n.ShortTag()
-	if n.Kind != yaml.ScalarNode || (tag != "!!int" && tag != "!!float") || n.Decode(&v) != nil {
-		return nil, p.errorf(n, "%s: want a number, got %s", path, yamlpos.Describe(n))
-	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil, p.errorf(n, "%s: want a finite number, got %s", path, n.Value)
-	}
-	if v < 0 {
-		return nil, p.errorf(n, "%s: want a non-negative number, got %s", path, n.Value)
-	}
-	return &v, nil
+	return v, nil
 }
 
 // maxDepth bounds nesting in free-form values (workload extras, params).
