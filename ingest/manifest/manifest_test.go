@@ -3,9 +3,9 @@ package manifest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -193,10 +193,10 @@ func TestFixtures(t *testing.T) {
 			r := m.Run()
 			pool := "-"
 			if r.KVPoolTokens != nil {
-				pool = strconv.FormatInt(*r.KVPoolTokens, 10)
+				pool = fmt.Sprint(*r.KVPoolTokens)
 			}
-			got := strings.Join([]string{r.Design, r.Arm, r.StartedAt.Format(time.RFC3339), r.EngineName, r.EngineVersion,
-				"pool=" + pool, "source=" + r.KVPoolSource, "align=" + strconv.FormatFloat(r.AlignS, 'g', -1, 64)}, " ")
+			got := fmt.Sprintf("%s %s %s %s %s pool=%s source=%s align=%v", r.Design, r.Arm, r.StartedAt.Format(time.RFC3339),
+				r.EngineName, r.EngineVersion, pool, r.KVPoolSource, r.AlignS)
 			if got != want[run] {
 				t.Errorf("got  %s\nwant %s", got, want[run])
 			}

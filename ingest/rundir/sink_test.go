@@ -32,10 +32,7 @@ func (s *memSink) Abort()                                { s.aborted = true }
 func TestStreamIntoSink(t *testing.T) {
 	for _, name := range fixtureRuns {
 		t.Run(name, func(t *testing.T) {
-			mem, err := Read(fixture(name), Options{Version: "test"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			mem := read(t, fixture(name), Options{Version: "test"})
 			var sink *memSink
 			res, err := Stream(fixture(name), Options{Version: "test"}, func(run string) (Sink, error) {
 				if run != name {

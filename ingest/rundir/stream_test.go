@@ -1,95 +1,15 @@
 package rundir
 
 import (
-	"bytes"
 	"hash/maphash"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/internal/benchgen"
 	"github.com/outlast-dev/outlast/schema"
 )
-
-// datasetFiles returns every file of the dataset at root by relative path.
-func datasetFiles(t *testing.T, root string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		files[rel] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
-// stageRuns writes the runs in dirs into a new dataset at root, read into
-// memory and written with Stage.WriteRun, or streamed through Stream, and
-// returns their results.
-func stageRuns(t *testing.T, root string, streaming bool, opt Options, dirs ...string) []*Result {
-	t.Helper()
-	st, err := dataset.NewStage(root, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []*Result
-	for _, dir := range dirs {
-		var res *Result
-		if streaming {
-			res, err = Stream(dir, opt, stageSink(st))
-		} else if res, err = Read(dir, opt); err == nil {
-			err = st.WriteRun(res.Data)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, res)
-	}
-	if err := st.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// stageSink opens the runs' Sinks in st, as cmd/outlast does.
-func stageSink(st *dataset.Stage) BeginFunc {
-	return func(name string) (Sink, error) { return st.BeginRun(name) }
-}
-
-// streamErr streams dir into a stage that it then discards, and returns
-// the error.
-func streamErr(t *testing.T, dir string, opt Options) error {
-	t.Helper()
-	st, err := dataset.NewStage(t.TempDir(), "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Abort()
-	_, err = Stream(dir, opt, stageSink(st))
-	return err
-}
-
-// sameFiles checks that a and b hold the same files with the same bytes.
-func sameFiles(t *testing.T, a, b map[string][]byte, what string) {
-	t.Helper()
-	if len(a) != len(b) {
-		t.Errorf("%s: %d files against %d", what, len(a), len(b))
-	}
-	for name, data := range a {
-		if !bytes.Equal(data, b[name]) {
-			t.Errorf("%s: %s differs", what, name)
-		}
-	}
-}
 
 // ingestBoth writes dir into two datasets, read into memory and streamed,
 // and checks that they hold the same bytes.
@@ -165,10 +85,7 @@ func TestStreamRepeatedTurn(t *testing.T) {
 			t.Errorf("reject %d: %v, want the first at line %d", i, r, wantFirst)
 		}
 	}
-	mem, err := Read(dir, Options{Version: "test", Lenient: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mem := read(t, dir, Options{Version: "test", Lenient: true})
 	for i := range mem.Rejects {
 		if mem.Rejects[i].Error() != res.Rejects[i].Error() {
 			t.Errorf("reject %d: streamed %q, in memory %q", i, res.Rejects[i], mem.Rejects[i])
@@ -188,17 +105,6 @@ func afterEndRun(t *testing.T, extra ...string) string {
 		`{"ts":"2026-10-27T12:05:03Z","ev":"turn","session":"z-1","turn":1,"prompt_tokens":10,"output_tokens":1}`,
 		`{"ts":"2026-10-27T12:05:04Z","ev":"park","session":"z-1","turn":2}`,
 	}, extra...)...)
-}
-
-// appendedRun is the vllm-2026 fixture with lines appended to its gateway
-// log.
-func appendedRun(t *testing.T, lines ...string) string {
-	t.Helper()
-	dir := copyRun(t, "vllm-2026")
-	for _, l := range lines {
-		appendLine(t, filepath.Join(dir, "gateway.jsonl"), l)
-	}
-	return dir
 }
 
 // TestStreamAfterEnd checks a turn after its session's end when
@@ -260,15 +166,6 @@ func TestStreamKeyCollision(t *testing.T) {
 }
 
 var testSeed = maphash.MakeSeed()
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // TestStreamRepeatedSession checks the messages of a repeated
 // session_start and session_end after the session's end when streaming,
