@@ -100,7 +100,7 @@ func (s *Stage) WriteRun(d *schema.RunData) error {
 type RunWriter struct {
 	s        *Stage
 	name     string
-	turns    *TurnWriter
+	turns    *SortedWriter[schema.Turn]
 	sessions *SortedWriter[schema.Session]
 }
 
@@ -160,15 +160,9 @@ func (s *Stage) end(name string, finished bool) {
 // SortedWriter).
 func (w *RunWriter) AddTurn(t schema.Turn) error { return w.turns.Add(t) }
 
-// Turns returns the number of turns added.
-func (w *RunWriter) Turns() int64 { return w.turns.Rows() }
-
 // AddSession writes one session, in any order (the file is sorted, see
 // SortedWriter).
 func (w *RunWriter) AddSession(s schema.Session) error { return w.sessions.Add(s) }
-
-// Sessions returns the number of sessions added.
-func (w *RunWriter) Sessions() int64 { return w.sessions.Rows() }
 
 // FixSessions sets a function applied to every session row as the file is
 // completed (SortedWriter.Fix).

@@ -37,8 +37,8 @@ var outlastGateway = gatewayFormat{
 
 // gatewayFormatOf returns the format of the run's gateway log. outlast's
 // own format is the only one read today; the exports of load generators
-// are further gatewayFormats, chosen here by the manifest or by the log's
-// first bytes.
+// are other gatewayFormat values, to be chosen here by the manifest or by
+// the log's first bytes.
 func gatewayFormatOf(*manifest.Manifest) gatewayFormat { return outlastGateway }
 
 // gatewayLog is what the second passes over the gateway log need.
