@@ -75,7 +75,7 @@ func TestRoundTrip(t *testing.T) {
 	writeRuns(t, root, sampleRun("s501-burst"))
 	want.Sort()
 	if want.Turns[0].Turn != 0 || want.Sessions[0].Session != "b-0001" || want.Engine[0].Source != schema.SourceLog {
-		t.Fatalf("SortRunData did not sort by time then name: %+v", want.Turns)
+		t.Fatalf("RunData.Sort did not sort by time then name: %+v", want.Turns)
 	}
 	got, err := ReadRun(root, "s501-burst")
 	if err != nil {

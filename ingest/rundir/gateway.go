@@ -21,9 +21,9 @@ type gatewayReader interface {
 	Close()
 }
 
-// gatewayFormat is a gateway log format: its name (files.gateway_format)
-// and how to read it. The log is read again through a new reader to name
-// the first line of a repeated record (repeated.go).
+// gatewayFormat is a gateway log format: its name and how to read it. The
+// log is read again through a new reader to name the first line of a
+// repeated record (repeated.go).
 type gatewayFormat struct {
 	name string
 	open func(lr *lineio.Reader, t0 time.Time) gatewayReader
