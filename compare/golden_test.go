@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/fixtures/sim"
-	"github.com/outlast-dev/outlast/ingest"
+	"github.com/outlast-dev/outlast/ingest/rundir"
 	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
@@ -63,7 +63,7 @@ func simulate() (map[string][]*schema.RunData, error) {
 			return nil, err
 		}
 		for _, p := range paths {
-			res, err := ingest.ReadRunDir(p, ingest.Options{Version: "test"})
+			res, err := rundir.Read(p, rundir.Options{Version: "test"})
 			if err != nil {
 				return nil, err
 			}
@@ -215,7 +215,7 @@ func TestFitTables(t *testing.T) {
 		}
 		col := Column{Label: fmt.Sprintf("seeds%d", first)}
 		for _, p := range paths {
-			res, err := ingest.ReadRunDir(p, ingest.Options{Version: "test"})
+			res, err := rundir.Read(p, rundir.Options{Version: "test"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -23,9 +23,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/outlast-dev/outlast/schema"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // MaxRowsPerRowGroup bounds row groups so that readers can stream a table
@@ -46,13 +48,17 @@ func PartitionDir(root, table, run string) string {
 // Stage collects the files of one or more runs in a staging directory
 // inside the dataset, so that nothing becomes visible until Commit renames
 // them into place. A failed ingest calls Abort and leaves the dataset as it
-// was.
+// was. Runs may be written at the same time from several goroutines, each
+// through its own RunWriter; a run's files do not depend on which others
+// are written beside it or in what order they finish.
 type Stage struct {
 	root    string
 	dir     string
 	created string // CreatedBy version string
-	runs    []string
-	open    []string // runs begun and not finished
+
+	mu   sync.Mutex // guards runs and open
+	runs []string   // runs finished, in the order they finished
+	open []string   // runs begun and not finished
 }
 
 // NewStage starts a staging area under root (created if needed). version is
@@ -94,7 +100,7 @@ func (s *Stage) WriteRun(d *schema.RunData) error {
 type RunWriter struct {
 	s        *Stage
 	name     string
-	turns    *TurnWriter
+	turns    *SortedWriter[schema.Turn]
 	sessions *SortedWriter[schema.Session]
 }
 
@@ -103,42 +109,60 @@ func (s *Stage) BeginRun(name string) (*RunWriter, error) {
 	if name == "" || strings.ContainsAny(name, "/\\") || strings.HasPrefix(name, ".") {
 		return nil, fmt.Errorf("dataset: bad run name %q", name)
 	}
-	if slices.Contains(s.runs, name) || slices.Contains(s.open, name) {
-		return nil, fmt.Errorf("dataset: run %q given twice", name)
+	if err := s.begin(name); err != nil {
+		return nil, err
 	}
 	spill := filepath.Join(s.dir, ".spill", name)
 	// Leftovers of an aborted attempt at the same run must not be merged.
 	if err := os.RemoveAll(spill); err != nil {
+		s.end(name, false)
 		return nil, err
 	}
 	tw, err := newSortedWriter(filepath.Join(PartitionDir(s.dir, schema.TableTurns, name), FileName),
 		schema.TableTurns+"/"+name, spill, schema.TableTurns, schema.CompareTurns, s.options(schema.TableTurns, name))
 	if err != nil {
+		s.end(name, false)
 		return nil, err
 	}
 	sw, err := newSortedWriter(filepath.Join(PartitionDir(s.dir, schema.TableSessions, name), FileName),
 		schema.TableSessions+"/"+name, spill, schema.TableSessions, schema.CompareSessions, s.options(schema.TableSessions, name))
 	if err != nil {
 		tw.abort()
+		s.end(name, false)
 		return nil, err
 	}
-	s.open = append(s.open, name)
 	return &RunWriter{s: s, name: name, turns: tw, sessions: sw}, nil
+}
+
+// begin marks the run called name as being written.
+func (s *Stage) begin(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if slices.Contains(s.runs, name) || slices.Contains(s.open, name) {
+		return fmt.Errorf("dataset: run %q given twice", name)
+	}
+	s.open = append(s.open, name)
+	return nil
+}
+
+// end marks the run called name as no longer being written: finished (part
+// of the stage) or abandoned.
+func (s *Stage) end(name string, finished bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.open = slices.DeleteFunc(s.open, func(n string) bool { return n == name })
+	if finished {
+		s.runs = append(s.runs, name)
+	}
 }
 
 // AddTurn writes one turn, in any order (the file is sorted, see
 // SortedWriter).
 func (w *RunWriter) AddTurn(t schema.Turn) error { return w.turns.Add(t) }
 
-// Turns returns the number of turns added.
-func (w *RunWriter) Turns() int64 { return w.turns.Rows() }
-
 // AddSession writes one session, in any order (the file is sorted, see
 // SortedWriter).
 func (w *RunWriter) AddSession(s schema.Session) error { return w.sessions.Add(s) }
-
-// Sessions returns the number of sessions added.
-func (w *RunWriter) Sessions() int64 { return w.sessions.Rows() }
 
 // FixSessions sets a function applied to every session row as the file is
 // completed (SortedWriter.Fix).
@@ -180,8 +204,7 @@ func (w *RunWriter) Finish(d *schema.RunData) error {
 		return err
 	}
 	os.RemoveAll(filepath.Join(s.dir, ".spill", name))
-	s.open = slices.DeleteFunc(s.open, func(n string) bool { return n == name })
-	s.runs = append(s.runs, name)
+	s.end(name, true)
 	return nil
 }
 
@@ -190,7 +213,7 @@ func (w *RunWriter) Finish(d *schema.RunData) error {
 func (w *RunWriter) Abort() {
 	w.turns.abort()
 	w.sessions.abort()
-	w.s.open = slices.DeleteFunc(w.s.open, func(n string) bool { return n == w.name })
+	w.s.end(w.name, false)
 }
 
 // options returns the writer options of one table's file.
@@ -212,17 +235,18 @@ func (s *Stage) options(table, run string) []parquet.WriterOption {
 	}
 }
 
-// WriteRejects stages the rejected lines of run as JSONL (one object per
-// line: pos, reason, line). An empty slice removes an earlier rejects file
-// on Commit.
-func (s *Stage) WriteRejects(run string, rejects []Reject) error {
+// WriteRejects stages the lines of run rejected in lenient mode as JSONL,
+// one object per line: pos (file:line), reason, and the line verbatim
+// ("line", or "line_base64" when it is not UTF-8). An empty slice removes
+// an earlier rejects file on Commit.
+func (s *Stage) WriteRejects(run string, rejects []*textpos.ParseError) error {
 	dir := filepath.Join(s.dir, RejectsDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
 	for _, r := range rejects {
-		buf.Write(r.JSON())
+		buf.Write(rejectJSON(r))
 		buf.WriteByte('\n')
 	}
 	return os.WriteFile(filepath.Join(dir, run+".jsonl"), buf.Bytes(), 0o644)
@@ -247,6 +271,8 @@ func writeTable[T any](s *Stage, table, run string, rows []T) error {
 // the same runs, and removes the stage. Each file is replaced by a rename,
 // so a reader never sees a partial file.
 func (s *Stage) Commit() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for _, run := range s.runs {
 		for _, table := range schema.Tables {
 			src := filepath.Join(PartitionDir(s.dir, table, run), FileName)

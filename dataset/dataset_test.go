@@ -75,7 +75,7 @@ func TestRoundTrip(t *testing.T) {
 	writeRuns(t, root, sampleRun("s501-burst"))
 	want.Sort()
 	if want.Turns[0].Turn != 0 || want.Sessions[0].Session != "b-0001" || want.Engine[0].Source != schema.SourceLog {
-		t.Fatalf("SortRunData did not sort by time then name: %+v", want.Turns)
+		t.Fatalf("RunData.Sort did not sort by time then name: %+v", want.Turns)
 	}
 	got, err := ReadRun(root, "s501-burst")
 	if err != nil {
@@ -153,9 +153,9 @@ func TestRejectsKeptVerbatim(t *testing.T) {
 	if err := st.WriteRun(sampleRun("r1")); err != nil {
 		t.Fatal(err)
 	}
-	rej := []Reject{
-		{Pos: textpos.Pos{File: "gateway.jsonl", Line: 7}, Reason: "not JSON", Line: []byte(`{"ts":`)},
-		{Pos: textpos.Pos{File: "gateway.jsonl", Line: 9}, Reason: "not JSON", Line: []byte{0xff, 'x'}},
+	rej := []*textpos.ParseError{
+		textpos.At(textpos.Pos{File: "gateway.jsonl", Line: 7}, 7, []byte(`{"ts":`), "not JSON"),
+		textpos.Errorf(textpos.Pos{File: "gateway.jsonl", Line: 9}, []byte{0xff, 'x'}, "not JSON"),
 	}
 	if err := st.WriteRejects("r1", rej); err != nil {
 		t.Fatal(err)
@@ -195,5 +195,48 @@ func TestSchemaVersionChecked(t *testing.T) {
 	f.Close()
 	if _, err := ReadRun(root, "r1"); err == nil || !strings.Contains(err.Error(), `schema version "999"`) {
 		t.Errorf("reading a version-999 file: err = %v, want it refused by version", err)
+	}
+}
+
+// TestStageRunsInParallel checks that runs written at the same time, each
+// by its own goroutine, give the files they give one after another.
+func TestStageRunsInParallel(t *testing.T) {
+	names := []string{"r1", "r2", "r3", "r4", "r5", "r6"}
+	sequential := t.TempDir()
+	var runs []*schema.RunData
+	for _, n := range names {
+		runs = append(runs, sampleRun(n))
+	}
+	writeRuns(t, sequential, runs...)
+
+	parallel := t.TempDir()
+	st, err := NewStage(parallel, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, len(names))
+	for i := range names {
+		go func() {
+			// Finish in the reverse order of beginning, roughly.
+			time.Sleep(time.Duration(len(names)-i) * time.Millisecond)
+			errs <- st.WriteRun(sampleRun(names[i]))
+		}()
+	}
+	for range names {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		for _, table := range schema.Tables {
+			a, _ := os.ReadFile(filepath.Join(PartitionDir(sequential, table, n), FileName))
+			b, _ := os.ReadFile(filepath.Join(PartitionDir(parallel, table, n), FileName))
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("%s/%s: written in parallel, the file differs", table, n)
+			}
+		}
 	}
 }

@@ -8,28 +8,24 @@ import (
 	"github.com/outlast-dev/outlast/textpos"
 )
 
-// Reject is one input line rejected in lenient mode, kept verbatim with the
-// reason it was rejected.
-type Reject struct {
-	Pos    textpos.Pos
-	Reason string
-	Line   []byte
-}
-
-// JSON encodes r as one JSONL object {"pos","reason","line"}. A line that
-// is not valid UTF-8 goes into "line_base64" instead, so its bytes survive
-// exactly.
-func (r Reject) JSON() []byte {
+// rejectJSON encodes a line rejected in lenient mode as one JSONL object
+// {"pos","reason","line"}: its position (file:line), the reason, and the
+// line verbatim. A line that is not valid UTF-8 goes into "line_base64"
+// instead, so its bytes survive exactly.
+func rejectJSON(e *textpos.ParseError) []byte {
 	rec := struct {
 		Pos        string `json:"pos"`
 		Reason     string `json:"reason"`
 		Line       string `json:"line,omitempty"`
 		LineBase64 string `json:"line_base64,omitempty"`
-	}{Pos: r.Pos.String(), Reason: r.Reason}
-	if utf8.Valid(r.Line) {
-		rec.Line = string(r.Line)
+	}{Pos: e.Pos.String()}
+	if e.Err != nil {
+		rec.Reason = e.Err.Error()
+	}
+	if utf8.Valid(e.Raw) {
+		rec.Line = string(e.Raw)
 	} else {
-		rec.LineBase64 = base64.StdEncoding.EncodeToString(r.Line)
+		rec.LineBase64 = base64.StdEncoding.EncodeToString(e.Raw)
 	}
 	b, _ := json.Marshal(rec)
 	return b

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/outlast-dev/outlast/schema"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -31,12 +30,8 @@ type SortedWriter[T any] struct {
 	written    bool
 	late       []T
 	spills     []string
-	n          int64
 	fix        func(*T)
 }
-
-// TurnWriter is the SortedWriter of the turns table.
-type TurnWriter = SortedWriter[schema.Turn]
 
 func newSortedWriter[T any](path, what, spillDir, prefix string, compare func(a, b T) int, opts []parquet.WriterOption) (*SortedWriter[T], error) {
 	out, err := newRowWriter[T](path, what, opts, true)
@@ -48,7 +43,6 @@ func newSortedWriter[T any](path, what, spillDir, prefix string, compare func(a,
 
 // Add takes one row.
 func (sw *SortedWriter[T]) Add(row T) error {
-	sw.n++
 	if sw.written && sw.compare(row, sw.last) < 0 {
 		sw.late = append(sw.late, row)
 		if len(sw.late) == lateSpillRows {
@@ -62,9 +56,6 @@ func (sw *SortedWriter[T]) Add(row T) error {
 	}
 	return nil
 }
-
-// Rows returns the number of rows added.
-func (sw *SortedWriter[T]) Rows() int64 { return sw.n }
 
 // Fix sets a function applied to every row as the file is completed, for
 // the rare value known only at the end of the input (a session's turn

@@ -29,9 +29,11 @@ func manyTurns(n int) []schema.Turn {
 	return out
 }
 
-// stageTurns writes run "r" with turns added in the given order and
-// returns the turns file's bytes.
-func stageTurns(t *testing.T, turns []schema.Turn) []byte {
+// stageRun writes run "r" into a new dataset through a RunWriter: add
+// gives it the streamed rows, then d (sampleRun's other tables, with the
+// turns and sessions add left out) finishes it. It returns the dataset's
+// root.
+func stageRun(t *testing.T, add func(*RunWriter) error, d *schema.RunData) string {
 	t.Helper()
 	root := t.TempDir()
 	st, err := NewStage(root, "test")
@@ -42,13 +44,9 @@ func stageTurns(t *testing.T, turns []schema.Turn) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tr := range turns {
-		if err := rw.AddTurn(tr); err != nil {
-			t.Fatal(err)
-		}
+	if err := add(rw); err != nil {
+		t.Fatal(err)
 	}
-	d := sampleRun("r")
-	d.Turns = nil
 	if err := rw.Finish(d); err != nil {
 		t.Fatal(err)
 	}
@@ -58,26 +56,51 @@ func stageTurns(t *testing.T, turns []schema.Turn) []byte {
 	if left, _ := filepath.Glob(filepath.Join(root, ".staging-*")); len(left) > 0 {
 		t.Errorf("staging left behind: %v", left)
 	}
-	b, err := os.ReadFile(filepath.Join(PartitionDir(root, schema.TableTurns, "r"), FileName))
+	return root
+}
+
+// readBack checks that run "r"'s table at root holds rows sorted by
+// compare, after norm (which clears what the file adds or the writer
+// changes), and returns the file's bytes.
+func readBack[T any](t *testing.T, root, table string, rows []T, compare func(a, b T) int, norm func(got, want *T)) []byte {
+	t.Helper()
+	got, err := readTable[T](root, table, "r")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := readTable[schema.Turn](root, schema.TableTurns, "r")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := slices.Clone(turns)
-	slices.SortFunc(want, schema.CompareTurns)
+	want := slices.Clone(rows)
+	slices.SortFunc(want, compare)
 	if len(got) != len(want) {
-		t.Fatalf("read back %d turns, wrote %d", len(got), len(want))
+		t.Fatalf("%s: read back %d rows, wrote %d", table, len(got), len(want))
 	}
 	for i := range got {
-		got[i].Run = ""
+		norm(&got[i], &want[i])
 		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Fatalf("row %d: got %+v, want %+v", i, got[i], want[i])
+			t.Fatalf("%s: row %d: got %+v, want %+v", table, i, got[i], want[i])
 		}
 	}
+	b, err := os.ReadFile(filepath.Join(PartitionDir(root, table, "r"), FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
 	return b
+}
+
+// stageTurns writes run "r" with turns added in the given order and
+// returns the turns file's bytes after checking its rows.
+func stageTurns(t *testing.T, turns []schema.Turn) []byte {
+	t.Helper()
+	d := sampleRun("r")
+	d.Turns = nil
+	root := stageRun(t, func(rw *RunWriter) error {
+		for _, tr := range turns {
+			if err := rw.AddTurn(tr); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, d)
+	return readBack(t, root, schema.TableTurns, turns, schema.CompareTurns, func(got, _ *schema.Turn) { got.Run = "" })
 }
 
 // TestTurnWriterAnyOrder checks that the turns file is sorted and
@@ -154,56 +177,28 @@ func TestBeginRunTwice(t *testing.T) {
 // returns the sessions file's bytes after checking its rows.
 func stageSessions(t *testing.T, sessions []schema.Session, viaFinish bool, fix func(*schema.Session)) []byte {
 	t.Helper()
-	root := t.TempDir()
-	st, err := NewStage(root, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rw, err := st.BeginRun("r")
-	if err != nil {
-		t.Fatal(err)
-	}
 	d := sampleRun("r")
 	d.Turns, d.Sessions = nil, nil
 	if viaFinish {
 		d.Sessions = slices.Clone(sessions)
-	} else {
-		for _, s := range sessions {
-			if err := rw.AddSession(s); err != nil {
-				t.Fatal(err)
+	}
+	root := stageRun(t, func(rw *RunWriter) error {
+		if !viaFinish {
+			for _, s := range sessions {
+				if err := rw.AddSession(s); err != nil {
+					return err
+				}
 			}
 		}
-	}
-	rw.FixSessions(fix)
-	if err := rw.Finish(d); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	got, err := readTable[schema.Session](root, schema.TableSessions, "r")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := slices.Clone(sessions)
-	slices.SortFunc(want, schema.CompareSessions)
-	if len(got) != len(want) {
-		t.Fatalf("read back %d sessions, wrote %d", len(got), len(want))
-	}
-	for i := range got {
-		got[i].Run = ""
+		rw.FixSessions(fix)
+		return nil
+	}, d)
+	return readBack(t, root, schema.TableSessions, sessions, schema.CompareSessions, func(got, want *schema.Session) {
+		got.Run = ""
 		if fix != nil {
-			fix(&want[i])
+			fix(want)
 		}
-		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Fatalf("row %d: got %+v, want %+v", i, got[i], want[i])
-		}
-	}
-	b, err := os.ReadFile(filepath.Join(PartitionDir(root, schema.TableSessions, "r"), FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	})
 }
 
 // TestSessionsAnyOrder checks the sessions file written through the same

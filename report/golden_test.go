@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/outlast-dev/outlast/ingest"
+	"github.com/outlast-dev/outlast/ingest/rundir"
 	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/schema"
@@ -24,7 +24,7 @@ func realFixtures(t *testing.T) []*schema.RunData {
 		if !e.IsDir() {
 			continue
 		}
-		res, err := ingest.ReadRunDir(filepath.Join(root, e.Name()), ingest.Options{Version: "test"})
+		res, err := rundir.Read(filepath.Join(root, e.Name()), rundir.Options{Version: "test"})
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name(), err)
 		}

@@ -137,7 +137,7 @@ row_secs() { # row LABEL BENCH PKG TARGET_S
   printf '%-44s %14s %14s %10s %8s\n' "$1" "${v:--}" "-" "-" "$(check "$v" "$4" le)"
 }
 row_mbs "gateway reader (Go bench), MB/s" BenchmarkReader ingest/gateway ""
-row_mbs "ingest pipeline 64 MB (Go bench), MB/s" BenchmarkIngestGateway ingest ""
+row_mbs "ingest pipeline 64 MB (Go bench), MB/s" BenchmarkIngestGateway ingest/rundir ""
 row_mbs "vLLM log reader, MB/s (target >= 150)" BenchmarkReader ingest/vllmlog 150
 row_mbs "SGLang log reader, MB/s (target >= 150)" BenchmarkReader ingest/sglanglog 150
 row_mbs "Prometheus scrapes reader, MB/s (>= 150)" BenchmarkReader ingest/promscrape 150

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -98,15 +96,12 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return inputError(err)
 	}
-	bw := bufio.NewWriter(stdout)
-	if err := rep.WriteText(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
+	// WriteText buffers its output and reports a failed write.
+	if err := rep.WriteText(stdout); err != nil {
 		return err
 	}
 	if n := rep.Failed(); n > 0 {
-		return findingError(errors.New(countNoun(n, "rule") + " failed"))
+		return findingError(fmt.Errorf("%s failed", countNoun(n, "rule")))
 	}
 	return nil
 }

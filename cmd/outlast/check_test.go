@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/outlast-dev/outlast/compare/check"
 )
 
 // TestCheckExitStatus checks that check's printed verdict and its exit
@@ -49,5 +51,22 @@ func TestCheckExitStatus(t *testing.T) {
 		if code != tc.code || last != tc.last {
 			t.Errorf("outlast %s: exit %d, last line %q; want %d, %q\n%s", strings.Join(tc.args[1:], " "), code, last, tc.code, tc.last, stdout.String())
 		}
+	}
+}
+
+// TestCheckHelpRulesParse checks that the rules file shown by "outlast
+// check --help" is one that check accepts.
+func TestCheckHelpRulesParse(t *testing.T) {
+	_, block, ok := strings.Cut(checkHelp, "A rules file:\n\n")
+	block, _, ok2 := strings.Cut(block, "\n\n")
+	if !ok || !ok2 {
+		t.Fatal("no rules file in the help text")
+	}
+	rules, err := check.Parse([]byte(strings.ReplaceAll(block, "\n  ", "\n")[2:]), "help")
+	if err != nil {
+		t.Fatalf("the help's rules file: %v\n%s", err, block)
+	}
+	if len(rules.Rules) != 3 {
+		t.Errorf("the help's rules file has %d rules, want 3", len(rules.Rules))
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"sort"
 
 	"github.com/outlast-dev/outlast/dataset"
-	"github.com/outlast-dev/outlast/ingest"
+	"github.com/outlast-dev/outlast/ingest/rundir"
 )
 
 func init() {
@@ -42,8 +42,8 @@ Flags:
 `
 
 // ingestMemoryLimit is the soft limit of the Go heap during ingest: below
-// the 256 MB peak the issue allows, with room for stacks and buffers
-// outside the heap.
+// the 256 MB peak ingest is held to (docs/performance.md), with room for
+// stacks and buffers outside the heap.
 const ingestMemoryLimit = 160 << 20
 
 func runIngest(stdout, stderr io.Writer, args []string) error {
@@ -79,12 +79,14 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 			stage.Abort()
 		}
 	}()
+	// The dataset's run writer is the Sink the runs stream into: the turns
+	// and sessions go to the stage as the gateway log is read, so memory
+	// does not grow with the log.
+	begin := func(name string) (rundir.Sink, error) { return stage.BeginRun(name) }
 	var totalRejects int
 	for i, dir := range dirs {
 		bar.step(i, filepath.Base(dir))
-		// StageRun streams the turns into the stage as the gateway log is
-		// read, so memory does not grow with the log.
-		res, err := ingest.StageRun(dir, ingest.Options{Lenient: *lenient, Version: version}, stage)
+		res, err := rundir.Stream(dir, rundir.Options{Lenient: *lenient, Version: version}, begin)
 		if err != nil {
 			bar.done()
 			return inputError(err)
@@ -130,10 +132,10 @@ func expandRunDirs(args []string) ([]string, error) {
 			return nil, err
 		}
 		if !st.IsDir() {
-			return nil, fmt.Errorf("%s: not a directory (want a run directory with %s)", a, ingest.ManifestName)
+			return nil, fmt.Errorf("%s: not a directory (want a run directory with %s)", a, rundir.ManifestName)
 		}
 		var found []string
-		if ingest.IsRunDir(a) {
+		if rundir.IsRunDir(a) {
 			found = []string{a}
 		} else {
 			entries, err := os.ReadDir(a)
@@ -141,12 +143,12 @@ func expandRunDirs(args []string) ([]string, error) {
 				return nil, err
 			}
 			for _, e := range entries {
-				if p := filepath.Join(a, e.Name()); e.IsDir() && ingest.IsRunDir(p) {
+				if p := filepath.Join(a, e.Name()); e.IsDir() && rundir.IsRunDir(p) {
 					found = append(found, p)
 				}
 			}
 			if len(found) == 0 {
-				return nil, fmt.Errorf("%s: no %s here or in its subdirectories", a, ingest.ManifestName)
+				return nil, fmt.Errorf("%s: no %s here or in its subdirectories", a, rundir.ManifestName)
 			}
 			sort.Strings(found)
 		}

@@ -3,27 +3,28 @@ package check
 import (
 	"bytes"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/outlast-dev/outlast/compare"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
-const exampleRules = `rules:
-  - name: prevention never collapses
-    where: {design: prevention}
-    require: {persistent_runs: 0}
-  - name: healthy arms keep the cache
-    where: {arm: no-burst}
-    require: {min_end_hit_ratio: 0.9}
-  - name: B not worse than A
-    compare: {baseline: A, candidate: B}
-    require: {collapse_rate_not_worse: true, alpha: 0.05}
-`
+// exampleRules is the rules file of the package documentation and of
+// "outlast check --help".
+func exampleRules(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/ci.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 func TestParseExample(t *testing.T) {
-	rs, err := Parse([]byte(exampleRules), "ci.yaml")
+	rs, err := Parse([]byte(exampleRules(t)), "ci.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,9 +42,10 @@ func TestParseExample(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
-		{"unknown rule key", "rules:\n  - name: a\n    requre: {persistent_runs: 0}\n", `r.yaml:3:5: unknown key "requre" in a rule`},
-		{"unknown requirement", "rules:\n  - name: a\n    require: {max_persistent: 0}\n", `r.yaml:3:15: unknown key "max_persistent" in require`},
-		{"unknown top key", "rule:\n  - name: a\n", `r.yaml:1:1: unknown key "rule" in the rules file`},
+		{"unknown rule key", "rules:\n  - name: a\n    requre: {persistent_runs: 0}\n",
+			`r.yaml:3:5: unknown key "requre" in a rule (did you mean require?); known keys: name, where, dataset, compare, require`},
+		{"unknown requirement", "rules:\n  - name: a\n    require: {max_persistent: 0}\n", `r.yaml:3:15: unknown key "max_persistent" in require; known keys: persistent_runs, `},
+		{"unknown top key", "rule:\n  - name: a\n", `r.yaml:1:1: unknown key "rule" in the rules file (did you mean rules?); known keys: rules`},
 		{"unknown column", "rules:\n  - name: a\n    where: {desing: paired}\n    require: {persistent_runs: 0}\n", `r.yaml:3:13: where: unknown runs column "desing"`},
 		{"bad number", "rules:\n  - name: a\n    require: {min_end_hit_ratio: high}\n", `r.yaml:3:34: require: min_end_hit_ratio: want a number`},
 		{"bad bool", "rules:\n  - name: a\n    require: {collapse_rate_not_worse: maybe}\n", `r.yaml:3:40: require: collapse_rate_not_worse: want true or false`},
@@ -52,18 +54,23 @@ func TestParseErrors(t *testing.T) {
 		{"no require", "rules:\n  - name: a\n    where: {arm: burst}\n", `r.yaml:2:5: rule "a" has no require`},
 		{"no name", "rules:\n  - require: {persistent_runs: 0}\n", "r.yaml:2:5: rule without a name"},
 		{"duplicate name", "rules:\n  - name: a\n    require: {min_runs: 1}\n  - name: a\n    require: {min_runs: 1}\n", `rule "a" already defined on line 2`},
+		{"duplicate key", "rules:\n  - name: a\n    require: {min_runs: 1, min_runs: 2}\n", "r.yaml:3:28: rules[0].require.min_runs: duplicate key (first at line 3)"},
+		{"where not a mapping", "rules:\n  - name: a\n    where: [a]\n    require: {min_runs: 1}\n", "r.yaml:3:12: rules[0].where: want a mapping of keys, got a list"},
+		{"not a mapping", "- a\n", "r.yaml:1:1: want a mapping with a rules: key, got a list"},
 		{"alpha out of range", "rules:\n  - name: a\n    require: {hit_ratio_not_worse: true, alpha: 1.5}\n", "alpha: want a level in (0, 1)"},
-		{"syntax", "rules: [\n", "r.yaml:"},
+		{"syntax", "rules:\n  - name: a\n    require: {min_runs: 1}\n  - name: b: c\n", "r.yaml:4: not valid YAML: mapping values are not allowed in this context"},
+		{"second document", "rules:\n  - name: a\n    require: {min_runs: 1}\n---\nrules: []\n", "r.yaml:4:1: a second YAML document: a rules file holds exactly one"},
+		{"empty", "# nothing yet\n", "r.yaml:1: empty rules file"},
 	} {
 		_, err := Parse([]byte(tc.src), "r.yaml")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
-	var pe *ParseError
+	var pe *textpos.ParseError
 	_, err := Parse([]byte("rules:\n  - name: a\n    requre: {}\n"), "r.yaml")
-	if !errors.As(err, &pe) || pe.Line != 3 {
-		t.Errorf("error %v: want a *ParseError on line 3", err)
+	if !errors.As(err, &pe) || pe.Pos.Line != 3 || pe.Column != 5 {
+		t.Errorf("error %v: want a *textpos.ParseError at line 3, column 5", err)
 	}
 }
 
@@ -121,7 +128,8 @@ func TestRunRules(t *testing.T) {
 		run("p2", "prevention", "budgeter", 2, 1200),
 		run("q1", "paired", "no-burst", 1, -1),
 	}
-	rep := evaluate(t, exampleRules[:strings.Index(exampleRules, "  - name: B")], []compare.Column{{Label: "A", Runs: ds}})
+	example := exampleRules(t)
+	rep := evaluate(t, example[:strings.Index(example, "  - name: B")], []compare.Column{{Label: "A", Runs: ds}})
 	if len(rep.Verdicts) != 2 || rep.Failed() != 1 {
 		t.Fatalf("verdicts %+v", rep.Verdicts)
 	}

@@ -36,7 +36,9 @@
 //	throughput_not_worse: true      healthy runs' turn throughput not significantly lower
 //
 // Without compare:, the first dataset is the baseline of every other.
-// Unknown keys, unknown columns and ill-typed values are errors with
-// their line and column. Evaluate returns a Report whose verdict (every
-// rule holds or not) is what the command's exit status says.
+// Bad rules files are *textpos.ParseError values at the offending node,
+// "file:line:column: reason", as a run's manifest errors are: YAML syntax,
+// unknown keys (with the key most likely meant), duplicate keys, unknown
+// columns and ill-typed values. Evaluate returns a Report whose verdict
+// (every rule holds or not) is what the command's exit status says.
 package check

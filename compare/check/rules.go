@@ -3,12 +3,14 @@ package check
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/outlast-dev/outlast/compare"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/outlast-dev/outlast/compare"
+	"github.com/outlast-dev/outlast/internal/yamlpos"
 )
 
 // Requirement keys of a rule over runs (each must hold for the runs its
@@ -72,17 +74,8 @@ func (r *Rule) IsComparison() bool {
 	return false
 }
 
-// ParseError is an error at a position of a rules file.
-type ParseError struct {
-	File         string
-	Line, Column int
-	Msg          string
-}
-
-// Error returns "FILE:LINE:COLUMN: message".
-func (e *ParseError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
-}
+// ruleKeys are the keys of one rule.
+var ruleKeys = []string{"name", "where", "dataset", "compare", "require"}
 
 // Parse parses a rules file:
 //
@@ -93,147 +86,137 @@ func (e *ParseError) Error() string {
 //	    compare: {baseline: A, candidate: B} # optional
 //	    require: {KEY: VALUE, ...}
 //
-// Unknown keys, a rule without name or require, and requirements of both
-// kinds in one rule are errors with their line and column.
+// Errors are *textpos.ParseError values at the offending node,
+// "file:line:column: reason": YAML syntax, unknown keys (with the key most
+// likely meant), duplicate keys, a rule without name or require, and
+// requirements of both kinds in one rule.
 func Parse(data []byte, file string) (*Rules, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+	f := &yamlpos.File{Name: file, Columns: true}
+	root, err := f.Decode(data, "a rules file")
+	if err != nil {
+		return nil, err
 	}
-	if len(doc.Content) == 0 {
-		return nil, fmt.Errorf("%s: empty rules file", file)
+	if root == nil {
+		return nil, f.Errorf(nil, "empty rules file")
 	}
-	errf := func(n *yaml.Node, format string, args ...any) error {
-		return &ParseError{File: file, Line: n.Line, Column: n.Column, Msg: fmt.Sprintf(format, args...)}
+	if root.Kind != yaml.MappingNode {
+		return nil, f.Errorf(root, "want a mapping with a rules: key, got %s", yamlpos.Describe(root))
 	}
-	root := doc.Content[0]
-	top, err := mapping(root, errf, "the rules file", "rules")
+	top, err := fields(f, root, "", "the rules file", []string{"rules"})
 	if err != nil {
 		return nil, err
 	}
 	list, ok := top["rules"]
 	if !ok {
-		return nil, errf(root, "no rules: key")
+		return nil, f.Errorf(root, "no rules: key")
 	}
 	if list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
-		return nil, errf(list, "rules: want a list of rules")
+		return nil, f.Errorf(list, "rules: want a list of rules")
 	}
 	rs := &Rules{}
 	names := map[string]int{}
-	for _, item := range list.Content {
-		fields, err := mapping(item, errf, "a rule", "name", "where", "dataset", "compare", "require")
+	for i, item := range list.Content {
+		item = yamlpos.Resolve(item)
+		r, err := parseRule(f, item, fmt.Sprintf("rules[%d]", i))
 		if err != nil {
 			return nil, err
 		}
-		r := Rule{Line: item.Line, Require: map[string]float64{}}
-		n, ok := fields["name"]
-		if !ok || n.Kind != yaml.ScalarNode || strings.TrimSpace(n.Value) == "" {
-			return nil, errf(item, "rule without a name")
-		}
-		r.Name = n.Value
 		if prev, dup := names[r.Name]; dup {
-			return nil, errf(n, "rule %q already defined on line %d", r.Name, prev)
+			return nil, f.Errorf(item, "rule %q already defined on line %d", r.Name, prev)
 		}
 		names[r.Name] = item.Line
-		if w, ok := fields["where"]; ok {
-			if _, err := mapping(w, errf, "where"); err != nil {
-				return nil, err
-			}
-			for i := 0; i+1 < len(w.Content); i += 2 {
-				k, v := w.Content[i], w.Content[i+1]
-				if err := checkColumn(k.Value); err != nil {
-					return nil, errf(k, "where: %v", err)
-				}
-				if v.Kind != yaml.ScalarNode {
-					return nil, errf(v, "where: %s: want a single value", k.Value)
-				}
-				r.Where = append(r.Where, Cond{Column: k.Value, Value: v.Value})
-			}
-		}
-		if d, ok := fields["dataset"]; ok {
-			if d.Kind != yaml.ScalarNode {
-				return nil, errf(d, "dataset: want a column label")
-			}
-			r.Dataset = d.Value
-		}
-		if c, ok := fields["compare"]; ok {
-			pair, err := mapping(c, errf, "compare", "baseline", "candidate")
-			if err != nil {
-				return nil, err
-			}
-			b, okB := pair["baseline"]
-			cand, okC := pair["candidate"]
-			if !okB || !okC {
-				return nil, errf(c, "compare: want both baseline and candidate")
-			}
-			r.Baseline, r.Candidate = b.Value, cand.Value
-		}
-		req, ok := fields["require"]
-		if !ok {
-			return nil, errf(item, "rule %q has no require", r.Name)
-		}
-		reqs, err := mapping(req, errf, "require", append(append([]string{}, runRequirements...), compareRequirements...)...)
-		if err != nil {
-			return nil, err
-		}
-		for _, k := range sortedKeys(reqs) {
-			v, err := requirementValue(k, reqs[k].Value)
-			if err != nil {
-				return nil, errf(reqs[k], "require: %v", err)
-			}
-			r.Require[k] = v
-		}
-		if err := r.validate(); err != nil {
-			return nil, errf(req, "rule %q: %v", r.Name, err)
-		}
 		rs.Rules = append(rs.Rules, r)
 	}
 	return rs, nil
 }
 
-// mapping returns a mapping node's values by key; with allowed keys, any
-// other key is an error at its position.
-func mapping(n *yaml.Node, errf func(*yaml.Node, string, ...any) error, what string, allowed ...string) (map[string]*yaml.Node, error) {
-	if n.Kind != yaml.MappingNode {
-		return nil, errf(n, "%s: want a mapping of keys to values", what)
+// parseRule parses one item of the rules list; path names it in messages
+// ("rules[0]").
+func parseRule(f *yamlpos.File, item *yaml.Node, path string) (Rule, error) {
+	r := Rule{Line: item.Line, Require: map[string]float64{}}
+	fs, err := fields(f, item, path, "a rule", ruleKeys)
+	if err != nil {
+		return r, err
 	}
-	out := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if len(allowed) > 0 && !contains(allowed, k.Value) {
-			return nil, errf(k, "unknown key %q in %s (want %s)", k.Value, what, strings.Join(allowed, ", "))
+	n, ok := fs["name"]
+	if !ok || n.Kind != yaml.ScalarNode || strings.TrimSpace(n.Value) == "" {
+		return r, f.Errorf(item, "rule without a name")
+	}
+	r.Name = n.Value
+	if w, ok := fs["where"]; ok {
+		conds, err := f.Mapping(w, path+".where")
+		if err != nil {
+			return r, err
 		}
-		if _, dup := out[k.Value]; dup {
-			return nil, errf(k, "key %q given twice in %s", k.Value, what)
+		for _, e := range conds {
+			if err := checkColumn(e.Name); err != nil {
+				return r, f.Errorf(e.Key, "where: %v", err)
+			}
+			if e.Value.Kind != yaml.ScalarNode {
+				return r, f.Errorf(e.Value, "where: %s: want a single value", e.Name)
+			}
+			r.Where = append(r.Where, Cond{Column: e.Name, Value: e.Value.Value})
 		}
-		out[k.Value] = v
+	}
+	if d, ok := fs["dataset"]; ok {
+		if d.Kind != yaml.ScalarNode {
+			return r, f.Errorf(d, "dataset: want a column label")
+		}
+		r.Dataset = d.Value
+	}
+	if c, ok := fs["compare"]; ok {
+		pair, err := fields(f, c, path+".compare", "compare", []string{"baseline", "candidate"})
+		if err != nil {
+			return r, err
+		}
+		b, okB := pair["baseline"]
+		cand, okC := pair["candidate"]
+		if !okB || !okC {
+			return r, f.Errorf(c, "compare: want both baseline and candidate")
+		}
+		r.Baseline, r.Candidate = b.Value, cand.Value
+	}
+	req, ok := fs["require"]
+	if !ok {
+		return r, f.Errorf(item, "rule %q has no require", r.Name)
+	}
+	reqs, err := f.Mapping(req, path+".require")
+	if err != nil {
+		return r, err
+	}
+	known := slices.Concat(runRequirements, compareRequirements)
+	for _, e := range reqs {
+		if !slices.Contains(known, e.Name) {
+			return r, f.UnknownKey(e, "require", known)
+		}
+		v, err := requirementValue(e.Name, e.Value.Value)
+		if err != nil {
+			return r, f.Errorf(e.Value, "require: %v", err)
+		}
+		r.Require[e.Name] = v
+	}
+	if err := r.validate(); err != nil {
+		return r, f.Errorf(req, "rule %q: %v", r.Name, err)
+	}
+	return r, nil
+}
+
+// fields returns the values of mapping n by key, every key one of known:
+// another key is an error naming section and the known key it most likely
+// meant.
+func fields(f *yamlpos.File, n *yaml.Node, path, section string, known []string) (map[string]*yaml.Node, error) {
+	es, err := f.Mapping(n, path)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*yaml.Node, len(es))
+	for _, e := range es {
+		if !slices.Contains(known, e.Name) {
+			return nil, f.UnknownKey(e, section, known)
+		}
+		out[e.Name] = e.Value
 	}
 	return out, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedKeys(m map[string]*yaml.Node) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	// In file order, so conditions print as written.
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := m[keys[i]], m[keys[j]]
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
-	return keys
 }
 
 // checkColumn accepts a runs-table column or a label key.
@@ -241,7 +224,7 @@ func checkColumn(name string) error {
 	if strings.HasPrefix(name, compare.LabelPrefix) && len(name) > len(compare.LabelPrefix) {
 		return nil
 	}
-	if name == "run" || contains(compare.RunsColumns(), name) {
+	if name == "run" || slices.Contains(compare.RunsColumns(), name) {
 		return nil
 	}
 	return fmt.Errorf("unknown runs column %q", name)
@@ -278,7 +261,7 @@ func requirementValue(key, s string) (float64, error) {
 func (r *Rule) validate() error {
 	var run, cmp bool
 	for k := range r.Require {
-		if contains(runRequirements, k) {
+		if slices.Contains(runRequirements, k) {
 			run = true
 		} else if k != ReqAlpha {
 			cmp = true
@@ -318,8 +301,8 @@ func FromFlags(where, require []string) (*Rules, error) {
 		if !ok {
 			return nil, fmt.Errorf("--require %q: want KEY=VALUE", q)
 		}
-		if !contains(runRequirements, k) && !contains(compareRequirements, k) {
-			return nil, fmt.Errorf("--require: unknown requirement %q (want %s)", k, strings.Join(append(append([]string{}, runRequirements...), compareRequirements...), ", "))
+		if !slices.Contains(runRequirements, k) && !slices.Contains(compareRequirements, k) {
+			return nil, fmt.Errorf("--require: unknown requirement %q (want %s)", k, strings.Join(slices.Concat(runRequirements, compareRequirements), ", "))
 		}
 		val, err := requirementValue(k, v)
 		if err != nil {

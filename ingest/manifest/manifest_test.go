@@ -3,39 +3,20 @@ package manifest
 import (
 	"encoding/json"
 	"errors"
-	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/textpos"
 
 	"github.com/outlast-dev/outlast/schema"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
 const fixturesDir = "../../fixtures/real"
-
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s--- want\n%s", path, got, want)
-	}
-}
 
 func parseFile(t testing.TB, path string) (*Manifest, error) {
 	t.Helper()
@@ -47,23 +28,19 @@ func parseFile(t testing.TB, path string) (*Manifest, error) {
 }
 
 // runJSON renders the flattened run as indented JSON for golden files.
-func runJSON(t testing.TB, m *Manifest) string {
+func runJSON(t testing.TB, m *Manifest) []byte {
 	t.Helper()
 	b, err := json.MarshalIndent(m.Run(), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b) + "\n"
+	return append(b, '\n')
 }
 
 // TestBad checks the exact message of each invalid manifest in
 // testdata/bad against its golden file.
 func TestBad(t *testing.T) {
-	files, _ := filepath.Glob("testdata/bad/*.yaml")
-	if len(files) == 0 {
-		t.Fatal("no bad manifests")
-	}
-	for _, file := range files {
+	for _, file := range golden.Glob(t, "testdata/bad/*.yaml") {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			m, err := parseFile(t, file)
 			if err == nil {
@@ -73,7 +50,7 @@ func TestBad(t *testing.T) {
 			if !errors.As(err, &perr) || perr.Pos.File != "run.yaml" || perr.Pos.Line < 1 {
 				t.Errorf("%v (%T) is not a positioned ParseError", err, err)
 			}
-			checkGolden(t, strings.TrimSuffix(file, ".yaml")+".golden", err.Error()+"\n")
+			golden.Check(t, strings.TrimSuffix(file, ".yaml")+".golden", []byte(err.Error()+"\n"))
 		})
 	}
 }
@@ -94,21 +71,20 @@ func TestMessages(t *testing.T) {
 }
 
 func TestGood(t *testing.T) {
-	files, _ := filepath.Glob("testdata/good/*.yaml")
-	for _, file := range files {
+	for _, file := range golden.Glob(t, "testdata/good/*.yaml") {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			m, err := parseFile(t, file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, strings.TrimSuffix(file, ".yaml")+".golden.json", runJSON(t, m))
+			golden.Check(t, strings.TrimSuffix(file, ".yaml")+".golden.json", runJSON(t, m))
 		})
 	}
 }
 
 func ptr[T any](v T) *T { return &v }
 
-// TestSpecExample checks the run-format.md example field by field.
+// TestSpecExample checks the example of docs/run-format.md field by field.
 func TestSpecExample(t *testing.T) {
 	m, err := parseFile(t, "testdata/good/spec-example.yaml")
 	if err != nil {
@@ -194,7 +170,7 @@ func TestMinimal(t *testing.T) {
 }
 
 // TestFixtures parses the fixture runs' manifests and checks the values
-// their briefs fix.
+// each fixture was written with.
 func TestFixtures(t *testing.T) {
 	dirs, _ := filepath.Glob(filepath.Join(fixturesDir, "*", "run.yaml"))
 	if len(dirs) != 5 {
@@ -217,29 +193,18 @@ func TestFixtures(t *testing.T) {
 			r := m.Run()
 			pool := "-"
 			if r.KVPoolTokens != nil {
-				pool = strconv.FormatInt(*r.KVPoolTokens, 10)
+				pool = fmt.Sprint(*r.KVPoolTokens)
 			}
-			got := strings.Join([]string{r.Design, r.Arm, r.StartedAt.Format(time.RFC3339), r.EngineName, r.EngineVersion,
-				"pool=" + pool, "source=" + r.KVPoolSource, "align=" + strconv.FormatFloat(r.AlignS, 'g', -1, 64)}, " ")
+			got := fmt.Sprintf("%s %s %s %s %s pool=%s source=%s align=%v", r.Design, r.Arm, r.StartedAt.Format(time.RFC3339),
+				r.EngineName, r.EngineVersion, pool, r.KVPoolSource, r.AlignS)
 			if got != want[run] {
 				t.Errorf("got  %s\nwant %s", got, want[run])
 			}
 			if r.Run != run || r.DurationS != 300 || r.EngineModel != "Qwen/Qwen3-8B" || !r.PrefixCaching {
 				t.Errorf("run %q duration %v model %q caching %v", r.Run, r.DurationS, r.EngineModel, r.PrefixCaching)
 			}
-			checkGolden(t, filepath.Join("testdata", "fixtures", run+".golden.json"), runJSON(t, m))
+			golden.Check(t, filepath.Join("testdata", "fixtures", run+".golden.json"), runJSON(t, m))
 		})
-	}
-}
-
-func TestEditDistance(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		want int
-	}{{"", "", 0}, {"design", "desing", 2}, {"kitten", "sitting", 3}, {"run", "", 3}} {
-		if got := editDistance(c.a, c.b); got != c.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
-		}
 	}
 }
 

@@ -1,87 +1,38 @@
-package ingest
+package rundir
 
 import (
-	"bytes"
 	"hash/maphash"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/internal/benchgen"
 	"github.com/outlast-dev/outlast/schema"
 )
 
-// datasetFiles returns every file of the dataset at root by relative path.
-func datasetFiles(t *testing.T, root string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		files[rel] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
-// ingestBoth writes dir into two datasets, through ReadRunDir + WriteRun
-// (in memory) and through StageRun (streaming), and checks that they hold
-// the same bytes.
+// ingestBoth writes dir into two datasets, read into memory and streamed,
+// and checks that they hold the same bytes.
 func ingestBoth(t *testing.T, dir string, opt Options) (*Result, *Result) {
 	t.Helper()
 	memRoot, streamRoot := filepath.Join(t.TempDir(), "mem"), filepath.Join(t.TempDir(), "stream")
-	mem, err := ReadRunDir(dir, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := dataset.NewStage(memRoot, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.WriteRun(mem.Data); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	st, err = dataset.NewStage(streamRoot, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	streamed, err := StageRun(dir, opt, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	mem := stageRuns(t, memRoot, false, opt, dir)[0]
+	streamed := stageRuns(t, streamRoot, true, opt, dir)[0]
 	a, b := datasetFiles(t, memRoot), datasetFiles(t, streamRoot)
-	if len(a) != len(b) || len(a) != len(schema.Tables) {
-		t.Fatalf("%d files in memory, %d streamed", len(a), len(b))
+	if len(a) != len(schema.Tables) {
+		t.Fatalf("%d files in memory, want %d", len(a), len(schema.Tables))
 	}
-	for name, data := range a {
-		if !bytes.Equal(data, b[name]) {
-			t.Errorf("%s: streamed file differs from the in-memory one", name)
-		}
-	}
+	sameFiles(t, a, b, "streamed against in memory")
 	if streamed.Turns != int64(len(mem.Data.Turns)) || len(streamed.Data.Turns) != 0 {
-		t.Errorf("StageRun counted %d turns and kept %d, want %d counted and none kept", streamed.Turns, len(streamed.Data.Turns), len(mem.Data.Turns))
+		t.Errorf("Stream counted %d turns and kept %d, want %d counted and none kept", streamed.Turns, len(streamed.Data.Turns), len(mem.Data.Turns))
 	}
 	if streamed.Sessions != int64(len(mem.Data.Sessions)) || len(streamed.Data.Sessions) != 0 {
-		t.Errorf("StageRun counted %d sessions and kept %d, want %d counted and none kept", streamed.Sessions, len(streamed.Data.Sessions), len(mem.Data.Sessions))
+		t.Errorf("Stream counted %d sessions and kept %d, want %d counted and none kept", streamed.Sessions, len(streamed.Data.Sessions), len(mem.Data.Sessions))
 	}
 	return mem, streamed
 }
 
-func TestStageRunSameBytesAsInMemory(t *testing.T) {
+func TestStreamSameBytesAsInMemory(t *testing.T) {
 	for _, name := range fixtureRuns {
 		t.Run(name, func(t *testing.T) { ingestBoth(t, fixture(name), Options{Version: "test"}) })
 	}
@@ -98,10 +49,10 @@ func TestStageRunSameBytesAsInMemory(t *testing.T) {
 	})
 }
 
-// TestStageRunRepeatedTurn checks the message of a repeated (session,
+// TestStreamRepeatedTurn checks the message of a repeated (session,
 // turn) when streaming, where the first line is looked up again: strict
 // stops with it, lenient keeps every repeat with its own first line.
-func TestStageRunRepeatedTurn(t *testing.T) {
+func TestStreamRepeatedTurn(t *testing.T) {
 	dir := copyRun(t, "vllm-2026")
 	gw := filepath.Join(dir, "gateway.jsonl")
 	b, _ := os.ReadFile(gw)
@@ -118,12 +69,7 @@ func TestStageRunRepeatedTurn(t *testing.T) {
 	appendLine(t, gw, lines[second-1])
 	n := len(lines)
 
-	st, err := dataset.NewStage(t.TempDir(), "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Abort()
-	_, err = StageRun(dir, Options{Version: "test"}, st)
+	err := streamErr(t, dir, Options{Version: "test"})
 	want := "gateway.jsonl:" + itoa(n+1) + ": session "
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "(first at line "+itoa(first)+")") {
 		t.Fatalf("strict error = %v, want %s... (first at line %d)", err, want, first)
@@ -135,17 +81,14 @@ func TestStageRunRepeatedTurn(t *testing.T) {
 	}
 	for i, wantFirst := range []int{first, 0, second} {
 		r := res.Rejects[i]
-		if wantFirst != 0 && !strings.HasSuffix(r.Reason, "is repeated (first at line "+itoa(wantFirst)+")") {
-			t.Errorf("reject %d: %s %q, want the first at line %d", i, r.Pos, r.Reason, wantFirst)
+		if wantFirst != 0 && !strings.HasSuffix(r.Error(), "is repeated (first at line "+itoa(wantFirst)+")") {
+			t.Errorf("reject %d: %v, want the first at line %d", i, r, wantFirst)
 		}
 	}
-	mem, err := ReadRunDir(dir, Options{Version: "test", Lenient: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mem := read(t, dir, Options{Version: "test", Lenient: true})
 	for i := range mem.Rejects {
-		if mem.Rejects[i].Reason != res.Rejects[i].Reason {
-			t.Errorf("reject %d: streamed %q, in memory %q", i, res.Rejects[i].Reason, mem.Rejects[i].Reason)
+		if mem.Rejects[i].Error() != res.Rejects[i].Error() {
+			t.Errorf("reject %d: streamed %q, in memory %q", i, res.Rejects[i], mem.Rejects[i])
 		}
 	}
 }
@@ -164,22 +107,11 @@ func afterEndRun(t *testing.T, extra ...string) string {
 	}, extra...)...)
 }
 
-// appendedRun is the vllm-2026 fixture with lines appended to its gateway
-// log.
-func appendedRun(t *testing.T, lines ...string) string {
-	t.Helper()
-	dir := copyRun(t, "vllm-2026")
-	for _, l := range lines {
-		appendLine(t, filepath.Join(dir, "gateway.jsonl"), l)
-	}
-	return dir
-}
-
-// TestStageRunAfterEnd checks a turn after its session's end when
+// TestStreamAfterEnd checks a turn after its session's end when
 // streaming: the session row, already passed on, is fixed to count it, and
 // the files are those of the in-memory path; also when every id shares one
 // hash, so that the run is read again with exact ids.
-func TestStageRunAfterEnd(t *testing.T) {
+func TestStreamAfterEnd(t *testing.T) {
 	dir := afterEndRun(t)
 	check := func(t *testing.T) {
 		mem, _ := ingestBoth(t, dir, Options{Version: "test"})
@@ -195,11 +127,11 @@ func TestStageRunAfterEnd(t *testing.T) {
 	t.Run("every id one hash", check)
 }
 
-// TestStageRunKeyCollision checks that a turn for a session never started,
+// TestStreamKeyCollision checks that a turn for a session never started,
 // whose id shares a hash with an ended one, is still an error, found by
 // verifying the match and reading the run again with exact ids; and that a
 // repeated session_start after the end names the first line.
-func TestStageRunKeyCollision(t *testing.T) {
+func TestStreamKeyCollision(t *testing.T) {
 	defer func() { sessionKey = nil }()
 	sessionKey = func(s string) uint64 {
 		if s == "ghost" {
@@ -214,24 +146,19 @@ func TestStageRunKeyCollision(t *testing.T) {
 		`{"ts":"2026-10-27T12:05:02Z","ev":"session_end","session":"z-1","turns_done":0}`,
 		`{"ts":"2026-10-27T12:05:05Z","ev":"turn","session":"ghost","turn":0,"prompt_tokens":10,"output_tokens":1}`)
 	n := strings.Count(readFile(t, filepath.Join(dir, "gateway.jsonl")), "\n")
-	st, err := dataset.NewStage(t.TempDir(), "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Abort()
-	_, err = StageRun(dir, Options{Version: "test"}, st)
+	err := streamErr(t, dir, Options{Version: "test"})
 	want := "gateway.jsonl:" + itoa(n) + `: turn for session "ghost", which has no session_start before this line`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("strict error %v, want %s", err, want)
 	}
 	_, res := ingestBoth(t, dir, Options{Version: "test", Lenient: true})
-	if len(res.Rejects) != 1 || !strings.Contains(res.Rejects[0].Reason, `"ghost", which has no session_start`) {
+	if len(res.Rejects) != 1 || !strings.Contains(res.Rejects[0].Error(), `"ghost", which has no session_start`) {
 		t.Errorf("rejects %+v, want the ghost turn", res.Rejects)
 	}
 
 	dir = afterEndRun(t, `{"ts":"2026-10-27T12:05:06Z","ev":"session_start","session":"z-1"}`)
 	n = strings.Count(readFile(t, filepath.Join(dir, "gateway.jsonl")), "\n")
-	_, err = StageRun(dir, Options{Version: "test"}, st)
+	err = streamErr(t, dir, Options{Version: "test"})
 	want = "gateway.jsonl:" + itoa(n) + `: session "z-1" starts again (first session_start at line ` + itoa(n-5) + ")"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("strict error %v, want %s", err, want)
@@ -240,20 +167,11 @@ func TestStageRunKeyCollision(t *testing.T) {
 
 var testSeed = maphash.MakeSeed()
 
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// TestStageRunRepeatedSession checks the messages of a repeated
+// TestStreamRepeatedSession checks the messages of a repeated
 // session_start and session_end after the session's end when streaming,
 // where the first lines are looked up again: strict stops with the first,
 // lenient keeps both with the lines the in-memory path names.
-func TestStageRunRepeatedSession(t *testing.T) {
+func TestStreamRepeatedSession(t *testing.T) {
 	again := []string{
 		`{"ts":"2026-10-27T12:05:06Z","ev":"session_start","session":"z-1"}`,
 		`{"ts":"2026-10-27T12:05:07Z","ev":"session_end","session":"z-1","status":"done"}`,
@@ -268,12 +186,7 @@ func TestStageRunRepeatedSession(t *testing.T) {
 		if i == 1 {
 			first += 2 // its session_end
 		}
-		st, err := dataset.NewStage(t.TempDir(), "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = StageRun(dir, Options{Version: "test"}, st)
-		st.Abort()
+		err := streamErr(t, dir, Options{Version: "test"})
 		want := "gateway.jsonl:" + itoa(n-len(again[i:])+1) + wantErr + itoa(first) + ")"
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("strict error %v, want %s", err, want)
@@ -291,8 +204,8 @@ func TestStageRunRepeatedSession(t *testing.T) {
 		t.Fatalf("rejects %+v streamed, %+v in memory; want 2", res.Rejects, mem.Rejects)
 	}
 	for i, w := range want {
-		if res.Rejects[i].Reason != w || mem.Rejects[i].Reason != w {
-			t.Errorf("reject %d: streamed %q, in memory %q, want %q", i, res.Rejects[i].Reason, mem.Rejects[i].Reason, w)
+		if res.Rejects[i].Err.Error() != w || mem.Rejects[i].Err.Error() != w {
+			t.Errorf("reject %d: streamed %q, in memory %q, want %q", i, res.Rejects[i].Err, mem.Rejects[i].Err, w)
 		}
 	}
 }

@@ -1,9 +1,10 @@
-package ingest
+package rundir
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/outlast-dev/outlast/textpos"
 
@@ -17,13 +18,11 @@ import (
 // gateway log again, once per strict error or once per lenient pass for
 // all repeats together.
 
-// repeatedReject is a repeat to resolve; index is its entry in the
-// rejects, -1 for a strict error.
+// repeatedReject is a repeat to resolve: once first is set, the error
+// (kept as a reject, or returned in strict mode) names the first line.
 type repeatedReject struct {
-	index int
 	key   recordKey
-	first *int  // the error's First
-	err   error // its message once first is set
+	first *int // the error's First
 }
 
 // recordKey names the records of one kind (ev) of a session, and for
@@ -36,14 +35,14 @@ type recordKey struct {
 
 // unresolved returns the repeat that err reports with its first line
 // unknown, and false when err is not one.
-func unresolved(err error, index int) (repeatedReject, bool) {
+func unresolved(err error) (repeatedReject, bool) {
 	var rt *gateway.RepeatedTurnError
 	var rs *gateway.RepeatedSessionError
 	switch {
 	case errors.As(err, &rt) && rt.First == 0:
-		return repeatedReject{index, recordKey{gateway.EvTurn, rt.Session, rt.Turn}, &rt.First, rt}, true
+		return repeatedReject{recordKey{gateway.EvTurn, rt.Session, rt.Turn}, &rt.First}, true
 	case errors.As(err, &rs) && rs.First == 0:
-		return repeatedReject{index, recordKey{rs.Ev, rs.Session, 0}, &rs.First, rs}, true
+		return repeatedReject{recordKey{rs.Ev, rs.Session, 0}, &rs.First}, true
 	}
 	return repeatedReject{}, false
 }
@@ -70,39 +69,26 @@ func (r *runReader) resolveRepeated(reps []repeatedReject) error {
 	for _, rp := range reps {
 		want[rp.key] = 0
 	}
-	lr, err := open(r.gwPath)
-	if err != nil {
-		return err
-	}
-	defer lr.Close()
+	name := filepath.Base(r.gw.path)
 	rejected := map[int]bool{}
 	for _, rj := range r.res.Rejects {
-		if rj.Pos.File == lr.Name() {
+		if rj.Pos.File == name {
 			rejected[rj.Pos.Line] = true
 		}
 	}
-	rd := gateway.NewReader(lr, r.t0)
-	defer rd.Close()
 	missing := len(want)
-	for missing > 0 {
-		rec, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if _, ok := err.(*textpos.ParseError); ok {
-				continue
-			}
-			return err
-		}
+	err := r.eachRecord(func(rec gateway.Record) bool {
 		k, ok := keyOf(rec)
-		if !ok || rejected[rec.Pos.Line] {
-			continue
+		if ok && !rejected[rec.Pos.Line] {
+			if line, ok := want[k]; ok && line == 0 {
+				want[k] = rec.Pos.Line
+				missing--
+			}
 		}
-		if line, ok := want[k]; ok && line == 0 {
-			want[k] = rec.Pos.Line
-			missing--
-		}
+		return missing > 0
+	})
+	if err != nil {
+		return err
 	}
 	for _, rp := range reps {
 		*rp.first = want[rp.key]
@@ -112,9 +98,6 @@ func (r *runReader) resolveRepeated(reps []repeatedReject) error {
 				what = fmt.Sprintf("turn %d", rp.key.turn)
 			}
 			return fmt.Errorf("%s: internal error: the first %s record of session %q was not found again", r.dir, what, rp.key.session)
-		}
-		if rp.index >= 0 {
-			r.res.Rejects[rp.index].Reason = rp.err.Error()
 		}
 	}
 	return nil
@@ -130,18 +113,47 @@ func (r *runReader) verifyStarts(want map[uint64]string) error {
 	if len(want) == 0 {
 		return nil
 	}
-	lr, err := open(r.gwPath)
+	seen := map[uint64]bool{} // later session_starts with a key were rejected
+	collision := false
+	err := r.eachRecord(func(rec gateway.Record) bool {
+		if rec.Start == nil {
+			return true
+		}
+		k := r.gw.col.Key(rec.Start.Session)
+		if id, ok := want[k]; ok && !seen[k] {
+			if rec.Start.Session != id {
+				collision = true
+				return false
+			}
+			seen[k] = true
+		}
+		return len(seen) < len(want)
+	})
+	switch {
+	case err != nil:
+		return err
+	case collision:
+		return gateway.ErrKeyCollision
+	case len(seen) != len(want):
+		return fmt.Errorf("%s: internal error: %d session_start lines were not found again", r.dir, len(want)-len(seen))
+	}
+	return nil
+}
+
+// eachRecord reads the gateway log again, calling fn with each record
+// that reads without error, in order, until fn returns false.
+func (r *runReader) eachRecord(fn func(gateway.Record) bool) error {
+	lr, err := open(r.gw.path)
 	if err != nil {
 		return err
 	}
 	defer lr.Close()
-	rd := gateway.NewReader(lr, r.t0)
-	defer rd.Close()
-	seen := map[uint64]bool{} // later session_starts with a key were rejected
-	for len(seen) < len(want) {
+	rd := r.gw.format.open(lr, r.t0)
+	defer rd.Close() // before lr.Close: the reader's goroutines use lr
+	for {
 		rec, err := rd.Next()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
 			if _, ok := err.(*textpos.ParseError); ok {
@@ -149,19 +161,8 @@ func (r *runReader) verifyStarts(want map[uint64]string) error {
 			}
 			return err
 		}
-		if rec.Start == nil {
-			continue
-		}
-		k := r.col.Key(rec.Start.Session)
-		if id, ok := want[k]; ok && !seen[k] {
-			if rec.Start.Session != id {
-				return gateway.ErrKeyCollision
-			}
-			seen[k] = true
+		if !fn(rec) {
+			return nil
 		}
 	}
-	if len(seen) != len(want) {
-		return fmt.Errorf("%s: internal error: %d session_start lines were not found again", r.dir, len(want)-len(seen))
-	}
-	return nil
 }

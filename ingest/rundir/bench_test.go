@@ -1,4 +1,4 @@
-package ingest
+package rundir
 
 import (
 	"os"
@@ -26,7 +26,7 @@ func BenchmarkIngestGateway(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := StageRun(dir, Options{Version: "bench"}, stage); err != nil {
+		if _, err := Stream(dir, Options{Version: "bench"}, stageSink(stage)); err != nil {
 			b.Fatal(err)
 		}
 		if err := stage.Abort(); err != nil {

@@ -1,4 +1,4 @@
-package ingest
+package rundir
 
 import (
 	"bytes"
@@ -6,19 +6,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/outlast-dev/outlast/dataset"
+
 	"github.com/outlast-dev/outlast/schema"
 )
-
-var fixtureRuns = []string{"vllm-0.8", "vllm-0.10", "vllm-2026", "sglang-0.4", "sglang-2026"}
-
-func fixture(name string) string { return filepath.Join("..", "fixtures", "real", name) }
 
 // gatewayTotals recounts a gateway log with encoding/json, independently of
 // the gateway package's hand-written scanner.
@@ -88,10 +83,7 @@ func recount(t *testing.T, dir string, t0 time.Time) gatewayTotals {
 func TestFixturesIngestStrictAndMatchInput(t *testing.T) {
 	for _, name := range fixtureRuns {
 		t.Run(name, func(t *testing.T) {
-			res, err := ReadRunDir(fixture(name), Options{Version: "test"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := read(t, fixture(name), Options{Version: "test"})
 			d := res.Data
 			want := recount(t, fixture(name), d.Run.StartedAt)
 			var prompt, cached, output int64
@@ -142,21 +134,8 @@ func abs(x float64) float64 {
 	return x
 }
 
-// copyRun copies a fixture run directory to a temporary one for editing.
-func copyRun(t *testing.T, name string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), name)
-	if err := os.CopyFS(dst, os.DirFS(fixture(name))); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 func TestCompressedInputsGiveTheSameTables(t *testing.T) {
-	plain, err := ReadRunDir(fixture("vllm-2026"), Options{Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain := read(t, fixture("vllm-2026"), Options{Version: "test"})
 	dir := copyRun(t, "vllm-2026")
 	compress := func(name string, gz bool) {
 		b, err := os.ReadFile(filepath.Join(dir, name))
@@ -183,10 +162,7 @@ func TestCompressedInputsGiveTheSameTables(t *testing.T) {
 	for _, n := range []string{"gateway.jsonl", "engine.log", "metrics.prom"} {
 		os.Remove(filepath.Join(dir, n))
 	}
-	got, err := ReadRunDir(dir, Options{Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := read(t, dir, Options{Version: "test"})
 	if len(got.Data.Turns) != len(plain.Data.Turns) || len(got.Data.Engine) != len(plain.Data.Engine) ||
 		len(got.Data.Sessions) != len(plain.Data.Sessions) {
 		t.Errorf("compressed run differs: turns %d/%d engine %d/%d", len(got.Data.Turns), len(plain.Data.Turns), len(got.Data.Engine), len(plain.Data.Engine))
@@ -194,16 +170,6 @@ func TestCompressedInputsGiveTheSameTables(t *testing.T) {
 	if got.Data.Run.GatewaySHA256 == plain.Data.Run.GatewaySHA256 {
 		t.Error("hash should be of the bytes as stored (compressed), not of the content")
 	}
-}
-
-func appendLine(t *testing.T, path, line string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	f.WriteString(line + "\n")
 }
 
 func TestStrictStopsWithPositionLenientKeepsEveryLine(t *testing.T) {
@@ -219,114 +185,72 @@ func TestStrictStopsWithPositionLenientKeepsEveryLine(t *testing.T) {
 	for _, l := range bad {
 		appendLine(t, gw, l)
 	}
-	_, err := ReadRunDir(dir, Options{Version: "test"})
+	_, err := Read(dir, Options{Version: "test"})
 	if err == nil || !strings.Contains(err.Error(), "gateway.jsonl:"+itoa(n+1)+":") {
 		t.Fatalf("strict error = %v, want one positioned at gateway.jsonl:%d", err, n+1)
 	}
-	res, err := ReadRunDir(dir, Options{Version: "test", Lenient: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := read(t, dir, Options{Version: "test", Lenient: true})
 	if len(res.Rejects) != len(bad) || res.Data.Run.RejectedLines != int64(len(bad)) {
 		t.Fatalf("lenient kept %d rejects, want %d: %+v", len(res.Rejects), len(bad), res.Rejects)
 	}
 	for i, r := range res.Rejects {
-		if string(r.Line) != bad[i] || r.Pos.Line != n+1+i || r.Reason == "" {
-			t.Errorf("reject %d = %s %q %q, want line %d verbatim", i, r.Pos, r.Reason, r.Line, n+1+i)
+		if string(r.Raw) != bad[i] || r.Pos.Line != n+1+i || r.Err == nil {
+			t.Errorf("reject %d = %v %q, want line %d verbatim", i, r, r.Raw, n+1+i)
 		}
 	}
 }
 
-func itoa(i int) string { return strconv.Itoa(i) }
-
 func TestEngineLogWithoutStatsLinesIsALoudWarning(t *testing.T) {
 	dir := copyRun(t, "vllm-0.8")
-	os.WriteFile(filepath.Join(dir, "engine.log"), []byte("INFO 03-20 14:00:01 [api_server.py:1024] Starting vLLM API server\nsomething else\n"), 0o644)
-	res, err := ReadRunDir(dir, Options{Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(strings.Join(res.Warnings, "\n"), "no vllm stats line recognised") {
-		t.Errorf("no format-drift warning: %q", res.Warnings)
-	}
+	rewrite(t, filepath.Join(dir, "engine.log"), func(string) string {
+		return "INFO 03-20 14:00:01 [api_server.py:1024] Starting vLLM API server\nsomething else\n"
+	})
+	warned(t, read(t, dir, Options{Version: "test"}), "no vllm stats line recognised")
 }
 
 func TestWrongLogZoneIsWarned(t *testing.T) {
 	dir := copyRun(t, "vllm-0.8")
-	m, _ := os.ReadFile(filepath.Join(dir, "run.yaml"))
-	m = bytes.Replace(m, []byte("engine:\n"), []byte("engine:\n  log_tz: America/New_York\n"), 1)
-	if !bytes.Contains(m, []byte("log_tz: America/New_York")) {
-		t.Fatal("could not edit run.yaml")
-	}
-	os.WriteFile(filepath.Join(dir, "run.yaml"), m, 0o644)
-	res, err := ReadRunDir(dir, Options{Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(strings.Join(res.Warnings, "\n"), "check started_at and engine.log_tz") {
-		t.Errorf("4-hour clock offset not warned: %q", res.Warnings)
-	}
+	rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string {
+		return strings.Replace(m, "engine:\n", "engine:\n  log_tz: America/New_York\n", 1)
+	})
+	// The fixture's times are UTC: read as New York's, they are 4 hours off.
+	warned(t, read(t, dir, Options{Version: "test"}), "check started_at and engine.log_tz")
 }
 
 func TestSameInputsSameBytes(t *testing.T) {
-	write := func() string {
+	dirs := make([]string, len(fixtureRuns))
+	for i, name := range fixtureRuns {
+		dirs[i] = fixture(name)
+	}
+	write := func() map[string][]byte {
 		root := t.TempDir()
-		st, err := dataset.NewStage(root, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, name := range fixtureRuns {
-			res, err := ReadRunDir(fixture(name), Options{Version: "test"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := st.WriteRun(res.Data); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := st.Commit(); err != nil {
-			t.Fatal(err)
-		}
-		return root
+		stageRuns(t, root, false, Options{Version: "test"}, dirs...)
+		return datasetFiles(t, root)
 	}
 	a, b := write(), write()
-	for _, name := range fixtureRuns {
-		for _, table := range schema.Tables {
-			fa, err := os.ReadFile(filepath.Join(dataset.PartitionDir(a, table, name), dataset.FileName))
-			if err != nil {
-				t.Fatal(err)
-			}
-			fb, _ := os.ReadFile(filepath.Join(dataset.PartitionDir(b, table, name), dataset.FileName))
-			if !bytes.Equal(fa, fb) {
-				t.Errorf("%s/%s differs between two ingests", table, name)
-			}
-		}
+	if len(a) != len(fixtureRuns)*len(schema.Tables) {
+		t.Fatalf("%d files, want %d", len(a), len(fixtureRuns)*len(schema.Tables))
 	}
+	sameFiles(t, a, b, "two ingests")
 }
 
 func TestMissingGatewayIsAnError(t *testing.T) {
 	dir := copyRun(t, "vllm-0.8")
 	os.Remove(filepath.Join(dir, "gateway.jsonl"))
-	if _, err := ReadRunDir(dir, Options{}); err == nil || !strings.Contains(err.Error(), "missing gateway.jsonl") {
+	if _, err := Read(dir, Options{}); err == nil || !strings.Contains(err.Error(), "missing gateway.jsonl") {
 		t.Errorf("err = %v", err)
 	}
 }
 
 func TestUnknownEngineIsSniffedByMajority(t *testing.T) {
 	dir := copyRun(t, "sglang-2026")
-	m, _ := os.ReadFile(filepath.Join(dir, "run.yaml"))
-	m = bytes.Replace(m, []byte("name: sglang"), []byte("name: other"), 1)
-	os.WriteFile(filepath.Join(dir, "run.yaml"), m, 0o644)
+	rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string { return strings.Replace(m, "name: sglang", "name: other", 1) })
 	// An SGLang log can open with a few lines in vLLM's format; the
 	// majority of headers decides.
-	log, _ := os.ReadFile(filepath.Join(dir, "engine.log"))
-	prefix := "INFO 07-20 10:14:01 [__init__.py:239] Automatically detected platform cuda.\n" +
-		"INFO 07-20 10:14:01 [__init__.py:239] Automatically detected platform cuda.\n"
-	os.WriteFile(filepath.Join(dir, "engine.log"), append([]byte(prefix), log...), 0o644)
-	res, err := ReadRunDir(dir, Options{Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rewrite(t, filepath.Join(dir, "engine.log"), func(log string) string {
+		return strings.Repeat("INFO 07-20 10:14:01 [__init__.py:239] Automatically detected platform cuda.\n", 2) + log
+	})
+	res := read(t, dir, Options{Version: "test"})
 	if res.Data.Run.EngineLogFormat != "sglang-2026" || len(res.Data.Engine) == 0 {
 		t.Errorf("sniffed format %q with %d samples, want sglang-2026", res.Data.Run.EngineLogFormat, len(res.Data.Engine))
 	}

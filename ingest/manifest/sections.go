@@ -1,0 +1,342 @@
+package manifest
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/outlast-dev/outlast/internal/yamlpos"
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
+)
+
+// parser reads the sections of a manifest, carrying the file name into
+// positioned errors.
+type parser struct {
+	f         yamlpos.File
+	converted int // free-form values converted so far, see maxValues
+}
+
+// errorf returns a ParseError at n's line (line 1 for nil).
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) *textpos.ParseError {
+	return p.f.Errorf(n, format, args...)
+}
+
+// each calls read with every entry of the section sec and its dotted path
+// ("engine.name"), stopping at the first error. A null section is empty.
+func (p *parser) each(sec yamlpos.Entry, read func(e yamlpos.Entry, path string) error) error {
+	if yamlpos.IsNull(sec.Value) {
+		return nil
+	}
+	es, err := p.f.Mapping(sec.Value, sec.Name)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		if err := read(e, sec.Name+"."+e.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var topKeys = []string{"format", "run", "experiment", "design", "seed", "arm", "started_at", "duration_s", "engine", "workload", "trigger", "control", "labels", "files"}
+
+func (p *parser) manifest(root *yaml.Node) (*Manifest, error) {
+	es, err := p.f.Entries(root, "")
+	if err != nil {
+		return nil, err
+	}
+	// The format is checked first: another version may have other keys, and
+	// "unsupported version" is the useful message then.
+	formatSeen := false
+	for _, e := range es {
+		if e.Name != "format" {
+			continue
+		}
+		formatSeen = true
+		s, err := p.str(e, "format")
+		if err != nil {
+			return nil, err
+		}
+		if s != Format {
+			if strings.HasPrefix(s, "outlast-run/") {
+				return nil, p.errorf(e.Value, "format: unsupported version %q: this outlast reads %s", s, Format)
+			}
+			return nil, p.errorf(e.Value, "format: want %s, got %q", Format, s)
+		}
+	}
+	if !formatSeen {
+		return nil, p.errorf(root, "missing required key format (want format: %s)", Format)
+	}
+
+	m := &Manifest{Format: Format, Files: Files{Gateway: DefaultGateway, EngineLog: DefaultEngineLog, Metrics: DefaultMetrics}}
+	seen := map[string]bool{}
+	var engineKey *yaml.Node
+	for _, e := range es {
+		seen[e.Name] = !yamlpos.IsNull(e.Value)
+		var err error
+		switch e.Name {
+		case "format":
+		case "run":
+			m.Name, err = p.str(e, "run")
+			if err == nil && !runNameRE.MatchString(m.Name) {
+				err = p.errorf(e.Value, "run: %q is not a valid run name: use only letters, digits, '.', '_' and '-'", m.Name)
+			}
+		case "experiment":
+			m.Experiment, err = p.str(e, "experiment")
+		case "design":
+			m.Design, err = p.oneOf(e, "design", schema.Designs)
+		case "seed":
+			m.Seed, err = p.optInt(e, "seed")
+		case "arm":
+			m.Arm, err = p.str(e, "arm")
+		case "started_at":
+			m.StartedAt, err = p.timestamp(e, "started_at")
+		case "duration_s":
+			var d *float64
+			d, err = p.optNumber(e, "duration_s")
+			if err == nil && d != nil {
+				if *d <= 0 {
+					err = p.errorf(e.Value, "duration_s: want a positive number of seconds, got %s", e.Value.Value)
+				}
+				m.DurationS = *d
+			}
+		case "engine":
+			engineKey = e.Key
+			err = p.engine(e, &m.Engine)
+		case "workload":
+			err = p.workload(e, &m.Workload)
+		case "trigger":
+			m.Trigger, err = p.trigger(e)
+		case "control":
+			m.Control, err = p.control(e)
+		case "labels":
+			m.Labels, err = p.labels(e)
+		case "files":
+			err = p.files(e, &m.Files)
+		default:
+			err = p.f.UnknownKey(e, "", topKeys)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range []string{"run", "experiment", "design", "arm", "started_at", "duration_s"} {
+		if !seen[k] {
+			return nil, p.errorf(root, "missing required key %s", k)
+		}
+	}
+	if !seen["engine"] {
+		return nil, p.errorf(root, "missing required key engine (with at least engine.name)")
+	}
+	if m.Engine.Name == "" {
+		return nil, p.errorf(engineKey, "engine: missing required key name (one of %s)", strings.Join(schema.EngineNames, ", "))
+	}
+	return m, nil
+}
+
+var engineKeys = []string{"name", "version", "model", "prefix_caching", "kv_pool_tokens", "cpu_offload_tokens", "log_tz"}
+
+func (p *parser) engine(sec yamlpos.Entry, out *Engine) error {
+	return p.each(sec, func(e yamlpos.Entry, path string) (err error) {
+		switch e.Name {
+		case "name":
+			if !yamlpos.IsNull(e.Value) {
+				out.Name, err = p.oneOf(e, path, schema.EngineNames)
+			}
+		case "version":
+			out.Version, err = p.optStr(e, path)
+		case "model":
+			out.Model, err = p.optStr(e, path)
+		case "prefix_caching":
+			out.PrefixCaching, err = p.optBool(e, path)
+		case "kv_pool_tokens":
+			out.KVPoolTokens, err = p.optInt(e, path)
+		case "cpu_offload_tokens":
+			out.CPUOffloadTokens, err = p.optInt(e, path)
+		case "log_tz":
+			out.LogTZ, err = p.optStr(e, path)
+			if err == nil && out.LogTZ != "" {
+				err = p.zone(e, path, out.LogTZ)
+			}
+		default:
+			err = p.f.UnknownKey(e, "engine", engineKeys)
+		}
+		return err
+	})
+}
+
+func (p *parser) zone(e yamlpos.Entry, path, tz string) error {
+	if tz == "Local" {
+		return p.errorf(e.Value, "%s: \"Local\" depends on the machine reading the run; name the zone, e.g. UTC or Europe/Paris", path)
+	}
+	if _, err := time.LoadLocation(tz); err != nil {
+		return p.errorf(e.Value, "%s: unknown time zone %q: want an IANA name such as UTC or Europe/Paris", path, tz)
+	}
+	return nil
+}
+
+func (p *parser) workload(sec yamlpos.Entry, out *Workload) error {
+	return p.each(sec, func(e yamlpos.Entry, path string) (err error) {
+		switch e.Name {
+		case "arrival_rate":
+			out.ArrivalRate, err = p.optNumber(e, path)
+		case "turns":
+			out.Turns, err = p.optInt(e, path)
+		case "think_mean_s":
+			out.ThinkMeanS, err = p.optNumber(e, path)
+		case "system_tokens":
+			out.SystemTokens, err = p.optInt(e, path)
+		case "task_tokens":
+			out.TaskTokens, err = p.optInt(e, path)
+		case "output_tokens":
+			out.OutputTokens, err = p.optInt(e, path)
+		case "tool_tokens":
+			out.ToolTokens, err = p.optInt(e, path)
+		default:
+			err = p.extra(&out.Extra, e, path)
+		}
+		return err
+	})
+}
+
+// extra keeps a key the section does not name, converted to a JSON value.
+func (p *parser) extra(m *map[string]any, e yamlpos.Entry, path string) (err error) {
+	if *m == nil {
+		*m = map[string]any{}
+	}
+	(*m)[e.Name], err = p.convert(e.Value, path, 0)
+	return err
+}
+
+func (p *parser) trigger(sec yamlpos.Entry) (*Trigger, error) {
+	if yamlpos.IsNull(sec.Value) {
+		return nil, nil
+	}
+	t := &Trigger{}
+	err := p.each(sec, func(e yamlpos.Entry, path string) (err error) {
+		switch e.Name {
+		case "kind":
+			t.Kind, err = p.oneOf(e, path, schema.TriggerKinds)
+		case "start_s":
+			t.StartS, err = p.optNumber(e, path)
+		case "end_s":
+			t.EndS, err = p.optNumber(e, path)
+			if err == nil && t.EndS != nil && t.StartS != nil && *t.EndS < *t.StartS {
+				err = p.errorf(e.Value, "trigger.end_s: %s is before trigger.start_s %s", fmtNum(*t.EndS), fmtNum(*t.StartS))
+			}
+		case "extra_rate":
+			t.ExtraRate, err = p.optNumber(e, path)
+		case "rate_after":
+			t.RateAfter, err = p.optNumber(e, path)
+		default:
+			err = p.extra(&t.Extra, e, path)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind == "" {
+		return nil, p.errorf(sec.Key, "trigger: missing required key kind (one of %s)", strings.Join(schema.TriggerKinds, ", "))
+	}
+	// end_s may come before start_s in the mapping; check the order again.
+	if t.EndS != nil && t.StartS != nil && *t.EndS < *t.StartS {
+		return nil, p.errorf(sec.Key, "trigger.end_s: %s is before trigger.start_s %s", fmtNum(*t.EndS), fmtNum(*t.StartS))
+	}
+	return t, nil
+}
+
+var controlKeys = []string{"kind", "start_s", "params"}
+
+func (p *parser) control(sec yamlpos.Entry) (*Control, error) {
+	if yamlpos.IsNull(sec.Value) {
+		return nil, nil
+	}
+	c := &Control{}
+	err := p.each(sec, func(e yamlpos.Entry, path string) (err error) {
+		switch e.Name {
+		case "kind":
+			c.Kind, err = p.oneOf(e, path, schema.ControlKinds)
+		case "start_s":
+			c.StartS, err = p.optNumber(e, path)
+		case "params":
+			c.Params, err = p.params(e, path)
+		default:
+			err = p.f.UnknownKey(e, "control", controlKeys)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if c.Kind == "" {
+		return nil, p.errorf(sec.Key, "control: missing required key kind (one of %s)", strings.Join(schema.ControlKinds, ", "))
+	}
+	return c, nil
+}
+
+// params reads control.params, a free-form mapping.
+func (p *parser) params(e yamlpos.Entry, path string) (map[string]any, error) {
+	if yamlpos.IsNull(e.Value) {
+		return nil, nil
+	}
+	if e.Value.Kind != yaml.MappingNode {
+		return nil, p.errorf(e.Value, "%s: want a mapping of parameters, got %s", path, yamlpos.Describe(e.Value))
+	}
+	v, err := p.convert(e.Value, path, 0)
+	if err != nil {
+		return nil, err
+	}
+	return v.(map[string]any), nil
+}
+
+func (p *parser) labels(sec yamlpos.Entry) (map[string]string, error) {
+	if yamlpos.IsNull(sec.Value) {
+		return nil, nil
+	}
+	out := map[string]string{}
+	err := p.each(sec, func(e yamlpos.Entry, path string) error {
+		if e.Value.Kind != yaml.ScalarNode {
+			return p.errorf(e.Value, "%s: want a plain value, got %s", path, yamlpos.Describe(e.Value))
+		}
+		out[e.Name] = e.Value.Value
+		if yamlpos.IsNull(e.Value) {
+			out[e.Name] = ""
+		}
+		return nil
+	})
+	return out, err
+}
+
+var fileKeys = []string{"gateway", "engine_log", "metrics"}
+
+func (p *parser) files(sec yamlpos.Entry, out *Files) error {
+	return p.each(sec, func(e yamlpos.Entry, key string) error {
+		var dst *string
+		switch e.Name {
+		case "gateway":
+			dst = &out.Gateway
+		case "engine_log":
+			dst = &out.EngineLog
+		case "metrics":
+			dst = &out.Metrics
+		default:
+			return p.f.UnknownKey(e, "files", fileKeys)
+		}
+		s, err := p.str(e, key)
+		if err != nil {
+			return err
+		}
+		// The names are joined to the run directory: keep them inside it.
+		if path.IsAbs(s) || strings.HasPrefix(s, "\\") || slices.Contains(strings.Split(strings.ReplaceAll(s, "\\", "/"), "/"), "..") {
+			return p.errorf(e.Value, "%s: %q must be a path inside the run directory", key, s)
+		}
+		*dst = s
+		return nil
+	})
+}

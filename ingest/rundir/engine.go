@@ -1,0 +1,157 @@
+package rundir
+
+import (
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/sglanglog"
+	"github.com/outlast-dev/outlast/ingest/vllmlog"
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// engineFormat is an engine's log format: the engine's name in run.yaml,
+// how to recognise its lines, and how to read it.
+type engineFormat struct {
+	name  string
+	match func(line []byte) bool
+	open  func(lr *lineio.Reader, t0 time.Time, loc *time.Location) engineLog
+}
+
+// engineLog is an engine log being read: its samples in order, then what
+// the reader saw.
+type engineLog struct {
+	next    func() (schema.EngineSample, error)
+	summary func() logSummary
+}
+
+// logSummary is what an engine-log reader saw, once it is done.
+type logSummary struct {
+	format         string // the dialect, e.g. vllm-0.10
+	kvPoolTokens   int64  // 0 when the log does not say
+	lines, samples int    // lines read, stats lines among them
+}
+
+// engineFormats are the engine logs read, in the order sniff prefers on a
+// tie.
+var engineFormats = []engineFormat{
+	{name: "vllm", match: vllmlog.Match, open: func(lr *lineio.Reader, t0 time.Time, loc *time.Location) engineLog {
+		rd := vllmlog.NewReader(lr, vllmlog.Options{T0: t0, Loc: loc})
+		return engineLog{rd.Next, func() logSummary {
+			i := rd.Info()
+			return logSummary{i.Format, i.KVPoolTokens, i.Lines, i.SampleLines}
+		}}
+	}},
+	{name: "sglang", match: sglanglog.Match, open: func(lr *lineio.Reader, t0 time.Time, loc *time.Location) engineLog {
+		rd := sglanglog.NewReader(lr, sglanglog.Options{T0: t0, Loc: loc})
+		return engineLog{rd.Next, func() logSummary {
+			i := rd.Info()
+			return logSummary{i.Format, i.KVPoolTokens, i.Lines, i.SampleLines}
+		}}
+	}},
+}
+
+// readEngineLog reads the engine log at path, in the format of the engine
+// named in run.yaml, or, for another name, the one its lines match.
+func (r *runReader) readEngineLog(path, engine string) (span, error) {
+	sp := newSpan()
+	format, ok := engineFormatNamed(engine)
+	if !ok {
+		sniffed, err := sniff(path)
+		if err != nil {
+			return sp, err
+		}
+		if sniffed == nil {
+			r.warnf("%s: engine %q and no vLLM or SGLang header recognised: engine log not read", filepath.Base(path), engine)
+			return sp, nil
+		}
+		format = *sniffed
+	}
+	lr, err := open(path)
+	if err != nil {
+		return sp, err
+	}
+	defer lr.Close()
+	log := format.open(lr, r.t0, r.loc)
+	if err := r.collectSamples(log.next, &sp); err != nil {
+		return sp, err
+	}
+	if err := lr.Err(); err != nil {
+		return sp, err
+	}
+	sum := log.summary()
+	d := r.res.Data
+	d.Run.EngineLogFormat = sum.format
+	if sum.samples == 0 {
+		r.warnf("%s: WARNING: no %s stats line recognised in %d lines: the log format may have drifted; the engine series is empty", filepath.Base(path), format.name, sum.lines)
+	}
+	if pool := sum.kvPoolTokens; pool > 0 && d.Run.KVPoolTokens == nil {
+		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "engine_log"
+	} else if pool > 0 && *d.Run.KVPoolTokens != pool {
+		r.warnf("%s: KV pool %d tokens in the log, %d in the manifest (the manifest wins)", filepath.Base(path), pool, *d.Run.KVPoolTokens)
+	}
+	if d.Run.EngineLogSHA256, err = lr.SHA256(); err != nil {
+		return sp, err
+	}
+	return sp, nil
+}
+
+func engineFormatNamed(name string) (engineFormat, bool) {
+	for _, f := range engineFormats {
+		if f.name == name {
+			return f, true
+		}
+	}
+	return engineFormat{}, false
+}
+
+// sniff returns the engine format whose header most of the first 500 lines
+// of path match (an SGLang log can start with a few lines in vLLM's
+// format), nil when none does.
+func sniff(path string) (*engineFormat, error) {
+	lr, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer lr.Close()
+	votes := make([]int, len(engineFormats))
+	for i := 0; i < 500 && lr.Next(); i++ {
+		for k, f := range engineFormats {
+			if f.match(lr.Bytes()) {
+				votes[k]++
+				break
+			}
+		}
+	}
+	best := -1
+	for k, n := range votes {
+		if n > 0 && (best < 0 || n > votes[best]) {
+			best = k
+		}
+	}
+	if best < 0 {
+		return nil, lr.Err()
+	}
+	return &engineFormats[best], lr.Err()
+}
+
+// collectSamples appends the samples next yields to the run's engine
+// table, extending sp, until io.EOF; bad lines go through reject.
+func (r *runReader) collectSamples(next func() (schema.EngineSample, error), sp *span) error {
+	d := r.res.Data
+	for {
+		s, err := next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			if err := r.reject(err); err != nil {
+				return err
+			}
+			continue
+		}
+		d.Engine = append(d.Engine, s)
+		sp.add(s.TS)
+	}
+}

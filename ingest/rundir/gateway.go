@@ -1,0 +1,148 @@
+package rundir
+
+import (
+	"errors"
+	"io"
+	"time"
+
+	"github.com/outlast-dev/outlast/ingest/gateway"
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/manifest"
+	"github.com/outlast-dev/outlast/textpos"
+)
+
+// gatewayReader reads one gateway log format: the log's records in file
+// order, each with its position, as gateway.Record values. The cross-line
+// rules (a turn after its session's end, a repeated turn) are the
+// gateway.Collector's, the same for every format.
+type gatewayReader interface {
+	Next() (gateway.Record, error)
+	Warnings() []string // format drift and the like, after the last record
+	Close()
+}
+
+// gatewayFormat is a gateway log format: its name and how to read it. The
+// log is read again through a new reader to name the first line of a
+// repeated record (repeated.go).
+type gatewayFormat struct {
+	name string
+	open func(lr *lineio.Reader, t0 time.Time) gatewayReader
+}
+
+// outlastGateway is outlast's own gateway log (docs/run-format.md).
+var outlastGateway = gatewayFormat{
+	name: "outlast",
+	open: func(lr *lineio.Reader, t0 time.Time) gatewayReader { return gateway.NewReader(lr, t0) },
+}
+
+// gatewayFormatOf returns the format of the run's gateway log. outlast's
+// own format is the only one read today; the exports of load generators
+// are other gatewayFormat values, to be chosen here by the manifest or by
+// the log's first bytes.
+func gatewayFormatOf(*manifest.Manifest) gatewayFormat { return outlastGateway }
+
+// gatewayLog is what the second passes over the gateway log need.
+type gatewayLog struct {
+	path   string
+	format gatewayFormat
+	col    *gateway.Collector
+	// repeated are lenient rejects of a repeated (session, turn) whose first
+	// line is looked up after the pass (resolveRepeated).
+	repeated []repeatedReject
+}
+
+// rejectGateway is reject for gateway lines: in strict mode the first line
+// of a repeated turn, session_start or session_end is looked up before the
+// error is returned.
+func (r *runReader) rejectGateway(err error) error {
+	if !r.opt.Lenient {
+		// The error may rest on a session matched by hash.
+		if verr := r.verifyStarts(r.gw.col.Unverified()); verr != nil {
+			return verr
+		}
+		if rp, ok := unresolved(err); ok {
+			if lerr := r.resolveRepeated([]repeatedReject{rp}); lerr != nil {
+				return lerr
+			}
+		}
+	}
+	return r.reject(err)
+}
+
+// readGateway reads the gateway log at path: its turns and sessions into
+// the Sink or into memory, its events into memory.
+func (r *runReader) readGateway(path string, format gatewayFormat) (span, error) {
+	sp := newSpan()
+	lr, err := open(path)
+	if err != nil {
+		return sp, err
+	}
+	defer lr.Close()
+	rd := format.open(lr, r.t0)
+	defer rd.Close() // before lr.Close: the reader's goroutines use lr
+	col := gateway.NewCollector()
+	if r.sink != nil {
+		col = gateway.NewStreamingCollector(gateway.StreamOptions{
+			Turn: r.sink.AddTurn, Session: r.sink.AddSession, Exact: r.exact, Key: sessionKey,
+		})
+	}
+	r.gw = gatewayLog{path: path, format: format, col: col}
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if err := r.reject(err); err != nil {
+				return sp, err
+			}
+			continue
+		}
+		if err := col.Add(rec); err != nil {
+			var pe *textpos.ParseError
+			if !errors.As(err, &pe) {
+				return sp, err // a sink failed, or a hash collision: not a line's fault
+			}
+			if err := r.rejectGateway(err); err != nil {
+				return sp, err
+			}
+			continue
+		}
+		sp.add(rec.T)
+	}
+	if err := col.Finish(); err != nil {
+		return sp, err
+	}
+	if err := r.verifyStarts(col.Unverified()); err != nil {
+		return sp, err
+	}
+	if r.sink != nil {
+		r.sink.FixSessions(col.SessionFix())
+	}
+	if len(r.gw.repeated) > 0 {
+		if err := r.resolveRepeated(r.gw.repeated); err != nil {
+			return sp, err
+		}
+	}
+	if err := lr.Err(); err != nil {
+		return sp, err
+	}
+	for _, w := range rd.Warnings() {
+		r.warnf("%s", w)
+	}
+	for _, u := range col.Unknown() {
+		r.warnf("%s: unknown event kind %q (%d lines, ignored)", u.First, u.Ev, u.Count)
+	}
+	d := r.res.Data
+	d.Sessions, d.Turns, d.Events = col.Tables(d.Run.DurationS)
+	sum, err := lr.SHA256()
+	if err != nil {
+		return sp, err
+	}
+	d.Run.GatewaySHA256 = sum
+	return sp, nil
+}
+
+// sessionKey, when set, replaces the hash of session ids in the streaming
+// collector (tests force collisions with it).
+var sessionKey func(string) uint64

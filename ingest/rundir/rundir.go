@@ -1,0 +1,293 @@
+// Package rundir reads one run directory (docs/run-format.md: run.yaml,
+// the gateway log, and optionally the engine log and the metrics scrapes,
+// each possibly .gz or .zst) through the per-format readers of ingest/ and
+// assembles the run's canonical tables. Strict by default: the first bad
+// line is a positioned error. In lenient mode every rejected line is kept
+// with its reason.
+//
+// Read keeps the tables in memory. Stream sends the turns and sessions,
+// the tables that grow with the gateway log, to a Sink as they are read, so
+// that memory does not grow with the log; cmd/outlast gives it the
+// dataset's run writer, which this package does not know.
+//
+// The files of this package follow the run directory: rundir.go the
+// manifest and the order of reading, gateway.go the gateway log and its
+// cross-line rules, repeated.go the second pass that names the first line
+// of a repeated record, engine.go the engine log, metrics.go the scrapes.
+// Each input kind is read through a small interface (gatewayReader,
+// engineFormat, metricsReader), where other formats of the same input plug
+// in. Nothing here is shared between runs, so runs may be read in parallel,
+// each through its own Sink.
+package rundir
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/outlast-dev/outlast/ingest/gateway"
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/manifest"
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
+)
+
+// ManifestName is the manifest's file name in a run directory.
+const ManifestName = "run.yaml"
+
+// SpanTolerance is how far (seconds) gateway activity may lie outside the
+// engine's time span before ingest warns: a wrong log_tz or started_at shows
+// up as an offset of hours.
+const SpanTolerance = 60.0
+
+// Options controls how a run directory is read.
+type Options struct {
+	Lenient bool   // keep going past bad lines, keeping them as rejects
+	Version string // outlast version, recorded as provenance
+}
+
+// Result is one run read from its directory.
+type Result struct {
+	// Data is the run's tables; after Stream its Turns and Sessions are
+	// empty (they went to the Sink) and Turns and Sessions count them.
+	Data     *schema.RunData
+	Turns    int64
+	Sessions int64
+	// Rejects are the lines rejected in lenient mode, in the order read,
+	// each with its position, reason and verbatim line.
+	Rejects  []*textpos.ParseError
+	Warnings []string // things a researcher must see: format drift, truncated lines, clock offsets
+}
+
+// Sink takes one run's rows as Stream reads them: the turns and sessions
+// one by one in any order, then the run's other tables. dataset.RunWriter
+// is the Sink of a staged dataset.
+type Sink interface {
+	AddTurn(schema.Turn) error
+	AddSession(schema.Session) error
+	// FixSessions sets a function applied to every session row, those
+	// already added included, before it is stored: a session that gets a
+	// record after its end has had its row passed on already.
+	FixSessions(fix func(*schema.Session))
+	// Finish stores the rest of the run: d.Turns is empty, and d.Sessions
+	// (the sessions still open at the end of the log) are added to those
+	// given to AddSession.
+	Finish(d *schema.RunData) error
+	// Abort discards what the Sink holds of the run after an error.
+	Abort()
+}
+
+// BeginFunc opens the Sink of the run called name (the manifest's run:).
+type BeginFunc func(name string) (Sink, error)
+
+// IsRunDir reports whether dir holds a manifest.
+func IsRunDir(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, ManifestName))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// Read reads the run in dir into memory.
+func Read(dir string, opt Options) (*Result, error) {
+	res, err := readRunDir(dir, opt, true, nil)
+	if err != nil {
+		return nil, err
+	}
+	res.Turns, res.Sessions = int64(len(res.Data.Turns)), int64(len(res.Data.Sessions))
+	return res, nil
+}
+
+// Stream reads the run in dir into the Sink that begin opens for it. The
+// turns and sessions go to the Sink as the gateway log is read, so memory
+// grows with the sessions open at once, not with the log's size; the other
+// tables go to Finish at the end. On an error the Sink is aborted. The
+// rejects are the caller's to store.
+func Stream(dir string, opt Options, begin BeginFunc) (*Result, error) {
+	res, err := stream(dir, opt, begin, false)
+	if errors.Is(err, gateway.ErrKeyCollision) {
+		// Ended sessions are known by a 64-bit hash of their id; two ids
+		// share one so rarely that reading the run again, keeping the ids,
+		// costs less than keeping them always.
+		res, err = stream(dir, opt, begin, true)
+	}
+	return res, err
+}
+
+func stream(dir string, opt Options, begin BeginFunc, exact bool) (*Result, error) {
+	var sink *countingSink
+	res, err := readRunDir(dir, opt, exact, func(name string) (*countingSink, error) {
+		s, err := begin(name)
+		if err != nil {
+			return nil, err
+		}
+		sink = &countingSink{Sink: s}
+		return sink, nil
+	})
+	if err != nil {
+		if sink != nil {
+			sink.Abort()
+		}
+		return nil, err
+	}
+	res.Turns, res.Sessions = sink.turns, sink.sessions+int64(len(res.Data.Sessions))
+	if err := sink.Finish(res.Data); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// countingSink counts the rows it passes on.
+type countingSink struct {
+	Sink
+	turns, sessions int64
+}
+
+func (s *countingSink) AddTurn(t schema.Turn) error {
+	s.turns++
+	return s.Sink.AddTurn(t)
+}
+
+func (s *countingSink) AddSession(row schema.Session) error {
+	s.sessions++
+	return s.Sink.AddSession(row)
+}
+
+// readRunDir reads the run in dir. With begin, the turns and sessions go to
+// the Sink it returns for the run's name instead of into memory, with
+// sessions known after their end by the hash of their id unless exact.
+func readRunDir(dir string, opt Options, exact bool, begin func(run string) (*countingSink, error)) (*Result, error) {
+	mpath := filepath.Join(dir, ManifestName)
+	mbytes, err := os.ReadFile(mpath)
+	if err != nil {
+		return nil, err
+	}
+	m, err := manifest.Parse(mbytes, ManifestName)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	res := &Result{Data: &schema.RunData{Run: m.Run()}}
+	run := &res.Data.Run
+	run.ManifestSHA256 = fmt.Sprintf("%x", sha256.Sum256(mbytes))
+	run.OutlastVersion = opt.Version
+	run.SchemaVersion = schema.Version
+	if run.LogTZ == "" {
+		run.LogTZ = "UTC"
+	}
+	loc, err := m.Location()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	r := &runReader{dir: dir, opt: opt, res: res, exact: exact, t0: m.StartedAt, loc: loc}
+	if begin != nil {
+		if r.sink, err = begin(run.Run); err != nil {
+			return nil, err
+		}
+	}
+
+	gw, err := findFile(dir, m.Files.Gateway, true)
+	if err != nil {
+		return nil, err
+	}
+	gwSpan, err := r.readGateway(gw, gatewayFormatOf(m))
+	if err != nil {
+		return nil, err
+	}
+	if p, err := findFile(dir, m.Files.EngineLog, false); err != nil {
+		return nil, err
+	} else if p != "" {
+		span, err := r.readEngineLog(p, m.Engine.Name)
+		if err != nil {
+			return nil, err
+		}
+		r.checkSpan("engine log samples", span, gwSpan)
+	}
+	if p, err := findFile(dir, m.Files.Metrics, false); err != nil {
+		return nil, err
+	} else if p != "" {
+		span, err := r.readMetrics(p)
+		if err != nil {
+			return nil, err
+		}
+		r.checkSpan("metrics scrapes", span, gwSpan)
+	}
+	run.RejectedLines = int64(len(res.Rejects))
+	res.Data.Sort()
+	return res, nil
+}
+
+// findFile resolves a manifest file name, also trying .gz and .zst variants.
+// It returns "" for a missing optional file.
+func findFile(dir, name string, required bool) (string, error) {
+	for _, n := range []string{name, name + ".gz", name + ".zst"} {
+		p := filepath.Join(dir, n)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	if required {
+		return "", fmt.Errorf("%s: missing %s (required by run-format.md)", dir, name)
+	}
+	return "", nil
+}
+
+// runReader reads the files of one run directory into res.
+type runReader struct {
+	dir  string
+	opt  Options
+	res  *Result
+	sink *countingSink // nil: turns and sessions into memory
+	t0   time.Time     // the manifest's started_at
+	loc  *time.Location
+	// exact keeps the ids of ended sessions (after ErrKeyCollision).
+	exact bool
+	gw    gatewayLog
+}
+
+func (r *runReader) warnf(format string, args ...any) {
+	r.res.Warnings = append(r.res.Warnings, fmt.Sprintf(format, args...))
+}
+
+// reject handles a bad line: an error in strict mode, a kept reject in
+// lenient mode. Errors that are not about a line always stop.
+func (r *runReader) reject(err error) error {
+	var pe *textpos.ParseError
+	if !errors.As(err, &pe) || !r.opt.Lenient {
+		return fmt.Errorf("%s: %w", r.dir, err)
+	}
+	if rp, ok := unresolved(pe.Err); ok {
+		r.gw.repeated = append(r.gw.repeated, rp)
+	}
+	r.res.Rejects = append(r.res.Rejects, pe)
+	return nil
+}
+
+func open(path string) (*lineio.Reader, error) {
+	return lineio.Open(path, filepath.Base(path))
+}
+
+// span is the run-time interval a source covers.
+type span struct{ first, last float64 }
+
+func newSpan() span { return span{math.Inf(1), math.Inf(-1)} }
+
+func (s *span) add(t float64) {
+	s.first = math.Min(s.first, t)
+	s.last = math.Max(s.last, t)
+}
+
+func (s span) ok() bool { return s.first <= s.last }
+
+func (r *runReader) checkSpan(what string, s, gw span) {
+	if !s.ok() || !gw.ok() {
+		return
+	}
+	// An engine idles before the first and after the last turn, so its span
+	// may be wider; gateway activity outside it means the clocks disagree.
+	if gw.first < s.first-SpanTolerance || gw.last > s.last+SpanTolerance {
+		r.warnf("%s span %.0f..%.0f s but the gateway %.0f..%.0f s (run time): check started_at and engine.log_tz",
+			what, s.first, s.last, gw.first, gw.last)
+	}
+}
