@@ -121,7 +121,7 @@ func (r *Reader) Next() (Record, error) {
 // may then be closed.
 func (r *Reader) Close() {
 	if r.pipe != nil {
-		r.pipe.stop()
+		r.pipe.Stop()
 	}
 }
 

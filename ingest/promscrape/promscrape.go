@@ -48,6 +48,7 @@ import (
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/ordered"
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -81,7 +82,7 @@ type Reader struct {
 	names map[string]*nameState
 	cm    comment
 	obs   []obs // the current scrape's
-	pipe  *pipeline
+	pipe  *ordered.Pipeline[*scrape]
 
 	// Delta base: the previous recognised scrape.
 	havePrev        bool
@@ -113,7 +114,7 @@ func (r *Reader) Next() (schema.EngineSample, error) {
 	if r.pipe == nil {
 		r.pipe = r.start()
 	}
-	if j := r.pipe.next(); j != nil {
+	if j, ok := r.pipe.Next(); ok {
 		return r.finish(j)
 	}
 	if err := r.lr.Err(); err != nil {

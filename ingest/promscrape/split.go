@@ -65,7 +65,7 @@ func (r *Reader) splitNext() *scrape {
 		c := r.c
 		c.text = append([]byte(nil), r.c.text...)
 		c.nos = append([]int(nil), r.c.nos...)
-		return &scrape{c: c, truncLine: r.truncLine, name: r.lr.Name(), done: make(chan struct{})}
+		return &scrape{c: c, truncLine: r.truncLine, name: r.lr.Name()}
 	}
 	return nil
 }
