@@ -1,4 +1,4 @@
-package logscan
+package enginelog
 
 import (
 	"math"
