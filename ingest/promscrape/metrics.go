@@ -1,6 +1,10 @@
 package promscrape
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/outlast-dev/outlast/schema"
+)
 
 // This file is the table of the metrics outlast reads and of the sample
 // fields they feed.
@@ -18,6 +22,29 @@ const (
 	nFields
 	nGauges = fQueries // fields before it are gauges, the rest counters
 )
+
+// sampleField returns the field of es that field f feeds.
+func sampleField(es *schema.EngineSample, f int) **float64 {
+	switch f {
+	case fRunning:
+		return &es.Running
+	case fWaiting:
+		return &es.Waiting
+	case fKV:
+		return &es.KVUsage
+	case fQueries:
+		return &es.PrefixQueries
+	case fHits:
+		return &es.PrefixHits
+	case fPrompt:
+		return &es.PromptTokens
+	case fGen:
+		return &es.GenerationTokens
+	case fPreempt:
+		return &es.Preemptions
+	}
+	return nil
+}
 
 // Known metric names, numbered.
 const (

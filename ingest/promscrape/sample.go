@@ -143,14 +143,7 @@ func (r *Reader) gauges(es *schema.EngineSample, chosen [nFields]int) {
 		if f == fKV {
 			v = sum / float64(n)
 		}
-		switch f {
-		case fRunning:
-			es.Running = &v
-		case fWaiting:
-			es.Waiting = &v
-		case fKV:
-			es.KVUsage = &v
-		}
+		*sampleField(es, f) = &v
 	}
 	switch len(replicas) {
 	case 0:
@@ -215,18 +208,7 @@ func (r *Reader) counters(es *schema.EngineSample, chosen [nFields]int, sec, nse
 				continue
 			}
 			d := delta[f]
-			switch f {
-			case fQueries:
-				es.PrefixQueries = &d
-			case fHits:
-				es.PrefixHits = &d
-			case fPrompt:
-				es.PromptTokens = &d
-			case fGen:
-				es.GenerationTokens = &d
-			case fPreempt:
-				es.Preemptions = &d
-			}
+			*sampleField(es, f) = &d
 		}
 	}
 	r.havePrev, r.prevSec, r.prevNs = true, sec, nsec

@@ -1,7 +1,6 @@
 package sglanglog
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
@@ -30,85 +29,141 @@ type fieldFlags struct {
 	newest     bool // "#pending-token" (2026-04-10 on)
 }
 
+// Number and count fields of a sample that a batch line feeds, as indexes
+// into batchValues; 0 is none.
+const (
+	numNone = iota
+	numRunning
+	numWaiting
+	numKV
+	numPrompt
+	numGen
+	numFields
+)
+
+const (
+	cntNone = iota
+	cntTokens
+	cntNewSeqs
+	cntNewTokens
+	cntCached
+	cntFields
+)
+
 // batchValues backs a sample's optional fields.
 type batchValues struct {
-	running, waiting, kv, prompt, gen  float64
-	tokens, newSeqs, newTokens, cached int64
+	num [numFields]float64
+	cnt [cntFields]int64
+}
+
+// numField returns the number field of s that f feeds.
+func numField(s *schema.EngineSample, f int) **float64 {
+	switch f {
+	case numRunning:
+		return &s.Running
+	case numWaiting:
+		return &s.Waiting
+	case numKV:
+		return &s.KVUsage
+	case numPrompt:
+		return &s.PromptTput
+	case numGen:
+		return &s.GenTput
+	}
+	return nil
+}
+
+// cntField returns the count field of s that f feeds.
+func cntField(s *schema.EngineSample, f int) **int64 {
+	switch f {
+	case cntTokens:
+		return &s.TokensUsed
+	case cntNewSeqs:
+		return &s.NewSeqs
+	case cntNewTokens:
+		return &s.NewTokens
+	case cntCached:
+		return &s.CachedTokens
+	}
+	return nil
+}
+
+// batchKey is what a key of a batch line means: the field it feeds, a
+// number or a count, or else what it tells of the dialect.
+type batchKey struct {
+	num, cnt int
+	fieldFlags
+}
+
+// batchKeyOf returns what key means: the zero batchKey for a key this
+// reader passes over (hybrid pools, graph flags, spec-decoding and PD
+// fields, newer additions). A switch, not a map: there is one lookup per
+// field, and a map's is several times slower.
+func batchKeyOf(key []byte) batchKey {
+	switch string(key) {
+	case "#running-req":
+		return batchKey{num: numRunning}
+	case "#queue-req":
+		return batchKey{num: numWaiting}
+	case "token usage", "full token usage": // full: hybrid (SWA, Mamba) pools
+		return batchKey{num: numKV}
+	case "gen throughput (token/s)":
+		return batchKey{num: numGen}
+	case "input throughput (token/s)":
+		return batchKey{num: numPrompt}
+	case "#token", "#full token":
+		return batchKey{cnt: cntTokens}
+	case "#new-seq":
+		return batchKey{cnt: cntNewSeqs}
+	case "#new-token":
+		return batchKey{cnt: cntNewTokens}
+	case "#cached-token":
+		return batchKey{cnt: cntCached}
+	case "largest-len":
+		return batchKey{fieldFlags: fieldFlags{largestLen: true}}
+	case "#pending-token":
+		return batchKey{fieldFlags: fieldFlags{newest: true}}
+	}
+	return batchKey{}
 }
 
 // parseFields parses the ", "-separated "key: value" fields of a batch line
-// into s, with v as the fields' backing. Mapped keys must carry a
-// well-formed number; other keys (hybrid pools, graph flags, spec-decoding
-// and PD fields, newer additions) are passed over, with any ", "-separated
-// pieces of their values. When a mapped key repeats, the first value counts.
+// into s, with v as the fields' backing. Mapped keys (batchKeyOf) must carry
+// a well-formed number; other keys are passed over, with any ", "-separated
+// pieces of their values. When a mapped key repeats, the first value
+// counts.
 func parseFields(body []byte, s *schema.EngineSample, v *batchValues) (fieldFlags, error) {
 	var fl fieldFlags
-	off := 0
-	afterUnknown := false // the previous field's key is one this reader passes over
-	for off < len(body) {
-		end := bytes.Index(body[off:], []byte(", "))
-		if end < 0 {
-			end = len(body) - off
+	fields := enginelog.NewFields(body)
+	for {
+		fd, ok, err := fields.Next()
+		if err != nil || !ok {
+			return fl, err
 		}
-		field := body[off : off+end]
-		next := off + end + 2
-		colon := bytes.Index(field, []byte(": "))
-		if colon < 0 {
-			if afterUnknown {
-				// A field this reader passes over, whose value holds ", ".
-				off = next
-				continue
-			}
-			return fl, &enginelog.FieldError{Off: off, Err: fmt.Errorf("field %q is not \"key: value\"", field)}
-		}
-		key, val := field[:colon], field[colon+2:]
-		voff := off + colon + 2
-		var fdst **float64
-		var fval *float64
-		var idst **int64
-		var ival *int64
-		switch string(key) {
-		case "#running-req":
-			fdst, fval = &s.Running, &v.running
-		case "#queue-req":
-			fdst, fval = &s.Waiting, &v.waiting
-		case "token usage", "full token usage":
-			fdst, fval = &s.KVUsage, &v.kv
-		case "gen throughput (token/s)":
-			fdst, fval = &s.GenTput, &v.gen
-		case "input throughput (token/s)":
-			fdst, fval = &s.PromptTput, &v.prompt
-		case "#token", "#full token":
-			idst, ival = &s.TokensUsed, &v.tokens
-		case "#new-seq":
-			idst, ival = &s.NewSeqs, &v.newSeqs
-		case "#new-token":
-			idst, ival = &s.NewTokens, &v.newTokens
-		case "#cached-token":
-			idst, ival = &s.CachedTokens, &v.cached
-		case "largest-len":
-			fl.largestLen = true
-		case "#pending-token":
-			fl.newest = true
-		}
-		afterUnknown = fdst == nil && idst == nil
+		k := batchKeyOf(fd.Key)
+		fl.largestLen = fl.largestLen || k.largestLen
+		fl.newest = fl.newest || k.newest
 		switch {
-		case fdst != nil && *fdst == nil:
-			x, err := enginelog.ParseNumber(val)
-			if err != nil {
-				return fl, &enginelog.FieldError{Off: voff, Err: fmt.Errorf("%s: %w", key, err)}
+		case k.num != numNone:
+			if p := numField(s, k.num); *p == nil {
+				x, err := enginelog.ParseNumber(fd.Val)
+				if err != nil {
+					return fl, fd.Err(0, err)
+				}
+				v.num[k.num] = x
+				*p = &v.num[k.num]
 			}
-			*fval = x
-			*fdst = fval
-		case idst != nil && *idst == nil:
-			n, ok := enginelog.ParseUint(val)
-			if !ok {
-				return fl, &enginelog.FieldError{Off: voff, Err: fmt.Errorf("%s: malformed count %q", key, val)}
+		case k.cnt != cntNone:
+			if p := cntField(s, k.cnt); *p == nil {
+				n, ok := enginelog.ParseUint(fd.Val)
+				if !ok {
+					return fl, fd.Err(0, fmt.Errorf("malformed count %q", fd.Val))
+				}
+				v.cnt[k.cnt] = n
+				*p = &v.cnt[k.cnt]
 			}
-			*ival = n
-			*idst = ival
+		default:
+			fields.Skip()
 		}
-		off = next
 	}
-	return fl, nil
 }

@@ -6,9 +6,7 @@ import "github.com/outlast-dev/outlast/ingest/internal/enginelog"
 // "[YYYY-MM-DD HH:MM:SS ...]" header after any ANSI colour, container stamp
 // and Ray prefix. It is meant for sniffing an unknown engine.
 func Match(line []byte) bool {
-	var l enginelog.Line
-	new(enginelog.Preamble).Read(line, &l)
-	_, ok := parseHeader(&l)
+	_, ok := parseHeader(enginelog.ReadLine(line))
 	return ok
 }
 

@@ -15,7 +15,6 @@ package sglanglog
 
 import (
 	"bytes"
-	"errors"
 	"io"
 
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
@@ -169,14 +168,11 @@ func (r *Reader) readLine(l *enginelog.Line) (s schema.EngineSample, ok bool, er
 		EngineIndex: h.dp,
 		Line:        int64(l.Pos.Line),
 	}
-	fl, ferr := parseFields(rest, &s, r.slab.New())
+	// A ", " left at the end (a line ending in ", ,") is not followed by
+	// an empty field.
+	fl, ferr := parseFields(bytes.TrimSuffix(rest, []byte(", ")), &s, r.slab.New())
 	if ferr != nil {
-		off := -1
-		var fe *enginelog.FieldError
-		if errors.As(ferr, &fe) {
-			off = h.msg + start + fe.Off
-		}
-		return schema.EngineSample{}, false, l.Errorf(off, "SGLang %s batch line: %v", kind, ferr)
+		return schema.EngineSample{}, false, l.FieldsErr(h.msg+start, ferr, "SGLang "+kind+" batch line")
 	}
 	switch {
 	case fl.newest:

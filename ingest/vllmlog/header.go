@@ -12,9 +12,7 @@ import (
 // judge by many lines, not one, because an SGLang log can begin with a few
 // vLLM-format lines (SGLang imports vLLM).
 func Match(line []byte) bool {
-	var l enginelog.Line
-	new(enginelog.Preamble).Read(line, &l)
-	_, ok := parseHeader(&l)
+	_, ok := parseHeader(enginelog.ReadLine(line))
 	return ok
 }
 

@@ -60,98 +60,119 @@ type statsFlags struct {
 	rank int
 }
 
+// Sample fields a stats line feeds, as indexes into statsValues.
+const (
+	fNone = iota // checked, not kept
+	fRunning
+	fWaiting
+	fKV
+	fHit
+	fPrompt
+	fGen
+	fPreempt
+	nFields
+)
+
 // statsValues backs a sample's optional fields.
-type statsValues struct {
-	running, waiting, kv, hit, prompt, gen, preempt float64
+type statsValues [nFields]float64
+
+// field returns the field of s that f feeds.
+func field(s *schema.EngineSample, f int) **float64 {
+	switch f {
+	case fRunning:
+		return &s.Running
+	case fWaiting:
+		return &s.Waiting
+	case fKV:
+		return &s.KVUsage
+	case fHit:
+		return &s.LoggedHitRate
+	case fPrompt:
+		return &s.PromptTput
+	case fGen:
+		return &s.GenTput
+	case fPreempt:
+		return &s.Preemptions
+	}
+	return nil
+}
+
+// statsKey is what a key of a stats line means.
+type statsKey struct {
+	unit  string // after the number: "tokens/s", "reqs", "%", or "" for none
+	field int    // the sample field it feeds
+	statsFlags
+}
+
+// statsKeyOf returns what key means, and false for a key this reader
+// does not know. A switch, not a map: there is one lookup per field, and a
+// map's is several times slower.
+func statsKeyOf(key []byte) (statsKey, bool) {
+	switch string(key) {
+	case "Avg prompt throughput":
+		return statsKey{unit: "tokens/s", field: fPrompt}, true
+	case "Avg generation throughput":
+		return statsKey{unit: "tokens/s", field: fGen}, true
+	case "Running":
+		return statsKey{unit: "reqs", field: fRunning}, true
+	case "Waiting":
+		return statsKey{unit: "reqs", field: fWaiting}, true
+	case "Pending": // V0's name for the waiting queue
+		return statsKey{unit: "reqs", field: fWaiting, statsFlags: statsFlags{v0: true}}, true
+	case "Swapped":
+		return statsKey{unit: "reqs", statsFlags: statsFlags{v0: true}}, true
+	case "CPU KV cache usage":
+		return statsKey{unit: "%", statsFlags: statsFlags{v0: true}}, true
+	case "Preemptions":
+		return statsKey{field: fPreempt, statsFlags: statsFlags{rank: rank010}}, true
+	case "GPU KV cache usage":
+		return statsKey{unit: "%", field: fKV}, true
+	case "Prefix cache hit rate":
+		return statsKey{unit: "%", field: fHit}, true
+	case "Deferred":
+		return statsKey{unit: "reqs", statsFlags: statsFlags{rank: rank2026}}, true
+	case "Corrupted":
+		return statsKey{unit: "reqs", statsFlags: statsFlags{rank: rank010}}, true
+	case "External prefix cache hit rate", "MM cache hit rate":
+		return statsKey{unit: "%", statsFlags: statsFlags{rank: rank010}}, true
+	}
+	return statsKey{}, false
 }
 
 // parseStats parses the ", "-separated "Key: value unit" fields of a stats
-// line into s, with v as the fields' backing. Known keys must carry a
-// well-formed number and their unit; unknown keys (newer optional fields)
-// are passed over, with any ", "-separated pieces of their values.
+// line into s, with v as the fields' backing. Known keys (statsKeyOf) must
+// carry a well-formed number and their unit; unknown keys (newer optional
+// fields) are passed over, with any ", "-separated pieces of their values.
 func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags, error) {
 	var fl statsFlags
 	// The V0 line ends with a period after its last "%".
 	if n := len(body); n >= 2 && body[n-1] == '.' && body[n-2] == '%' {
 		body = body[:n-1]
 	}
-	off := 0
-	afterUnknown := false // the previous field's key was not known
-	for off <= len(body) {
-		end := bytes.Index(body[off:], []byte(", "))
-		if end < 0 {
-			end = len(body) - off
+	fields := enginelog.NewFields(body)
+	for {
+		fd, ok, err := fields.Next()
+		if err != nil {
+			return fl, err
 		}
-		field := body[off : off+end]
-		colon := bytes.Index(field, []byte(": "))
-		if colon < 0 {
-			if afterUnknown {
-				// A newer field whose value holds ", " (a list).
-				off += end + 2
-				continue
-			}
-			return fl, &enginelog.FieldError{Off: off, Err: fmt.Errorf("field %q is not \"key: value\"", field)}
+		if !ok {
+			break
 		}
-		afterUnknown = false
-		key, val := field[:colon], field[colon+2:]
-		voff := off + colon + 2
-		var dst *float64
-		var unit string
-		switch string(key) {
-		case "Avg prompt throughput":
-			dst, unit = &v.prompt, "tokens/s"
-			s.PromptTput = dst
-		case "Avg generation throughput":
-			dst, unit = &v.gen, "tokens/s"
-			s.GenTput = dst
-		case "Running":
-			dst, unit = &v.running, "reqs"
-			s.Running = dst
-		case "Waiting":
-			dst, unit = &v.waiting, "reqs"
-			s.Waiting = dst
-		case "Pending": // V0's name for the waiting queue
-			dst, unit = &v.waiting, "reqs"
-			s.Waiting = dst
-			fl.v0 = true
-		case "Swapped":
-			unit = "reqs"
-			fl.v0 = true
-		case "CPU KV cache usage":
-			unit = "%"
-			fl.v0 = true
-		case "Preemptions":
-			dst = &v.preempt
-			s.Preemptions = dst
-			fl.rank = max(fl.rank, rank010)
-		case "GPU KV cache usage":
-			dst, unit = &v.kv, "%"
-			s.KVUsage = dst
-		case "Prefix cache hit rate":
-			dst, unit = &v.hit, "%"
-			s.LoggedHitRate = dst
-		case "Deferred":
-			unit = "reqs"
-			fl.rank = max(fl.rank, rank2026)
-		case "Corrupted":
-			unit = "reqs"
-			fl.rank = max(fl.rank, rank010)
-		case "External prefix cache hit rate", "MM cache hit rate":
-			unit = "%"
-			fl.rank = max(fl.rank, rank010)
-		default:
-			afterUnknown = true
-			off += end + 2
+		k, known := statsKeyOf(fd.Key)
+		if !known {
+			fields.Skip()
 			continue
 		}
-		x, boff, err := numberWithUnit(val, unit)
+		fl.v0 = fl.v0 || k.v0
+		fl.rank = max(fl.rank, k.rank)
+		x, at, err := numberWithUnit(fd.Val, k.unit)
 		if err != nil {
-			return fl, &enginelog.FieldError{Off: voff + boff, Err: fmt.Errorf("%s: %w", key, err)}
+			return fl, fd.Err(at, err)
 		}
-		if dst != nil {
-			*dst = x
+		if k.field != fNone {
+			v[k.field] = x
+			*field(s, k.field) = &v[k.field]
 		}
-		off += end + 2
 	}
 	if s.KVUsage != nil {
 		*s.KVUsage /= 100

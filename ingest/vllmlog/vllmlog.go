@@ -15,7 +15,6 @@ package vllmlog
 
 import (
 	"bytes"
-	"errors"
 	"io"
 
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
@@ -199,12 +198,7 @@ func (r *Reader) readLine(l *enginelog.Line) {
 	}
 	fl, err := parseStats(body, &s, r.slab.New())
 	if err != nil {
-		off := -1
-		var fe *enginelog.FieldError
-		if errors.As(err, &fe) {
-			off = h.msg + len(msg) - len(body) + fe.Off
-		}
-		r.fail(l.Errorf(off, "vLLM stats line: %v", err))
+		r.fail(l.FieldsErr(h.msg+len(msg)-len(body), err, "vLLM stats line"))
 		return
 	}
 	r.dialect.Saw(fl.rank)

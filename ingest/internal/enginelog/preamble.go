@@ -2,6 +2,7 @@ package enginelog
 
 import (
 	"bytes"
+	"errors"
 
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -49,6 +50,26 @@ func (l *Line) Errorf(off int, format string, args ...any) *textpos.ParseError {
 	e := textpos.Errorf(l.Pos, l.Raw, format, args...)
 	e.Column = l.Col(off)
 	return e
+}
+
+// FieldsErr returns err, found in the fields part of l that begins at
+// offset at, as an error of the line named what ("vLLM stats line"): at
+// the field's column when err is a *FieldError.
+func (l *Line) FieldsErr(at int, err error, what string) *textpos.ParseError {
+	off := -1
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		off = at + fe.Off
+	}
+	return l.Errorf(off, "%s: %v", what, err)
+}
+
+// ReadLine takes raw apart with a Preamble of its own, for a line now and
+// then, such as a reader's Match.
+func ReadLine(raw []byte) *Line {
+	l := new(Line)
+	new(Preamble).Read(raw, l)
+	return l
 }
 
 // Preamble takes lines apart, reusing its buffers from line to line.
