@@ -37,7 +37,7 @@ func ingest(t testing.TB, data []byte, t0 time.Time, runEndS float64) (string, *
 		fmt.Fprintf(&out, "warning: %s\n", w)
 	}
 	for _, u := range c.Unknown() {
-		fmt.Fprintf(&out, "unknown: %s\n", u)
+		fmt.Fprintf(&out, "unknown: %s\n", describeUnknown(u))
 	}
 	sessions, turns, events := c.Tables(runEndS)
 	fmt.Fprintf(&out, "tables: %d sessions, %d turns, %d events\n", len(sessions), len(turns), len(events))
@@ -248,11 +248,7 @@ func BenchmarkReader(b *testing.B) {
 	for b.Loop() {
 		lr, _ := lineio.NewReader(bytes.NewReader(data), "gateway.jsonl")
 		r := NewReader(lr, specT0)
-		for {
-			_, err := r.Next()
-			if err == io.EOF {
-				break
-			}
+		for _, err := range readertest.All(r.Next) {
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -2,13 +2,14 @@ package gateway
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 )
 
 // readTrace reads text and formats every record, error and warning, in
@@ -18,11 +19,7 @@ func readTrace(t *testing.T, text string) []string {
 	r := newTestReader(t, text, specT0)
 	defer r.Close()
 	var out []string
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
+	for rec, err := range readertest.All(r.Next) {
 		if err != nil {
 			out = append(out, "error "+err.Error())
 			continue

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -34,11 +35,7 @@ func newTestReader(t testing.TB, text string, t0 time.Time) *Reader {
 // error (a read error, a sink's, ErrKeyCollision) ends it as other.
 func feed(r *Reader, c *Collector) (errs []*textpos.ParseError, other error) {
 	defer r.Close()
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			return errs, nil
-		}
+	for rec, err := range readertest.All(r.Next) {
 		if err == nil {
 			err = c.Add(rec)
 		}
@@ -51,6 +48,7 @@ func feed(r *Reader, c *Collector) (errs []*textpos.ParseError, other error) {
 			return errs, err
 		}
 	}
+	return errs, nil
 }
 
 // num formats a float rounded to microseconds, so that expectations can be
@@ -89,6 +87,11 @@ func describe(rec Record) string {
 		return describeEvent(*rec.Event)
 	}
 	return fmt.Sprintf("unknown %s t=%s", rec.Ev, num(rec.T))
+}
+
+// describeUnknown renders the count of an unknown kind.
+func describeUnknown(u UnknownKind) string {
+	return fmt.Sprintf("%s: unknown ev %q: %d record(s) ignored (first here)", u.First, u.Ev, u.Count)
 }
 
 func describeEvent(e schema.Event) string {
@@ -266,11 +269,7 @@ func TestReaderLastLine(t *testing.T) {
 			r := newTestReader(t, tc.text, specT0)
 			var errs []string
 			records := 0
-			for {
-				_, err := r.Next()
-				if err == io.EOF {
-					break
-				}
+			for _, err := range readertest.All(r.Next) {
 				if err != nil {
 					errs = append(errs, err.Error())
 					continue

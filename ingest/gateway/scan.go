@@ -28,8 +28,6 @@ type lineError struct {
 	syntax bool   // the line is not JSON (so a cut-short last line may explain it)
 }
 
-func (e *lineError) Error() string { return e.msg }
-
 func syntaxErr(off int, format string, args ...any) *lineError {
 	return &lineError{off: off, msg: "not JSON: " + fmt.Sprintf(format, args...), syntax: true}
 }

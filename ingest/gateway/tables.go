@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/outlast-dev/outlast/schema"
@@ -67,11 +66,6 @@ func (c *Collector) Unknown() []UnknownKind {
 	}
 	slices.SortFunc(out, func(a, b UnknownKind) int { return cmp.Compare(a.Ev, b.Ev) })
 	return out
-}
-
-// String formats an unknown kind for a report line.
-func (u UnknownKind) String() string {
-	return fmt.Sprintf("%s: unknown ev %q: %d record(s) ignored (first here)", u.First, u.Ev, u.Count)
 }
 
 // compareRecords orders records as the tables are sorted: by time, then by

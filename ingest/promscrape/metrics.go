@@ -3,7 +3,7 @@ package promscrape
 import (
 	"bytes"
 
-	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/ingest/internal/samplefield"
 )
 
 // This file is the table of the metrics outlast reads and of the sample
@@ -23,27 +23,16 @@ const (
 	nGauges = fQueries // fields before it are gauges, the rest counters
 )
 
-// sampleField returns the field of es that field f feeds.
-func sampleField(es *schema.EngineSample, f int) **float64 {
-	switch f {
-	case fRunning:
-		return &es.Running
-	case fWaiting:
-		return &es.Waiting
-	case fKV:
-		return &es.KVUsage
-	case fQueries:
-		return &es.PrefixQueries
-	case fHits:
-		return &es.PrefixHits
-	case fPrompt:
-		return &es.PromptTokens
-	case fGen:
-		return &es.GenerationTokens
-	case fPreempt:
-		return &es.Preemptions
-	}
-	return nil
+// sampleFields are the sample fields that the fields feed.
+var sampleFields = [nFields]samplefield.Float{
+	fRunning: samplefield.Running,
+	fWaiting: samplefield.Waiting,
+	fKV:      samplefield.KVUsage,
+	fQueries: samplefield.PrefixQueries,
+	fHits:    samplefield.PrefixHits,
+	fPrompt:  samplefield.PromptTokens,
+	fGen:     samplefield.GenerationTokens,
+	fPreempt: samplefield.Preemptions,
 }
 
 // Known metric names, numbered.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -46,11 +45,7 @@ func readAll(t testing.TB, input string, start time.Time) ([]string, Info) {
 	}
 	r := NewReader(lr, Options{T0: start})
 	var out []string
-	for {
-		s, err := r.Next()
-		if err == io.EOF {
-			break
-		}
+	for s, err := range readertest.All(r.Next) {
 		if err != nil {
 			var pe *textpos.ParseError
 			if !errors.As(err, &pe) {
@@ -620,13 +615,10 @@ func FuzzScrape(f *testing.F) {
 		}
 		r := NewReader(lr, Options{T0: t0})
 		lines := bytes.Count(data, []byte("\n")) + 1
-		for n := 0; ; n++ {
-			if n > lines+1 {
+		n := 0
+		for s, err := range readertest.All(r.Next) {
+			if n++; n > lines+1 {
 				t.Fatal("more results than lines")
-			}
-			s, err := r.Next()
-			if err == io.EOF {
-				break
 			}
 			if err != nil {
 				var pe *textpos.ParseError
@@ -662,10 +654,8 @@ func BenchmarkReader(b *testing.B) {
 	for b.Loop() {
 		lr, _ := lineio.NewReader(bytes.NewReader(data), "metrics.prom")
 		r := NewReader(lr, Options{T0: fixtures[0].t0})
-		for {
-			if _, err := r.Next(); err == io.EOF {
-				break
-			} else if err != nil {
+		for _, err := range readertest.All(r.Next) {
+			if err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -143,7 +143,7 @@ func (r *Reader) gauges(es *schema.EngineSample, chosen [nFields]int) {
 		if f == fKV {
 			v = sum / float64(n)
 		}
-		*sampleField(es, f) = &v
+		*sampleFields[f].Of(es) = &v
 	}
 	switch len(replicas) {
 	case 0:
@@ -208,7 +208,7 @@ func (r *Reader) counters(es *schema.EngineSample, chosen [nFields]int, sec, nse
 				continue
 			}
 			d := delta[f]
-			*sampleField(es, f) = &d
+			*sampleFields[f].Of(es) = &d
 		}
 	}
 	r.havePrev, r.prevSec, r.prevNs = true, sec, nsec

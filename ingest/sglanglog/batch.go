@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
+	"github.com/outlast-dev/outlast/ingest/internal/samplefield"
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -29,69 +30,17 @@ type fieldFlags struct {
 	newest     bool // "#pending-token" (2026-04-10 on)
 }
 
-// Number and count fields of a sample that a batch line feeds, as indexes
-// into batchValues; 0 is none.
-const (
-	numNone = iota
-	numRunning
-	numWaiting
-	numKV
-	numPrompt
-	numGen
-	numFields
-)
-
-const (
-	cntNone = iota
-	cntTokens
-	cntNewSeqs
-	cntNewTokens
-	cntCached
-	cntFields
-)
-
 // batchValues backs a sample's optional fields.
 type batchValues struct {
-	num [numFields]float64
-	cnt [cntFields]int64
-}
-
-// numField returns the number field of s that f feeds.
-func numField(s *schema.EngineSample, f int) **float64 {
-	switch f {
-	case numRunning:
-		return &s.Running
-	case numWaiting:
-		return &s.Waiting
-	case numKV:
-		return &s.KVUsage
-	case numPrompt:
-		return &s.PromptTput
-	case numGen:
-		return &s.GenTput
-	}
-	return nil
-}
-
-// cntField returns the count field of s that f feeds.
-func cntField(s *schema.EngineSample, f int) **int64 {
-	switch f {
-	case cntTokens:
-		return &s.TokensUsed
-	case cntNewSeqs:
-		return &s.NewSeqs
-	case cntNewTokens:
-		return &s.NewTokens
-	case cntCached:
-		return &s.CachedTokens
-	}
-	return nil
+	num [samplefield.NumFloats]float64
+	cnt [samplefield.NumCounts]int64
 }
 
 // batchKey is what a key of a batch line means: the field it feeds, a
 // number or a count, or else what it tells of the dialect.
 type batchKey struct {
-	num, cnt int
+	num samplefield.Float
+	cnt samplefield.Count
 	fieldFlags
 }
 
@@ -102,23 +51,23 @@ type batchKey struct {
 func batchKeyOf(key []byte) batchKey {
 	switch string(key) {
 	case "#running-req":
-		return batchKey{num: numRunning}
+		return batchKey{num: samplefield.Running}
 	case "#queue-req":
-		return batchKey{num: numWaiting}
+		return batchKey{num: samplefield.Waiting}
 	case "token usage", "full token usage": // full: hybrid (SWA, Mamba) pools
-		return batchKey{num: numKV}
+		return batchKey{num: samplefield.KVUsage}
 	case "gen throughput (token/s)":
-		return batchKey{num: numGen}
+		return batchKey{num: samplefield.GenTput}
 	case "input throughput (token/s)":
-		return batchKey{num: numPrompt}
+		return batchKey{num: samplefield.PromptTput}
 	case "#token", "#full token":
-		return batchKey{cnt: cntTokens}
+		return batchKey{cnt: samplefield.TokensUsed}
 	case "#new-seq":
-		return batchKey{cnt: cntNewSeqs}
+		return batchKey{cnt: samplefield.NewSeqs}
 	case "#new-token":
-		return batchKey{cnt: cntNewTokens}
+		return batchKey{cnt: samplefield.NewTokens}
 	case "#cached-token":
-		return batchKey{cnt: cntCached}
+		return batchKey{cnt: samplefield.CachedTokens}
 	case "largest-len":
 		return batchKey{fieldFlags: fieldFlags{largestLen: true}}
 	case "#pending-token":
@@ -144,8 +93,8 @@ func parseFields(body []byte, s *schema.EngineSample, v *batchValues) (fieldFlag
 		fl.largestLen = fl.largestLen || k.largestLen
 		fl.newest = fl.newest || k.newest
 		switch {
-		case k.num != numNone:
-			if p := numField(s, k.num); *p == nil {
+		case k.num != samplefield.NoFloat:
+			if p := k.num.Of(s); *p == nil {
 				x, err := enginelog.ParseNumber(fd.Val)
 				if err != nil {
 					return fl, fd.Err(0, err)
@@ -153,8 +102,8 @@ func parseFields(body []byte, s *schema.EngineSample, v *batchValues) (fieldFlag
 				v.num[k.num] = x
 				*p = &v.num[k.num]
 			}
-		case k.cnt != cntNone:
-			if p := cntField(s, k.cnt); *p == nil {
+		case k.cnt != samplefield.NoCount:
+			if p := k.cnt.Of(s); *p == nil {
 				n, ok := enginelog.ParseUint(fd.Val)
 				if !ok {
 					return fl, fd.Err(0, fmt.Errorf("malformed count %q", fd.Val))

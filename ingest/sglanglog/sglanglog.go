@@ -121,7 +121,7 @@ func (r *Reader) readLine(l *enginelog.Line) (s schema.EngineSample, ok bool, er
 		return s, false, nil
 	}
 	r.dialect.Saw(rankBase)
-	ts := r.in.Stamp(r.in.Clock.Date(h.year, h.mon, h.day, h.hour, h.min, h.sec, h.nsec))
+	ts := r.in.Stamp(r.in.Clock.Date(h.Stamp))
 	msg := l.Text[h.msg:]
 	var kind string
 	var rest []byte

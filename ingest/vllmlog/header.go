@@ -18,9 +18,9 @@ func Match(line []byte) bool {
 
 // header is a parsed vLLM line header.
 type header struct {
-	mon, day, hour, min, sec int
-	msg                      int // offset of the message in the line's Text
-	rank                     int // dialect rank the header itself shows
+	enginelog.Stamp
+	msg  int // offset of the message in the line's Text
+	rank int // dialect rank the header itself shows
 }
 
 var levels = [...][]byte{[]byte("INFO "), []byte("DEBUG "), []byte("WARNING "), []byte("ERROR "), []byte("CRITICAL ")}
@@ -47,17 +47,8 @@ func parseHeader(l *enginelog.Line) (header, bool) {
 	if !lvl || len(b)-i < 14 {
 		return h, false
 	}
-	st := b[i : i+14]
-	if st[2] != '-' || st[5] != ' ' || st[8] != ':' || st[11] != ':' {
-		return h, false
-	}
-	var ok [5]bool
-	h.mon, ok[0] = enginelog.Two(st[0:2])
-	h.day, ok[1] = enginelog.Two(st[3:5])
-	h.hour, ok[2] = enginelog.Two(st[6:8])
-	h.min, ok[3] = enginelog.Two(st[9:11])
-	h.sec, ok[4] = enginelog.Two(st[12:14])
-	if !(ok[0] && ok[1] && ok[2] && ok[3] && ok[4]) || h.mon < 1 || h.mon > 12 || h.day < 1 || h.day > 31 || h.hour > 23 || h.min > 59 || h.sec > 60 {
+	// MM-DD HH:MM:SS
+	if !h.MonthDay(b[i:]) || b[i+5] != ' ' || !h.TimeOfDay(b[i+6:]) {
 		return h, false
 	}
 	i = enginelog.SkipSpaces(b, i+14)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
+	"github.com/outlast-dev/outlast/ingest/internal/samplefield"
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -60,47 +61,13 @@ type statsFlags struct {
 	rank int
 }
 
-// Sample fields a stats line feeds, as indexes into statsValues.
-const (
-	fNone = iota // checked, not kept
-	fRunning
-	fWaiting
-	fKV
-	fHit
-	fPrompt
-	fGen
-	fPreempt
-	nFields
-)
-
 // statsValues backs a sample's optional fields.
-type statsValues [nFields]float64
-
-// field returns the field of s that f feeds.
-func field(s *schema.EngineSample, f int) **float64 {
-	switch f {
-	case fRunning:
-		return &s.Running
-	case fWaiting:
-		return &s.Waiting
-	case fKV:
-		return &s.KVUsage
-	case fHit:
-		return &s.LoggedHitRate
-	case fPrompt:
-		return &s.PromptTput
-	case fGen:
-		return &s.GenTput
-	case fPreempt:
-		return &s.Preemptions
-	}
-	return nil
-}
+type statsValues [samplefield.NumFloats]float64
 
 // statsKey is what a key of a stats line means.
 type statsKey struct {
-	unit  string // after the number: "tokens/s", "reqs", "%", or "" for none
-	field int    // the sample field it feeds
+	unit  string            // after the number: "tokens/s", "reqs", "%", or "" for none
+	field samplefield.Float // the sample field it feeds
 	statsFlags
 }
 
@@ -110,25 +77,25 @@ type statsKey struct {
 func statsKeyOf(key []byte) (statsKey, bool) {
 	switch string(key) {
 	case "Avg prompt throughput":
-		return statsKey{unit: "tokens/s", field: fPrompt}, true
+		return statsKey{unit: "tokens/s", field: samplefield.PromptTput}, true
 	case "Avg generation throughput":
-		return statsKey{unit: "tokens/s", field: fGen}, true
+		return statsKey{unit: "tokens/s", field: samplefield.GenTput}, true
 	case "Running":
-		return statsKey{unit: "reqs", field: fRunning}, true
+		return statsKey{unit: "reqs", field: samplefield.Running}, true
 	case "Waiting":
-		return statsKey{unit: "reqs", field: fWaiting}, true
+		return statsKey{unit: "reqs", field: samplefield.Waiting}, true
 	case "Pending": // V0's name for the waiting queue
-		return statsKey{unit: "reqs", field: fWaiting, statsFlags: statsFlags{v0: true}}, true
+		return statsKey{unit: "reqs", field: samplefield.Waiting, statsFlags: statsFlags{v0: true}}, true
 	case "Swapped":
 		return statsKey{unit: "reqs", statsFlags: statsFlags{v0: true}}, true
 	case "CPU KV cache usage":
 		return statsKey{unit: "%", statsFlags: statsFlags{v0: true}}, true
 	case "Preemptions":
-		return statsKey{field: fPreempt, statsFlags: statsFlags{rank: rank010}}, true
+		return statsKey{field: samplefield.Preemptions, statsFlags: statsFlags{rank: rank010}}, true
 	case "GPU KV cache usage":
-		return statsKey{unit: "%", field: fKV}, true
+		return statsKey{unit: "%", field: samplefield.KVUsage}, true
 	case "Prefix cache hit rate":
-		return statsKey{unit: "%", field: fHit}, true
+		return statsKey{unit: "%", field: samplefield.LoggedHitRate}, true
 	case "Deferred":
 		return statsKey{unit: "reqs", statsFlags: statsFlags{rank: rank2026}}, true
 	case "Corrupted":
@@ -169,9 +136,9 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 		if err != nil {
 			return fl, fd.Err(at, err)
 		}
-		if k.field != fNone {
+		if k.field != samplefield.NoFloat {
 			v[k.field] = x
-			*field(s, k.field) = &v[k.field]
+			*k.field.Of(s) = &v[k.field]
 		}
 	}
 	if s.KVUsage != nil {

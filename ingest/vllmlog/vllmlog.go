@@ -151,7 +151,7 @@ func (r *Reader) readLine(l *enginelog.Line) {
 		return
 	}
 	r.dialect.Saw(h.rank)
-	ts := r.in.Stamp(r.in.Clock.Yearless(h.mon, h.day, h.hour, h.min, h.sec))
+	ts := r.in.Stamp(r.in.Clock.Yearless(h.Stamp))
 	msg := l.Text[h.msg:]
 
 	// The V0 engine prints its prefix-cache hit rate on the line after its

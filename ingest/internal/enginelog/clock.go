@@ -38,34 +38,38 @@ func NewClock(opt Options) Clock {
 func (c *Clock) Since(t time.Time) float64 { return t.Sub(c.t0).Seconds() }
 
 // Date returns the time of a full stamp.
-func (c *Clock) Date(year, mon, day, hour, min, sec, nsec int) time.Time {
-	if key := [5]int{year, mon, day, hour, min}; key != c.minuteKey || c.minuteBase.IsZero() {
+func (c *Clock) Date(st Stamp) time.Time {
+	if key := [5]int{st.Year, st.Mon, st.Day, st.Hour, st.Min}; key != c.minuteKey || c.minuteBase.IsZero() {
 		c.minuteKey = key
-		c.minuteBase = time.Date(year, time.Month(mon), day, hour, min, 0, 0, c.loc)
+		c.minuteBase = time.Date(st.Year, time.Month(st.Mon), st.Day, st.Hour, st.Min, 0, 0, c.loc)
 	}
-	return c.minuteBase.Add(time.Duration(sec)*time.Second + time.Duration(nsec))
+	return c.minuteBase.Add(time.Duration(st.Sec)*time.Second + time.Duration(st.Nsec))
 }
 
 // Yearless returns the time of a stamp without a year (vLLM's): the first
 // stamp takes the year that puts it nearest T0, later ones keep the year
 // unless the clock went back by more than half a year, which is a Dec->Jan
 // rollover.
-func (c *Clock) Yearless(mon, day, hour, min, sec int) time.Time {
+func (c *Clock) Yearless(st Stamp) time.Time {
 	if !c.haveYear {
 		y0 := c.t0.In(c.loc).Year()
-		best := c.Date(y0, mon, day, hour, min, sec, 0)
+		st.Year = y0
+		best := c.Date(st)
 		for _, y := range []int{y0 - 1, y0 + 1} {
-			if t := c.Date(y, mon, day, hour, min, sec, 0); absDur(t.Sub(c.t0)) < absDur(best.Sub(c.t0)) {
+			st.Year = y
+			if t := c.Date(st); absDur(t.Sub(c.t0)) < absDur(best.Sub(c.t0)) {
 				best = t
 			}
 		}
 		c.year, c.haveYear, c.prev = best.Year(), true, best
 		return best
 	}
-	t := c.Date(c.year, mon, day, hour, min, sec, 0)
+	st.Year = c.year
+	t := c.Date(st)
 	if t.Before(c.prev.Add(-maxDaysBack * 24 * time.Hour)) {
 		c.year++
-		t = c.Date(c.year, mon, day, hour, min, sec, 0)
+		st.Year = c.year
+		t = c.Date(st)
 	}
 	c.prev = t
 	return t

@@ -21,7 +21,7 @@ func TestYearless(t *testing.T) {
 		{7, 15, 12, 0, 0, "2026-07-15T12:00:00Z"},
 		{1, 2, 0, 0, 0, "2027-01-02T00:00:00Z"}, // more than half a year back: the next year
 	} {
-		if got := c.Yearless(tc.mon, tc.day, tc.hour, tc.min, tc.sec).Format(time.RFC3339); got != tc.want {
+		if got := c.Yearless(Stamp{Mon: tc.mon, Day: tc.day, Hour: tc.hour, Min: tc.min, Sec: tc.sec}).Format(time.RFC3339); got != tc.want {
 			t.Errorf("%02d-%02d %02d:%02d:%02d = %s, want %s", tc.mon, tc.day, tc.hour, tc.min, tc.sec, got, tc.want)
 		}
 	}
@@ -41,7 +41,7 @@ func TestDate(t *testing.T) {
 		min       int
 		want      float64
 	}{{5, 0, 15, 5}, {5, 250e6, 15, 5.25}, {0, 0, 16, 60}, {59, 0, 15, 59}} {
-		if got := c.Since(c.Date(2025, 7, 20, 10, tc.min, tc.sec, tc.nsec)); got != tc.want {
+		if got := c.Since(c.Date(Stamp{2025, 7, 20, 10, tc.min, tc.sec, tc.nsec})); got != tc.want {
 			t.Errorf("10:%02d:%02d.%09d CEST = %v s after T0, want %v", tc.min, tc.sec, tc.nsec, got, tc.want)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"os"
 	"path/filepath"
@@ -31,6 +32,19 @@ import (
 type Reader interface {
 	Next() (schema.EngineSample, error)
 	Info() enginelog.Info
+}
+
+// All returns the values and errors that next returns until io.EOF: a
+// reader's Next as an iterator.
+func All[T any](next func() (T, error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for {
+			v, err := next()
+			if err == io.EOF || !yield(v, err) {
+				return
+			}
+		}
+	}
 }
 
 // Engine describes an engine's reader to the tests.
@@ -80,11 +94,7 @@ func (e Engine) ReadAll(t testing.TB, text string, opt enginelog.Options) ([]sch
 	r := e.Open(lr, opt)
 	var samples []schema.EngineSample
 	var errs []error
-	for {
-		s, err := r.Next()
-		if err == io.EOF {
-			break
-		}
+	for s, err := range All(r.Next) {
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -387,10 +397,10 @@ func (e Engine) Fuzz(f *testing.F, t0 string, seeds ...string) {
 			t.Fatal(err)
 		}
 		r := e.Open(lr, enginelog.Options{T0: UTC(t0)})
-		for range 1000 {
-			s, err := r.Next()
-			if err == io.EOF {
-				return
+		n := 0
+		for s, err := range All(r.Next) {
+			if n++; n > 1000 {
+				t.Fatal("reader does not reach EOF")
 			}
 			if err != nil {
 				var pe *textpos.ParseError
@@ -406,7 +416,6 @@ func (e Engine) Fuzz(f *testing.F, t0 string, seeds ...string) {
 				t.Fatalf("bad sample %+v", s)
 			}
 		}
-		t.Fatal("reader did not reach EOF")
 	})
 }
 
@@ -427,10 +436,7 @@ func (e Engine) Benchmark(b *testing.B, t0 string) {
 	for b.Loop() {
 		lr, _ := lineio.NewReader(bytes.NewReader(data), "engine.log")
 		r := e.Open(lr, enginelog.Options{T0: UTC(t0)})
-		for {
-			if _, err := r.Next(); err == io.EOF {
-				break
-			}
+		for range All(r.Next) {
 		}
 	}
 }
