@@ -188,7 +188,7 @@ func (r *Reader) line(no int, b []byte) bool {
 		}
 	}
 	if c.header {
-		// Only the families read are parsed (see Filtering above).
+		// Only the families read are parsed (Filtering in the package doc).
 		if !r.keep(b, i) {
 			return false
 		}

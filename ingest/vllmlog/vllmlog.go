@@ -121,7 +121,7 @@ func (r *Reader) Next() (schema.EngineSample, error) {
 			r.ended = true
 			r.flushPending()
 			if err := r.in.Err(); err != nil {
-				r.queue = append(r.queue, result{err: err})
+				r.fail(err)
 			}
 			continue
 		}

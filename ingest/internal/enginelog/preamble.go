@@ -78,6 +78,23 @@ type Preamble struct {
 	procs [][]byte
 }
 
+// Read takes raw apart into l, in the order its parts stand. l's slices
+// are valid until the next call.
+func (p *Preamble) Read(raw []byte, l *Line) {
+	l.Raw = raw
+	l.Text, l.stripped = p.strip(raw)
+	l.Start, l.Procs = p.processes(l.Text, unwrap(l.Text))
+}
+
+// strip returns raw without its colour codes, and whether it had any.
+func (p *Preamble) strip(raw []byte) ([]byte, bool) {
+	if bytes.IndexByte(raw, 0x1b) < 0 {
+		return raw, false
+	}
+	p.clean = StripANSI(p.clean[:0], raw)
+	return p.clean, true
+}
+
 // wrapper returns the length of its prefix at the start of b (with the
 // blanks after it), 0 when b does not begin with it.
 type wrapper func(b []byte) int
@@ -88,18 +105,20 @@ var wrappers = [...]wrapper{
 	SkipContainerStamp, // docker logs -t, Kubernetes log files
 }
 
-// Read takes raw apart into l. l's slices are valid until the next call.
-func (p *Preamble) Read(raw []byte, l *Line) {
-	l.Raw, l.Text, l.stripped = raw, raw, false
-	if bytes.IndexByte(raw, 0x1b) >= 0 {
-		p.clean = StripANSI(p.clean[:0], raw)
-		l.Text, l.stripped = p.clean, true
-	}
-	b := l.Text
+// unwrap returns the offset in b after the wrappers.
+func unwrap(b []byte) int {
 	i := 0
 	for _, w := range wrappers {
 		i += w(b[i:])
 	}
+	return i
+}
+
+// processes returns the offset in b after the "(Name pid=N ...)" prefixes
+// from offset i on, and their names. A parenthesis that does not close, or
+// holds no " pid=", ends them: it is the engine's line, or not a line of
+// the engine's.
+func (p *Preamble) processes(b []byte, i int) (int, [][]byte) {
 	p.procs = p.procs[:0]
 	for i < len(b) && b[i] == '(' {
 		end := bytes.IndexByte(b[i:], ')')
@@ -114,7 +133,7 @@ func (p *Preamble) Read(raw []byte, l *Line) {
 		p.procs = append(p.procs, inner[:pid])
 		i = SkipSpaces(b, i+end+1)
 	}
-	l.Start, l.Procs = i, p.procs
+	return i, p.procs
 }
 
 // StripANSI appends b without its ANSI escape sequences to dst.
