@@ -32,7 +32,7 @@ type fieldFlags struct {
 
 // batchValues backs a sample's optional fields.
 type batchValues struct {
-	num [samplefield.NumFloats]float64
+	num [samplefield.NumLogFloats]float64
 	cnt [samplefield.NumCounts]int64
 }
 
@@ -84,29 +84,25 @@ func batchKeyOf(key []byte) batchKey {
 func parseFields(body []byte, s *schema.EngineSample, v *batchValues) (fieldFlags, error) {
 	var fl fieldFlags
 	fields := enginelog.NewFields(body)
-	for {
-		fd, ok, err := fields.Next()
-		if err != nil || !ok {
-			return fl, err
-		}
-		k := batchKeyOf(fd.Key)
+	for fields.Next() {
+		k := batchKeyOf(fields.Key())
 		fl.largestLen = fl.largestLen || k.largestLen
 		fl.newest = fl.newest || k.newest
 		switch {
 		case k.num != samplefield.NoFloat:
 			if p := k.num.Of(s); *p == nil {
-				x, err := enginelog.ParseNumber(fd.Val)
+				x, err := enginelog.ParseNumber(fields.Val())
 				if err != nil {
-					return fl, fd.Err(0, err)
+					return fl, fields.ValueErr(0, err)
 				}
 				v.num[k.num] = x
 				*p = &v.num[k.num]
 			}
 		case k.cnt != samplefield.NoCount:
 			if p := k.cnt.Of(s); *p == nil {
-				n, ok := enginelog.ParseUint(fd.Val)
+				n, ok := enginelog.ParseUint(fields.Val())
 				if !ok {
-					return fl, fd.Err(0, fmt.Errorf("malformed count %q", fd.Val))
+					return fl, fields.ValueErr(0, fmt.Errorf("malformed count %q", fields.Val()))
 				}
 				v.cnt[k.cnt] = n
 				*p = &v.cnt[k.cnt]
@@ -115,4 +111,5 @@ func parseFields(body []byte, s *schema.EngineSample, v *batchValues) (fieldFlag
 			fields.Skip()
 		}
 	}
+	return fl, fields.Err()
 }

@@ -24,7 +24,7 @@ type header struct {
 // Ray prints one process prefix; two are not an SGLang line.
 func parseHeader(l *enginelog.Line) (header, bool) {
 	var h header
-	if len(l.Procs) > 1 {
+	if l.Procs() > 1 {
 		return h, false
 	}
 	b, i := l.Text, l.Start

@@ -92,14 +92,15 @@ func (r *Reader) Info() Info {
 // access lines, tracebacks) is read and passed over.
 func (r *Reader) Next() (schema.EngineSample, error) {
 	for !r.ended {
-		if !r.in.Next() {
+		line, ok := r.in.Next()
+		if !ok {
 			r.ended = true
 			if err := r.in.Err(); err != nil {
 				return schema.EngineSample{}, err
 			}
 			break
 		}
-		s, ok, err := r.readLine(r.in.Line())
+		s, ok, err := r.readLine(&line)
 		if err != nil || ok {
 			return s, err
 		}

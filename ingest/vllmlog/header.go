@@ -32,8 +32,8 @@ var levels = [...][]byte{[]byte("INFO "), []byte("DEBUG "), []byte("WARNING "), 
 // where the "[" is missing before vLLM 0.8.
 func parseHeader(l *enginelog.Line) (header, bool) {
 	var h header
-	for _, name := range l.Procs {
-		h.rank = max(h.rank, procRank(name))
+	for i := range l.Procs() {
+		h.rank = max(h.rank, procRank(l.Proc(i)))
 	}
 	b, i := l.Text, l.Start
 	lvl := false

@@ -62,11 +62,24 @@ type statsFlags struct {
 }
 
 // statsValues backs a sample's optional fields.
-type statsValues [samplefield.NumFloats]float64
+type statsValues [samplefield.NumLogFloats]float64
+
+// unit is what follows a field's number.
+type unit uint8
+
+const (
+	unitNone unit = iota
+	unitTokensPerS
+	unitReqs
+	unitPercent
+)
+
+// String returns the unit as printed.
+func (u unit) String() string { return [...]string{"", "tokens/s", "reqs", "%"}[u] }
 
 // statsKey is what a key of a stats line means.
 type statsKey struct {
-	unit  string            // after the number: "tokens/s", "reqs", "%", or "" for none
+	unit  unit
 	field samplefield.Float // the sample field it feeds
 	statsFlags
 }
@@ -77,31 +90,31 @@ type statsKey struct {
 func statsKeyOf(key []byte) (statsKey, bool) {
 	switch string(key) {
 	case "Avg prompt throughput":
-		return statsKey{unit: "tokens/s", field: samplefield.PromptTput}, true
+		return statsKey{unit: unitTokensPerS, field: samplefield.PromptTput}, true
 	case "Avg generation throughput":
-		return statsKey{unit: "tokens/s", field: samplefield.GenTput}, true
+		return statsKey{unit: unitTokensPerS, field: samplefield.GenTput}, true
 	case "Running":
-		return statsKey{unit: "reqs", field: samplefield.Running}, true
+		return statsKey{unit: unitReqs, field: samplefield.Running}, true
 	case "Waiting":
-		return statsKey{unit: "reqs", field: samplefield.Waiting}, true
+		return statsKey{unit: unitReqs, field: samplefield.Waiting}, true
 	case "Pending": // V0's name for the waiting queue
-		return statsKey{unit: "reqs", field: samplefield.Waiting, statsFlags: statsFlags{v0: true}}, true
+		return statsKey{unit: unitReqs, field: samplefield.Waiting, statsFlags: statsFlags{v0: true}}, true
 	case "Swapped":
-		return statsKey{unit: "reqs", statsFlags: statsFlags{v0: true}}, true
+		return statsKey{unit: unitReqs, statsFlags: statsFlags{v0: true}}, true
 	case "CPU KV cache usage":
-		return statsKey{unit: "%", statsFlags: statsFlags{v0: true}}, true
+		return statsKey{unit: unitPercent, statsFlags: statsFlags{v0: true}}, true
 	case "Preemptions":
 		return statsKey{field: samplefield.Preemptions, statsFlags: statsFlags{rank: rank010}}, true
 	case "GPU KV cache usage":
-		return statsKey{unit: "%", field: samplefield.KVUsage}, true
+		return statsKey{unit: unitPercent, field: samplefield.KVUsage}, true
 	case "Prefix cache hit rate":
-		return statsKey{unit: "%", field: samplefield.LoggedHitRate}, true
+		return statsKey{unit: unitPercent, field: samplefield.LoggedHitRate}, true
 	case "Deferred":
-		return statsKey{unit: "reqs", statsFlags: statsFlags{rank: rank2026}}, true
+		return statsKey{unit: unitReqs, statsFlags: statsFlags{rank: rank2026}}, true
 	case "Corrupted":
-		return statsKey{unit: "reqs", statsFlags: statsFlags{rank: rank010}}, true
+		return statsKey{unit: unitReqs, statsFlags: statsFlags{rank: rank010}}, true
 	case "External prefix cache hit rate", "MM cache hit rate":
-		return statsKey{unit: "%", statsFlags: statsFlags{rank: rank010}}, true
+		return statsKey{unit: unitPercent, statsFlags: statsFlags{rank: rank010}}, true
 	}
 	return statsKey{}, false
 }
@@ -117,29 +130,25 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 		body = body[:n-1]
 	}
 	fields := enginelog.NewFields(body)
-	for {
-		fd, ok, err := fields.Next()
-		if err != nil {
-			return fl, err
-		}
-		if !ok {
-			break
-		}
-		k, known := statsKeyOf(fd.Key)
+	for fields.Next() {
+		k, known := statsKeyOf(fields.Key())
 		if !known {
 			fields.Skip()
 			continue
 		}
 		fl.v0 = fl.v0 || k.v0
 		fl.rank = max(fl.rank, k.rank)
-		x, at, err := numberWithUnit(fd.Val, k.unit)
+		x, at, err := numberWithUnit(fields.Val(), k.unit)
 		if err != nil {
-			return fl, fd.Err(at, err)
+			return fl, fields.ValueErr(at, err)
 		}
 		if k.field != samplefield.NoFloat {
 			v[k.field] = x
 			*k.field.Of(s) = &v[k.field]
 		}
+	}
+	if err := fields.Err(); err != nil {
+		return fl, err
 	}
 	if s.KVUsage != nil {
 		*s.KVUsage /= 100
@@ -151,8 +160,8 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 }
 
 // numberWithUnit parses "12.5 tokens/s", "3 reqs", "0    reqs", "18.4%" or,
-// with an empty unit, a bare number. It returns the byte offset of a problem.
-func numberWithUnit(val []byte, unit string) (float64, int, error) {
+// with unitNone, a bare number. It returns the byte offset of a problem.
+func numberWithUnit(val []byte, u unit) (float64, int, error) {
 	n := 0
 	for n < len(val) && val[n] != ' ' && val[n] != '%' {
 		n++
@@ -162,19 +171,19 @@ func numberWithUnit(val []byte, unit string) (float64, int, error) {
 		return 0, 0, err
 	}
 	rest := val[n:]
-	switch unit {
-	case "":
+	switch u {
+	case unitNone:
 		if len(rest) != 0 {
 			return 0, n, fmt.Errorf("unexpected %q after the number", rest)
 		}
-	case "%":
+	case unitPercent:
 		if string(rest) != "%" {
 			return 0, n, fmt.Errorf("want \"%%\" after the number, got %q", rest)
 		}
 	default:
 		t := enginelog.SkipSpaces(rest, 0)
-		if t == 0 || string(rest[t:]) != unit {
-			return 0, n, fmt.Errorf("want %q after the number, got %q", unit, rest)
+		if t == 0 || string(rest[t:]) != u.String() {
+			return 0, n, fmt.Errorf("want %q after the number, got %q", u, rest)
 		}
 	}
 	return x, 0, nil
@@ -185,7 +194,7 @@ func percentField(b []byte) (float64, int, error) {
 	if i := bytes.Index(b, []byte(", ")); i >= 0 {
 		b = b[:i]
 	}
-	return numberWithUnit(b, "%")
+	return numberWithUnit(b, unitPercent)
 }
 
 // parseThousands parses "400,000" or "400000".

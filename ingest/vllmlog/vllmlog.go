@@ -117,7 +117,8 @@ func (r *Reader) Next() (schema.EngineSample, error) {
 		if r.ended {
 			return schema.EngineSample{}, io.EOF
 		}
-		if !r.in.Next() {
+		line, ok := r.in.Next()
+		if !ok {
 			r.ended = true
 			r.flushPending()
 			if err := r.in.Err(); err != nil {
@@ -125,7 +126,7 @@ func (r *Reader) Next() (schema.EngineSample, error) {
 			}
 			continue
 		}
-		r.readLine(r.in.Line())
+		r.readLine(&line)
 	}
 }
 

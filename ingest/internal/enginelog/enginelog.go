@@ -50,7 +50,6 @@ type Lines struct {
 	Clock Clock
 	lr    *lineio.Reader
 	pre   Preamble
-	cur   Line
 }
 
 // NewLines returns the lines of the log in lr.
@@ -62,19 +61,17 @@ func NewLines(lr *lineio.Reader, opt Options) Lines {
 	}
 }
 
-// Next advances to the next line, reporting whether there is one.
-func (l *Lines) Next() bool {
+// Next returns the next line, taken apart, and false after the last. The
+// line is valid until the next call.
+func (l *Lines) Next() (Line, bool) {
 	if !l.lr.Next() {
-		return false
+		return Line{}, false
 	}
 	l.Info.Lines++
-	l.pre.Read(l.lr.Bytes(), &l.cur)
-	l.cur.Pos = l.lr.Pos()
-	return true
+	line := l.pre.Read(l.lr.Bytes())
+	line.Pos = l.lr.Pos()
+	return line, true
 }
-
-// Line returns the current line. It is valid until the next call to Next.
-func (l *Lines) Line() *Line { return &l.cur }
 
 // Err returns the first read error of the log.
 func (l *Lines) Err() error { return l.lr.Err() }

@@ -6,20 +6,29 @@ import (
 )
 
 // Fields walks the ", "-separated "key: value" fields of a stats or batch
-// line. A piece without ": " continues the value of the field before it
-// when the caller passed that field over (Skip): a field newer than the
-// reader whose value is a list holding ", ". Anywhere else it is an error.
+// line, as bufio.Scanner walks lines. A piece without ": " continues the
+// value of the field before it when the caller passed that field over
+// (Skip): a field newer than the reader whose value is a list holding
+// ", ". Anywhere else it is an error.
 type Fields struct {
 	body []byte
-	off  int
-	skip bool
+	// The current field: its key is body[key:colon], its value
+	// body[colon+2:end]. Offsets rather than slices, so that stepping on
+	// stores no pointer, which costs a write barrier while the GC runs.
+	key, colon, end int
+	next            int
+	skip            bool
+	err             error
 }
 
-// Field is one "key: value" field.
-type Field struct {
-	Key, Val []byte
-	Off      int // offset of Val in the fields part
-}
+// Key returns the current field's key.
+func (f *Fields) Key() []byte { return f.body[f.key:f.colon] }
+
+// Val returns the current field's value.
+func (f *Fields) Val() []byte { return f.body[f.colon+len(keySep) : f.end] }
+
+// Off returns the offset of the current field's value in the fields part.
+func (f *Fields) Off() int { return f.colon + len(keySep) }
 
 var (
 	fieldSep = []byte(", ")
@@ -30,38 +39,42 @@ var (
 // that ends with ", " ends with an empty field, which is an error.
 func NewFields(body []byte) Fields { return Fields{body: body} }
 
-// Next returns the next field, false after the last, or a *FieldError for
-// a piece that is not "key: value".
-func (f *Fields) Next() (Field, bool, error) {
-	for f.off <= len(f.body) {
-		at, rest := f.off, f.body[f.off:]
+// Next advances to the next field, reporting whether there is one; at the
+// end or at an error it reports false (see Err).
+func (f *Fields) Next() bool {
+	for f.err == nil && f.next <= len(f.body) {
+		at, rest := f.next, f.body[f.next:]
 		end := bytes.Index(rest, fieldSep)
 		if end < 0 {
 			end = len(rest)
 		}
 		piece := rest[:end]
-		f.off += end + len(fieldSep)
+		f.next += end + len(fieldSep)
 		colon := bytes.Index(piece, keySep)
 		if colon < 0 {
-			if f.skip {
-				continue
+			if !f.skip {
+				f.err = &FieldError{Off: at, Err: fmt.Errorf("field %q is not \"key: value\"", piece)}
 			}
-			return Field{}, false, &FieldError{Off: at, Err: fmt.Errorf("field %q is not \"key: value\"", piece)}
+			continue
 		}
 		f.skip = false
-		return Field{Key: piece[:colon], Val: piece[colon+len(keySep):], Off: at + colon + len(keySep)}, true, nil
+		f.key, f.colon, f.end = at, at+colon, at+end
+		return true
 	}
-	return Field{}, false, nil
+	return false
 }
 
-// Skip records that the caller passes over the field Next returned last,
-// whatever its value.
+// Err returns the *FieldError of a piece that is not "key: value", or nil.
+func (f *Fields) Err() error { return f.err }
+
+// Skip records that the caller passes over the current field, whatever its
+// value.
 func (f *Fields) Skip() { f.skip = true }
 
-// Err returns err as a *FieldError at offset at of the field's value,
-// naming its key.
-func (fd Field) Err(at int, err error) error {
-	return &FieldError{Off: fd.Off + at, Err: fmt.Errorf("%s: %w", fd.Key, err)}
+// ValueErr returns err as a *FieldError at offset at of the current
+// field's value, naming its key.
+func (f *Fields) ValueErr(at int, err error) error {
+	return &FieldError{Off: f.Off() + at, Err: fmt.Errorf("%s: %w", f.Key(), err)}
 }
 
 // FieldError is a bad "key: value" field of a log line, at byte offset Off

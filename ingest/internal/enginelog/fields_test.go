@@ -24,19 +24,14 @@ func TestFields(t *testing.T) {
 	} {
 		var got []string
 		fields := NewFields([]byte(tc.body))
-		for {
-			fd, ok, err := fields.Next()
-			if err != nil {
-				got = append(got, fmt.Sprintf("error@%d: %v", err.(*FieldError).Off, err))
-				break
-			}
-			if !ok {
-				break
-			}
-			got = append(got, fmt.Sprintf("%s=%s@%d", fd.Key, fd.Val, fd.Off))
-			if string(fd.Key) == tc.skip {
+		for fields.Next() {
+			got = append(got, fmt.Sprintf("%s=%s@%d", fields.Key(), fields.Val(), fields.Off()))
+			if string(fields.Key()) == tc.skip {
 				fields.Skip()
 			}
+		}
+		if err := fields.Err(); err != nil {
+			got = append(got, fmt.Sprintf("error@%d: %v", err.(*FieldError).Off, err))
 		}
 		if g := strings.Join(got, " "); g != tc.want {
 			t.Errorf("%q: %s, want %s", tc.body, g, tc.want)
@@ -44,11 +39,13 @@ func TestFields(t *testing.T) {
 	}
 }
 
-func TestFieldErr(t *testing.T) {
-	fd := Field{Key: []byte("Running"), Val: []byte("1x reqs"), Off: 20}
-	err := fd.Err(1, fmt.Errorf("bad unit"))
+func TestValueErr(t *testing.T) {
+	fields := NewFields([]byte("a: 1, Running: 1x reqs"))
+	fields.Next()
+	fields.Next()
+	err := fields.ValueErr(1, fmt.Errorf("bad unit"))
 	fe, ok := err.(*FieldError)
-	if !ok || fe.Off != 21 || err.Error() != "Running: bad unit" {
-		t.Errorf("Err = %#v (%v)", err, err)
+	if !ok || fe.Off != 16 || err.Error() != "Running: bad unit" {
+		t.Errorf("ValueErr = %#v (%v)", err, err)
 	}
 }

@@ -29,11 +29,19 @@ type Line struct {
 	// Start is where the engine's own line begins, after the wrappers and
 	// the process prefixes.
 	Start int
-	// Procs are the names of the process prefixes ("APIServer",
-	// "EngineCore_DP0"), outermost first.
-	Procs    [][]byte
+	// procs holds the start and end of each process prefix's name in
+	// Text, as offsets: a line is taken apart without storing a pointer
+	// in the heap, which costs a write barrier while the GC runs.
+	procs    []int32
 	stripped bool
 }
+
+// Procs returns the number of process prefixes.
+func (l *Line) Procs() int { return len(l.procs) / 2 }
+
+// Proc returns the name of the i-th process prefix ("APIServer",
+// "EngineCore_DP0"), counting from the outermost.
+func (l *Line) Proc(i int) []byte { return l.Text[l.procs[2*i]:l.procs[2*i+1]] }
 
 // Col returns the 1-based column in Raw of offset off in Text, for an
 // error. It is 0 (no column) for a negative off and when colour codes were
@@ -67,23 +75,23 @@ func (l *Line) FieldsErr(at int, err error, what string) *textpos.ParseError {
 // ReadLine takes raw apart with a Preamble of its own, for a line now and
 // then, such as a reader's Match.
 func ReadLine(raw []byte) *Line {
-	l := new(Line)
-	new(Preamble).Read(raw, l)
-	return l
+	l := new(Preamble).Read(raw)
+	return &l
 }
 
 // Preamble takes lines apart, reusing its buffers from line to line.
 type Preamble struct {
 	clean []byte
-	procs [][]byte
+	procs []int32
 }
 
-// Read takes raw apart into l, in the order its parts stand. l's slices
+// Read takes raw apart, in the order its parts stand. The line's slices
 // are valid until the next call.
-func (p *Preamble) Read(raw []byte, l *Line) {
-	l.Raw = raw
+func (p *Preamble) Read(raw []byte) Line {
+	l := Line{Raw: raw}
 	l.Text, l.stripped = p.strip(raw)
-	l.Start, l.Procs = p.processes(l.Text, unwrap(l.Text))
+	l.Start, l.procs = p.processes(l.Text, unwrap(l.Text))
+	return l
 }
 
 // strip returns raw without its colour codes, and whether it had any.
@@ -115,10 +123,13 @@ func unwrap(b []byte) int {
 }
 
 // processes returns the offset in b after the "(Name pid=N ...)" prefixes
-// from offset i on, and their names. A parenthesis that does not close, or
-// holds no " pid=", ends them: it is the engine's line, or not a line of
-// the engine's.
-func (p *Preamble) processes(b []byte, i int) (int, [][]byte) {
+// from offset i on, and where their names are (Line.procs). A parenthesis
+// that does not close, or holds no " pid=", ends them: it is the engine's
+// line, or not a line of the engine's.
+func (p *Preamble) processes(b []byte, i int) (int, []int32) {
+	if i >= len(b) || b[i] != '(' {
+		return i, nil
+	}
 	p.procs = p.procs[:0]
 	for i < len(b) && b[i] == '(' {
 		end := bytes.IndexByte(b[i:], ')')
@@ -130,7 +141,7 @@ func (p *Preamble) processes(b []byte, i int) (int, [][]byte) {
 		if pid < 0 {
 			break
 		}
-		p.procs = append(p.procs, inner[:pid])
+		p.procs = append(p.procs, int32(i+1), int32(i+1+pid))
 		i = SkipSpaces(b, i+end+1)
 	}
 	return i, p.procs

@@ -42,9 +42,12 @@ func TestPreamble(t *testing.T) {
 		{"", "", "[]", true},
 	} {
 		var p Preamble
-		var l Line
-		p.Read([]byte(tc.line), &l)
-		procs := fmt.Sprintf("%s", l.Procs)
+		l := p.Read([]byte(tc.line))
+		var names [][]byte
+		for i := range l.Procs() {
+			names = append(names, l.Proc(i))
+		}
+		procs := fmt.Sprintf("%s", names)
 		if string(l.Text[l.Start:]) != tc.rest || procs != tc.procs || (l.Col(0) != 0) != tc.cols {
 			t.Errorf("%q: rest %q, procs %s, column of offset 0 %d; want %q, %s, columns %v",
 				tc.line, l.Text[l.Start:], procs, l.Col(0), tc.rest, tc.procs, tc.cols)

@@ -436,7 +436,10 @@ func (e Engine) Benchmark(b *testing.B, t0 string) {
 	for b.Loop() {
 		lr, _ := lineio.NewReader(bytes.NewReader(data), "engine.log")
 		r := e.Open(lr, enginelog.Options{T0: UTC(t0)})
-		for range All(r.Next) {
+		for {
+			if _, err := r.Next(); err == io.EOF {
+				break
+			}
 		}
 	}
 }

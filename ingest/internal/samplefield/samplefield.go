@@ -8,7 +8,8 @@ import "github.com/outlast-dev/outlast/schema"
 // Float is an optional number field of a sample.
 type Float int
 
-// The number fields.
+// The number fields. Those an engine log feeds come first, so that a log
+// reader's values fit in an array of NumLogFloats.
 const (
 	NoFloat Float = iota
 	Running
@@ -25,6 +26,9 @@ const (
 	GenerationTokens
 	NumFloats
 )
+
+// NumLogFloats bounds the number fields an engine log feeds.
+const NumLogFloats = Preemptions + 1
 
 // Of returns the field f of s, nil for NoFloat.
 func (f Float) Of(s *schema.EngineSample) **float64 {
