@@ -1,8 +1,9 @@
 // Package enginelog is what the engine-log readers (vllmlog, sglanglog)
 // share: their options and summary, the loop that reads a log line by
 // line, the preamble that log collectors and launchers put in front of an
-// engine's own line (preamble.go), the clock that places a stamp on the
-// run's time line, the dialect a log shows, and allocation-free number
+// engine's own line (preamble.go), the parts of a stamp and the clock that
+// places it on the run's time line, the walk over a stats line's "key:
+// value" fields, the dialect a log shows, and allocation-free number
 // parsing. Everything works on []byte, so that the readers' hot paths
 // allocate nothing.
 package enginelog
