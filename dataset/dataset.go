@@ -102,6 +102,7 @@ type RunWriter struct {
 	name     string
 	turns    *SortedWriter[schema.Turn]
 	sessions *SortedWriter[schema.Session]
+	syncer   fileSyncer // the run's finished files
 }
 
 // BeginRun starts writing the run called name.
@@ -118,20 +119,22 @@ func (s *Stage) BeginRun(name string) (*RunWriter, error) {
 		s.end(name, false)
 		return nil, err
 	}
+	rw := &RunWriter{s: s, name: name}
 	tw, err := newSortedWriter(filepath.Join(PartitionDir(s.dir, schema.TableTurns, name), FileName),
-		schema.TableTurns+"/"+name, spill, schema.TableTurns, schema.CompareTurns, s.options(schema.TableTurns, name))
+		schema.TableTurns+"/"+name, spill, schema.TableTurns, schema.CompareTurns, s.options(schema.TableTurns, name), &rw.syncer)
 	if err != nil {
 		s.end(name, false)
 		return nil, err
 	}
 	sw, err := newSortedWriter(filepath.Join(PartitionDir(s.dir, schema.TableSessions, name), FileName),
-		schema.TableSessions+"/"+name, spill, schema.TableSessions, schema.CompareSessions, s.options(schema.TableSessions, name))
+		schema.TableSessions+"/"+name, spill, schema.TableSessions, schema.CompareSessions, s.options(schema.TableSessions, name), &rw.syncer)
 	if err != nil {
 		tw.abort()
 		s.end(name, false)
 		return nil, err
 	}
-	return &RunWriter{s: s, name: name, turns: tw, sessions: sw}, nil
+	rw.turns, rw.sessions = tw, sw
+	return rw, nil
 }
 
 // begin marks the run called name as being written.
@@ -194,13 +197,17 @@ func (w *RunWriter) Finish(d *schema.RunData) error {
 	}
 	d.Sort()
 	s, name := w.s, w.name
-	if err := writeTable(s, schema.TableRuns, name, []schema.Run{d.Run}); err != nil {
+	if err := writeTable(s, schema.TableRuns, name, []schema.Run{d.Run}, &w.syncer); err != nil {
 		return err
 	}
-	if err := writeTable(s, schema.TableEvents, name, d.Events); err != nil {
+	if err := writeTable(s, schema.TableEvents, name, d.Events, &w.syncer); err != nil {
 		return err
 	}
-	if err := writeTable(s, schema.TableEngine, name, d.Engine); err != nil {
+	if err := writeTable(s, schema.TableEngine, name, d.Engine, &w.syncer); err != nil {
+		return err
+	}
+	// Every file of the run is on disk before it counts as staged.
+	if err := w.syncer.wait(); err != nil {
 		return err
 	}
 	os.RemoveAll(filepath.Join(s.dir, ".spill", name))
@@ -216,21 +223,23 @@ func (w *RunWriter) Abort() {
 	w.s.end(w.name, false)
 }
 
+// zstdCodec compresses every file. One codec for all: it keeps a pool of
+// encoders, and an encoder is costly to make (its tables and history
+// buffers), which a codec per file would pay for every file of every run.
+var zstdCodec = &zstd.Codec{Level: zstd.SpeedFastest}
+
 // options returns the writer options of one table's file.
 func (s *Stage) options(table, run string) []parquet.WriterOption {
 	return []parquet.WriterOption{
 		parquet.KeyValueMetadata(schema.VersionKey, schema.Version),
 		parquet.KeyValueMetadata(schema.TableKey, table),
 		parquet.KeyValueMetadata(schema.RunKey, run),
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
+		parquet.Compression(zstdCodec),
 		parquet.MaxRowsPerRowGroup(MaxRowsPerRowGroup),
 		// One page buffer per column: 256 KB holds a row group's worth of
 		// most columns in a few pages, and bounds the writer's memory at
 		// columns x 256 KB whatever the table's size.
 		parquet.PageBufferSize(256 << 10),
-		// Fewer, larger writes to the file: 32 KB (the default) costs a
-		// system call every few hundred turns.
-		parquet.WriteBufferSize(1 << 20),
 		parquet.CreatedBy("outlast", s.created, "schema-"+schema.Version),
 	}
 }
@@ -252,7 +261,7 @@ func (s *Stage) WriteRejects(run string, rejects []*textpos.ParseError) error {
 	return os.WriteFile(filepath.Join(dir, run+".jsonl"), buf.Bytes(), 0o644)
 }
 
-func writeTable[T any](s *Stage, table, run string, rows []T) error {
+func writeTable[T any](s *Stage, table, run string, rows []T, syncer *fileSyncer) error {
 	path := filepath.Join(PartitionDir(s.dir, table, run), FileName)
 	w, err := newRowWriter[T](path, table+"/"+run, s.options(table, run), false)
 	if err != nil {
@@ -260,11 +269,11 @@ func writeTable[T any](s *Stage, table, run string, rows []T) error {
 	}
 	for _, r := range rows {
 		if err := w.add(r); err != nil {
-			w.close(false)
+			w.close(nil)
 			return err
 		}
 	}
-	return w.close(true)
+	return w.close(syncer)
 }
 
 // Commit moves every staged run into the dataset, replacing earlier files of

@@ -31,14 +31,15 @@ type SortedWriter[T any] struct {
 	late       []T
 	spills     []string
 	fix        func(*T)
+	syncer     *fileSyncer // of the finished file
 }
 
-func newSortedWriter[T any](path, what, spillDir, prefix string, compare func(a, b T) int, opts []parquet.WriterOption) (*SortedWriter[T], error) {
+func newSortedWriter[T any](path, what, spillDir, prefix string, compare func(a, b T) int, opts []parquet.WriterOption, syncer *fileSyncer) (*SortedWriter[T], error) {
 	out, err := newRowWriter[T](path, what, opts, true)
 	if err != nil {
 		return nil, err
 	}
-	return &SortedWriter[T]{path: path, what: what, spillDir: spillDir, prefix: prefix, compare: compare, opts: opts, out: out, window: make([]T, 0, 2*reorderWindow)}, nil
+	return &SortedWriter[T]{path: path, what: what, spillDir: spillDir, prefix: prefix, compare: compare, opts: opts, out: out, syncer: syncer}, nil
 }
 
 // Add takes one row.
@@ -50,8 +51,10 @@ func (sw *SortedWriter[T]) Add(row T) error {
 		}
 		return nil
 	}
+	// The window grows as rows come, so a small table does not pay for a
+	// full one.
 	sw.window = append(sw.window, row)
-	if len(sw.window) == cap(sw.window) {
+	if len(sw.window) == 2*reorderWindow {
 		return sw.drain(reorderWindow)
 	}
 	return nil
@@ -100,11 +103,11 @@ func (sw *SortedWriter[T]) spill() error {
 	}
 	for _, t := range sw.late {
 		if err := w.add(t); err != nil {
-			w.close(false)
+			w.close(nil)
 			return err
 		}
 	}
-	if err := w.close(false); err != nil {
+	if err := w.close(nil); err != nil {
 		return err
 	}
 	sw.spills = append(sw.spills, path)
@@ -116,15 +119,15 @@ func (sw *SortedWriter[T]) spill() error {
 // Close writes the rest and completes the file, merging late rows in.
 func (sw *SortedWriter[T]) Close() error {
 	if err := sw.drain(len(sw.window)); err != nil {
-		sw.out.close(false)
+		sw.out.close(nil)
 		return err
 	}
 	if len(sw.late) == 0 && len(sw.spills) == 0 && sw.fix == nil {
-		return sw.out.close(true)
+		return sw.out.close(sw.syncer)
 	}
 	// Late rows or a fix: the file written so far is one sorted run among
 	// others, read back and written again.
-	if err := sw.out.close(false); err != nil {
+	if err := sw.out.close(nil); err != nil {
 		return err
 	}
 	first := filepath.Join(sw.spillDir, sw.prefix+"-main.parquet")
@@ -160,10 +163,10 @@ func (sw *SortedWriter[T]) Close() error {
 		}
 	}
 	if err := merge(runs, sw.compare, emit); err != nil {
-		out.close(false)
+		out.close(nil)
 		return err
 	}
-	if err := out.close(true); err != nil {
+	if err := out.close(sw.syncer); err != nil {
 		return err
 	}
 	for _, p := range append([]string{first}, sw.spills...) {
@@ -174,7 +177,7 @@ func (sw *SortedWriter[T]) Close() error {
 
 // abort closes the file without completing it.
 func (sw *SortedWriter[T]) abort() {
-	sw.out.close(false)
+	sw.out.close(nil)
 }
 
 // source is one sorted run of rows for the merge.
