@@ -14,10 +14,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -329,125 +327,4 @@ func Runs(root string) ([]string, error) {
 	}
 	sort.Strings(runs)
 	return runs, nil
-}
-
-// ReadRun reads one run's five tables back.
-func ReadRun(root, run string) (*schema.RunData, error) {
-	d := &schema.RunData{}
-	runs, err := readTable[schema.Run](root, schema.TableRuns, run)
-	if err != nil {
-		return nil, err
-	}
-	if len(runs) != 1 {
-		return nil, fmt.Errorf("dataset: %s: want 1 row in runs, have %d", run, len(runs))
-	}
-	d.Run = runs[0]
-	if d.Sessions, err = readTable[schema.Session](root, schema.TableSessions, run); err != nil {
-		return nil, err
-	}
-	if d.Turns, err = readTable[schema.Turn](root, schema.TableTurns, run); err != nil {
-		return nil, err
-	}
-	if d.Events, err = readTable[schema.Event](root, schema.TableEvents, run); err != nil {
-		return nil, err
-	}
-	if d.Engine, err = readTable[schema.EngineSample](root, schema.TableEngine, run); err != nil {
-		return nil, err
-	}
-	d.Run.Run = run
-	for i := range d.Sessions {
-		d.Sessions[i].Run = run
-	}
-	for i := range d.Turns {
-		d.Turns[i].Run = run
-	}
-	for i := range d.Events {
-		d.Events[i].Run = run
-	}
-	for i := range d.Engine {
-		d.Engine[i].Run = run
-	}
-	return d, nil
-}
-
-// ReadAll reads every run of the dataset at root, in run-name order.
-func ReadAll(root string) ([]*schema.RunData, error) {
-	runs, err := Runs(root)
-	if err != nil {
-		return nil, err
-	}
-	// Runs are independent files: decode them on every core, keeping the
-	// result in run-name order. The first error (in run order) wins.
-	out := make([]*schema.RunData, len(runs))
-	errs := make([]error, len(runs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(runs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i], errs[i] = ReadRun(root, runs[i])
-			}
-		}()
-	}
-	for i := range runs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-func readTable[T any](root, table, run string) (rows []T, err error) {
-	path := filepath.Join(PartitionDir(root, table, run), FileName)
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %s: %w", path, err)
-	}
-	if v, _ := pf.Lookup(schema.VersionKey); v != schema.Version {
-		return nil, fmt.Errorf("dataset: %s: schema version %q, this outlast reads %q", path, v, schema.Version)
-	}
-	// NewGenericReader panics on an incompatible schema (parquet-go's TODO);
-	// turn that into an error naming the file.
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("dataset: %s: %v", path, r)
-		}
-	}()
-	rd := parquet.NewGenericReader[T](pf)
-	defer rd.Close()
-	// Read straight into the result in large batches: small batches make
-	// parquet-go decode each page again per call (measured: 2× the time and
-	// 4× the allocations with 1,024-row batches).
-	rows = make([]T, pf.NumRows())
-	read := 0
-	for read < len(rows) {
-		n, err := rd.Read(rows[read:min(len(rows), read+MaxRowsPerRowGroup)])
-		read += n
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("dataset: %s: %w", path, err)
-		}
-	}
-	if read != len(rows) {
-		return nil, fmt.Errorf("dataset: %s: read %d rows, footer says %d", path, read, len(rows))
-	}
-	return rows, nil
 }

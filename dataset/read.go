@@ -1,0 +1,163 @@
+package dataset
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// ReadRun reads one run's five tables back.
+func ReadRun(root, run string) (*schema.RunData, error) {
+	d := &schema.RunData{}
+	runs, err := readTable[schema.Run](root, schema.TableRuns, run)
+	if err != nil {
+		return nil, err
+	}
+	if len(runs) != 1 {
+		return nil, fmt.Errorf("dataset: %s: want 1 row in runs, have %d", run, len(runs))
+	}
+	d.Run = runs[0]
+	if d.Sessions, err = readTable[schema.Session](root, schema.TableSessions, run); err != nil {
+		return nil, err
+	}
+	if d.Turns, err = readTable[schema.Turn](root, schema.TableTurns, run); err != nil {
+		return nil, err
+	}
+	if d.Events, err = readTable[schema.Event](root, schema.TableEvents, run); err != nil {
+		return nil, err
+	}
+	if d.Engine, err = readTable[schema.EngineSample](root, schema.TableEngine, run); err != nil {
+		return nil, err
+	}
+	d.Run.Run = run
+	for i := range d.Sessions {
+		d.Sessions[i].Run = run
+	}
+	for i := range d.Turns {
+		d.Turns[i].Run = run
+	}
+	for i := range d.Events {
+		d.Events[i].Run = run
+	}
+	for i := range d.Engine {
+		d.Engine[i].Run = run
+	}
+	return d, nil
+}
+
+// ReadAll reads every run of the dataset at root, in run-name order. Its
+// memory grows with the dataset; Each holds a few runs at a time.
+func ReadAll(root string) ([]*schema.RunData, error) {
+	var out []*schema.RunData
+	err := Each(root, func(d *schema.RunData) error {
+		out = append(out, d)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Each calls fn with every run of the dataset at root, one at a time, in
+// run-name order, on the caller's goroutine. Runs are read ahead on every
+// core, a few at a time, so that memory is bounded by the largest runs,
+// not by their number: fn may keep what it needs of a run, and the rest is
+// garbage once fn returns. The first error, reading a run (in run order)
+// or from fn, stops the iteration and is returned.
+func Each(root string, fn func(*schema.RunData) error) error {
+	runs, err := Runs(root)
+	if err != nil {
+		return err
+	}
+	return eachRun(runs, runtime.GOMAXPROCS(0), func(run string) (*schema.RunData, error) { return ReadRun(root, run) }, fn)
+}
+
+// eachRun reads runs with read on workers goroutines and calls fn with
+// them in order. At most 2 × workers runs are read or waiting for fn at a
+// time.
+func eachRun(runs []string, workers int, read func(string) (*schema.RunData, error), fn func(*schema.RunData) error) error {
+	type result struct {
+		d   *schema.RunData
+		err error
+	}
+	workers = max(1, min(workers, len(runs)))
+	// slots[i] receives run i's result. Sending the indices through a
+	// channel of 2 × workers bounds how far reading runs ahead of fn.
+	slots := make([]chan result, len(runs))
+	for i := range slots {
+		slots[i] = make(chan result, 1)
+	}
+	ahead := make(chan struct{}, 2*workers)
+	quit := make(chan struct{})
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range jobs {
+				d, err := read(runs[i])
+				slots[i] <- result{d, err}
+			}
+		})
+	}
+	go func() {
+		defer close(jobs)
+		for i := range runs {
+			select {
+			case ahead <- struct{}{}:
+			case <-quit:
+				return
+			}
+			select {
+			case jobs <- i:
+			case <-quit:
+				return
+			}
+		}
+	}()
+	var err error
+	for i := range runs {
+		r := <-slots[i]
+		<-ahead
+		if r.err != nil {
+			err = r.err
+			break
+		}
+		if err = fn(r.d); err != nil {
+			break
+		}
+	}
+	close(quit)
+	wg.Wait()
+	return err
+}
+
+// readTable reads one table of a run.
+func readTable[T any](root, table, run string) (rows []T, err error) {
+	path := filepath.Join(PartitionDir(root, table, run), FileName)
+	// A run's files are small beside its rows once decoded: read each
+	// whole, in one system call, and decode from memory.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	pf, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	if v, _ := pf.Lookup(schema.VersionKey); v != schema.Version {
+		return nil, fmt.Errorf("dataset: %s: schema version %q, this outlast reads %q", path, v, schema.Version)
+	}
+	rows, err = readColumns[T](pf)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	return rows, nil
+}

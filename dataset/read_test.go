@@ -1,0 +1,158 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// genericRows reads a file with parquet-go's generic row reader, the
+// reference the column reader is checked against.
+func genericRows[T any](t *testing.T, path string) []T {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := parquet.NewGenericReader[T](f)
+	defer r.Close()
+	rows := make([]T, r.NumRows())
+	n, err := r.Read(rows)
+	if err != nil && !errors.Is(err, io.EOF) || n != len(rows) {
+		t.Fatalf("%s: generic reader: %d of %d rows, %v", path, n, len(rows), err)
+	}
+	return rows
+}
+
+func sameAsGeneric[T any](t *testing.T, root, table, run string) {
+	t.Helper()
+	got, err := readTable[T](root, table, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := genericRows[T](t, filepath.Join(PartitionDir(root, table, run), FileName))
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d rows, the generic reader %d", table, len(got), len(want))
+	}
+	for i := range got {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("%s row %d: %+v, the generic reader %+v", table, i, got[i], want[i])
+		}
+	}
+}
+
+// TestColumnsReadAsGenericReader checks the column reader against
+// parquet-go's row reader on every table: every nullable column both null
+// and set, strings plain and dictionary-encoded, several pages and row
+// groups (turns), and tables with no rows.
+func TestColumnsReadAsGenericReader(t *testing.T) {
+	root := t.TempDir()
+	d := sampleRun("full")
+	d.Turns = append(d.Turns, manyTurns(3*MaxRowsPerRowGroup/2)...)
+	for i := range 3000 {
+		d.Engine = append(d.Engine, schema.EngineSample{TS: float64(i), Source: schema.SourceMetrics, Kind: schema.LineScrape,
+			Line: int64(i), KVUsage: ptr(float64(i%7) / 7), CounterReset: i%11 == 0})
+		if i%3 == 0 {
+			d.Engine[len(d.Engine)-1].PromptTput = ptr(float64(i))
+		}
+		if i%500 == 0 {
+			d.Events = append(d.Events, schema.Event{TS: float64(i), Kind: schema.EventControl, Controller: ptr(fmt.Sprint("c", i%3)),
+				Limit: ptr(float64(i)), Active: ptr(int64(i)), Extra: "{}"})
+		}
+	}
+	empty := sampleRun("empty")
+	empty.Sessions, empty.Turns, empty.Events, empty.Engine = nil, nil, nil, nil
+	writeRuns(t, root, d, empty)
+	for _, run := range []string{"full", "empty"} {
+		sameAsGeneric[schema.Run](t, root, schema.TableRuns, run)
+		sameAsGeneric[schema.Session](t, root, schema.TableSessions, run)
+		sameAsGeneric[schema.Turn](t, root, schema.TableTurns, run)
+		sameAsGeneric[schema.Event](t, root, schema.TableEvents, run)
+		sameAsGeneric[schema.EngineSample](t, root, schema.TableEngine, run)
+	}
+}
+
+// TestColumnTypeChecked reads a table into a row type whose column has
+// another type, or is missing: an error naming the file and the column.
+func TestColumnTypeChecked(t *testing.T) {
+	root := t.TempDir()
+	writeRuns(t, root, sampleRun("r"))
+	type wrongType struct {
+		DoneS int64 `parquet:"done_s"`
+	}
+	type wrongNull struct {
+		DoneS *float64 `parquet:"done_s,optional"`
+	}
+	type missing struct {
+		Nope float64 `parquet:"nope"`
+	}
+	for _, err := range []error{
+		func() error { _, err := readTable[wrongType](root, schema.TableTurns, "r"); return err }(),
+		func() error { _, err := readTable[wrongNull](root, schema.TableTurns, "r"); return err }(),
+		func() error { _, err := readTable[missing](root, schema.TableTurns, "r"); return err }(),
+	} {
+		if err == nil || !strings.Contains(err.Error(), filepath.Join("turns", "run=r", FileName)) || !strings.Contains(err.Error(), "column") {
+			t.Errorf("error %v, want one naming the file and the column", err)
+		}
+	}
+}
+
+// TestEachInOrder checks that Each hands the runs over in name order,
+// whatever order they are read in, and stops at fn's error.
+func TestEachInOrder(t *testing.T) {
+	root := t.TempDir()
+	var names []string
+	var runs []*schema.RunData
+	for i := range 12 {
+		names = append(names, fmt.Sprintf("r%02d", i))
+		runs = append(runs, sampleRun(names[i]))
+	}
+	writeRuns(t, root, runs...)
+	var got []string
+	if err := Each(root, func(d *schema.RunData) error { got = append(got, d.Run.Run); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, names) {
+		t.Errorf("Each gave %v, want %v", got, names)
+	}
+	stop := errors.New("stop")
+	got = nil
+	err := Each(root, func(d *schema.RunData) error {
+		got = append(got, d.Run.Run)
+		if len(got) == 3 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || len(got) != 3 {
+		t.Errorf("Each after fn's error: %v, %d runs; want %v after 3", err, len(got), stop)
+	}
+}
+
+// TestEachReadErrorInOrder checks that a run that cannot be read stops
+// Each at that run, after the runs before it.
+func TestEachReadErrorInOrder(t *testing.T) {
+	runs := []string{"a", "b", "c", "d", "e", "f"}
+	bad := errors.New("bad")
+	var got []string
+	err := eachRun(runs, 3, func(run string) (*schema.RunData, error) {
+		if run == "c" || run == "e" {
+			return nil, fmt.Errorf("%s: %w", run, bad)
+		}
+		return &schema.RunData{Run: schema.Run{Run: run}}, nil
+	}, func(d *schema.RunData) error { got = append(got, d.Run.Run); return nil })
+	if err == nil || err.Error() != "c: bad" || !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("error %v after %v; want c: bad after a, b", err, got)
+	}
+}
