@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/outlast-dev/outlast/dataset"
+	"github.com/outlast-dev/outlast/ingest/campaign"
 	"github.com/outlast-dev/outlast/ingest/rundir"
 )
 
@@ -72,6 +73,10 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
+	var total int64
+	for _, d := range dirs {
+		total += campaign.Size(d)
+	}
 	bar := newProgress(stderr, "ingest", len(dirs))
 	committed := false
 	defer func() {
@@ -81,19 +86,17 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	}()
 	// The dataset's run writer is the Sink the runs stream into: the turns
 	// and sessions go to the stage as the gateway log is read, so memory
-	// does not grow with the log.
+	// does not grow with the log. Runs are read several at once; their
+	// results come back in the order of dirs.
 	begin := func(name string) (rundir.Sink, error) { return stage.BeginRun(name) }
 	var totalRejects int
-	for i, dir := range dirs {
-		bar.step(i, filepath.Base(dir))
-		res, err := rundir.Stream(dir, rundir.Options{Lenient: *lenient, Version: version}, begin)
-		if err != nil {
-			bar.done()
-			return inputError(err)
-		}
+	opt := campaign.Options{
+		Run:      rundir.Options{Lenient: *lenient, Version: version},
+		Progress: func(runs int, bytes int64) { bar.stepBytes(runs, bytes, total) },
+	}
+	err = campaign.Ingest(dirs, opt, begin, func(_ int, res *rundir.Result) error {
 		if err := stage.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
-			bar.done()
-			return err
+			return stageError{err}
 		}
 		bar.clear()
 		for _, w := range res.Warnings {
@@ -105,8 +108,15 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 			fmt.Fprintf(stdout, "%-24s sessions %5d  turns %7d  events %5d  engine samples %6d  rejected %d\n",
 				d.Run.Run, res.Sessions, res.Turns, len(d.Events), len(d.Engine), len(res.Rejects))
 		}
-	}
+		return nil
+	})
 	bar.done()
+	if se, ok := err.(stageError); ok {
+		return se.error
+	}
+	if err != nil {
+		return inputError(err)
+	}
 	if err := stage.Commit(); err != nil {
 		return err
 	}
@@ -120,6 +130,9 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	}
 	return nil
 }
+
+// stageError is an error writing the stage, not reading an input.
+type stageError struct{ error }
 
 // expandRunDirs returns the run directories named by args: each argument
 // that holds run.yaml, else its subdirectories that do, sorted.

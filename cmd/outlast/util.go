@@ -70,6 +70,11 @@ func (p *progress) step(i int, what string) {
 		strings.Repeat("=", filled), strings.Repeat(" ", width-filled), i, p.n, what)
 }
 
+// stepBytes shows i of the n steps done, and bytes of total bytes.
+func (p *progress) stepBytes(i int, bytes, total int64) {
+	p.step(i, fmt.Sprintf("%.1f/%.1f MB", float64(bytes)/1e6, float64(total)/1e6))
+}
+
 func (p *progress) clear() {
 	if p.tty && p.n >= 2 {
 		fmt.Fprint(p.w, "\r\033[K")

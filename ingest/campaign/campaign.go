@@ -1,0 +1,217 @@
+// Package campaign ingests a campaign, many run directories, on every core:
+// several runs are read at once through rundir.Stream, each into its own
+// Sink, and their results are handed back in the order the directories
+// were given, whatever order the runs finish in.
+//
+// A run's files depend only on its own directory, so the dataset is the
+// same bytes as when the runs are read one after another. What the caller
+// sees is the same too: the results in order, and on an error the results
+// of the runs before it and then the error of the first failing run in
+// order, as if the runs had been read in turn.
+//
+// Memory is bounded whatever the number of runs: at most Workers runs are
+// read at once, and a run is started only a few places ahead of the first
+// run whose result is not yet handed back, so the results waiting for an
+// earlier run are few.
+package campaign
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/outlast-dev/outlast/ingest/rundir"
+)
+
+// Options controls a campaign's ingest.
+type Options struct {
+	Run rundir.Options
+	// Workers is how many runs are read at once; 0 means one per core
+	// (GOMAXPROCS) and one more, to keep the cores busy while a run waits
+	// for the disk.
+	Workers int
+	// Progress, if set, is called on the caller's goroutine each time a
+	// run has been read: how many runs are done, and their bytes (Size).
+	Progress func(runs int, bytes int64)
+}
+
+// Done is called on the caller's goroutine with each run's result, in the
+// order of the directories; i is the run's index in them. An error from
+// Done stops the ingest like an error reading the run.
+type Done func(i int, res *rundir.Result) error
+
+// Ingest reads the run directories dirs into the Sinks begin opens, runs
+// in parallel, and calls done with each run's result in the order of dirs.
+// On the first error in that order (reading a run, or from done) no more
+// runs are started, the runs already started are waited for, and the error
+// is returned after done has been called for every run before it. Two runs
+// with the same name are an error of the later one in dirs, as when they
+// are read in turn.
+func Ingest(dirs []string, opt Options, begin rundir.BeginFunc, done Done) error {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0) + 1
+	}
+	workers = min(workers, len(dirs))
+	// ahead bounds how far past the first unreported run a run may start,
+	// so that the results kept for reporting in order stay few.
+	ahead := 2 * workers
+	c := newCampaign(dirs, begin)
+
+	type outcome struct {
+		i     int
+		res   *rundir.Result
+		err   error
+		bytes int64
+	}
+	jobs := make(chan int)
+	results := make(chan outcome)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range jobs {
+				res, err := rundir.Stream(dirs[i], opt.Run, c.beginFunc(i))
+				c.ended(i)
+				var size int64
+				if opt.Progress != nil {
+					size = Size(dirs[i])
+				}
+				results <- outcome{i, res, err, size}
+			}
+		})
+	}
+
+	pending := make(map[int]outcome) // finished, not yet reported
+	next, report := 0, 0             // the next run to start, to report
+	failed := len(dirs)              // index of the first error, len(dirs) if none
+	var firstErr error
+	var runs int
+	var bytes int64
+	inFlight := 0
+	for report < failed {
+		// Start runs while there is room, none has failed before them and
+		// they are not too far ahead of the reporting.
+		for next < failed && inFlight < workers && next < report+ahead {
+			jobs <- next
+			next++
+			inFlight++
+		}
+		if inFlight == 0 {
+			break
+		}
+		o := <-results
+		inFlight--
+		runs++
+		if opt.Progress != nil {
+			bytes += o.bytes
+			opt.Progress(runs, bytes)
+		}
+		if o.err != nil && o.i < failed {
+			failed, firstErr = o.i, o.err
+		}
+		pending[o.i] = o
+		for report < failed {
+			r, ok := pending[report]
+			if !ok {
+				break
+			}
+			delete(pending, report)
+			if err := done(report, r.res); err != nil {
+				failed, firstErr = report, err
+				break
+			}
+			report++
+		}
+	}
+	close(jobs)
+	// Runs started after the failing one are still being read: wait for
+	// them (their results no longer matter) so that none outlives Ingest.
+	go func() {
+		for range results {
+		}
+	}()
+	wg.Wait()
+	close(results)
+	return firstErr
+}
+
+// Size returns the bytes of the files directly in dir: a run directory's
+// inputs, for progress.
+func Size(dir string) int64 {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			n += info.Size()
+		}
+	}
+	return n
+}
+
+// campaign gives each run its name in the order of the directories: a run
+// opens its Sink only once every run before it has opened its own (or
+// failed before), so that a name given twice is always the later run's
+// error, as when the runs are read in turn. Runs name themselves right
+// after reading their manifest, so the wait is short.
+type campaign struct {
+	dirs  []string
+	begin rundir.BeginFunc
+	mu    sync.Mutex
+	names map[string]int // run name → index of the run that took it
+	named []chan struct{}
+	once  []sync.Once
+}
+
+func newCampaign(dirs []string, begin rundir.BeginFunc) *campaign {
+	n := len(dirs)
+	c := &campaign{dirs: dirs, begin: begin, names: map[string]int{}, named: make([]chan struct{}, n), once: make([]sync.Once, n)}
+	for i := range c.named {
+		c.named[i] = make(chan struct{})
+	}
+	return c
+}
+
+// beginFunc returns the BeginFunc of run i.
+func (c *campaign) beginFunc(i int) rundir.BeginFunc {
+	return func(name string) (rundir.Sink, error) {
+		c.after(i, func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if _, taken := c.names[name]; !taken {
+				c.names[name] = i
+			}
+		})
+		c.mu.Lock()
+		holder := c.names[name]
+		c.mu.Unlock()
+		if holder != i {
+			return nil, fmt.Errorf("%s: run %q is also %s", c.dirs[i], name, c.dirs[holder])
+		}
+		// A run read again (rundir.Stream after a hash collision) begins
+		// again under the same name.
+		return c.begin(name)
+	}
+}
+
+// ended marks run i as done naming itself, if it never did (an error
+// before its manifest was read), so that the runs after it go on.
+func (c *campaign) ended(i int) { c.after(i, func() {}) }
+
+// after runs f once for run i, after every earlier run has named itself
+// or ended, then lets the later runs go on.
+func (c *campaign) after(i int, f func()) {
+	c.once[i].Do(func() {
+		if i > 0 {
+			<-c.named[i-1]
+		}
+		f()
+		close(c.named[i])
+	})
+}

@@ -1,0 +1,303 @@
+package campaign
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/outlast-dev/outlast/dataset"
+	"github.com/outlast-dev/outlast/fixtures/sim"
+	"github.com/outlast-dev/outlast/ingest/rundir"
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// campaignDirs writes a small campaign: simulated runs of two designs
+// (turns, sessions, events, engine log and scrapes) and copies of the real
+// fixtures, in the order an ingest is given them.
+func campaignDirs(t *testing.T) []string {
+	t.Helper()
+	root := t.TempDir()
+	var dirs []string
+	for _, design := range []string{schema.DesignRecovery, schema.DesignPaired} {
+		cfg, err := sim.Defaults(design)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Seeds, cfg.DurationS = 1, 600
+		paths, err := sim.WriteExperiment(filepath.Join(root, design), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, paths...)
+	}
+	real, err := filepath.Glob(filepath.Join("..", "..", "fixtures", "real", "*"))
+	if err != nil || len(real) == 0 {
+		t.Fatalf("no real fixtures: %v", err)
+	}
+	for _, src := range real {
+		dst := filepath.Join(root, "real", filepath.Base(src))
+		if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dst)
+	}
+	return dirs
+}
+
+// result is what a caller sees of one run.
+type result struct {
+	run                              string
+	turns, sessions, events, samples int
+	rejects, warnings                int
+}
+
+func resultOf(res *rundir.Result) result {
+	d := res.Data
+	return result{d.Run.Run, int(res.Turns), int(res.Sessions), len(d.Events), len(d.Engine), len(res.Rejects), len(res.Warnings)}
+}
+
+// inTurn ingests dirs one after another, as before campaigns were read in
+// parallel, and returns the dataset's files and the results.
+func inTurn(t *testing.T, dirs []string, opt rundir.Options) (map[string][]byte, []result, error) {
+	t.Helper()
+	root := t.TempDir()
+	st, err := dataset.NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []result
+	for _, dir := range dirs {
+		res, err := rundir.Stream(dir, opt, func(name string) (rundir.Sink, error) { return st.BeginRun(name) })
+		if err != nil {
+			st.Abort()
+			return nil, out, err
+		}
+		if err := st.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, resultOf(res))
+	}
+	if err := st.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return files(t, root), out, nil
+}
+
+// inParallel ingests dirs with Ingest, each run delayed at random as it
+// begins, as it adds its first turn and as it finishes, so that runs finish
+// in an order of their own.
+func inParallel(t *testing.T, dirs []string, opt rundir.Options, workers int, seed uint64) (map[string][]byte, []result, error) {
+	t.Helper()
+	root := t.TempDir()
+	st, err := dataset.NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	rng := rand.New(rand.NewPCG(seed, 7))
+	delay := func() {
+		mu.Lock()
+		d := time.Duration(rng.IntN(3000)) * time.Microsecond
+		mu.Unlock()
+		time.Sleep(d)
+	}
+	begin := func(name string) (rundir.Sink, error) {
+		delay()
+		rw, err := st.BeginRun(name)
+		if err != nil {
+			return nil, err
+		}
+		return &slowSink{Sink: rw, delay: delay}, nil
+	}
+	var out []result
+	var progressed []int
+	o := Options{Run: opt, Workers: workers, Progress: func(runs int, _ int64) { progressed = append(progressed, runs) }}
+	err = Ingest(dirs, o, begin, func(i int, res *rundir.Result) error {
+		if i != len(out) {
+			t.Errorf("result of run %d handed back after %d others", i, len(out))
+		}
+		if err := st.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, resultOf(res))
+		return nil
+	})
+	if err != nil {
+		st.Abort()
+		return nil, out, err
+	}
+	for i, n := range progressed {
+		if n != i+1 {
+			t.Errorf("progress counted %v, want 1, 2, 3, ...", progressed)
+			break
+		}
+	}
+	if err := st.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return files(t, root), out, nil
+}
+
+// slowSink delays a run's first turn and its end.
+type slowSink struct {
+	rundir.Sink
+	delay   func()
+	delayed bool
+}
+
+func (s *slowSink) AddTurn(tn schema.Turn) error {
+	if !s.delayed {
+		s.delayed = true
+		s.delay()
+	}
+	return s.Sink.AddTurn(tn)
+}
+
+func (s *slowSink) Finish(d *schema.RunData) error {
+	s.delay()
+	return s.Sink.Finish(d)
+}
+
+// files returns every file of the dataset at root by relative path.
+func files(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		out[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sameFiles(t *testing.T, got, want map[string][]byte, what string) {
+	t.Helper()
+	if len(got) != len(want) || len(want) == 0 {
+		t.Errorf("%s: %d files, want %d", what, len(got), len(want))
+	}
+	for name, b := range want {
+		if !bytes.Equal(got[name], b) {
+			t.Errorf("%s: %s differs from the file written run by run", what, name)
+		}
+	}
+}
+
+// TestParallelSameBytesAsInTurn ingests a campaign run by run, then in
+// parallel with runs finishing in random orders, and checks that every
+// file of the dataset has the same bytes and the results come back in the
+// same order with the same counts.
+func TestParallelSameBytesAsInTurn(t *testing.T) {
+	dirs := campaignDirs(t)
+	for _, lenient := range []bool{false, true} {
+		opt := rundir.Options{Version: "test", Lenient: lenient}
+		want, wantRes, err := inTurn(t, dirs, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{1, 3, 8} {
+			got, gotRes, err := inParallel(t, dirs, opt, workers, uint64(workers))
+			if err != nil {
+				t.Fatal(err)
+			}
+			what := fmt.Sprintf("lenient=%v workers=%d", lenient, workers)
+			sameFiles(t, got, want, what)
+			if !slices.Equal(gotRes, wantRes) {
+				t.Errorf("%s: results %v, want %v", what, gotRes, wantRes)
+			}
+		}
+	}
+}
+
+// TestFirstErrorInOrder puts a bad run and two runs of one name in a
+// campaign: the error is the one met reading the runs in turn, and the
+// results handed back are those of the runs before it.
+func TestFirstErrorInOrder(t *testing.T) {
+	dirs := campaignDirs(t)
+	bad := filepath.Join(t.TempDir(), "bad")
+	if err := os.CopyFS(bad, os.DirFS(dirs[1])); err != nil {
+		t.Fatal(err)
+	}
+	gw := filepath.Join(bad, "gateway.jsonl")
+	b, err := os.ReadFile(gw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gw, append(b, "{not json\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := filepath.Join(bad, rundir.ManifestName)
+	if b, err = os.ReadFile(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(m, regexp.MustCompile(`(?m)^run: .*$`).ReplaceAll(b, []byte("run: bad")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := rundir.Options{Version: "test"}
+	cases := map[string][]string{
+		"bad line":      slices.Insert(slices.Clone(dirs), 4, bad),
+		"name twice":    slices.Insert(slices.Clone(dirs), 5, dirs[2]),
+		"both, in turn": slices.Insert(slices.Insert(slices.Clone(dirs), 6, bad), 3, dirs[7]),
+	}
+	for name, dirs := range cases {
+		_, wantRes, wantErr := inTurn(t, dirs, opt)
+		if wantErr == nil {
+			t.Fatalf("%s: no error in turn", name)
+		}
+		for _, workers := range []int{2, 5} {
+			_, gotRes, err := inParallel(t, dirs, opt, workers, uint64(workers)+10)
+			if err == nil {
+				t.Fatalf("%s, %d workers: no error", name, workers)
+			}
+			if !slices.Equal(gotRes, wantRes) {
+				t.Errorf("%s, %d workers: results %v before the error, want %v", name, workers, gotRes, wantRes)
+			}
+			if name != "name twice" && err.Error() != wantErr.Error() {
+				t.Errorf("%s, %d workers: error %q, want %q", name, workers, err, wantErr)
+			}
+			if name == "name twice" && !strings.Contains(err.Error(), filepath.Base(dirs[2])) {
+				t.Errorf("%s: error %q does not name the run given twice", name, err)
+			}
+		}
+	}
+}
+
+// TestDoneErrorStops checks that an error from Done stops the ingest at
+// that run.
+func TestDoneErrorStops(t *testing.T) {
+	dirs := campaignDirs(t)
+	st, err := dataset.NewStage(t.TempDir(), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Abort()
+	stop := errors.New("stop")
+	var seen []int
+	err = Ingest(dirs, Options{Run: rundir.Options{Version: "test"}, Workers: 3},
+		func(name string) (rundir.Sink, error) { return st.BeginRun(name) },
+		func(i int, _ *rundir.Result) error {
+			seen = append(seen, i)
+			if i == 2 {
+				return stop
+			}
+			return nil
+		})
+	if !errors.Is(err, stop) || !slices.Equal(seen, []int{0, 1, 2}) {
+		t.Errorf("error %v after runs %v; want %v after 0, 1, 2", err, seen, stop)
+	}
+}
