@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
@@ -53,6 +54,10 @@ type Stage struct {
 	root    string
 	dir     string
 	created string // CreatedBy version string
+
+	attempts     atomic.Int64 // runs begun, for their spill directories
+	tableDirs    sync.Once
+	tableDirsErr error
 
 	mu   sync.Mutex // guards runs and open
 	runs []string   // runs finished, in the order they finished
@@ -108,23 +113,25 @@ func (s *Stage) BeginRun(name string) (*RunWriter, error) {
 	if name == "" || strings.ContainsAny(name, "/\\") || strings.HasPrefix(name, ".") {
 		return nil, fmt.Errorf("dataset: bad run name %q", name)
 	}
+	if err := s.makeTableDirs(); err != nil {
+		return nil, err
+	}
 	if err := s.begin(name); err != nil {
 		return nil, err
 	}
-	spill := filepath.Join(s.dir, ".spill", name)
-	// Leftovers of an aborted attempt at the same run must not be merged.
-	if err := os.RemoveAll(spill); err != nil {
-		s.end(name, false)
-		return nil, err
-	}
+	// Each attempt at a run spills into a directory of its own, made only
+	// if it spills, so that leftovers of an aborted attempt at the same
+	// run are never merged, and a run that does not spill costs no system
+	// call for it.
+	spill := filepath.Join(s.dir, ".spill", fmt.Sprintf("%s.%d", name, s.attempts.Add(1)))
 	rw := &RunWriter{s: s, name: name}
-	tw, err := newSortedWriter(filepath.Join(PartitionDir(s.dir, schema.TableTurns, name), FileName),
+	tw, err := newSortedWriter(s.stagedPath(schema.TableTurns, name),
 		schema.TableTurns+"/"+name, spill, schema.TableTurns, schema.CompareTurns, s.options(schema.TableTurns, name), &rw.syncer)
 	if err != nil {
 		s.end(name, false)
 		return nil, err
 	}
-	sw, err := newSortedWriter(filepath.Join(PartitionDir(s.dir, schema.TableSessions, name), FileName),
+	sw, err := newSortedWriter(s.stagedPath(schema.TableSessions, name),
 		schema.TableSessions+"/"+name, spill, schema.TableSessions, schema.CompareSessions, s.options(schema.TableSessions, name), &rw.syncer)
 	if err != nil {
 		tw.abort()
@@ -208,7 +215,9 @@ func (w *RunWriter) Finish(d *schema.RunData) error {
 	if err := w.syncer.wait(); err != nil {
 		return err
 	}
-	os.RemoveAll(filepath.Join(s.dir, ".spill", name))
+	if w.turns.spilled || w.sessions.spilled {
+		os.RemoveAll(w.turns.spillDir)
+	}
 	s.end(name, true)
 	return nil
 }
@@ -242,12 +251,40 @@ func (s *Stage) options(table, run string) []parquet.WriterOption {
 	}
 }
 
+// stagedPath is where the stage holds one run's file of table until
+// Commit: one directory per table, a file per run, so that staging a run
+// makes no directory of its own (each costs a system call to make and one
+// to remove).
+func (s *Stage) stagedPath(table, run string) string {
+	return filepath.Join(s.dir, table, run+".parquet")
+}
+
+// makeTableDirs makes the stage's table directories, once.
+func (s *Stage) makeTableDirs() error {
+	s.tableDirs.Do(func() {
+		for _, t := range schema.Tables {
+			if err := os.Mkdir(filepath.Join(s.dir, t), 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+				s.tableDirsErr = err
+				return
+			}
+		}
+	})
+	return s.tableDirsErr
+}
+
 // WriteRejects stages the lines of run rejected in lenient mode as JSONL,
 // one object per line: pos (file:line), reason, and the line verbatim
 // ("line", or "line_base64" when it is not UTF-8). An empty slice removes
 // an earlier rejects file on Commit.
 func (s *Stage) WriteRejects(run string, rejects []*textpos.ParseError) error {
 	dir := filepath.Join(s.dir, RejectsDir)
+	if len(rejects) == 0 {
+		// Commit removes the dataset's rejects file of a run without one.
+		if err := os.Remove(filepath.Join(dir, run+".jsonl")); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -260,7 +297,10 @@ func (s *Stage) WriteRejects(run string, rejects []*textpos.ParseError) error {
 }
 
 func writeTable[T any](s *Stage, table, run string, rows []T, syncer *fileSyncer) error {
-	path := filepath.Join(PartitionDir(s.dir, table, run), FileName)
+	if err := s.makeTableDirs(); err != nil {
+		return err
+	}
+	path := s.stagedPath(table, run)
 	w, err := newRowWriter[T](path, table+"/"+run, s.options(table, run), false)
 	if err != nil {
 		return err
@@ -282,7 +322,7 @@ func (s *Stage) Commit() error {
 	defer s.mu.Unlock()
 	for _, run := range s.runs {
 		for _, table := range schema.Tables {
-			src := filepath.Join(PartitionDir(s.dir, table, run), FileName)
+			src := s.stagedPath(table, run)
 			dstDir := PartitionDir(s.root, table, run)
 			if err := os.MkdirAll(dstDir, 0o755); err != nil {
 				return err

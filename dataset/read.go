@@ -73,24 +73,41 @@ func ReadAll(root string) ([]*schema.RunData, error) {
 // garbage once fn returns. The first error, reading a run (in run order)
 // or from fn, stops the iteration and is returned.
 func Each(root string, fn func(*schema.RunData) error) error {
+	return EachWith(root, func(d *schema.RunData) (*schema.RunData, error) { return d, nil }, fn)
+}
+
+// EachWith is Each with a step f, run on the goroutine that read the run,
+// on every core at once: fn gets f's result for each run, in run-name
+// order. A run's tables are garbage once f returns unless its result keeps
+// them, so f is where a run's measures are computed; fn collects them.
+func EachWith[T any](root string, f func(*schema.RunData) (T, error), fn func(T) error) error {
 	runs, err := Runs(root)
 	if err != nil {
 		return err
 	}
-	return eachRun(runs, runtime.GOMAXPROCS(0), func(run string) (*schema.RunData, error) { return ReadRun(root, run) }, fn)
+	read := func(run string) (T, error) {
+		d, err := ReadRun(root, run)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return f(d)
+	}
+	return eachRun(runs, runtime.GOMAXPROCS(0), read, fn)
 }
 
-// eachRun reads runs with read on workers goroutines and calls fn with
-// them in order. At most 2 × workers runs are read or waiting for fn at a
-// time.
-func eachRun(runs []string, workers int, read func(string) (*schema.RunData, error), fn func(*schema.RunData) error) error {
+// eachRun calls read for each run on workers goroutines, and fn with the
+// results in order. At most 2 × workers runs are being read or waiting for
+// fn at a time.
+func eachRun[T any](runs []string, workers int, read func(string) (T, error), fn func(T) error) error {
 	type result struct {
-		d   *schema.RunData
+		v   T
 		err error
 	}
 	workers = max(1, min(workers, len(runs)))
-	// slots[i] receives run i's result. Sending the indices through a
-	// channel of 2 × workers bounds how far reading runs ahead of fn.
+	// slots[i] receives run i's result. Taking a token from ahead before a
+	// run is read, and giving it back once fn has its result, bounds how
+	// far reading runs ahead of fn.
 	slots := make([]chan result, len(runs))
 	for i := range slots {
 		slots[i] = make(chan result, 1)
@@ -102,8 +119,8 @@ func eachRun(runs []string, workers int, read func(string) (*schema.RunData, err
 	for range workers {
 		wg.Go(func() {
 			for i := range jobs {
-				d, err := read(runs[i])
-				slots[i] <- result{d, err}
+				v, err := read(runs[i])
+				slots[i] <- result{v, err}
 			}
 		})
 	}
@@ -130,7 +147,7 @@ func eachRun(runs []string, workers int, read func(string) (*schema.RunData, err
 			err = r.err
 			break
 		}
-		if err = fn(r.d); err != nil {
+		if err = fn(r.v); err != nil {
 			break
 		}
 	}

@@ -30,6 +30,7 @@ type SortedWriter[T any] struct {
 	written    bool
 	late       []T
 	spills     []string
+	spilled    bool // spillDir was made
 	fix        func(*T)
 	syncer     *fileSyncer // of the finished file
 }
@@ -92,7 +93,7 @@ func (sw *SortedWriter[T]) drain(n int) error {
 // spill writes the late rows, sorted, to a temporary file.
 func (sw *SortedWriter[T]) spill() error {
 	sw.sort(sw.late)
-	if err := os.MkdirAll(sw.spillDir, 0o755); err != nil {
+	if err := sw.mkSpillDir(); err != nil {
 		return err
 	}
 	path := filepath.Join(sw.spillDir, fmt.Sprintf("%s-%d.parquet", sw.prefix, len(sw.spills)))
@@ -116,6 +117,11 @@ func (sw *SortedWriter[T]) spill() error {
 	return nil
 }
 
+func (sw *SortedWriter[T]) mkSpillDir() error {
+	sw.spilled = true
+	return os.MkdirAll(sw.spillDir, 0o755)
+}
+
 // Close writes the rest and completes the file, merging late rows in.
 func (sw *SortedWriter[T]) Close() error {
 	if err := sw.drain(len(sw.window)); err != nil {
@@ -131,7 +137,7 @@ func (sw *SortedWriter[T]) Close() error {
 		return err
 	}
 	first := filepath.Join(sw.spillDir, sw.prefix+"-main.parquet")
-	if err := os.MkdirAll(sw.spillDir, 0o755); err != nil {
+	if err := sw.mkSpillDir(); err != nil {
 		return err
 	}
 	if err := os.Rename(sw.path, first); err != nil {

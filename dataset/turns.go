@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/parquet-go/parquet-go"
@@ -68,10 +67,8 @@ type rowWriter[T any] struct {
 	closed bool
 }
 
+// newRowWriter writes a new file at path, whose directory exists.
 func newRowWriter[T any](path, what string, opts []parquet.WriterOption, async bool) (*rowWriter[T], error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
@@ -133,10 +130,7 @@ func (rw *rowWriter[T]) flush() error {
 	default:
 	}
 	rw.full <- rw.buf
-	rw.buf = <-rw.free
-	if rw.buf == nil {
-		rw.buf = make([]T, 0, writeBatch)
-	}
+	rw.buf = <-rw.free // nil at first: add grows it
 	return nil
 }
 
