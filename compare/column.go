@@ -22,35 +22,73 @@ type Column struct {
 // numerically when every value is a number, otherwise as strings; the first
 // is the baseline.
 func SplitBy(runs []*schema.RunData, column string) ([]Column, error) {
-	byValue := map[string][]*schema.RunData{}
+	labels, groups, err := splitBy(runs, func(rd *schema.RunData) *schema.Run { return &rd.Run }, column)
+	cols := make([]Column, len(labels))
+	for i := range labels {
+		cols[i] = Column{Label: labels[i], Runs: groups[i]}
+	}
+	return cols, err
+}
+
+// SplitFactsBy is SplitBy for runs already summarized (FactsOf).
+func SplitFactsBy(runs []*Facts, column string) ([]FactsColumn, error) {
+	labels, groups, err := splitBy(runs, (*Facts).Run, column)
+	cols := make([]FactsColumn, len(labels))
+	for i := range labels {
+		cols[i] = FactsColumn{Label: labels[i], Runs: groups[i]}
+	}
+	return cols, err
+}
+
+// splitBy groups items by the value of a runs column of their run, the
+// groups ordered by value.
+func splitBy[T any](items []T, run func(T) *schema.Run, column string) (labels []string, groups [][]T, _ error) {
+	byValue := map[string][]T{}
 	var values []string
-	for _, rd := range runs {
-		v, err := RunsColumn(&rd.Run, column)
+	for _, it := range items {
+		v, err := RunsColumn(run(it), column)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if _, seen := byValue[v]; !seen {
 			values = append(values, v)
 		}
-		byValue[v] = append(byValue[v], rd)
+		byValue[v] = append(byValue[v], it)
 	}
 	sortValues(values)
-	cols := make([]Column, len(values))
-	for i, v := range values {
-		cols[i] = Column{Label: v, Runs: byValue[v]}
+	for _, v := range values {
+		groups = append(groups, byValue[v])
 	}
-	return cols, nil
+	return values, groups, nil
 }
 
-// runFacts is what a comparison needs of one run, computed once.
-type runFacts struct {
-	data    *schema.RunData
-	index   *stats.RunIndex
+// Facts is what a comparison keeps of one run (FactsOf): its runs row, its
+// summary and the few numbers and windows the measures need, not its
+// tables, so that a campaign can be compared one run in memory at a time.
+type Facts struct {
+	run     schema.Run
 	summary stats.RunSummary
 	// endTurnsPerS is the turn throughput over the end hit ratio's window
 	// (the last 10 minutes).
 	endTurnsPerS float64
+	// coldWindows are the run's calibration windows, for caching-off runs
+	// (stats.CalibrationWindows), and shape its workload shape, nil when
+	// the manifest does not give it.
+	coldWindows []stats.CostWindow
+	shape       []int64
 }
+
+// runFacts is the name the comparison's code uses for a run's Facts.
+type runFacts = Facts
+
+// FactsColumn is a Column of runs already summarized.
+type FactsColumn struct {
+	Label string
+	Runs  []*Facts
+}
+
+// Run returns the run's row of the runs table.
+func (f *Facts) Run() *schema.Run { return &f.run }
 
 // seed returns the run's seed and whether it has one.
 func (f *runFacts) seed() (int64, bool) {
@@ -67,13 +105,19 @@ func (f *runFacts) healthy() bool {
 	return v != stats.VerdictPersistent && v != stats.VerdictCollapsed
 }
 
-func newRunFacts(rd *schema.RunData) *runFacts {
+// FactsOf computes what a comparison needs of one run; the run's tables
+// are not kept.
+func FactsOf(rd *schema.RunData) *Facts {
 	x := stats.NewRunIndex(rd)
-	f := &runFacts{data: rd, index: x, summary: x.Summarize()}
+	f := &Facts{run: rd.Run, summary: x.Summarize()}
 	f.endTurnsPerS = x.Turns.Window(x.EndWindow(stats.EndHitS)).TurnsPerS
 	if len(x.Data.Turns) == 0 {
 		f.endTurnsPerS = math.NaN()
 	}
+	if !rd.Run.PrefixCaching {
+		f.coldWindows = stats.CalibrationWindows([]*stats.RunIndex{x}, stats.ColdCostOptions{})
+	}
+	f.shape, _ = x.WorkloadShape()
 	return f
 }
 
@@ -155,7 +199,7 @@ func hiddenVariation(runs []*runFacts, by string, ignored []string) []string {
 		var vals []string
 		seen := map[string]bool{}
 		for _, f := range runs {
-			v := value(&f.data.Run)
+			v := value(&f.run)
 			if !seen[v] {
 				seen[v] = true
 				vals = append(vals, v)

@@ -45,8 +45,21 @@ func Compare(columns []Column, o Options) (*Result, error) {
 		runs := append([]*schema.RunData(nil), col.Runs...)
 		sort.SliceStable(runs, func(a, b int) bool { return runs[a].Run.Run < runs[b].Run.Run })
 		for _, rd := range runs {
-			facts[j] = append(facts[j], newRunFacts(rd))
+			facts[j] = append(facts[j], FactsOf(rd))
 		}
+	}
+	return compareFacts(labels, facts, o)
+}
+
+// CompareFacts is Compare for runs already summarized (FactsOf), so that
+// the runs' tables need not be in memory together.
+func CompareFacts(columns []FactsColumn, o Options) (*Result, error) {
+	facts := make([][]*runFacts, len(columns))
+	labels := make([]string, len(columns))
+	for j, col := range columns {
+		labels[j] = col.Label
+		facts[j] = append([]*Facts(nil), col.Runs...)
+		sort.SliceStable(facts[j], func(a, b int) bool { return facts[j][a].run.Run < facts[j][b].run.Run })
 	}
 	return compareFacts(labels, facts, o)
 }
@@ -155,7 +168,7 @@ func group(res *Result, labels []string, facts [][]*runFacts, ignored map[string
 		seenLabel[label] = true
 		res.Columns = append(res.Columns, label)
 		for _, f := range facts[j] {
-			c := ConfigOf(&f.data.Run).without(ignored)
+			c := ConfigOf(&f.run).without(ignored)
 			if _, ok := g.cells[c]; !ok {
 				g.configs = append(g.configs, c)
 				g.cells[c] = make([]*cell, len(labels))

@@ -40,7 +40,7 @@ func (f fakeRun) facts() *runFacts {
 	if f.persistent {
 		s.Verdict = stats.VerdictPersistent
 	}
-	return &runFacts{data: &schema.RunData{Run: r}, summary: s, endTurnsPerS: f.turnsPerS}
+	return &runFacts{run: r, summary: s, endTurnsPerS: f.turnsPerS}
 }
 
 func facts(runs ...fakeRun) []*runFacts {

@@ -20,20 +20,16 @@ type columnFit struct {
 
 func newColumnFit(facts []*runFacts) columnFit {
 	var cf columnFit
-	var idx []*stats.RunIndex
 	for _, f := range facts {
-		if f.data.Run.PrefixCaching {
+		if f.run.PrefixCaching {
 			continue
 		}
 		cf.runs = append(cf.runs, f)
-		idx = append(idx, f.index)
-		if cf.shape == nil {
-			if s, ok := f.index.WorkloadShape(); ok {
-				cf.shape, cf.shapeName = s, workloadString(&f.data.Run)
-			}
+		cf.windows = append(cf.windows, f.coldWindows...)
+		if cf.shape == nil && f.shape != nil {
+			cf.shape, cf.shapeName = f.shape, workloadString(&f.run)
 		}
 	}
-	cf.windows = stats.CalibrationWindows(idx, stats.ColdCostOptions{})
 	cf.fit, cf.err = stats.FitColdCost(cf.windows)
 	return cf
 }

@@ -227,6 +227,7 @@ func TestFitTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sameAsFacts(t, cols, Options{Measures: []string{MeasureColdCostB, MeasureDrainBound}})
 	if len(res.Tables) != 2 {
 		t.Fatalf("%d tables, want the two fits", len(res.Tables))
 	}

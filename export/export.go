@@ -81,34 +81,99 @@ func runName(row reflect.Value) string { return row.FieldByName("Run").String() 
 // WriteCSV writes table as CSV with a header row. Nulls are empty fields,
 // floats use the shortest representation that round-trips, times RFC 3339.
 func WriteCSV(w io.Writer, table string, runs []*schema.RunData) error {
-	rows, err := Rows(table, runs)
+	return writeAll(w, table, runs, NewCSVWriter)
+}
+
+// WriteArrow writes table as an Arrow IPC file (Feather v2), zstd-compressed,
+// in record batches of BatchRows.
+func WriteArrow(w io.Writer, table string, runs []*schema.RunData) error {
+	return writeAll(w, table, runs, NewArrowWriter)
+}
+
+func writeAll(w io.Writer, table string, runs []*schema.RunData, newWriter func(io.Writer, string) (*Writer, error)) error {
+	tw, err := newWriter(w, table)
 	if err != nil {
 		return err
 	}
-	cols := columns(rows.Type().Elem())
+	for _, d := range runs {
+		if err := tw.Write(d); err != nil {
+			return err
+		}
+	}
+	return tw.Close()
+}
+
+// Writer writes one table run after run, as CSV (NewCSVWriter) or Arrow
+// IPC (NewArrowWriter): the same bytes as WriteCSV and WriteArrow given
+// the same runs, holding only the current run and, for Arrow, the current
+// record batch.
+type Writer struct {
+	table string
+	cols  []column
+	add   func(rows reflect.Value) error
+	close func() error
+}
+
+// Write adds the rows of d's table.
+func (tw *Writer) Write(d *schema.RunData) error {
+	rows, err := Rows(tw.table, []*schema.RunData{d})
+	if err != nil {
+		return err
+	}
+	return tw.add(rows)
+}
+
+// Close writes what is left: the last record batch and the Arrow footer,
+// or the CSV writer's buffer.
+func (tw *Writer) Close() error { return tw.close() }
+
+// newWriter returns a Writer of table with its columns, the caller filling
+// in add and close.
+func newWriter(table string) (*Writer, error) {
+	rows, err := Rows(table, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Writer{table: table, cols: columns(rows.Type().Elem())}, nil
+}
+
+// NewCSVWriter writes the header row of table to w and returns the Writer
+// of its rows.
+func NewCSVWriter(w io.Writer, table string) (*Writer, error) {
+	tw, err := newWriter(table)
+	if err != nil {
+		return nil, err
+	}
+	cols := tw.cols
 	cw := csv.NewWriter(w)
 	rec := make([]string, len(cols))
 	for i, c := range cols {
 		rec[i] = c.name
 	}
 	if err := cw.Write(rec); err != nil {
-		return err
+		return nil, err
 	}
-	for r := 0; r < rows.Len(); r++ {
-		row := rows.Index(r)
-		for i, c := range cols {
-			if c.index < 0 {
-				rec[i] = runName(row)
-				continue
+	tw.add = func(rows reflect.Value) error {
+		for r := 0; r < rows.Len(); r++ {
+			row := rows.Index(r)
+			for i, c := range cols {
+				if c.index < 0 {
+					rec[i] = runName(row)
+					continue
+				}
+				rec[i] = formatCSV(row.Field(c.index))
 			}
-			rec[i] = formatCSV(row.Field(c.index))
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
 		}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
+		return nil
 	}
-	cw.Flush()
-	return cw.Error()
+	tw.close = func() error {
+		cw.Flush()
+		return cw.Error()
+	}
+	return tw, nil
 }
 
 func formatCSV(v reflect.Value) string {
@@ -161,14 +226,15 @@ func arrowType(t reflect.Type) (arrow.DataType, bool) {
 // BatchRows is the number of rows per Arrow record batch.
 const BatchRows = 64 * 1024
 
-// WriteArrow writes table as an Arrow IPC file (Feather v2), zstd-compressed,
-// in record batches of BatchRows.
-func WriteArrow(w io.Writer, table string, runs []*schema.RunData) error {
-	rows, err := Rows(table, runs)
+// NewArrowWriter starts an Arrow IPC file (Feather v2) of table on w,
+// zstd-compressed, in record batches of BatchRows, and returns the Writer
+// of its rows.
+func NewArrowWriter(w io.Writer, table string) (*Writer, error) {
+	tw, err := newWriter(table)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	cols := columns(rows.Type().Elem())
+	cols := tw.cols
 	fields := make([]arrow.Field, len(cols))
 	fields[0] = arrow.Field{Name: "run", Type: arrow.BinaryTypes.String}
 	for i, c := range cols[1:] {
@@ -180,33 +246,44 @@ func WriteArrow(w io.Writer, table string, runs []*schema.RunData) error {
 	mem := memory.NewGoAllocator()
 	fw, err := ipc.NewFileWriter(w, ipc.WithSchema(sch), ipc.WithAllocator(mem), ipc.WithZstd())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	b := array.NewRecordBuilder(mem, sch)
-	defer b.Release()
 	flush := func() error {
 		rec := b.NewRecordBatch()
 		defer rec.Release()
 		return fw.Write(rec)
 	}
-	for r := 0; r < rows.Len(); r++ {
-		row := rows.Index(r)
-		b.Field(0).(*array.StringBuilder).Append(runName(row))
-		for i, c := range cols[1:] {
-			appendArrow(b.Field(i+1), row.Field(c.index))
+	batched, total := 0, 0 // rows in the current batch, in all
+	tw.add = func(rows reflect.Value) error {
+		for r := 0; r < rows.Len(); r++ {
+			row := rows.Index(r)
+			b.Field(0).(*array.StringBuilder).Append(runName(row))
+			for i, c := range cols[1:] {
+				appendArrow(b.Field(i+1), row.Field(c.index))
+			}
+			batched++
+			total++
+			if batched == BatchRows {
+				if err := flush(); err != nil {
+					return err
+				}
+				batched = 0
+			}
 		}
-		if (r+1)%BatchRows == 0 {
+		return nil
+	}
+	tw.close = func() error {
+		defer b.Release()
+		// An empty table is one empty batch.
+		if batched > 0 || total == 0 {
 			if err := flush(); err != nil {
 				return err
 			}
 		}
+		return fw.Close()
 	}
-	if rows.Len()%BatchRows != 0 || rows.Len() == 0 {
-		if err := flush(); err != nil {
-			return err
-		}
-	}
-	return fw.Close()
+	return tw, nil
 }
 
 func appendArrow(b array.Builder, v reflect.Value) {

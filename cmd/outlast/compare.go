@@ -13,6 +13,7 @@ import (
 	"github.com/outlast-dev/outlast/compare"
 	"github.com/outlast-dev/outlast/compare/comparehtml"
 	"github.com/outlast-dev/outlast/dataset"
+	"github.com/outlast-dev/outlast/schema"
 )
 
 func init() {
@@ -79,17 +80,34 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 	default:
 		return usageErrorf("compare: --format %q: want text, csv, json or html", *format)
 	}
-	cols, err := loadColumns(fs.Args(), *by, 2)
-	if err != nil {
-		return err
-	}
-	write, err := compareWriter(*format, cols)
-	if err != nil {
-		return err
-	}
-	res, err := compare.Compare(cols, opts)
-	if err != nil {
-		return usageErrorf("%v", err)
+	var res *compare.Result
+	var write func(io.Writer, *compare.Result) error
+	if *format == "html" {
+		// The page sets each column's report figures side by side, which
+		// need the runs' tables: they are all read into memory.
+		cols, err := loadColumns(fs.Args(), *by, 2)
+		if err != nil {
+			return err
+		}
+		if write, err = compareWriter(*format, cols); err != nil {
+			return err
+		}
+		if res, err = compare.Compare(cols, opts); err != nil {
+			return usageErrorf("%v", err)
+		}
+	} else {
+		// Each run is summarized as it is read and its tables dropped, so
+		// that memory does not grow with the number of runs.
+		cols, err := loadFactsColumns(fs.Args(), *by, 2)
+		if err != nil {
+			return err
+		}
+		if write, err = compareWriter(*format, nil); err != nil {
+			return err
+		}
+		if res, err = compare.CompareFacts(cols, opts); err != nil {
+			return usageErrorf("%v", err)
+		}
 	}
 	if *out == "" {
 		bw := bufio.NewWriter(stdout)
@@ -120,15 +138,42 @@ func compareWriter(format string, cols []compare.Column) (func(io.Writer, *compa
 // one per [LABEL=]DATASET argument, or, with by, one per value of that runs
 // column in a single dataset.
 func loadColumns(args []string, by string, least int) ([]compare.Column, error) {
+	return columnsOf(args, by, least, dataset.ReadAll, compare.SplitBy,
+		func(label string, runs []*schema.RunData) compare.Column {
+			return compare.Column{Label: label, Runs: runs}
+		})
+}
+
+// loadFactsColumns is loadColumns with each run summarized for the
+// comparison as it is read (compare.FactsOf, on every core), its tables
+// not kept.
+func loadFactsColumns(args []string, by string, least int) ([]compare.FactsColumn, error) {
+	read := func(root string) ([]*compare.Facts, error) {
+		var facts []*compare.Facts
+		err := dataset.EachWith(root, func(d *schema.RunData) (*compare.Facts, error) { return compare.FactsOf(d), nil },
+			func(f *compare.Facts) error { facts = append(facts, f); return nil })
+		return facts, err
+	}
+	return columnsOf(args, by, least, read, compare.SplitFactsBy,
+		func(label string, runs []*compare.Facts) compare.FactsColumn {
+			return compare.FactsColumn{Label: label, Runs: runs}
+		})
+}
+
+// columnsOf reads the columns of a comparison whose runs are of type R
+// (tables or facts) and columns of type C: read reads a dataset's runs,
+// split splits them by a runs column, column labels them.
+func columnsOf[R, C any](args []string, by string, least int, read func(string) ([]R, error),
+	split func([]R, string) ([]C, error), column func(string, []R) C) ([]C, error) {
 	if by != "" {
 		if len(args) != 1 {
 			return nil, usageErrorf("--by needs exactly one DATASET, have %d", len(args))
 		}
-		runs, err := dataset.ReadAll(args[0])
+		runs, err := read(args[0])
 		if err != nil {
 			return nil, inputError(err)
 		}
-		cols, err := compare.SplitBy(runs, by)
+		cols, err := split(runs, by)
 		if err != nil {
 			return nil, usageErrorf("--by: %v", err)
 		}
@@ -140,14 +185,14 @@ func loadColumns(args []string, by string, least int) ([]compare.Column, error) 
 	if len(args) < least {
 		return nil, usageErrorf("need at least %d datasets, or --by COLUMN and one (see --help)", least)
 	}
-	cols := make([]compare.Column, 0, len(args))
+	cols := make([]C, 0, len(args))
 	for _, a := range args {
 		label, path := columnArg(a)
-		runs, err := dataset.ReadAll(path)
+		runs, err := read(path)
 		if err != nil {
 			return nil, inputError(err)
 		}
-		cols = append(cols, compare.Column{Label: label, Runs: runs})
+		cols = append(cols, column(label, runs))
 	}
 	return cols, nil
 }

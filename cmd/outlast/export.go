@@ -46,28 +46,53 @@ func runExport(stdout, stderr io.Writer, args []string) error {
 	if fs.NArg() != 1 || *table == "" {
 		return usageErrorf("export needs one DATASET and --table (see outlast export --help)")
 	}
-	var write func(io.Writer, string, []*schema.RunData) error
+	var newWriter func(io.Writer, string) (*export.Writer, error)
 	switch *format {
 	case "csv":
-		write = export.WriteCSV
+		newWriter = export.NewCSVWriter
 	case "arrow", "feather":
-		write = export.WriteArrow
+		newWriter = export.NewArrowWriter
 	default:
 		return usageErrorf("export: --format %q: want csv or arrow", *format)
 	}
 	if _, err := export.Rows(*table, nil); err != nil {
 		return usageErrorf("export: %v", err)
 	}
-	runs, err := dataset.ReadAll(fs.Arg(0))
-	if err != nil {
+	root := fs.Arg(0)
+	if _, err := dataset.Runs(root); err != nil {
 		return inputError(err)
+	}
+	// The runs are read and written one at a time, so that memory does not
+	// grow with the dataset.
+	write := func(w io.Writer) error {
+		tw, err := newWriter(w, *table)
+		if err != nil {
+			return err
+		}
+		err = dataset.Each(root, func(d *schema.RunData) error {
+			if err := tw.Write(d); err != nil {
+				return writeError{err}
+			}
+			return nil
+		})
+		if err != nil {
+			if we, ok := err.(writeError); ok {
+				return we.error
+			}
+			return inputError(err)
+		}
+		return tw.Close()
 	}
 	if *out == "" {
 		bw := bufio.NewWriter(stdout)
-		if err := write(bw, *table, runs); err != nil {
+		if err := write(bw); err != nil {
 			return err
 		}
 		return bw.Flush()
 	}
-	return atomicfile.Write(*out, func(w io.Writer) error { return write(w, *table, runs) })
+	return atomicfile.Write(*out, write)
 }
+
+// writeError marks an error writing the output, apart from one reading
+// the dataset.
+type writeError struct{ error }

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/outlast-dev/outlast/dataset"
+	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
 
@@ -38,18 +39,20 @@ func runRuns(stdout, stderr io.Writer, args []string) error {
 	if fs.NArg() != 1 {
 		return usageErrorf("runs needs one DATASET (see outlast runs --help)")
 	}
-	runs, err := dataset.ReadAll(fs.Arg(0))
-	if err != nil {
-		return inputError(err)
-	}
+	// One run in memory at a time; the table's lines wait in the
+	// tabwriter, which aligns them at the end.
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tEXPERIMENT\tARM\tENGINE\tC\tλ\tTRIGGER\tCONTROL\tSESSIONS\tTURNS\tHIT")
-	for _, d := range runs {
+	err := dataset.Each(fs.Arg(0), func(d *schema.RunData) error {
 		r := d.Run
 		hit := stats.NewTurnSeries(d.Turns).HitRatio(stats.Window{Start: math.Inf(-1), End: math.Inf(1)})
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n",
 			r.Run, r.Experiment, r.Arm, r.EngineName, r.EngineVersion, poolString(r.KVPoolTokens),
 			optFloat(r.ArrivalRate), r.TriggerString(), r.ControlString(), len(d.Sessions), len(d.Turns), ratio(hit))
+		return nil
+	})
+	if err != nil {
+		return inputError(err)
 	}
 	return tw.Flush()
 }
