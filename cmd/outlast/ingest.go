@@ -73,10 +73,6 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	var total int64
-	for _, d := range dirs {
-		total += campaign.Size(d)
-	}
 	bar := newProgress(stderr, "ingest", len(dirs))
 	committed := false
 	defer func() {
@@ -92,7 +88,7 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	var totalRejects int
 	opt := campaign.Options{
 		Run:      rundir.Options{Lenient: *lenient, Version: version},
-		Progress: func(runs int, bytes int64) { bar.stepBytes(runs, bytes, total) },
+		Progress: bar.stepBytes,
 	}
 	err = campaign.Ingest(dirs, opt, begin, func(_ int, res *rundir.Result) error {
 		if err := stage.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {

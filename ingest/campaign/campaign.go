@@ -10,9 +10,11 @@
 // order, as if the runs had been read in turn.
 //
 // Memory is bounded whatever the number of runs: at most Workers runs are
-// read at once, and a run is started only a few places ahead of the first
-// run whose result is not yet handed back, so the results waiting for an
-// earlier run are few.
+// read at once, and fewer when they are large (their inputs together within
+// MaxBytes, a run larger than that alone: a large run holds its reorder
+// windows full and reads on every core by itself), and a run is started
+// only a few places ahead of the first run whose result is not yet handed
+// back, so the results waiting for an earlier run are few.
 package campaign
 
 import (
@@ -31,10 +33,19 @@ type Options struct {
 	// (GOMAXPROCS) and one more, to keep the cores busy while a run waits
 	// for the disk.
 	Workers int
+	// MaxBytes bounds the input bytes (Size) of the runs read at once,
+	// but for the first; 0 means DefaultMaxBytes.
+	MaxBytes int64
 	// Progress, if set, is called on the caller's goroutine each time a
-	// run has been read: how many runs are done, and their bytes (Size).
-	Progress func(runs int, bytes int64)
+	// run has been read: how many runs are done, their bytes and the bytes
+	// of all the runs (Size).
+	Progress func(runs int, bytes, total int64)
 }
+
+// DefaultMaxBytes is the default bound on the input bytes of the runs
+// read at once: campaigns of runs of a few MB are read Workers at a time,
+// and a run of a large gateway log alone.
+const DefaultMaxBytes = 64 << 20
 
 // Done is called on the caller's goroutine with each run's result, in the
 // order of the directories; i is the run's index in them. An error from
@@ -59,11 +70,21 @@ func Ingest(dirs []string, opt Options, begin rundir.BeginFunc, done Done) error
 	ahead := 2 * workers
 	c := newCampaign(dirs, begin)
 
+	maxBytes := opt.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	sizes := make([]int64, len(dirs))
+	var total int64
+	for i, d := range dirs {
+		sizes[i] = Size(d)
+		total += sizes[i]
+	}
+
 	type outcome struct {
-		i     int
-		res   *rundir.Result
-		err   error
-		bytes int64
+		i   int
+		res *rundir.Result
+		err error
 	}
 	jobs := make(chan int)
 	results := make(chan outcome)
@@ -73,11 +94,7 @@ func Ingest(dirs []string, opt Options, begin rundir.BeginFunc, done Done) error
 			for i := range jobs {
 				res, err := rundir.Stream(dirs[i], opt.Run, c.beginFunc(i))
 				c.ended(i)
-				var size int64
-				if opt.Progress != nil {
-					size = Size(dirs[i])
-				}
-				results <- outcome{i, res, err, size}
+				results <- outcome{i, res, err}
 			}
 		})
 	}
@@ -87,13 +104,15 @@ func Ingest(dirs []string, opt Options, begin rundir.BeginFunc, done Done) error
 	failed := len(dirs)              // index of the first error, len(dirs) if none
 	var firstErr error
 	var runs int
-	var bytes int64
+	var bytes, inFlightBytes int64
 	inFlight := 0
 	for report < failed {
 		// Start runs while there is room, none has failed before them and
 		// they are not too far ahead of the reporting.
-		for next < failed && inFlight < workers && next < report+ahead {
+		for next < failed && next < report+ahead &&
+			(inFlight == 0 || inFlight < workers && inFlightBytes+sizes[next] <= maxBytes) {
 			jobs <- next
+			inFlightBytes += sizes[next]
 			next++
 			inFlight++
 		}
@@ -102,10 +121,11 @@ func Ingest(dirs []string, opt Options, begin rundir.BeginFunc, done Done) error
 		}
 		o := <-results
 		inFlight--
+		inFlightBytes -= sizes[o.i]
 		runs++
+		bytes += sizes[o.i]
 		if opt.Progress != nil {
-			bytes += o.bytes
-			opt.Progress(runs, bytes)
+			opt.Progress(runs, bytes, total)
 		}
 		if o.err != nil && o.i < failed {
 			failed, firstErr = o.i, o.err

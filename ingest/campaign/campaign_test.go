@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,37 +21,65 @@ import (
 	"github.com/outlast-dev/outlast/schema"
 )
 
-// campaignDirs writes a small campaign: simulated runs of two designs
-// (turns, sessions, events, engine log and scrapes) and copies of the real
-// fixtures, in the order an ingest is given them.
+var (
+	campaignOnce sync.Once
+	campaignRuns    []string
+	campaignErr  error
+	campaignRoot string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if campaignRoot != "" {
+		os.RemoveAll(campaignRoot)
+	}
+	os.Exit(code)
+}
+
+// campaignDirs returns a small campaign, written once for the tests, which
+// only read it: simulated runs of two designs (turns, sessions, events,
+// engine log and scrapes) and copies of the real fixtures, in the order an
+// ingest is given them.
 func campaignDirs(t *testing.T) []string {
 	t.Helper()
-	root := t.TempDir()
+	campaignOnce.Do(func() {
+		campaignRoot, campaignErr = os.MkdirTemp("", "outlast-campaign-")
+		if campaignErr == nil {
+			campaignRuns, campaignErr = writeCampaign(campaignRoot)
+		}
+	})
+	if campaignErr != nil {
+		t.Fatal(campaignErr)
+	}
+	return campaignRuns
+}
+
+func writeCampaign(root string) ([]string, error) {
 	var dirs []string
 	for _, design := range []string{schema.DesignRecovery, schema.DesignPaired} {
 		cfg, err := sim.Defaults(design)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		cfg.Seeds, cfg.DurationS = 1, 600
 		paths, err := sim.WriteExperiment(filepath.Join(root, design), cfg)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		dirs = append(dirs, paths...)
 	}
 	real, err := filepath.Glob(filepath.Join("..", "..", "fixtures", "real", "*"))
 	if err != nil || len(real) == 0 {
-		t.Fatalf("no real fixtures: %v", err)
+		return nil, fmt.Errorf("no real fixtures: %v", err)
 	}
 	for _, src := range real {
 		dst := filepath.Join(root, "real", filepath.Base(src))
 		if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		dirs = append(dirs, dst)
 	}
-	return dirs
+	return dirs, nil
 }
 
 // result is what a caller sees of one run.
@@ -120,7 +149,7 @@ func inParallel(t *testing.T, dirs []string, opt rundir.Options, workers int, se
 	}
 	var out []result
 	var progressed []int
-	o := Options{Run: opt, Workers: workers, Progress: func(runs int, _ int64) { progressed = append(progressed, runs) }}
+	o := Options{Run: opt, Workers: workers, Progress: func(runs int, _, _ int64) { progressed = append(progressed, runs) }}
 	err = Ingest(dirs, o, begin, func(i int, res *rundir.Result) error {
 		if i != len(out) {
 			t.Errorf("result of run %d handed back after %d others", i, len(out))
@@ -299,5 +328,58 @@ func TestDoneErrorStops(t *testing.T) {
 		})
 	if !errors.Is(err, stop) || !slices.Equal(seen, []int{0, 1, 2}) {
 		t.Errorf("error %v after runs %v; want %v after 0, 1, 2", err, seen, stop)
+	}
+}
+
+// countingSink counts the Sinks open at once.
+type countingSink struct {
+	rundir.Sink
+	open *atomic.Int64
+}
+
+func (s *countingSink) Finish(d *schema.RunData) error {
+	defer s.open.Add(-1)
+	return s.Sink.Finish(d)
+}
+
+func (s *countingSink) Abort() {
+	defer s.open.Add(-1)
+	s.Sink.Abort()
+}
+
+// TestRunsInFlightBounded checks that no more than Workers runs are read
+// at once, and one at a time when their inputs exceed MaxBytes together.
+func TestRunsInFlightBounded(t *testing.T) {
+	dirs := campaignDirs(t)
+	for _, c := range []struct {
+		workers  int
+		maxBytes int64
+		want     int64
+	}{{3, 1 << 40, 3}, {8, 1, 1}} {
+		st, err := dataset.NewStage(t.TempDir(), "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var open, most atomic.Int64
+		begin := func(name string) (rundir.Sink, error) {
+			rw, err := st.BeginRun(name)
+			if err != nil {
+				return nil, err
+			}
+			n := open.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			time.Sleep(time.Millisecond)
+			return &countingSink{Sink: rw, open: &open}, nil
+		}
+		err = Ingest(dirs, Options{Run: rundir.Options{Version: "test"}, Workers: c.workers, MaxBytes: c.maxBytes}, begin,
+			func(int, *rundir.Result) error { return nil })
+		st.Abort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if most.Load() > c.want {
+			t.Errorf("%d workers, %d bytes at most: %d runs read at once, want at most %d", c.workers, c.maxBytes, most.Load(), c.want)
+		}
 	}
 }
