@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The campaign section of make bench (docs/performance.md): a campaign of
+# simulated 60-minute paired runs (outlast simulate --design paired,
+# CAMPAIGN_SEEDS seeds, two runs each; deterministic, nothing downloaded),
+# then, each whole process timed with /usr/bin/time (best wall clock of
+# REPEAT, largest peak RSS), side by side:
+#
+#   ingest of the runs' gateway logs and manifests only, and of the whole
+#   run directories (gateway log, engine log, scrapes), beside DuckDB's
+#   read_json('runs/*/gateway.jsonl') -> one zstd Parquet file, 2 threads
+#   (tools/duckdb/copy.mjs); MB/s is the input's bytes over wall seconds;
+#
+#   outlast report and outlast compare (burst against no-burst, paired by
+#   seed) on the ingested dataset, beside DuckDB's per-run window query
+#   over the same dataset: 5-minute hit ratios and sessions in the system
+#   per minute (tools/duckdb/window.mjs), 2 threads.
+#
+# Usage: bench-campaign.sh BIN. Environment: OUT (bench/out), REPEAT (3),
+# CAMPAIGN_SEEDS (500), GOMAXPROCS (2).
+set -euo pipefail
+BIN=${1:?usage: bench-campaign.sh BIN}
+OUT=${OUT:-bench/out}
+REPEAT=${REPEAT:-3}
+SEEDS=${CAMPAIGN_SEEDS:-500}
+export GOMAXPROCS=${GOMAXPROCS:-2}
+. scripts/bench-lib.sh
+
+c="$OUT/campaign-$SEEDS"
+runs="$c/runs"
+gw="$c/gateway-only"
+mkdir -p "$c"
+
+# The campaign, simulated once (the time is outlast simulate on every core).
+sim_s=""
+if [ ! -f "$c/simulated" ]; then
+  echo "== simulating $((2 * SEEDS)) runs into $runs" >&2
+  rm -rf "$runs" "$gw"
+  /usr/bin/time -o "$OUT/time.txt" -f '%e %M' "$BIN" simulate --design paired --seeds "$SEEDS" --duration 60m --out "$runs" >/dev/null
+  read -r sim_s _ <"$OUT/time.txt"
+  echo "$sim_s" >"$c/simulated"
+fi
+sim_s=$(cat "$c/simulated")
+# The same runs with their gateway logs and manifests only (hard links).
+if [ ! -d "$gw" ]; then
+  for d in "$runs"/*/; do
+    n=$(basename "$d")
+    mkdir -p "$gw/$n"
+    ln "$d/run.yaml" "$d/gateway.jsonl" "$gw/$n/"
+  done
+fi
+nruns=$(find "$runs" -mindepth 1 -maxdepth 1 -type d | wc -l)
+gw_bytes=$(find "$gw" -name gateway.jsonl -printf '%s\n' | awk '{ s += $1 } END { print s }')
+run_bytes=$(find "$runs" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+
+echo "== outlast ingest, $nruns runs, gateway logs and manifests ($gw_bytes bytes of logs)" >&2
+read -r gwi_s gwi_rss < <(FRESH="$c/ds-gw" measure "$BIN" ingest -q --out "$c/ds-gw" "$gw")
+echo "== outlast ingest, $nruns whole run directories ($run_bytes bytes)" >&2
+read -r all_s all_rss < <(FRESH="$c/ds" measure "$BIN" ingest -q --out "$c/ds" "$runs")
+
+duck=""
+if command -v node >/dev/null && [ -d tools/duckdb/node_modules/@duckdb/node-api ]; then
+  duck=1
+  echo "== DuckDB read_json of the $nruns gateway logs -> COPY parquet zstd, threads=2" >&2
+  read -r dcopy_s dcopy_rss < <(measure node tools/duckdb/copy.mjs 2 "$gw/*/gateway.jsonl" "$c/duckdb.parquet")
+  echo "== DuckDB per-run window query over the dataset, threads=2" >&2
+  read -r dwin_s dwin_rss < <(measure node tools/duckdb/window.mjs 2 "$c/ds")
+else
+  echo "== DuckDB skipped: no node, or tools/duckdb not installed (cd tools/duckdb && npm install --no-package-lock)" >&2
+fi
+
+echo "== outlast report and compare on the dataset" >&2
+read -r rep_s rep_rss < <(FRESH="$c/report" measure "$BIN" report "$c/ds" --out "$c/report")
+read -r cmp_s cmp_rss < <(measure "$BIN" compare --by arm --ignore trigger "$c/ds")
+
+row() { printf '%-50s %10s %10s %9s %14s\n' "$@"; }
+echo
+echo "campaign: $nruns simulated 60-minute paired runs, $((gw_bytes / 1000000)) MB of gateway logs, $((run_bytes / 1000000)) MB in all; $(nproc) cores, GOMAXPROCS=$GOMAXPROCS, DuckDB threads=2, best of $REPEAT"
+row "measure" "outlast" "DuckDB" "ratio" "target"
+duck_mbs="" dcopy_mb="" dwin_mb=""
+if [ -n "$duck" ]; then
+  duck_mbs=$(rate "$gw_bytes" "$dcopy_s")
+  dcopy_mb=$(mb "$dcopy_rss")
+  dwin_mb=$(mb "$dwin_rss")
+fi
+gwi_mbs=$(rate "$gw_bytes" "$gwi_s")
+all_mbs=$(rate "$run_bytes" "$all_s")
+r=$(ratio "$gwi_mbs" "$duck_mbs")
+row "ingest, gateway + run.yaml only, MB/s" "$gwi_mbs" "${duck_mbs:--}" "$r" "$(check "${r%x}" 1.5 ge) (>= 1.5x)"
+row "  seconds" "$gwi_s" "${dcopy_s:--}" "" ""
+row "  peak RSS, MB" "$(mb "$gwi_rss")" "${dcopy_mb:--}" "" "$(check "$(mb "$gwi_rss")" 256 le) (<= 256)"
+r=$(ratio "$all_mbs" "$duck_mbs")
+row "ingest, whole run directories, MB/s" "$all_mbs" "${duck_mbs:--}" "$r" "$(check "${r%x}" 1.0 ge) (>= 1.0x)"
+row "  seconds; ms per run" "$all_s; $(awk -v s="$all_s" -v n="$nruns" 'BEGIN{ printf "%.1f", 1000 * s / n }')" "" "" ""
+row "  peak RSS, MB" "$(mb "$all_rss")" "" "" "$(check "$(mb "$all_rss")" 256 le) (<= 256)"
+r=$(ratio "$rep_s" "${dwin_s:-}")
+row "outlast report vs DuckDB window query, s" "$rep_s" "${dwin_s:--}" "$r" "$(check "${r%x}" 5 le) (<= 5x)"
+row "  peak RSS, MB" "$(mb "$rep_rss")" "${dwin_mb:--}" "" "$(check "$(mb "$rep_rss")" 300 le) (<= 300)"
+r=$(ratio "$cmp_s" "${dwin_s:-}")
+row "outlast compare vs DuckDB window query, s" "$cmp_s" "${dwin_s:--}" "$r" "$(check "${r%x}" 5 le) (<= 5x)"
+row "  peak RSS, MB" "$(mb "$cmp_rss")" "${dwin_mb:--}" "" "$(check "$(mb "$cmp_rss")" 300 le) (<= 300)"
+row "outlast simulate of the $nruns runs, s (once)" "$sim_s" "" "" ""

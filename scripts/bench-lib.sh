@@ -1,0 +1,27 @@
+# Shell functions shared by bench.sh and bench-campaign.sh (sourced).
+
+# measure CMD...: run REPEAT times; print "best_wall_s max_rss_kb". With
+# FRESH set, that directory (the command's output) is removed before each
+# run, outside the timing.
+measure() {
+  local best="" rss=0 i w m
+  for ((i = 0; i < REPEAT; i++)); do
+    if [ -n "${FRESH:-}" ]; then rm -rf "$FRESH"; fi
+    /usr/bin/time -o "$OUT/time.txt" -f '%e %M' "$@" >/dev/null
+    read -r w m <"$OUT/time.txt"
+    if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=$w; fi
+    if [ "$m" -gt "$rss" ]; then rss=$m; fi
+  done
+  echo "$best $rss"
+}
+
+rate() { awk -v b="$1" -v s="$2" 'BEGIN{ if (s > 0) printf "%.0f", b / 1e6 / s }'; }
+mb() { awk -v k="$1" 'BEGIN{ if (k != "") printf "%.0f", k / 1024 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b != "" && b > 0) printf "%.2fx", a / b; else printf "-" }'; }
+check() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN{ if (v == "") print "-"; else if ((dir == "ge" && v+0 >= t) || (dir == "le" && v+0 <= t)) print "ok"; else print "MISSED" }'; }
+
+go_metric() { # go_metric BENCH PKG UNIT: the value before UNIT on the benchmark's line
+  awk -v pkg="$2" -v name="$1" -v unit="$3" '
+    /^pkg: / { p = $2 }
+    p ~ pkg"$" && $1 ~ "^"name"(-[0-9]+)?$" { for (i = 1; i < NF; i++) if ($(i+1) == unit) { print $i; exit } }' "$OUT/go-bench.txt"
+}
