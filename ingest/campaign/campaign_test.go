@@ -23,7 +23,7 @@ import (
 
 var (
 	campaignOnce sync.Once
-	campaignRuns    []string
+	campaignRuns []string
 	campaignErr  error
 	campaignRoot string
 )
