@@ -1,4 +1,4 @@
-package promscrape
+package readertest
 
 import (
 	"fmt"
@@ -8,8 +8,9 @@ import (
 	"github.com/outlast-dev/outlast/schema"
 )
 
-// format renders a sample in the stable text form of the golden files.
-func format(s schema.EngineSample) string {
+// FormatScrape renders a metrics sample in the stable one-line text form
+// of the metrics readers' tests and golden files: "-" for a null field.
+func FormatScrape(s schema.EngineSample) string {
 	f := func(p *float64) string {
 		if p == nil {
 			return "-"
