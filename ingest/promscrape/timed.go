@@ -140,7 +140,7 @@ func (r *TimedReader) line(b []byte, i, no int) {
 			return
 		}
 	}
-	if err := r.tl.Add(id, t, v, stale, r.file, no); err != nil {
+	if err := r.tl.Add(id, t, v, stale, r.file, no, s.valS+1); err != nil {
 		r.fail(no, s.valS+1, b, err, &t)
 	}
 }
@@ -192,8 +192,8 @@ func (r *TimedReader) series(b []byte, s sample, no int) (id int, ok bool) {
 func (r *TimedReader) timestamp(tok []byte) (int64, error) {
 	if r.om {
 		sec, nsec, ok := promseries.ParseUnix(tok)
-		if n, err := strconv.ParseInt(string(tok), 10, 64); err == nil && n >= 1e11 {
-			ok, sec = true, n
+		if !ok && len(tok) > 12 && isDigits(tok) {
+			ok, sec = true, 1e11 // milliseconds, refused below
 		}
 		if !ok {
 			return 0, fmt.Errorf("expected Unix seconds as timestamp, got %q", tok)
@@ -223,4 +223,13 @@ func (r *TimedReader) fail(no, col int, b []byte, err error, t *int64) {
 	if t != nil {
 		r.tl.Poison(*t)
 	}
+}
+
+func isDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
 }

@@ -141,7 +141,7 @@ func TestTimedRepeats(t *testing.T) {
 	// The same found on sorting a series given out of order.
 	in := "vllm:prompt_tokens_total 5 1790000005000\nvllm:prompt_tokens_total 4 1790000000000\nvllm:prompt_tokens_total 7 1790000005000\n"
 	got, _ = readTimed(t, in, text, tsT0)
-	if len(got) != 2 || got[0] != "error: metrics.prom:3: vllm:prompt_tokens_total has two values at one time: 5 (metrics.prom:1) and 7" {
+	if len(got) != 2 || got[0] != "error: metrics.prom:3:26: vllm:prompt_tokens_total has two values at one time: 5 (metrics.prom:1) and 7" {
 		t.Errorf("conflict out of order: %q", got)
 	}
 }

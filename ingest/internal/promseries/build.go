@@ -3,6 +3,8 @@ package promseries
 import (
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,20 +45,30 @@ type Builder struct {
 
 	// Delta base: the previous recognised time.
 	havePrev        bool
-	prevSec, prevNs int64                       // its time, exact, so intervals carry no float noise
-	prev, cur       [nFields]map[string]float64 // counter fields: series key -> value
+	prevSec, prevNs int64 // its time, exact, so intervals carry no float noise
+	prev, cur       [nFields]counterSet
 	prevHas         [nFields]bool
+	stamp           uint64
 	lastTS          float64 // the previous sample, any kind
 	haveLast        bool
 
-	obs    []Obs          // the current time's series after the rank rule
-	lowest map[string]int // rank rule: group -> index of its lowest rank
+	// Counter series by their index in the sets: a Timeline's by its
+	// number (Obs.sid), others by their key.
+	bySid  []int32
+	byKey  map[string]int32
+	nIndex int32
+
+	obs      []Obs          // the current time's series after the rank rule
+	sel      []Obs          // selectRanks' buffer
+	lowest   map[string]int // rank rule: group -> index of its lowest rank
+	replicas []string
+	vals     *[nFields + 1]float64 // the current sample's values (Build)
 }
 
 // NewBuilder returns a Builder of samples whose times count from t0, the
 // run's t=0.
 func NewBuilder(t0 time.Time) *Builder {
-	b := &Builder{t0s: t0.Unix(), t0ns: int64(t0.Nanosecond()), lowest: map[string]int{}}
+	b := &Builder{t0s: t0.Unix(), t0ns: int64(t0.Nanosecond()), lowest: map[string]int{}, byKey: map[string]int32{}}
 	b.info.FirstS, b.info.LastS = math.NaN(), math.NaN()
 	return b
 }
@@ -94,8 +106,11 @@ func (b *Builder) Build(sec, nsec int64, line int, obs []Obs) (schema.EngineSamp
 		b.info.FirstS = ts
 	}
 	b.info.LastS = ts
-	var repeats int
-	b.obs, repeats = b.selectRanks(b.obs[:0], obs)
+	kept, repeats := b.selectRanks(b.sel[:0], obs)
+	if len(kept) > 0 && &kept[0] != &obs[0] {
+		b.sel = kept // the Builder's own buffer, reused
+	}
+	b.obs = kept
 	b.info.RankRepeats += repeats
 	if len(b.obs) == 0 {
 		b.info.Unrecognised++
@@ -123,9 +138,11 @@ func (b *Builder) Build(sec, nsec int64, line int, obs []Obs) (schema.EngineSamp
 			}
 		}
 	}
+	// The sample's fields point into one array: one allocation, not one
+	// per field.
+	b.vals = new([nFields + 1]float64)
 	b.kvPool(present)
-	b.gauges(&es, chosen)
-	b.counters(&es, chosen, sec, nsec)
+	b.fields(&es, chosen, sec, nsec)
 	return es, nil
 }
 
@@ -160,35 +177,70 @@ func (b *Builder) kvPool(present [nMetrics]bool) {
 	}
 }
 
-// gauges sets running, waiting (sums) and KV usage (mean) and the engine
-// index: the replica's number, or -1 when several are aggregated.
-func (b *Builder) gauges(es *schema.EngineSample, chosen [nFields]int) {
-	var replicas []string
+// fields sets, in one pass over the series of the chosen metrics, the
+// gauges (running and waiting summed, KV usage averaged), the engine index
+// (the replica's number, or -1 when several are aggregated) and the counter
+// deltas against the previous recognised time, which this time then
+// replaces.
+func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec int64) {
+	var fieldsOf [nMetrics]uint16 // a metric may feed two fields (SGLang's prompt tokens)
+	for f, m := range chosen {
+		if m >= 0 {
+			fieldsOf[m] |= 1 << f
+		}
+	}
+	// SGLang cache tiers: "total" only when no tier series is present.
+	tiers := false
+	if chosen[fHits] == mSHits {
+		for k := range b.obs {
+			o := &b.obs[k]
+			tiers = tiers || o.metric == mSHits && o.hasTier && o.tier != "total"
+		}
+	}
+	var curHas [nFields]bool
+	for f := nGauges; f < nFields; f++ {
+		if chosen[f] >= 0 {
+			b.stamp++
+			b.cur[f].clear(b.stamp)
+			curHas[f] = true
+		}
+	}
+	var sum, delta [nFields]float64
+	var n [nFields]int
+	replicas := b.replicas[:0]
+	for k := range b.obs {
+		o := &b.obs[k]
+		for fs := fieldsOf[o.metric]; fs != 0; fs &= fs - 1 {
+			f := bits.TrailingZeros16(fs)
+			switch {
+			case f < nGauges:
+				sum[f] += o.value
+				n[f]++
+				if !slices.Contains(replicas, o.replica) {
+					replicas = append(replicas, o.replica)
+				}
+			case tiers && o.hasTier && o.tier == "total":
+			default:
+				i := b.index(o)
+				b.cur[f].add(i, o.value)
+				if b.prevHas[f] {
+					pv, _ := b.prev[f].get(i)
+					delta[f] += o.value - pv // a new series counts from zero
+				}
+			}
+		}
+	}
+	b.replicas = replicas
 	for f := 0; f < nGauges; f++ {
-		m := chosen[f]
-		if m < 0 {
+		if chosen[f] < 0 {
 			continue
 		}
-		sum, n := 0.0, 0
-		for _, o := range b.obs {
-			if o.metric != m {
-				continue
-			}
-			sum += o.value
-			n++
-			found := false
-			for _, rep := range replicas {
-				found = found || rep == o.replica
-			}
-			if !found {
-				replicas = append(replicas, o.replica)
-			}
-		}
-		v := sum
+		v := &b.vals[f]
+		*v = sum[f]
 		if f == fKV {
-			v = sum / float64(n)
+			*v = sum[f] / float64(n[f])
 		}
-		*sampleFields[f].Of(es) = &v
+		*sampleFields[f].Of(es) = v
 	}
 	switch len(replicas) {
 	case 0:
@@ -199,55 +251,25 @@ func (b *Builder) gauges(es *schema.EngineSample, chosen [nFields]int) {
 	default:
 		es.EngineIndex = -1
 	}
-}
 
-// counters sets the counter deltas against the previous recognised time
-// and makes this time the next base.
-func (b *Builder) counters(es *schema.EngineSample, chosen [nFields]int, sec, nsec int64) {
-	var delta [nFields]float64
-	var has, curHas [nFields]bool
+	var has [nFields]bool
 	reset := false
 	for f := nGauges; f < nFields; f++ {
-		m := chosen[f]
-		if m < 0 {
+		has[f] = curHas[f] && b.havePrev && b.prevHas[f]
+		if !has[f] {
 			continue
 		}
-		useTotal := true // SGLang cache tiers: "total" only when no tier series is present
-		if m == mSHits {
-			for _, o := range b.obs {
-				if o.metric == m && o.hasTier && o.tier != "total" {
-					useTotal = false
-				}
-			}
-		}
-		cur := b.cur[f]
-		if cur == nil {
-			cur = make(map[string]float64)
-			b.cur[f] = cur
-		}
-		clear(cur)
-		curHas[f] = true
-		for _, o := range b.obs {
-			if o.metric != m || (!useTotal && o.hasTier && o.tier == "total") {
-				continue
-			}
-			cur[o.key] += o.value
-			if b.prevHas[f] {
-				delta[f] += o.value - b.prev[f][o.key] // a new series counts from zero
-			}
-		}
-		has[f] = b.havePrev && b.prevHas[f]
-		if has[f] {
-			for k, pv := range b.prev[f] {
-				if cv, ok := cur[k]; !ok || cv < pv {
-					reset = true
-				}
+		cur, prev := &b.cur[f], &b.prev[f]
+		for _, i := range prev.in {
+			if cv, ok := cur.get(i); !ok || cv < prev.val[i] {
+				reset = true
 			}
 		}
 	}
 	if b.havePrev {
-		iv := float64(sec-b.prevSec) + float64(nsec-b.prevNs)/1e9
-		es.IntervalS = &iv
+		iv := &b.vals[nFields]
+		*iv = float64(sec-b.prevSec) + float64(nsec-b.prevNs)/1e9
+		es.IntervalS = iv
 	}
 	if reset {
 		es.CounterReset = true
@@ -257,11 +279,69 @@ func (b *Builder) counters(es *schema.EngineSample, chosen [nFields]int, sec, ns
 			if !has[f] {
 				continue
 			}
-			d := delta[f]
-			*sampleFields[f].Of(es) = &d
+			d := &b.vals[f]
+			*d = delta[f]
+			*sampleFields[f].Of(es) = d
 		}
 	}
 	b.havePrev, b.prevSec, b.prevNs = true, sec, nsec
 	b.prev, b.cur = b.cur, b.prev
 	b.prevHas = curHas
+}
+
+// index returns the index of counter series o in the sets.
+func (b *Builder) index(o *Obs) int32 {
+	if o.sid > 0 {
+		for int(o.sid) >= len(b.bySid) {
+			b.bySid = append(b.bySid, -1)
+		}
+		if b.bySid[o.sid] < 0 {
+			b.bySid[o.sid] = b.nIndex
+			b.nIndex++
+		}
+		return b.bySid[o.sid]
+	}
+	i, ok := b.byKey[o.key]
+	if !ok {
+		i = b.nIndex
+		b.nIndex++
+		b.byKey[o.key] = i
+	}
+	return i
+}
+
+// counterSet is the values of one counter field's series at one time, by
+// series index: a series is in the set when its stamp is the set's.
+type counterSet struct {
+	val   []float64
+	stamp []uint64
+	at    uint64
+	in    []int32 // the series in the set
+}
+
+// clear empties the set, giving it a stamp no entry has.
+func (c *counterSet) clear(stamp uint64) {
+	c.at = stamp
+	c.in = c.in[:0]
+}
+
+// add adds v to series i's value.
+func (c *counterSet) add(i int32, v float64) {
+	for int(i) >= len(c.val) {
+		c.val = append(c.val, 0)
+		c.stamp = append(c.stamp, 0)
+	}
+	if c.stamp[i] != c.at {
+		c.stamp[i], c.val[i] = c.at, 0
+		c.in = append(c.in, i)
+	}
+	c.val[i] += v
+}
+
+// get returns series i's value, if it is in the set.
+func (c *counterSet) get(i int32) (float64, bool) {
+	if int(i) < len(c.stamp) && c.stamp[i] == c.at {
+		return c.val[i], true
+	}
+	return 0, false
 }

@@ -9,9 +9,17 @@ import "strings"
 // each group of series that differ only in their ranks within a replica
 // (tp_rank, moe_ep_rank) or in the pid that wrote them, the one of the
 // lowest tp_rank; of several with that rank the first. It appends the kept
-// series to dst in input order and returns it with the number of series
-// left out for repeating a kept series' rank.
+// series to dst in input order (or returns obs itself when no series has a
+// rank) with the number of series left out for repeating a kept series'
+// rank.
 func (b *Builder) selectRanks(dst, obs []Obs) ([]Obs, int) {
+	ranked := false
+	for i := range obs {
+		ranked = ranked || obs[i].hasRank
+	}
+	if !ranked {
+		return obs, 0 // nothing to leave out: no copy
+	}
 	clear(b.lowest)
 	for i := range obs {
 		o := &obs[i]

@@ -25,6 +25,7 @@ type Obs struct {
 	metric  int
 	value   float64
 	key     string // counters: the series' identity, name and sorted labels
+	sid     int32  // a Timeline series' number + 1, 0 for others
 	replica string // the engine or dp_rank label
 	tier    string // cache_source label
 	hasTier bool
@@ -85,14 +86,18 @@ func Describe(m int, ls []Label) (s Series, keep bool, kvErr error) {
 func (s *Series) At(v float64) (Obs, error) {
 	o := s.obs
 	o.value = v
-	m := o.metric
+	return o, checkValue(o.metric, v)
+}
+
+// checkValue returns why value v of metric m cannot be used, or nil.
+func checkValue(m int, v float64) error {
 	if isCounter(m) && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
-		return o, fmt.Errorf("counter %s has value %v", metricNames[m], v)
+		return fmt.Errorf("counter %s has value %v", metricNames[m], v)
 	}
 	if isGauge(m) && (math.IsNaN(v) || math.IsInf(v, 0)) {
-		return o, fmt.Errorf("gauge %s has value %v", metricNames[m], v)
+		return fmt.Errorf("gauge %s has value %v", metricNames[m], v)
 	}
-	return o, nil
+	return nil
 }
 
 // cacheConfigPool reads the KV pool size from vllm:cache_config_info labels:

@@ -42,6 +42,7 @@ type point struct {
 	t     int64 // Unix nanoseconds
 	v     float64
 	line  int32
+	col   int32 // of the value, 0 if unknown
 	file  int32
 	stale bool
 }
@@ -69,23 +70,32 @@ func (tl *Timeline) Series(m int, ls []Label) (id int, keep bool, kvErr error) {
 	if id, ok := tl.ids[key]; ok {
 		return id, true, kvErr
 	}
+	s.obs.sid = int32(len(tl.series) + 1)
 	tl.series = append(tl.series, tseries{s: s, key: key})
 	tl.ids[key] = len(tl.series) - 1
 	return len(tl.series) - 1, true, kvErr
 }
 
+// Metric returns the number of the metric of series id.
+func (tl *Timeline) Metric(id int) int { return tl.series[id].s.obs.metric }
+
+// Reserve makes room for n more points of series id.
+func (tl *Timeline) Reserve(id, n int) {
+	s := &tl.series[id]
+	s.pts = slices.Grow(s.pts, n)
+}
+
 // Check returns why value v of series id cannot be used (Series.At), or
 // nil.
 func (tl *Timeline) Check(id int, v float64) error {
-	_, err := tl.series[id].s.At(v)
-	return err
+	return checkValue(tl.series[id].s.obs.metric, v)
 }
 
 // Add records value v of series id at Unix time t (nanoseconds), read at
-// line of file. A point at the time of the series' previous point is kept
+// line and column col (1-based, 0 unknown) of file. A point at the time of the series' previous point is kept
 // once when it has the same value (Info.Repeats) and is an error
 // otherwise, without a position: the caller adds it.
-func (tl *Timeline) Add(id int, t int64, v float64, stale bool, file, line int) error {
+func (tl *Timeline) Add(id int, t int64, v float64, stale bool, file, line, col int) error {
 	s := &tl.series[id]
 	if n := len(s.pts); n > 0 {
 		last := &s.pts[n-1]
@@ -96,7 +106,7 @@ func (tl *Timeline) Add(id int, t int64, v float64, stale bool, file, line int) 
 			s.unordered = true
 		}
 	}
-	s.pts = append(s.pts, point{t: t, v: v, line: int32(line), file: int32(file), stale: stale})
+	s.pts = append(s.pts, point{t: t, v: v, line: int32(line), col: int32(col), file: int32(file), stale: stale})
 	return nil
 }
 
@@ -133,20 +143,40 @@ func (tl *Timeline) Poison(t int64) { tl.poisoned[t] = true }
 func (tl *Timeline) Replay(b *Builder, errs []error) *Replay {
 	errs = append(errs, tl.sort()...)
 	b.Repeated(tl.repeats)
-	var times []int64
+	var times, buf []int64
 	for i := range tl.series {
 		s := &tl.series[i]
 		if len(tl.poisoned) > 0 {
 			s.pts = slices.DeleteFunc(s.pts, func(p point) bool { return tl.poisoned[p.t] })
 		}
-		for _, p := range s.pts {
-			if !p.stale {
-				times = append(times, p.t)
-			}
+		times, buf = union(times, s.pts, buf), times
+	}
+	return &Replay{errs: errs, tl: tl, b: b, times: times}
+}
+
+// union returns the sorted distinct times of a (sorted, distinct) and of
+// the points pts other than staleness markers (sorted), in buf's memory.
+// The series of an export mostly share their times, so merging each into
+// the union costs less than sorting every point's time.
+func union(a []int64, pts []point, buf []int64) []int64 {
+	out := buf[:0]
+	i := 0
+	for _, p := range pts {
+		if p.stale {
+			continue
+		}
+		for i < len(a) && a[i] < p.t {
+			out = append(out, a[i])
+			i++
+		}
+		if i < len(a) && a[i] == p.t {
+			i++
+		}
+		if n := len(out); n == 0 || out[n-1] != p.t {
+			out = append(out, p.t)
 		}
 	}
-	slices.Sort(times)
-	return &Replay{errs: errs, tl: tl, b: b, times: slices.Compact(times)}
+	return append(out, a[i:]...)
 }
 
 // sort orders the points of every series by time, reporting two points at
@@ -168,7 +198,7 @@ func (tl *Timeline) sort() []error {
 				continue
 			}
 			if err := tl.same(s, last, p.v, p.stale); err != nil {
-				errs = append(errs, &textpos.ParseError{Pos: tl.pos(&p), Err: err})
+				errs = append(errs, &textpos.ParseError{Pos: tl.pos(&p), Column: int(p.col), Err: err})
 				tl.Poison(p.t)
 			}
 		}
@@ -185,6 +215,7 @@ type Replay struct {
 	times []int64
 	next  int
 	obs   []Obs
+	ids   []int
 }
 
 // Next returns the next error, then the next sample, then io.EOF.
@@ -200,15 +231,17 @@ func (r *Replay) Next() (schema.EngineSample, error) {
 	t := r.times[r.next]
 	r.next++
 	var line int
-	r.obs, line = r.tl.at(t, r.obs[:0])
+	r.obs, r.ids, line = r.tl.at(t, r.obs, r.ids)
 	return r.b.Build(floorDiv(t, 1e9), floorMod(t, 1e9), line, r.obs)
 }
 
-// at appends to obs each series' observation at time t: its latest point
-// at or before t, unless that is a staleness marker or older than
-// Lookback. It returns them with the first input line of a point at t.
-func (tl *Timeline) at(t int64, obs []Obs) ([]Obs, int) {
-	line, file := 0, 0
+// at sets obs to each series' observation at time t: its latest point at
+// or before t, unless that is a staleness marker or older than Lookback.
+// ids are the numbers of the series in obs, kept between calls: when the
+// same series are there as at the previous time, only their values
+// change. It returns them with the first input line of a point at t.
+func (tl *Timeline) at(t int64, obs []Obs, ids []int) ([]Obs, []int, int) {
+	line, file, n := 0, 0, 0
 	for i := range tl.series {
 		s := &tl.series[i]
 		for s.cur+1 < len(s.pts) && s.pts[s.cur+1].t <= t {
@@ -224,10 +257,16 @@ func (tl *Timeline) at(t int64, obs []Obs) ([]Obs, int) {
 		if p.t == t && (line == 0 || int(p.file) < file || int(p.file) == file && int(p.line) < line) {
 			line, file = int(p.line), int(p.file)
 		}
-		o, _ := s.s.At(p.v) // checked by the reader (Check)
-		obs = append(obs, o)
+		// The value was checked by the reader (Check).
+		if n < len(ids) && ids[n] == i {
+			obs[n].value = p.v
+		} else {
+			obs, ids = append(obs[:n], s.s.obs), append(ids[:n], i)
+			obs[n].value = p.v
+		}
+		n++
 	}
-	return obs, line
+	return obs[:n], ids[:n], line
 }
 
 func floorDiv(a, b int64) int64 {

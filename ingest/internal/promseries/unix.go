@@ -13,7 +13,9 @@ func ParseUnix(b []byte) (sec, nsec int64, ok bool) {
 		i++
 	}
 	if i > 0 && i <= 12 {
-		sec, _ = strconv.ParseInt(string(b[:i]), 10, 64)
+		for _, c := range b[:i] {
+			sec = sec*10 + int64(c-'0')
+		}
 		if i == len(b) {
 			return sec, 0, true
 		}
