@@ -131,8 +131,8 @@ func (r *TimedReader) line(b []byte, i, no int) {
 		r.fail(no, s.valS+1, b, fmt.Errorf("expected a number as value, got %q", b[s.valS:s.valE]), &t)
 		return
 	}
-	// promtool dumps a series' staleness marker, a NaN, as "NaN"; the
-	// federation handler drops them.
+	// Older promtool versions dump a series' staleness marker, a NaN, as
+	// "NaN" (newer ones and the federation handler leave them out).
 	stale := r.om && math.IsNaN(v)
 	if !stale {
 		if err := r.tl.Check(id, v); err != nil {

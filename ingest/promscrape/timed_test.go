@@ -1,10 +1,18 @@
 package promscrape
 
 import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 const (
@@ -274,4 +282,51 @@ func TestTimedEnd(t *testing.T) {
 	if len(got) != 2 || !strings.HasPrefix(got[1], "line=1 ") {
 		t.Errorf("cut line: %q", got)
 	}
+}
+
+// FuzzTimed checks that no input makes Sniff or TimedReader fail other
+// than with positioned errors, or give samples that break their rules.
+func FuzzTimed(f *testing.F) {
+	for _, file := range []string{"federate.prom", "metrics.om"} {
+		data, err := os.ReadFile(filepath.Join(exportsDir, file))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data[:3000])
+	}
+	f.Add([]byte("vllm:prompt_tokens_total{a=\"\\x\"} 5 1790000000.5\nvllm:prompt_tokens_total{a=\"\\x\"} NaN 1790000001\n# EOF\n"))
+	f.Add([]byte("{\"vllm:num_requests_running\",b=\"2\",} 1 1790000000000 # {x=\"y\"} 2\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := bytes.Count(data, []byte("\n")) + 1
+		lr, _ := lineio.NewReader(bytes.NewReader(data), "metrics.prom")
+		if _, err := Sniff(lr); err != nil {
+			var pe *textpos.ParseError
+			if !errors.As(err, &pe) || pe.Pos.Line < 1 || pe.Pos.Line > lines {
+				t.Fatalf("Sniff: bad error %v", err)
+			}
+		}
+		for _, form := range []string{text, om} {
+			lr, _ := lineio.NewReader(bytes.NewReader(data), "metrics.prom")
+			r := NewTimedReader(lr, form, Options{T0: tsT0})
+			last := math.Inf(-1)
+			for s, err := range readertest.All(r.Next) {
+				if err != nil {
+					var pe *textpos.ParseError
+					if !errors.As(err, &pe) || pe.Pos.Line < 1 || pe.Pos.Line > lines || pe.Column < 0 {
+						t.Fatalf("bad error %v", err)
+					}
+					continue
+				}
+				if s.TS <= last || s.Line < 1 || s.Line > int64(lines) || s.Source != schema.SourceMetrics {
+					t.Fatalf("bad sample %s after %v", readertest.FormatScrape(s), last)
+				}
+				last = s.TS
+				for _, d := range []*float64{s.IntervalS, s.PrefixQueries, s.PrefixHits, s.PromptTokens, s.GenerationTokens, s.Preemptions} {
+					if d != nil && !(*d >= 0) {
+						t.Fatalf("negative or NaN delta: %s", readertest.FormatScrape(s))
+					}
+				}
+			}
+		}
+	})
 }
