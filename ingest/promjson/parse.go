@@ -55,21 +55,7 @@ func (p *parser) fault(pt *rawPoint, err error, at int) {
 func (p *parser) document() error {
 	s := &p.s
 	p.statusAt, p.resultTypeAt = -1, -1
-	if err := s.expect('{'); err != nil {
-		return err
-	}
-	for first := true; ; {
-		ok, err := s.more(&first, '}')
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		k, err := s.key()
-		if err != nil {
-			return err
-		}
+	err := s.object(func(k []byte) (err error) {
 		switch string(k) {
 		case "status":
 			p.status, p.statusAt, err = p.text()
@@ -84,9 +70,10 @@ func (p *parser) document() error {
 		default:
 			err = s.skip(0)
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	s.ws()
 	if s.i < len(s.b) {
@@ -115,25 +102,17 @@ func (p *parser) text() (string, int, error) {
 // strings reads Prometheus' warnings or infos, an array of strings, into
 // the notes.
 func (p *parser) strings(what string) error {
-	s := &p.s
-	if err := s.expect('['); err != nil {
-		return err
+	kind := "warning"
+	if what == "infos" {
+		kind = "info"
 	}
-	for first := true; ; {
-		ok, err := s.more(&first, ']')
-		if err != nil || !ok {
-			return err
-		}
+	return p.s.array(func() error {
 		t, _, err := p.text()
-		if err != nil {
-			return err
+		if err == nil {
+			p.notes = append(p.notes, fmt.Sprintf("%s: Prometheus %s: %s", p.s.name, kind, t))
 		}
-		kind := "warning"
-		if what == "infos" {
-			kind = "info"
-		}
-		p.notes = append(p.notes, fmt.Sprintf("%s: Prometheus %s: %s", s.name, kind, t))
-	}
+		return err
+	})
 }
 
 // data reads the data member: resultType and result.
@@ -141,32 +120,19 @@ func (p *parser) data() error {
 	s := &p.s
 	s.ws()
 	at := s.i
-	if err := s.expect('{'); err != nil {
-		return err
-	}
-	for first := true; ; {
-		ok, err := s.more(&first, '}')
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		k, err := s.key()
-		if err != nil {
-			return err
-		}
+	err := s.object(func(k []byte) (err error) {
 		switch string(k) {
 		case "resultType":
 			p.resultType, p.resultTypeAt, err = p.text()
 		case "result":
-			err = p.result()
+			err = s.array(p.series)
 		default:
 			err = s.skip(0)
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	switch {
 	case p.resultTypeAt < 0:
@@ -178,46 +144,15 @@ func (p *parser) data() error {
 	return nil
 }
 
-// result reads the result array, one series at a time.
-func (p *parser) result() error {
-	s := &p.s
-	if err := s.expect('['); err != nil {
-		return err
-	}
-	for first := true; ; {
-		ok, err := s.more(&first, ']')
-		if err != nil || !ok {
-			return err
-		}
-		if err := p.series(); err != nil {
-			return err
-		}
-	}
-}
-
 // series reads one member of the result: its metric (labels) and its
 // values, in either order, and adds the points of a known metric.
 func (p *parser) series() error {
 	s := &p.s
 	s.ws()
 	at := s.i
-	if err := s.expect('{'); err != nil {
-		return err
-	}
 	p.ls, p.pts, p.bad, p.cur = p.ls[:0], p.pts[:0], p.bad[:0], -2
 	metricAt, histAt := -1, -1
-	for first := true; ; {
-		ok, err := s.more(&first, '}')
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		k, err := s.key()
-		if err != nil {
-			return err
-		}
+	err := s.object(func(k []byte) (err error) {
 		switch string(k) {
 		case "metric":
 			s.ws()
@@ -235,9 +170,10 @@ func (p *parser) series() error {
 		default:
 			err = s.skip(0)
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if metricAt < 0 {
 		return s.errAt(at, at, s.i, `series has no "metric"`)
@@ -304,53 +240,33 @@ func (p *parser) add(id int, pt *rawPoint) {
 // metric reads the label set, returning the __name__ label's value.
 func (p *parser) metric() (string, error) {
 	s := &p.s
-	if err := s.expect('{'); err != nil {
-		return "", err
-	}
 	name := ""
-	for first := true; ; {
-		ok, err := s.more(&first, '}')
-		if err != nil || !ok {
-			return name, err
-		}
-		k, err := s.key()
-		if err != nil {
-			return "", err
-		}
+	err := s.object(func(k []byte) error {
 		v, _, err := p.text()
-		if err != nil {
-			return "", err
-		}
-		if string(k) == "__name__" {
+		switch {
+		case err != nil:
+		case string(k) == "__name__":
 			name = v
-			continue
+		default:
+			p.ls = append(p.ls, promseries.Label{Name: string(k), Value: v})
 		}
-		p.ls = append(p.ls, promseries.Label{Name: string(k), Value: v})
-	}
+		return err
+	})
+	return name, err
 }
 
 // values reads the points, [<unix seconds>, "<value>"] each.
 func (p *parser) values() error {
 	s := &p.s
-	if err := s.expect('['); err != nil {
-		return err
-	}
-	if p.cur >= 0 {
+	s.ws()
+	if p.cur >= 0 && s.i < len(s.b) && s.b[s.i] == '[' {
 		// Room for the points: the array ends at the first "]]", since no
 		// string of a point holds a bracket; what does not fit is appended.
 		if end := bytes.Index(s.b[s.i:], []byte("]]")); end >= 0 {
-			p.r.tl.Reserve(p.cur, bytes.Count(s.b[s.i:s.i+end], []byte("[")))
+			p.r.tl.Reserve(p.cur, bytes.Count(s.b[s.i+1:s.i+end], []byte("[")))
 		}
 	}
-	for first := true; ; {
-		ok, err := s.more(&first, ']')
-		if err != nil || !ok {
-			return err
-		}
-		if err := p.point(); err != nil {
-			return err
-		}
-	}
+	return s.array(p.point)
 }
 
 // point reads one point. A value of the wrong type is the point's error

@@ -2,9 +2,7 @@ package promjson
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,8 +15,6 @@ import (
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/internal/golden"
-	"github.com/outlast-dev/outlast/schema"
-	"github.com/outlast-dev/outlast/textpos"
 )
 
 // exports holds the query_range answers made from the vllm-2026 scrapes.
@@ -53,19 +49,7 @@ func readInputs(t testing.TB, inputs []*lineio.Reader, start time.Time) ([]strin
 	t.Helper()
 	r := NewReader(inputs, Options{T0: start})
 	defer r.Close()
-	var out []string
-	for s, err := range readertest.All(r.Next) {
-		if err != nil {
-			var pe *textpos.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a *textpos.ParseError", err)
-			}
-			out = append(out, "error: "+err.Error())
-			continue
-		}
-		out = append(out, readertest.FormatScrape(s))
-	}
-	return out, r.Info()
+	return readertest.Scrapes(t, r.Next), r.Info()
 }
 
 func check(t *testing.T, got, want []string) {
@@ -176,6 +160,12 @@ func TestErrors(t *testing.T) {
 		{doc(`{"metric":{"__name__":"vllm:num_requests_running"},"histograms":[[1790000005,{"count":"1"}]]}`),
 			`query_range.json:1:125: vllm:num_requests_running has native histogram points: want float values`},
 		{doc(`{"metric":{"__name__":"vllm:num_requests_running","a":1},"values":[]}`), `query_range.json:1:115: want a string, got a number`},
+		{doc(`{"metric":{"__name__":"vllm:num_requests_running"},"values":[[1790000005.,"1"]]}`),
+			`query_range.json:1:134: unexpected ',', want a digit after the decimal point`},
+		{doc(`{"metric":{"__name__":"vllm:num_requests_running"},"values":[[1.79e+,"1"]]}`),
+			`query_range.json:1:129: unexpected ',', want a digit in the exponent`},
+		{doc(`{"metric":{"__name__":"vllm:num_requests_running"},"values":[[1.79e+9,"1"],[01,"2"]]}`),
+			`query_range.json:1:138: unexpected '1', want ','`},
 		{doc(ok) + "x", `query_range.json:1:143: text after the JSON document`},
 		{doc(ok) + "\n\n", ``},
 		{"{\"status\":\"success\",\n\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"vllm:num_requests_running\",\"a\":\"\x01\"},\"values\":[]}]}}",
@@ -355,26 +345,7 @@ func FuzzQueryRange(f *testing.F) {
 			t.Fatal(err)
 		}
 		r := NewReader([]*lineio.Reader{lr}, Options{T0: t0})
-		lines := bytes.Count(data, []byte("\n")) + 1
-		last := math.Inf(-1)
-		for s, err := range readertest.All(r.Next) {
-			if err != nil {
-				var pe *textpos.ParseError
-				if !errors.As(err, &pe) || pe.Pos.Line < 1 || pe.Pos.Line > lines || pe.Column < 1 {
-					t.Fatalf("bad error %v", err)
-				}
-				continue
-			}
-			if s.TS <= last || s.Line < 1 || s.Line > int64(lines) || s.Source != schema.SourceMetrics {
-				t.Fatalf("bad sample %s after t=%v", readertest.FormatScrape(s), last)
-			}
-			last = s.TS
-			for _, d := range []*float64{s.IntervalS, s.PrefixQueries, s.PrefixHits, s.PromptTokens, s.GenerationTokens, s.Preemptions} {
-				if d != nil && !(*d >= 0) {
-					t.Fatalf("negative or NaN delta: %s", readertest.FormatScrape(s))
-				}
-			}
-		}
+		readertest.CheckScrapes(t, r.Next, bytes.Count(data, []byte("\n"))+1)
 	})
 }
 

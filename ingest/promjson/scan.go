@@ -104,6 +104,44 @@ func (s *scanner) more(first *bool, end byte) (bool, error) {
 	return true, nil
 }
 
+// object reads an object, calling member with the name of each member,
+// the scanner then at the member's value, which member must read.
+func (s *scanner) object(member func(key []byte) error) error {
+	if err := s.expect('{'); err != nil {
+		return err
+	}
+	for first := true; ; {
+		ok, err := s.more(&first, '}')
+		if err != nil || !ok {
+			return err
+		}
+		k, err := s.key()
+		if err != nil {
+			return err
+		}
+		if err := member(k); err != nil {
+			return err
+		}
+	}
+}
+
+// array reads an array, calling elem with the scanner at each element,
+// which elem must read.
+func (s *scanner) array(elem func() error) error {
+	if err := s.expect('['); err != nil {
+		return err
+	}
+	for first := true; ; {
+		ok, err := s.more(&first, ']')
+		if err != nil || !ok {
+			return err
+		}
+		if err := elem(); err != nil {
+			return err
+		}
+	}
+}
+
 // key reads an object member's name and its colon.
 func (s *scanner) key() ([]byte, error) {
 	k, err := s.str()
@@ -250,19 +288,12 @@ func (s *scanner) number() ([]byte, error) {
 	case j < len(b) && b[j] == '0':
 		j++
 	case j < len(b) && b[j] >= '1' && b[j] <= '9':
-		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-			j++
-		}
+		j = digits(b, j)
 	default:
 		return nil, s.unexpected("a number")
 	}
 	if j < len(b) && b[j] == '.' {
-		j++
-		d := j
-		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-			j++
-		}
-		if j == d {
+		if j = digits(b, j+1); b[j-1] == '.' {
 			s.i = j
 			return nil, s.unexpected("a digit after the decimal point")
 		}
@@ -272,17 +303,23 @@ func (s *scanner) number() ([]byte, error) {
 		if j < len(b) && (b[j] == '+' || b[j] == '-') {
 			j++
 		}
-		d := j
-		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-			j++
-		}
-		if j == d {
+		if d := digits(b, j); d > j {
+			j = d
+		} else {
 			s.i = j
 			return nil, s.unexpected("a digit in the exponent")
 		}
 	}
 	s.i = j
 	return b[start:j], nil
+}
+
+// digits returns the offset past the decimal digits of b from j.
+func digits(b []byte, j int) int {
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+		j++
+	}
+	return j
 }
 
 // kind returns the kind of the value at the current offset, after
@@ -321,26 +358,10 @@ func (s *scanner) skip(depth int) error {
 	case '"':
 		_, err := s.str()
 		return err
-	case '{', '[':
-		s.i++
-		end := byte('}')
-		if c == '[' {
-			end = ']'
-		}
-		for first := true; ; {
-			ok, err := s.more(&first, end)
-			if err != nil || !ok {
-				return err
-			}
-			if c == '{' {
-				if _, err := s.key(); err != nil {
-					return err
-				}
-			}
-			if err := s.skip(depth + 1); err != nil {
-				return err
-			}
-		}
+	case '{':
+		return s.object(func([]byte) error { return s.skip(depth + 1) })
+	case '[':
+		return s.array(func() error { return s.skip(depth + 1) })
 	case 't', 'f', 'n':
 		for _, lit := range []string{"true", "false", "null"} {
 			if bytes.HasPrefix(s.b[s.i:], []byte(lit)) {

@@ -1,7 +1,6 @@
 package promscrape
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/schema"
-	"github.com/outlast-dev/outlast/textpos"
 )
 
 // t0 is the T0 of the small inputs: Unix second 1000.
@@ -44,25 +42,7 @@ func read(t testing.TB, name, input string, open func(*lineio.Reader) reader) ([
 	}
 	r := open(lr)
 	defer r.Close()
-	var out []string
-	for s, err := range readertest.All(r.Next) {
-		if err != nil {
-			var pe *textpos.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a *textpos.ParseError", err)
-			}
-			out = append(out, "error: "+err.Error())
-			continue
-		}
-		if s.Source != schema.SourceMetrics || s.Kind != schema.LineScrape {
-			t.Fatalf("sample of source %q, kind %q", s.Source, s.Kind)
-		}
-		out = append(out, readertest.FormatScrape(s))
-		if len(out) > 100000 {
-			t.Fatal("reader does not end")
-		}
-	}
-	return out, r.Info()
+	return readertest.Scrapes(t, r.Next), r.Info()
 }
 
 // readAll reads input, "# scrape"-marked scrapes, with Reader.

@@ -16,7 +16,6 @@ import (
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/internal/golden"
-	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
@@ -505,31 +504,8 @@ func FuzzScrape(f *testing.F) {
 			t.Fatal(err)
 		}
 		r := NewReader(lr, Options{T0: t0})
-		lines := bytes.Count(data, []byte("\n")) + 1
-		n := 0
-		for s, err := range readertest.All(r.Next) {
-			if n++; n > lines+1 {
-				t.Fatal("more results than lines")
-			}
-			if err != nil {
-				var pe *textpos.ParseError
-				if !errors.As(err, &pe) || pe.Pos.Line < 1 || pe.Pos.Line > lines {
-					t.Fatalf("bad error %v", err)
-				}
-				continue
-			}
-			if s.Line < 1 || s.Line > int64(lines) || s.Source != schema.SourceMetrics || s.Kind != schema.LineScrape {
-				t.Fatalf("bad sample %s", readertest.FormatScrape(s))
-			}
-			for _, d := range []*float64{s.IntervalS, s.PrefixQueries, s.PrefixHits, s.PromptTokens, s.GenerationTokens, s.Preemptions} {
-				if d != nil && !(*d >= 0) {
-					t.Fatalf("negative or NaN delta: %s", readertest.FormatScrape(s))
-				}
-			}
-			if s.CounterReset && s.PromptTokens != nil {
-				t.Fatalf("delta on a reset: %s", readertest.FormatScrape(s))
-			}
-		}
+		defer r.Close()
+		readertest.CheckScrapes(t, r.Next, bytes.Count(data, []byte("\n"))+1)
 	})
 }
 

@@ -3,7 +3,6 @@ package promscrape
 import (
 	"bytes"
 	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -307,26 +306,7 @@ func FuzzTimed(f *testing.F) {
 		}
 		for _, form := range []string{text, om} {
 			lr, _ := lineio.NewReader(bytes.NewReader(data), "metrics.prom")
-			r := NewTimedReader(lr, form, Options{T0: tsT0})
-			last := math.Inf(-1)
-			for s, err := range readertest.All(r.Next) {
-				if err != nil {
-					var pe *textpos.ParseError
-					if !errors.As(err, &pe) || pe.Pos.Line < 1 || pe.Pos.Line > lines || pe.Column < 0 {
-						t.Fatalf("bad error %v", err)
-					}
-					continue
-				}
-				if s.TS <= last || s.Line < 1 || s.Line > int64(lines) || s.Source != schema.SourceMetrics {
-					t.Fatalf("bad sample %s after %v", readertest.FormatScrape(s), last)
-				}
-				last = s.TS
-				for _, d := range []*float64{s.IntervalS, s.PrefixQueries, s.PrefixHits, s.PromptTokens, s.GenerationTokens, s.Preemptions} {
-					if d != nil && !(*d >= 0) {
-						t.Fatalf("negative or NaN delta: %s", readertest.FormatScrape(s))
-					}
-				}
-			}
+			readertest.CheckScrapes(t, NewTimedReader(lr, form, Options{T0: tsT0}).Next, lines)
 		}
 	})
 }
