@@ -22,14 +22,39 @@ var ErrSingleDump = errors.New(`a /metrics dump without "# scrape <unix seconds>
 	`or export the series with their times from Prometheus: /federate or promtool tsdb dump-openmetrics (samples with timestamps), ` +
 	`or the JSON of /api/v1/query_range`)
 
+// laterScrape reads on after a first sample without a timestamp, line n
+// of the input: a "# scrape" line further on makes the input scrapes (its
+// reader then reports the lines before the first one); none to the end
+// makes it a single dump, refused with err.
+func laterScrape(lr *lineio.Reader, n int, err error) (string, error) {
+	for ; lr.Next(); n++ {
+		if n == sniffLines {
+			return schema.MetricsScrapes, nil
+		}
+		b := lr.Bytes()
+		if i := skipBlank(b, 0); i < len(b) && b[i] == '#' {
+			var cm comment
+			if _, _ = scanComment(b, i, &cm); cm.kind == commentScrape {
+				return schema.MetricsScrapes, nil
+			}
+		}
+	}
+	if rerr := lr.Err(); rerr != nil {
+		return "", rerr
+	}
+	return "", err
+}
+
 // Sniff reads the start of the exposition text in lr and returns its form:
 // schema.MetricsScrapes when a "# scrape" line comes before the first
 // sample (or the input holds nothing), else, by the first sample's
 // timestamp, schema.MetricsPrometheusText (integer milliseconds) or
 // schema.MetricsOpenMetrics (seconds, or a "# EOF" or "# UNIT" line). A
-// first sample without a timestamp is a *textpos.ParseError whose reason
-// is ErrSingleDump, as is an input of comments alone; a first line that is
-// not exposition text is a *textpos.ParseError at its column.
+// first sample without a timestamp makes the input scrapes when a
+// "# scrape" line follows it, else it is a *textpos.ParseError at that
+// sample whose reason is ErrSingleDump, as is an input of comments alone;
+// a first line that is not exposition text is a *textpos.ParseError at its
+// column.
 func Sniff(lr *lineio.Reader) (string, error) {
 	om, comments := false, 0
 	for n := 0; lr.Next(); n++ {
@@ -59,7 +84,7 @@ func Sniff(lr *lineio.Reader) (string, error) {
 			return "", textpos.At(pos, cerr.at+1, b, "not Prometheus exposition text: %v", cerr.err)
 		}
 		if s.tsS == s.tsE {
-			return "", &textpos.ParseError{Pos: pos, Raw: append([]byte(nil), b...), Err: ErrSingleDump}
+			return laterScrape(lr, n, &textpos.ParseError{Pos: pos, Raw: append([]byte(nil), b...), Err: ErrSingleDump})
 		}
 		ts := b[s.tsS:s.tsE]
 		if om || bytes.ContainsAny(ts, ".eE") || len(ts) <= 11 { // seconds stay below 1e11 until the year 5138

@@ -27,6 +27,7 @@ func TestSniff(t *testing.T) {
 		{"{\"x.y\",a=\"1\"} 1 1790000000123\n", schema.MetricsPrometheusText, ""},
 		{"x 1 1790000000123 # {a=\"b\"} 1\n", schema.MetricsPrometheusText, ""},
 		{"# HELP x X.\n# TYPE x gauge\nx 1\n", "", "metrics.prom:3: " + ErrSingleDump.Error()},
+		{"x 1\ny 2\n# scrape 1790000005\nx 2\n", schema.MetricsScrapes, ""}, // the reader reports lines 1-2
 		{"    vllm:num_requests_running{a=\"1\"} 0.0\n", "", "metrics.prom:1: " + ErrSingleDump.Error()},
 		{"# HELP x X.\n# TYPE x gauge\n", "", "metrics.prom:1: no samples, only comments: " + ErrSingleDump.Error()},
 		{"$ curl http://localhost:30000/metrics\n\nx 1\n", "", "metrics.prom:1:1: not Prometheus exposition text: invalid metric name: want a sample (name{labels} value timestamp) or a # comment"},

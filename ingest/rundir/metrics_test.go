@@ -214,3 +214,18 @@ func TestMetricsDPAttention(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricsUnmarkedStart reads scrapes whose first one lost its
+// "# scrape" line: not a single dump, so strict mode stops at it and
+// lenient mode keeps the other scrapes.
+func TestMetricsUnmarkedStart(t *testing.T) {
+	dir := copyRun(t, "vllm-2026")
+	rewrite(t, filepath.Join(dir, "metrics.prom"), func(s string) string { return s[strings.Index(s, "\n")+1:] })
+	if _, err := Read(dir, Options{}); err == nil || !strings.Contains(err.Error(), "metrics.prom:1: scrape has no time") {
+		t.Errorf("strict: %v", err)
+	}
+	res := read(t, dir, Options{Lenient: true})
+	if n := len(metricsSamples(res)); n != 59 || len(res.Rejects) != 1 {
+		t.Errorf("lenient: %d samples, %d rejects; want 59, 1", n, len(res.Rejects))
+	}
+}
