@@ -71,7 +71,9 @@ func (r *TimedReader) read() {
 		if i == len(b) {
 			continue
 		}
-		last, lastNo = append(last[:0], b...), no
+		if lastNo = no; r.om {
+			last = append(last[:0], b...) // for the error of a missing "# EOF"
+		}
 		cut = r.lr.Truncated()
 		if b[i] != '#' {
 			eof = false
