@@ -16,6 +16,7 @@ import (
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/internal/golden"
+	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
@@ -235,19 +236,22 @@ sglang:cached_tokens_total{note="a\"b\\c\nd", cache_source="total"} 25
 	check(t, got, want)
 }
 
-// TestUnreadFamiliesNotChecked checks the documented cost of filtering: in
-// a scrape with a "# scrape" line, lines of families outlast does not read
-// never reach expfmt, so their syntax errors are not reported, while the
-// same lines in a scrape without one are.
+// TestUnreadFamiliesNotChecked checks the documented cost of filtering:
+// lines of families outlast does not read never reach expfmt (Reader) or
+// the sample scanner (TimedReader), so their syntax errors are not
+// reported; TimedReader still refuses a line that is no sample at all.
 func TestUnreadFamiliesNotChecked(t *testing.T) {
-	for _, line := range []string{`1abc 1`, `abc one`, `# TYPE abc gaugy`, `abc{a 1`, `# HELP 1abc x`} {
-		got, _ := readAll(t, "# scrape 1001\n"+line+"\nvllm:num_requests_running 3\n", t0)
+	for _, c := range []struct {
+		line    string
+		timedOK bool
+	}{{`1abc 1`, false}, {`abc one`, true}, {`# TYPE abc gaugy`, true}, {`abc{a 1`, true}, {`# HELP 1abc x`, true}} {
+		got, _ := readAll(t, "# scrape 1001\n"+c.line+"\nvllm:num_requests_running 3\n", t0)
 		if len(got) != 1 || strings.HasPrefix(got[0], "error") || !strings.Contains(got[0], "run=3") {
-			t.Errorf("%q with a scrape line: got %q, want the scrape read", line, got)
+			t.Errorf("%q with a scrape line: got %q, want the scrape read", c.line, got)
 		}
-		got, _ = readAll(t, line+"\nvllm:num_requests_running 3 1001000\n", t0)
-		if len(got) == 0 || !strings.HasPrefix(got[0], "error: metrics.prom:1: ") {
-			t.Errorf("%q without a scrape line: got %q, want an error at line 1", line, got)
+		got, _ = readTimed(t, c.line+"\nvllm:num_requests_running 3 1790000001000\n", schema.MetricsPrometheusText, t0)
+		if read := len(got) == 1 && strings.Contains(got[0], "run=3"); read != c.timedOK {
+			t.Errorf("%q with timestamps: got %q", c.line, got)
 		}
 	}
 }
