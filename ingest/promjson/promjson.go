@@ -32,8 +32,8 @@
 // value, not the whole line. A point of the wrong type or a bad value
 // leaves out every sample at its time (promseries.Timeline.Poison); broken
 // syntax (a truncated download) stops the file, keeping the series read
-// before it. Lines of series of other metrics are read over, their points
-// not checked.
+// before it. Series of other metrics are read over: their JSON syntax is
+// checked, not their values.
 package promjson
 
 import (
