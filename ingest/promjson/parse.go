@@ -1,7 +1,6 @@
 package promjson
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -30,7 +29,8 @@ type parser struct {
 	// cur is the number of the series being read once its metric is
 	// known, -1 to drop its points (a metric outlast does not read), -2
 	// while unknown (its values may come first).
-	cur int
+	cur   int
+	lastN int // the number of points of the previous series
 }
 
 // rawPoint is a point held until the end of its series, with the offsets
@@ -257,16 +257,16 @@ func (p *parser) metric() (string, error) {
 
 // values reads the points, [<unix seconds>, "<value>"] each.
 func (p *parser) values() error {
-	s := &p.s
-	s.ws()
-	if p.cur >= 0 && s.i < len(s.b) && s.b[s.i] == '[' {
-		// Room for the points: the array ends at the first "]]", since no
-		// string of a point holds a bracket; what does not fit is appended.
-		if end := bytes.Index(s.b[s.i:], []byte("]]")); end >= 0 {
-			p.r.tl.Reserve(p.cur, bytes.Count(s.b[s.i+1:s.i+end], []byte("[")))
-		}
+	if p.cur >= 0 {
+		// The series of one query mostly have as many points each.
+		p.r.tl.Reserve(p.cur, p.lastN)
 	}
-	return s.array(p.point)
+	n := p.r.tl.Len(p.cur)
+	err := p.s.array(p.point)
+	if p.cur >= 0 {
+		p.lastN = p.r.tl.Len(p.cur) - n
+	}
+	return err
 }
 
 // point reads one point. A value of the wrong type is the point's error
@@ -286,14 +286,22 @@ func (p *parser) point() error {
 		return p.skipPoint(start, pt)
 	}
 	tAt := s.i
-	num, err := s.number()
-	if err != nil {
-		return err
+	sec, nsec, n := promseries.UnixPrefix(s.b[s.i:]) // the usual form, in one pass
+	if n > 1 && s.b[s.i] == '0' && s.b[s.i+1] != '.' {
+		n = 0 // a leading zero, which JSON does not allow: number says so
 	}
-	sec, nsec, ok := promseries.ParseUnix(num)
-	if !ok {
-		p.fault(&pt, fmt.Errorf("time %s: want Unix seconds", num), tAt)
-		return p.skipPoint(start, pt)
+	if n > 0 {
+		s.i += n
+	} else {
+		num, err := s.number()
+		if err != nil {
+			return err
+		}
+		var ok bool
+		if sec, nsec, ok = promseries.ParseUnix(num); !ok {
+			p.fault(&pt, fmt.Errorf("time %s: want Unix seconds", num), tAt)
+			return p.skipPoint(start, pt)
+		}
 	}
 	pt.t, pt.timeKnown = promseries.UnixNano(sec, nsec), true
 	if err := s.expect(','); err != nil {

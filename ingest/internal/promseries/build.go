@@ -45,8 +45,9 @@ type Builder struct {
 
 	// Delta base: the previous recognised time.
 	havePrev        bool
-	prevSec, prevNs int64 // its time, exact, so intervals carry no float noise
-	prev, cur       [nFields]counterSet
+	prevSec, prevNs int64                  // its time, exact, so intervals carry no float noise
+	sets            [2][nFields]counterSet // the current and the previous time's, by turns
+	curSet          int                    // which of sets is the current time's
 	prevHas         [nFields]bool
 	stamp           uint64
 	lastTS          float64 // the previous sample, any kind
@@ -62,7 +63,8 @@ type Builder struct {
 	sel      []Obs          // selectRanks' buffer
 	lowest   map[string]int // rank rule: group -> index of its lowest rank
 	replicas []string
-	vals     *[nFields + 1]float64 // the current sample's values (Build)
+	vals     []float64 // the current sample's values (Build), in slab
+	slab     []float64 // values of samples to come, allocated in blocks
 }
 
 // NewBuilder returns a Builder of samples whose times count from t0, the
@@ -138,9 +140,12 @@ func (b *Builder) Build(sec, nsec int64, line int, obs []Obs) (schema.EngineSamp
 			}
 		}
 	}
-	// The sample's fields point into one array: one allocation, not one
-	// per field.
-	b.vals = new([nFields + 1]float64)
+	// The sample's fields point into a block shared with other samples:
+	// one allocation per block, not one per field.
+	if len(b.slab) < nFields+1 {
+		b.slab = make([]float64, 64*(nFields+1))
+	}
+	b.vals, b.slab = b.slab[:nFields+1:nFields+1], b.slab[nFields+1:]
 	b.kvPool(present)
 	b.fields(&es, chosen, sec, nsec)
 	return es, nil
@@ -197,11 +202,12 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 			tiers = tiers || o.metric == mSHits && o.hasTier && o.tier != "total"
 		}
 	}
+	curSet, prevSet := &b.sets[b.curSet], &b.sets[1-b.curSet]
 	var curHas [nFields]bool
 	for f := nGauges; f < nFields; f++ {
 		if chosen[f] >= 0 {
 			b.stamp++
-			b.cur[f].clear(b.stamp)
+			curSet[f].clear(b.stamp)
 			curHas[f] = true
 		}
 	}
@@ -222,9 +228,9 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 			case tiers && o.hasTier && o.tier == "total":
 			default:
 				i := b.index(o)
-				b.cur[f].add(i, o.value)
+				curSet[f].add(i, o.value)
 				if b.prevHas[f] {
-					pv, _ := b.prev[f].get(i)
+					pv, _ := prevSet[f].get(i)
 					delta[f] += o.value - pv // a new series counts from zero
 				}
 			}
@@ -259,7 +265,7 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 		if !has[f] {
 			continue
 		}
-		cur, prev := &b.cur[f], &b.prev[f]
+		cur, prev := &curSet[f], &prevSet[f]
 		for _, i := range prev.in {
 			if cv, ok := cur.get(i); !ok || cv < prev.val[i] {
 				reset = true
@@ -285,7 +291,7 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 		}
 	}
 	b.havePrev, b.prevSec, b.prevNs = true, sec, nsec
-	b.prev, b.cur = b.cur, b.prev
+	b.curSet = 1 - b.curSet
 	b.prevHas = curHas
 }
 

@@ -79,6 +79,14 @@ func (tl *Timeline) Series(m int, ls []Label) (id int, keep bool, kvErr error) {
 // Metric returns the number of the metric of series id.
 func (tl *Timeline) Metric(id int) int { return tl.series[id].s.obs.metric }
 
+// Len returns the number of points of series id, 0 for no series (-1).
+func (tl *Timeline) Len(id int) int {
+	if id < 0 {
+		return 0
+	}
+	return len(tl.series[id].pts)
+}
+
 // Reserve makes room for n more points of series id.
 func (tl *Timeline) Reserve(id, n int) {
 	s := &tl.series[id]
