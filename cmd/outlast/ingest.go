@@ -47,6 +47,27 @@ Flags:
 // stacks and buffers outside the heap.
 const ingestMemoryLimit = 160 << 20
 
+// collectNear makes garbage be collected only as the Go heap nears limit,
+// unless GOMEMLIMIT or GOGC say otherwise, and returns the function that
+// restores the collector's settings. Ingest's memory is bounded whatever
+// its input, by design, well below the limit; a campaign of small runs
+// allocates much and keeps little, and collecting each time the heap
+// doubled took a tenth of its CPU (docs/performance.md). Commands that
+// hold a whole run (reading a dataset) keep the default: a large run's
+// heap may exceed any fixed limit, and the collector would then run
+// without pause.
+func collectNear(limit int64) (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	oldLimit := debug.SetMemoryLimit(limit)
+	if os.Getenv("GOGC") != "" {
+		return func() { debug.SetMemoryLimit(oldLimit) }
+	}
+	oldPercent := debug.SetGCPercent(-1)
+	return func() { debug.SetGCPercent(oldPercent); debug.SetMemoryLimit(oldLimit) }
+}
+
 func runIngest(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -60,17 +81,7 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	if *out == "" || fs.NArg() == 0 {
 		return usageErrorf("ingest needs --out DATASET and at least one RUN_DIR")
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		// Garbage is collected sooner as the heap nears the limit, so a
-		// long log's peak memory stays bounded (docs/performance.md).
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingestMemoryLimit))
-		if os.Getenv("GOGC") == "" {
-			// And only then: a campaign of small runs allocates much and
-			// keeps little, and collecting each time the heap doubled took
-			// a tenth of ingest's CPU; the limit alone bounds the heap.
-			defer debug.SetGCPercent(debug.SetGCPercent(-1))
-		}
-	}
+	defer collectNear(ingestMemoryLimit)()
 	dirs, err := expandRunDirs(fs.Args())
 	if err != nil {
 		return inputError(err)
