@@ -107,7 +107,9 @@ func (k fieldKind) parquetKind() parquet.Kind {
 }
 
 // readColumns reads every row of pf into a new slice. A field of T without
-// its column, or a column of another type or nullability, is an error;
+// its column keeps its zero value (null, for a nullable column), as
+// parquet-go's own reader does: a file written before the column was added
+// to its table. A column of another type or nullability is an error;
 // columns without a field are skipped.
 func readColumns[T any](pf *parquet.File) ([]T, error) {
 	plan, err := planOf[T]()
@@ -128,7 +130,7 @@ func readColumns[T any](pf *parquet.File) ([]T, error) {
 	for _, f := range plan.fields {
 		leaf, ok := leaves[f.name]
 		if !ok {
-			return nil, fmt.Errorf("no column %s", f.name)
+			continue
 		}
 		k, def := leaf.Type().Kind(), leaf.MaxDefinitionLevel()
 		if k != f.kind.parquetKind() || leaf.MaxRepetitionLevel() != 0 || def > 1 || (def == 1) != f.optional {
@@ -219,8 +221,14 @@ func (d *columnDecoder) page(p parquet.Page) error {
 		return d.bools(p, n)
 	}
 	if d.f.kind == kindString {
-		strs, err := d.strings(p, values)
-		if err != nil {
+		if present == nil {
+			// Straight into the rows.
+			row := d.row
+			d.row += n
+			return d.strings(p, values, func(k int) *string { return (*string)(d.at(row + int64(k))) })
+		}
+		strs := make([]string, values)
+		if err := d.strings(p, values, func(k int) *string { return &strs[k] }); err != nil {
 			return err
 		}
 		store(d, n, present, strs)
@@ -285,9 +293,10 @@ func store[V any](d *columnDecoder, n int64, present []byte, vals []V) {
 	d.row += n
 }
 
-// strings returns a string page's values: cut from one string holding the
-// page's bytes, or looked up in the chunk's dictionary.
-func (d *columnDecoder) strings(p parquet.Page, values int) ([]string, error) {
+// strings stores a string page's values at dst(0), dst(1), ...: cut from
+// one string holding the page's bytes, or looked up in the chunk's
+// dictionary.
+func (d *columnDecoder) strings(p parquet.Page, values int, dst func(k int) *string) error {
 	data := p.Data()
 	if dict := p.Dictionary(); dict != nil {
 		if dict != d.dictOf {
@@ -296,7 +305,7 @@ func (d *columnDecoder) strings(p parquet.Page, values int) ([]string, error) {
 			all := string(b)
 			d.dict, d.dictOf = make([]string, dict.Len()), dict
 			if len(offsets) != len(d.dict)+1 {
-				return nil, fmt.Errorf("dictionary of %d values with %d offsets", len(d.dict), len(offsets))
+				return fmt.Errorf("dictionary of %d values with %d offsets", len(d.dict), len(offsets))
 			}
 			for i := range d.dict {
 				d.dict[i] = all[offsets[i]:offsets[i+1]]
@@ -304,27 +313,25 @@ func (d *columnDecoder) strings(p parquet.Page, values int) ([]string, error) {
 		}
 		idx := data.Int32()
 		if len(idx) != values {
-			return nil, fmt.Errorf("%d values, want %d", len(idx), values)
+			return fmt.Errorf("%d values, want %d", len(idx), values)
 		}
-		out := make([]string, len(idx))
-		for i, j := range idx {
+		for k, j := range idx {
 			if j < 0 || int(j) >= len(d.dict) {
-				return nil, fmt.Errorf("dictionary index %d of %d", j, len(d.dict))
+				return fmt.Errorf("dictionary index %d of %d", j, len(d.dict))
 			}
-			out[i] = d.dict[j]
+			*dst(k) = d.dict[j]
 		}
-		return out, nil
+		return nil
 	}
 	b, offsets := data.ByteArray()
 	if len(offsets) != values+1 {
-		return nil, fmt.Errorf("%d values, want %d", len(offsets)-1, values)
+		return fmt.Errorf("%d values, want %d", len(offsets)-1, values)
 	}
 	all := string(b)
-	out := make([]string, values)
-	for i := range out {
-		out[i] = all[offsets[i]:offsets[i+1]]
+	for k := range values {
+		*dst(k) = all[offsets[k]:offsets[k+1]]
 	}
-	return out, nil
+	return nil
 }
 
 // bools stores a boolean page's values.
