@@ -80,34 +80,13 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 	default:
 		return usageErrorf("compare: --format %q: want text, csv, json or html", *format)
 	}
-	var res *compare.Result
-	var write func(io.Writer, *compare.Result) error
-	if *format == "html" {
-		// The page sets each column's report figures side by side, which
-		// need the runs' tables: they are all read into memory.
-		cols, err := loadColumns(fs.Args(), *by, 2)
-		if err != nil {
-			return err
-		}
-		if write, err = compareWriter(*format, cols); err != nil {
-			return err
-		}
-		if res, err = compare.Compare(cols, opts); err != nil {
-			return usageErrorf("%v", err)
-		}
-	} else {
-		// Each run is summarized as it is read and its tables dropped, so
-		// that memory does not grow with the number of runs.
-		cols, err := loadFactsColumns(fs.Args(), *by, 2)
-		if err != nil {
-			return err
-		}
-		if write, err = compareWriter(*format, nil); err != nil {
-			return err
-		}
-		if res, err = compare.CompareFacts(cols, opts); err != nil {
-			return usageErrorf("%v", err)
-		}
+	res, cols, err := compared(*format, fs.Args(), *by, opts)
+	if err != nil {
+		return err
+	}
+	write, err := compareWriter(*format, cols)
+	if err != nil {
+		return err
 	}
 	if *out == "" {
 		bw := bufio.NewWriter(stdout)
@@ -117,6 +96,38 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 		return bw.Flush()
 	}
 	return atomicfile.Write(*out, func(w io.Writer) error { return write(w, res) })
+}
+
+// compared reads the columns of a comparison and compares them. The html
+// format sets each column's report figures side by side, which need the
+// runs' tables: the runs are all read into memory and returned. Otherwise
+// each run is summarized as it is read and its tables dropped, so that
+// memory does not grow with the number of runs.
+func compared(format string, args []string, by string, opts compare.Options) (*compare.Result, []compare.Column, error) {
+	var res *compare.Result
+	var cols []compare.Column
+	var err error
+	if format == "html" {
+		if cols, err = loadColumns(args, by, 2); err == nil {
+			res, err = compare.Compare(cols, opts)
+			err = usageIf(err)
+		}
+	} else {
+		var fcols []compare.FactsColumn
+		if fcols, err = loadFactsColumns(args, by, 2); err == nil {
+			res, err = compare.CompareFacts(fcols, opts)
+			err = usageIf(err)
+		}
+	}
+	return res, cols, err
+}
+
+// usageIf makes a comparison's error a usage error.
+func usageIf(err error) error {
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	return nil
 }
 
 // compareWriter returns the writer of a --format.

@@ -73,6 +73,9 @@ func writeCampaign(root string) ([]string, error) {
 		return nil, fmt.Errorf("no real fixtures: %v", err)
 	}
 	for _, src := range real {
+		if !rundir.IsRunDir(src) {
+			continue
+		}
 		dst := filepath.Join(root, "real", filepath.Base(src))
 		if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 			return nil, err
@@ -196,21 +199,22 @@ func (s *slowSink) Finish(d *schema.RunData) error {
 	return s.Sink.Finish(d)
 }
 
-// files returns every file of the dataset at root by relative path.
+// files returns the files of the dataset at root by relative path: the
+// tables' partitions and the rejects.
 func files(t *testing.T, root string) map[string][]byte {
 	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		out[rel] = b
-		return err
-	})
+	parts, err := filepath.Glob(filepath.Join(root, "*", "run=*", dataset.FileName))
 	if err != nil {
 		t.Fatal(err)
+	}
+	rejects, _ := filepath.Glob(filepath.Join(root, dataset.RejectsDir, "*"))
+	out := map[string][]byte{}
+	for _, p := range append(parts, rejects...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[strings.TrimPrefix(p, root)] = b
 	}
 	return out
 }
