@@ -53,7 +53,10 @@ func (sw *SortedWriter[T]) Add(row T) error {
 		return nil
 	}
 	// The window grows as rows come, so a small table does not pay for a
-	// full one.
+	// full one; it starts as an earlier run's, if there is one.
+	if sw.window == nil {
+		sw.window = getRows[T](true)
+	}
 	sw.window = append(sw.window, row)
 	if len(sw.window) == 2*reorderWindow {
 		return sw.drain(reorderWindow)
@@ -128,6 +131,9 @@ func (sw *SortedWriter[T]) Close() error {
 		sw.out.close(nil)
 		return err
 	}
+	// Drained: every element of the window is zero.
+	putRows(sw.window, true)
+	sw.window = nil
 	if len(sw.late) == 0 && len(sw.spills) == 0 && sw.fix == nil {
 		return sw.out.close(sw.syncer)
 	}

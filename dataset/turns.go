@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"reflect"
 	"sync"
 
 	"github.com/parquet-go/parquet-go"
@@ -45,6 +46,37 @@ var (
 // KB (a system call every few hundred turns), without allocating and
 // clearing a megabyte for each of a run's five files.
 var fileBuffers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 1<<20) }}
+
+// rowBuffers keeps the zeroed row buffers of finished writers for the next
+// run's, one pool per row type and use: a campaign's runs each fill a
+// reorder window and write batches, and making them anew cost the
+// allocation and clearing of megabytes a run. A buffer is given back with
+// every element zero, so that it holds no strings alive.
+var rowBuffers sync.Map // rowBufferKey → *sync.Pool of *[]T
+
+type rowBufferKey struct {
+	t      reflect.Type
+	window bool // a SortedWriter's window, not a rowWriter's batch
+}
+
+// getRows returns an empty buffer, nil when the pool has none.
+func getRows[T any](window bool) []T {
+	if p, ok := rowBuffers.Load(rowBufferKey{reflect.TypeFor[T](), window}); ok {
+		if b, ok := p.(*sync.Pool).Get().(*[]T); ok {
+			return (*b)[:0]
+		}
+	}
+	return nil
+}
+
+// putRows gives back a buffer whose elements are all zero.
+func putRows[T any](b []T, window bool) {
+	if cap(b) == 0 {
+		return
+	}
+	p, _ := rowBuffers.LoadOrStore(rowBufferKey{reflect.TypeFor[T](), window}, new(sync.Pool))
+	p.(*sync.Pool).Put(&b)
+}
 
 // rowWriter hands rows to a Parquet writer in batches of writeBatch. An
 // async rowWriter encodes and compresses on its own goroutine, so that
@@ -107,6 +139,9 @@ func (rw *rowWriter[T]) write(b []T) error {
 }
 
 func (rw *rowWriter[T]) add(row T) error {
+	if rw.buf == nil {
+		rw.buf = getRows[T](false)
+	}
 	rw.buf = append(rw.buf, row)
 	if len(rw.buf) == writeBatch {
 		return rw.flush()
@@ -160,6 +195,7 @@ func (rw *rowWriter[T]) close(syncer *fileSyncer) error {
 	}
 	rw.bw.Reset(nil)
 	fileBuffers.Put(rw.bw)
+	rw.giveBack()
 	if err == nil && syncer != nil {
 		syncer.syncClose(rw.f)
 		return nil
@@ -168,6 +204,27 @@ func (rw *rowWriter[T]) close(syncer *fileSyncer) error {
 		err = cerr
 	}
 	return err
+}
+
+// giveBack gives the writer's batches back to rowBuffers once its
+// goroutine, if any, is done with them.
+func (rw *rowWriter[T]) giveBack() {
+	if rw.err != nil {
+		return // a batch may not have been cleared
+	}
+	putRows(rw.buf, false)
+	rw.buf = nil
+	if !rw.async {
+		return
+	}
+	for {
+		select {
+		case b := <-rw.free:
+			putRows(b, false)
+		default:
+			return
+		}
+	}
 }
 
 // fileSyncer flushes files to disk and closes them, each on a goroutine of
