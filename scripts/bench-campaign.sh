@@ -72,6 +72,8 @@ echo "== outlast report and compare on the dataset" >&2
 read -r rep_s rep_rss < <(FRESH="$c/report" measure "$BIN" report "$c/ds" --out "$c/report")
 read -r cmp_s cmp_rss < <(measure "$BIN" compare --by arm --ignore trigger "$c/ds")
 
+empty_trash
+
 row() { printf '%-50s %10s %10s %9s %14s\n' "$@"; }
 echo
 echo "campaign: $nruns simulated 60-minute paired runs, $((gw_bytes / 1000000)) MB of gateway logs, $((run_bytes / 1000000)) MB in all; $(nproc) cores, GOMAXPROCS=$GOMAXPROCS, DuckDB threads=2, best of $REPEAT"

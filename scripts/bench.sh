@@ -136,6 +136,8 @@ row_secs "simulate a 90-minute run, s (< 0.5)" BenchmarkSimulate90Min fixtures/s
 printf '%-44s %14s %14s %10s %8s\n' "per-run fixed cost (Go bench), ms (<= 5)" "$(go_metric BenchmarkRunFixedCost ingest/campaign ms/run)" "-" "-" \
   "$(check "$(go_metric BenchmarkRunFixedCost ingest/campaign ms/run)" 5 le)"
 
+empty_trash
+
 if [ "${SKIP_CAMPAIGN:-0}" != 1 ]; then
   echo
   OUT="$OUT" REPEAT="$REPEAT" ./scripts/bench-campaign.sh "$BIN"
