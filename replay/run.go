@@ -1,0 +1,124 @@
+package replay
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/outlast-dev/outlast/fixtures/sim"
+	"github.com/outlast-dev/outlast/ingest/rundir"
+	"github.com/outlast-dev/outlast/stats"
+)
+
+// Options set how variants are replayed.
+type Options struct {
+	// Seeds is the number of seeds per variant: seed 1 replays the trace,
+	// the others resample it.
+	Seeds int
+	// Out is the directory the run directories are written to.
+	Out string
+	// Version is the outlast version recorded when the runs are read back.
+	Version string
+	// Workers is the number of runs simulated at once; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// RunResult is one replayed run: its directory and its overview row, as
+// outlast ingest and report read it.
+type RunResult struct {
+	Name    string
+	Dir     string
+	Seed    uint64
+	Summary stats.RunSummary
+	// Warnings are the run-directory reader's.
+	Warnings []string
+}
+
+// VariantResult is a variant's runs, by seed.
+type VariantResult struct {
+	Variant Variant
+	Runs    []RunResult
+}
+
+// Replay simulates every variant over opt.Seeds seeds, writes each run's
+// directory under opt.Out in outlast's input format and reads it back
+// through the run-directory reader (strictly, as outlast ingest does), so
+// that every number printed is the one the dataset will hold. Runs are
+// simulated on opt.Workers cores; the output does not depend on how many.
+func Replay(m *Model, variants []Variant, opt Options) ([]VariantResult, error) {
+	if opt.Seeds < 1 || opt.Seeds > MaxSeeds {
+		return nil, fmt.Errorf("%w: --seeds %d: want 1 to %d", ErrVariant, opt.Seeds, MaxSeeds)
+	}
+	type job struct {
+		cfg  *sim.Config
+		v, s int
+	}
+	out := make([]VariantResult, len(variants))
+	var jobs []job
+	for i, v := range variants {
+		if err := m.Check(v); err != nil {
+			return nil, err
+		}
+		cfg := m.Config(v, opt.Seeds)
+		if err := cfg.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: variant %s: %v", ErrVariant, v.Name, err)
+		}
+		out[i] = VariantResult{Variant: v, Runs: make([]RunResult, opt.Seeds)}
+		for s := range opt.Seeds {
+			jobs = append(jobs, job{&cfg, i, s})
+		}
+	}
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return nil, err
+	}
+	errs := make([]error, len(jobs))
+	forEach(len(jobs), opt.Workers, func(k int) {
+		j := jobs[k]
+		seed := j.cfg.FirstSeed + uint64(j.s)
+		res, err := replayOne(j.cfg, seed, opt)
+		out[j.v].Runs[j.s], errs[k] = res, err
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// replayOne simulates one seed of a configuration's arm, writes it and
+// reads it back.
+func replayOne(cfg *sim.Config, seed uint64, opt Options) (RunResult, error) {
+	r := sim.Simulate(*cfg, cfg.Arms[0], seed)
+	dir, err := sim.WriteRun(opt.Out, r)
+	if err != nil {
+		return RunResult{}, err
+	}
+	back, err := rundir.Read(dir, rundir.Options{Version: opt.Version})
+	if err != nil {
+		return RunResult{}, fmt.Errorf("replay %s does not read back: %w", r.Name, err)
+	}
+	return RunResult{Name: r.Name, Dir: dir, Seed: seed, Summary: stats.NewRunIndex(back.Data).Summarize(), Warnings: back.Warnings}, nil
+}
+
+// forEach calls fn(0..n−1) on workers goroutines (0: GOMAXPROCS).
+func forEach(n, workers int, fn func(int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Go(func() {
+			for k := range next {
+				fn(k)
+			}
+		})
+	}
+	for k := range n {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+}
