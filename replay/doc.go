@@ -57,8 +57,10 @@
 // simulator has, from a start time), the base arrival rate, or drops an
 // origin (drop-burst is the run's synthetic twin: no burst sessions, the
 // trigger's slot kept). Replay runs each variant's seeds on every core,
-// writes the run directories and reads each back with the run-directory
-// reader, strictly, so every printed number is what the dataset will hold.
+// writes the run directories and reads each back with the reader it is
+// given (the CLI gives the run-directory reader, strict, as outlast ingest
+// reads), so every printed number is what the dataset will hold; the
+// package itself stays above dataset and stats and below the CLI.
 // FindPool searches for the smallest pool at which 90% of the seeds stay
 // healthy. The same dataset and flags give byte-identical run directories.
 package replay

@@ -113,7 +113,7 @@ func fitEngine(obs *stats.RunIndex, calib []*stats.RunIndex) *Engine {
 func (e *Engine) coldCost(obs *stats.RunIndex, calib []*stats.RunIndex) {
 	if len(calib) > 0 {
 		if fit, err := stats.FitColdCost(stats.CalibrationWindows(calib, stats.ColdCostOptions{})); err == nil {
-			e.ColdCost, e.ColdCostFrom = &fit, "calibration runs"
+			e.ColdCost, e.ColdCostFrom = &fit, "windows of calibration runs"
 			return
 		}
 	}

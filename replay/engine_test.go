@@ -57,7 +57,7 @@ func TestFitEngineCalibrationRuns(t *testing.T) {
 		t.Fatal("Calibration does not pick the caching-off run of the same engine and model")
 	}
 	e := mustFit(t, obs, calib).Engine
-	if len(e.Runs) != 2 || e.Runs[1] != calib.Run.Run || e.ColdCost == nil || e.ColdCostFrom != "calibration runs" {
+	if len(e.Runs) != 2 || e.Runs[1] != calib.Run.Run || e.ColdCost == nil || e.ColdCostFrom != "windows of calibration runs" {
 		t.Errorf("fitted on %v, c(L) %v from %q: want the run and the calibration run", e.Runs, e.ColdCost, e.ColdCostFrom)
 	}
 	if e.Pool != 300000 || e.PoolFrom != "manifest" || e.Name != schema.EngineSGLang || !e.PrefixCaching {

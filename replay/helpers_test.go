@@ -27,6 +27,15 @@ func simulated(t testing.TB, cfg sim.Config) []*schema.RunData {
 	return out
 }
 
+// readBack reads a replay's run directory as outlast ingest does.
+func readBack(dir string) (*schema.RunData, []string, error) {
+	res, err := rundir.Read(dir, rundir.Options{Version: "test"})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res.Data, res.Warnings, nil
+}
+
 func readRun(t testing.TB, dir string) *schema.RunData {
 	t.Helper()
 	res, err := rundir.Read(dir, rundir.Options{Version: "test"})
@@ -57,7 +66,7 @@ func mustFit(t testing.TB, rd *schema.RunData, calib ...*schema.RunData) *Model 
 // replayed replays variants of m over seeds into a temporary directory.
 func replayed(t testing.TB, m *Model, seeds int, variants ...Variant) []VariantResult {
 	t.Helper()
-	res, err := Replay(m, variants, Options{Seeds: seeds, Out: t.TempDir(), Version: "test"})
+	res, err := Replay(m, variants, Options{Seeds: seeds, Out: t.TempDir(), Read: readBack})
 	if err != nil {
 		t.Fatal(err)
 	}

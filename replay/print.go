@@ -20,8 +20,12 @@ import (
 // PrintModel prints the fitted workload and engine, and the warnings.
 func PrintModel(w io.Writer, m *Model) {
 	o := &m.Observed
-	fmt.Fprintf(w, "observed run %s (%s, arm %s, %s min): %s, end hit ratio %s, %s sessions in the system at the end\n\n",
-		m.Run, orDash(o.Design), orDash(o.Arm), num(m.DurationS/60, 0), o.Verdict, num(o.EndHit, 2), num(o.EndSessions, 1))
+	degraded := ""
+	if !math.IsNaN(o.FirstDegradedS) {
+		degraded = " from minute " + num(o.FirstDegradedS/60, -1)
+	}
+	fmt.Fprintf(w, "observed run %s (%s, arm %s, %s min): %s%s, end hit ratio %s, %s sessions in the system at the end\n\n",
+		m.Run, orDash(o.Design), orDash(o.Arm), num(m.DurationS/60, 0), o.Verdict, degraded, num(o.EndHit, 2), num(o.EndSessions, 1))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	wl, a := m.Workload, &m.Arrivals
 	fmt.Fprintf(tw, "workload\t%d sessions, %s turns observed\n", len(wl.Sessions), thousands(wl.Turns))
@@ -71,7 +75,7 @@ func PrintModel(w io.Writer, m *Model) {
 		fmt.Fprintf(tw, "  fitted on\tnothing: the simulator's defaults\n")
 	}
 	if f := e.ColdCost; f != nil {
-		fmt.Fprintf(tw, "  c(L) (§4)\t%s s + %s ms·L from %d windows of %s\n", num(f.A, 3), num(f.B*1e3, 4), f.N, e.ColdCostFrom)
+		fmt.Fprintf(tw, "  c(L) (§4)\t%s s + %s ms·L over %d %s\n", num(f.A, 3), num(f.B*1e3, 4), f.N, e.ColdCostFrom)
 	}
 	tw.Flush()
 	if len(m.Warnings) > 0 {

@@ -63,7 +63,7 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s: %v, want ErrVariant", v.Name, err)
 		}
 	}
-	if _, err := Replay(m, []Variant{{Name: AsIs}}, Options{Seeds: 0, Out: t.TempDir()}); !errors.Is(err, ErrVariant) {
+	if _, err := Replay(m, []Variant{{Name: AsIs}}, Options{Seeds: 0, Out: t.TempDir(), Read: readBack}); !errors.Is(err, ErrVariant) {
 		t.Errorf("zero seeds: %v", err)
 	}
 }
@@ -77,10 +77,10 @@ func TestReplayReproducible(t *testing.T) {
 	m := mustFit(t, simulated(t, cfg)[0])
 	vs := []Variant{{Name: AsIs}, ScaleVariant(1.5), DropVariant(schema.OriginBurst)}
 	a, b := t.TempDir(), t.TempDir()
-	if _, err := Replay(m, vs, Options{Seeds: 3, Out: a, Workers: 1}); err != nil {
+	if _, err := Replay(m, vs, Options{Seeds: 3, Out: a, Workers: 1, Read: readBack}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Replay(m, vs, Options{Seeds: 3, Out: b, Workers: 4}); err != nil {
+	if _, err := Replay(m, vs, Options{Seeds: 3, Out: b, Workers: 4, Read: readBack}); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -130,7 +130,7 @@ func TestFindPool(t *testing.T) {
 	cfg.FirstSeed, cfg.DurationS = 503, 2400
 	m := mustFit(t, simulated(t, cfg)[0])
 	seeds := 3
-	ps, err := FindPool(m, Variant{Name: AsIs}, Options{Seeds: seeds, Out: t.TempDir()})
+	ps, err := FindPool(m, Variant{Name: AsIs}, Options{Seeds: seeds, Out: t.TempDir(), Read: readBack})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,5 +161,22 @@ func stageRuns(t testing.TB, root string, runs ...*schema.RunData) {
 	}
 	if err := st.Commit(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// BenchmarkReplay16Seeds60Min replays 16 seeds of a 60-minute run as-is:
+// simulating, writing and reading back every run directory, on every core
+// (make bench sets GOMAXPROCS=2).
+func BenchmarkReplay16Seeds60Min(b *testing.B) {
+	cfg := mustDefaults(b, schema.DesignRecovery)
+	cfg.Arms = cfg.Arms[:1]
+	cfg.FirstSeed = 503
+	m := mustFit(b, simulated(b, cfg)[0])
+	out := b.TempDir()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := Replay(m, []Variant{{Name: AsIs}}, Options{Seeds: 16, Out: out, Read: readBack}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/outlast-dev/outlast/fixtures/sim"
-	"github.com/outlast-dev/outlast/ingest/rundir"
+	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
 
@@ -18,8 +18,10 @@ type Options struct {
 	Seeds int
 	// Out is the directory the run directories are written to.
 	Out string
-	// Version is the outlast version recorded when the runs are read back.
-	Version string
+	// Read reads a written run directory back, as outlast ingest does
+	// (the CLI passes the run-directory reader, strict); every number
+	// Replay returns is measured on what it reads.
+	Read ReadFunc
 	// Workers is the number of runs simulated at once; 0 means GOMAXPROCS.
 	Workers int
 }
@@ -41,12 +43,19 @@ type VariantResult struct {
 	Runs    []RunResult
 }
 
+// ReadFunc reads a run directory into its tables, with the reader's
+// warnings.
+type ReadFunc func(dir string) (*schema.RunData, []string, error)
+
 // Replay simulates every variant over opt.Seeds seeds, writes each run's
 // directory under opt.Out in outlast's input format and reads it back
-// through the run-directory reader (strictly, as outlast ingest does), so
-// that every number printed is the one the dataset will hold. Runs are
+// with opt.Read, so that every number printed is the one the dataset will
+// hold. Runs are
 // simulated on opt.Workers cores; the output does not depend on how many.
 func Replay(m *Model, variants []Variant, opt Options) ([]VariantResult, error) {
+	if opt.Read == nil {
+		return nil, fmt.Errorf("replay: no reader for the run directories")
+	}
 	if opt.Seeds < 1 || opt.Seeds > MaxSeeds {
 		return nil, fmt.Errorf("%w: --seeds %d: want 1 to %d", ErrVariant, opt.Seeds, MaxSeeds)
 	}
@@ -95,11 +104,11 @@ func replayOne(cfg *sim.Config, seed uint64, opt Options) (RunResult, error) {
 	if err != nil {
 		return RunResult{}, err
 	}
-	back, err := rundir.Read(dir, rundir.Options{Version: opt.Version})
+	back, warnings, err := opt.Read(dir)
 	if err != nil {
 		return RunResult{}, fmt.Errorf("replay %s does not read back: %w", r.Name, err)
 	}
-	return RunResult{Name: r.Name, Dir: dir, Seed: seed, Summary: stats.NewRunIndex(back.Data).Summarize(), Warnings: back.Warnings}, nil
+	return RunResult{Name: r.Name, Dir: dir, Seed: seed, Summary: stats.NewRunIndex(back).Summarize(), Warnings: warnings}, nil
 }
 
 // forEach calls fn(0..n−1) on workers goroutines (0: GOMAXPROCS).

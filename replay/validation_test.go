@@ -49,25 +49,40 @@ func TestValidationSelfConsistency(t *testing.T) {
 	}
 }
 
-// TestValidationCounterfactuals replays collapsed burst runs of a paired
-// design with the paper's remedies: the budgeter from minute 20 recovers
-// most seeds, the run without its burst stays healthy in most, twice the
-// pool stays healthy, and without control most stay degraded.
+// TestValidationCounterfactuals replays collapsed burst runs with the
+// paper's remedies (§5, §6): those of a paired design (persistently
+// degraded after a burst at minutes 15–20) and of the recovery design
+// (collapsed at minute 20 after a 2× burst at minutes 10–14). The budgeter
+// from minute 20 leaves most seeds healthy or recovered, twice the pool
+// stays healthy in 90%, and without control most stay degraded. The paired
+// runs without their burst stay healthy in most seeds; the recovery
+// design's base load (λ = 0.04 for an hour) is too near the edge for
+// that: the simulator's own twins of it degrade in about a third of the
+// seeds, so there it is only reported.
 func TestValidationCounterfactuals(t *testing.T) {
-	cfg := mustDefaults(t, schema.DesignPaired)
-	cfg.Arms = cfg.Arms[:1] // the burst arm
-	cfg.FirstSeed, cfg.Seeds, cfg.DurationS = 501, 3, 3600
-	seeds := 4
+	paired := mustDefaults(t, schema.DesignPaired)
+	paired.Arms = paired.Arms[:1] // the burst arm
+	paired.FirstSeed, paired.Seeds, paired.DurationS = 503, 1, 3600
+	recovery := mustDefaults(t, schema.DesignRecovery)
+	recovery.Arms = recovery.Arms[:1] // no control, from minute 20
+	recovery.FirstSeed, recovery.Seeds, recovery.DurationS = 503, 1, 2400
+	seeds := 3
 	if *full {
-		cfg.Seeds, cfg.DurationS, seeds = 16, 5400, 16
+		paired.FirstSeed, paired.Seeds, paired.DurationS = 501, 16, 5400
+		recovery.FirstSeed, recovery.Seeds, recovery.DurationS = 501, 16, 3600
+		seeds = 16
 	}
-	runs := simulated(t, cfg)
+	t.Run(schema.DesignPaired, func(t *testing.T) { counterfactuals(t, paired, seeds, true) })
+	t.Run(schema.DesignRecovery, func(t *testing.T) { counterfactuals(t, recovery, seeds, false) })
+}
+
+func counterfactuals(t *testing.T, cfg sim.Config, seeds int, twinHealthy bool) {
 	type tally struct{ good, runs int }
 	var budgeter, twin, pool, none tally
 	collapsed := 0
-	for _, rd := range runs {
+	for _, rd := range simulated(t, cfg) {
 		m := mustFit(t, rd)
-		if m.Observed.Verdict != stats.VerdictPersistent {
+		if v := m.Observed.Verdict; v != stats.VerdictPersistent && v != stats.VerdictCollapsed {
 			continue
 		}
 		collapsed++
@@ -84,22 +99,31 @@ func TestValidationCounterfactuals(t *testing.T) {
 		budgeter.good, budgeter.runs = budgeter.good+o[1].Good(), budgeter.runs+o[1].Runs
 		twin.good, twin.runs = twin.good+o[2].Healthy(), twin.runs+o[2].Runs
 		pool.good, pool.runs = pool.good+o[3].Healthy(), pool.runs+o[3].Runs
-		t.Logf("%s: no control degraded %d/%d; budgeter from 20 min healthy or recovered %d/%d; without the burst healthy %d/%d; 2× pool healthy %d/%d",
-			rd.Run.Run, o[0].Degraded(), o[0].Runs, o[1].Good(), o[1].Runs, o[2].Healthy(), o[2].Runs, o[3].Healthy(), o[3].Runs)
+		t.Logf("%s (%s): no control degraded %d/%d; budgeter from minute 20 %s; without the burst healthy %d/%d; 2× pool healthy %d/%d",
+			rd.Run.Run, m.Observed.Verdict, o[0].Degraded(), o[0].Runs, verdictCounts(o[1].Verdicts), o[2].Healthy(), o[2].Runs, o[3].Healthy(), o[3].Runs)
 	}
 	if collapsed == 0 {
-		t.Fatal("no burst run collapsed")
+		t.Fatal("no run collapsed")
 	}
-	t.Logf("over %d collapsed runs × %d seeds: no control degraded %d/%d; budgeter %d/%d; without the burst %d/%d; 2× pool %d/%d",
+	t.Logf("over %d collapsed runs × %d seeds: no control degraded %d/%d; budgeter healthy or recovered %d/%d; without the burst healthy %d/%d; 2× pool healthy %d/%d",
 		collapsed, seeds, none.good, none.runs, budgeter.good, budgeter.runs, twin.good, twin.runs, pool.good, pool.runs)
-	for _, c := range []struct {
-		what string
-		t    tally
-		want float64
-	}{{"no control stays degraded", none, 0.5}, {"the budgeter from minute 20 recovers", budgeter, 0.5},
-		{"without the burst stays healthy", twin, 0.5}, {"twice the pool stays healthy", pool, 0.9}} {
-		if float64(c.t.good) <= c.want*float64(c.t.runs) && !(c.want == 0.9 && float64(c.t.good) >= 0.9*float64(c.t.runs)) {
-			t.Errorf("%s in %d of %d runs, want more than %.0f%%", c.what, c.t.good, c.t.runs, 100*c.want)
+	type check struct {
+		what  string
+		t     tally
+		share float64 // at least this share of the runs; 0: more than half
+	}
+	checks := []check{{"no control stays degraded", none, 0}, {"the budgeter from minute 20 leaves healthy or recovered", budgeter, 0},
+		{"twice the pool stays healthy", pool, 0.9}}
+	if twinHealthy {
+		checks = append(checks, check{"without the burst stays healthy", twin, 0})
+	}
+	for _, c := range checks {
+		ok := 2*c.t.good > c.t.runs
+		if c.share > 0 {
+			ok = float64(c.t.good) >= c.share*float64(c.t.runs)
+		}
+		if !ok {
+			t.Errorf("%s in %d of %d runs", c.what, c.t.good, c.t.runs)
 		}
 	}
 }

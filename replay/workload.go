@@ -82,7 +82,7 @@ func turnOK(t *schema.Turn) bool { return t.Status == schema.TurnOK || t.Status 
 func extractWorkload(rd *schema.RunData, end float64) (*Workload, error) {
 	w := &Workload{Gaps: map[string]int{}, Origins: map[string]int{}}
 	by := turnsBySession(rd)
-	sessions := slices.Clone(rd.Sessions)
+	sessions := append(slices.Clone(rd.Sessions), orphans(rd, by)...)
 	slices.SortStableFunc(sessions, func(a, b schema.Session) int {
 		return cmp.Or(cmp.Compare(a.ArriveS, b.ArriveS), cmp.Compare(a.Session, b.Session))
 	})
@@ -183,6 +183,34 @@ func extractWorkload(rd *schema.RunData, end float64) (*Workload, error) {
 	w.systemPrefix(rd, firstCached)
 	w.extend(rd, sessions, end, gaps, growths, outputs)
 	return w, nil
+}
+
+// orphans returns a session for each session id that has turns but no
+// session row (a gateway format without session records): arriving when
+// its first turn was ready (else sent, else done), ended with its last
+// turn.
+func orphans(rd *schema.RunData, by map[string][]*schema.Turn) []schema.Session {
+	known := make(map[string]bool, len(rd.Sessions))
+	for i := range rd.Sessions {
+		known[rd.Sessions[i].Session] = true
+	}
+	var out []schema.Session
+	for id, ts := range by {
+		if known[id] {
+			continue
+		}
+		first, last := ts[0], ts[len(ts)-1]
+		arrive := first.DoneS
+		if first.ReadyS != nil {
+			arrive = *first.ReadyS
+		} else if first.SentS != nil {
+			arrive = *first.SentS
+		}
+		end := last.DoneS
+		out = append(out, schema.Session{Session: id, Origin: first.Origin, ArriveS: arrive, EndS: &end,
+			Status: schema.SessionDone, TurnsDone: int64(len(ts))})
+	}
+	return out
 }
 
 // systemPrefix sets the shared prefix: the manifest's system_tokens, else

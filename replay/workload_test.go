@@ -182,3 +182,21 @@ func TestArrivalsAndControl(t *testing.T) {
 		t.Errorf("slot %v", m.Arm.SlotS)
 	}
 }
+
+// TestWorkloadWithoutSessionRecords checks a run whose gateway records no
+// sessions, only turns: each session arrives with its first turn.
+func TestWorkloadWithoutSessionRecords(t *testing.T) {
+	rd := fakeRunData(
+		sessionSpec{name: "a", origin: "base", arrive: 0, gap: 3, prompts: []int64{1000, 1500, 2000, 2500}, ended: true},
+		sessionSpec{name: "b", origin: "base", arrive: 5, gap: 4, prompts: []int64{1200, 1700, 2200}, ended: true},
+		sessionSpec{name: "c", origin: "base", arrive: 9, gap: 9, prompts: []int64{900, 1300, 1700, 2100}, ended: true, noReady: true},
+	)
+	rd.Sessions = nil
+	w, err := extractWorkload(rd, 600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Sessions) != 3 || w.Sessions[2].Name != "c" || w.Sessions[2].ArriveS != 9 || len(w.Sessions[1].Turns) != 3 || w.Extended != 0 {
+		t.Errorf("sessions %+v", w.Sessions)
+	}
+}

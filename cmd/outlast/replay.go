@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/outlast-dev/outlast/fixtures/sim"
+	"github.com/outlast-dev/outlast/ingest/rundir"
 	"github.com/outlast-dev/outlast/replay"
+	"github.com/outlast-dev/outlast/schema"
 )
 
 func init() {
@@ -112,7 +114,7 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 		}
 		variants = append(variants, v)
 	}
-	opt := replay.Options{Seeds: *seeds, Out: *out, Version: version}
+	opt := replay.Options{Seeds: *seeds, Out: *out, Read: readRunDir}
 	replay.PrintModel(stdout, m)
 	var search *replay.PoolSearch
 	if *findPool {
@@ -180,4 +182,14 @@ func parseVariant(kind, value string, pool int) (replay.Variant, error) {
 		return replay.ScaleVariant(x), nil
 	}
 	return replay.DropVariant(value), nil
+}
+
+// readRunDir reads a replayed run directory back strictly, as outlast
+// ingest reads it.
+func readRunDir(dir string) (*schema.RunData, []string, error) {
+	res, err := rundir.Read(dir, rundir.Options{Version: version})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res.Data, res.Warnings, nil
 }
