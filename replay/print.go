@@ -161,25 +161,23 @@ func PrintPoolSearch(w io.Writer, ps PoolSearch, seeds int) {
 	fmt.Fprintln(w)
 }
 
+// recoveryString prints the recovery times of a variant's recovered runs
+// as the paper's Table 3 does: "<5" when all recovered within the first
+// window, "≤6" when some did and the slowest took 6, "13–30" otherwise.
 func recoveryString(o Outcome) string {
 	r := o.Recovery
-	if r.N == 0 {
+	s := fmt.Sprintf("%d recovered, ", r.N)
+	switch {
+	case r.N == 0:
 		return "–"
+	case r.Max == 0:
+		return s + "<5"
+	case r.Min == 0:
+		return s + "≤" + strconv.Itoa(int(r.Max))
+	case r.Min == r.Max:
+		return s + strconv.Itoa(int(r.Min))
 	}
-	label := func(v float64) string {
-		if v == 0 {
-			return "<5"
-		}
-		return strconv.Itoa(int(v))
-	}
-	s := fmt.Sprintf("%d recovered", r.N)
-	if r.Max == 0 {
-		return s + ", <5"
-	}
-	if r.Min == r.Max {
-		return s + ", " + label(r.Min)
-	}
-	return s + ", median " + label(r.Median) + " [" + label(r.Min) + "–" + strconv.Itoa(int(r.Max)) + "]"
+	return s + strconv.Itoa(int(r.Min)) + "–" + strconv.Itoa(int(r.Max))
 }
 
 func verdictCounts(v map[stats.Verdict]int) string {
