@@ -22,7 +22,7 @@ func TestFitEngineRecoversCosts(t *testing.T) {
 	} {
 		cfg := mustDefaults(t, c.design)
 		cfg.Arms = cfg.Arms[:1]
-		cfg.DurationS = 2400
+		cfg.DurationS = 1800
 		cfg.Cost = cfg.Cost.Scaled(c.prefill, c.decode)
 		rd := simulated(t, cfg)[0]
 		m := mustFit(t, rd)
