@@ -74,55 +74,32 @@ func FindPool(m *Model, v Variant, opt Options) (PoolSearch, error) {
 	}
 	least := (m.Workload.MaxContext + 3*blockTokens - 1) / blockTokens * blockTokens
 	most := m.Engine.Pool * maxPoolGrowth
-	lo, hi := 0, 0 // lo fell short (0: none yet), hi passed (0: none yet)
-	start := max(m.Engine.Pool, least)
-	ok, err := try(start)
-	if err != nil {
-		return ps, err
+	lo, hi := 0, 0 // the largest pool that fell short and the smallest that passed (0: none yet)
+	probe := func(pool int) error {
+		ok, err := try(pool)
+		if ok {
+			hi = pool
+		} else {
+			lo = pool
+		}
+		return err
 	}
-	if ok {
-		hi = start
-		for lo == 0 && hi > least {
-			next := max(roundPool(float64(hi)/2), least)
-			if ok, err = try(next); err != nil {
-				return ps, err
-			}
-			if ok {
-				hi = next
-			} else {
-				lo = next
-			}
-		}
-	} else {
-		lo = start
-		for hi == 0 {
-			next := roundPool(float64(lo) * 2)
-			if next > most || next/blockTokens > math.MaxInt32-2 {
-				ps.Below = lo
-				return ps, nil
-			}
-			if ok, err = try(next); err != nil {
-				return ps, err
-			}
-			if ok {
-				hi = next
-			} else {
-				lo = next
-			}
-		}
-	}
-	for lo > 0 && float64(hi) > float64(lo)*PoolPrecision {
-		mid := roundPool(math.Sqrt(float64(lo) * float64(hi)))
-		if mid <= lo || mid >= hi {
-			break
-		}
-		if ok, err = try(mid); err != nil {
+	next := max(m.Engine.Pool, least)
+	for next > 0 {
+		if err := probe(next); err != nil {
 			return ps, err
 		}
-		if ok {
-			hi = mid
-		} else {
-			lo = mid
+		switch next = 0; {
+		case lo == 0 && hi > least: // every pool so far passed: halve
+			next = max(roundPool(float64(hi)/2), least)
+		case hi == 0: // every pool so far fell short: double, within bounds
+			if n := roundPool(float64(lo) * 2); n <= most && n/blockTokens <= math.MaxInt32-2 {
+				next = n
+			}
+		case lo > 0 && float64(hi) > float64(lo)*PoolPrecision: // bisect
+			if n := roundPool(math.Sqrt(float64(lo) * float64(hi))); n > lo && n < hi {
+				next = n
+			}
 		}
 	}
 	ps.Pool, ps.Below = hi, lo

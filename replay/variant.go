@@ -73,7 +73,7 @@ func (m *Model) Check(v Variant) error {
 		return fmt.Errorf("%w: --arrival-scale %g: want (0, %d]", ErrVariant, v.Scale, MaxScale)
 	case v.Scale != 0 && m.Arrivals.BaseRate*v.Scale > 10:
 		return fmt.Errorf("%w: --arrival-scale %g: %g base sessions/s is above the simulator's 10/s", ErrVariant, v.Scale, m.Arrivals.BaseRate*v.Scale)
-	case v.Drop != "" && !safeName(v.Drop):
+	case v.Drop != "" && !sim.ValidName(v.Drop):
 		return fmt.Errorf("%w: --drop-origin %q: want an origin name of [A-Za-z0-9._-]", ErrVariant, v.Drop)
 	case v.Drop != "" && m.Workload.Origins[v.Drop] == 0:
 		return fmt.Errorf("%w: --drop-origin %s: the run has no sessions of that origin (it has %s)", ErrVariant, v.Drop, originList(m.Workload.Origins))
@@ -129,17 +129,4 @@ func (m *Model) Config(v Variant, seeds int) sim.Config {
 		Lambda: m.Arrivals.BaseRate * scale, SystemTokens: m.Workload.SystemTokens, ShiftS: m.Arrivals.ShiftS,
 		Workload: tr, Arms: []sim.Arm{arm},
 	}
-}
-
-// safeName reports whether s can name an arm: [A-Za-z0-9._-]+.
-func safeName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
-			return false
-		}
-	}
-	return true
 }
