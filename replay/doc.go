@@ -31,19 +31,23 @@
 // Engine (engine.go): the KV pool C and the engine from the run (the
 // simulator's 400,000 tokens, with a warning, when the run gives none);
 // prefill and decode speed as multiples of the simulator's default step
-// costs (sim.Cost.Scaled). They are fitted on the run's busy 2-minute
-// windows (at least one request running throughout, by the engine's
-// running samples, else the gateway's in-flight turns), and on those of
-// the dataset's calibration runs of the same engine and model (prefix
-// caching off: every turn cold), by regressing window length through the
-// origin on the prefill and decode time the default costs give the work
-// the engine reported in the window (each turn's computed prompt tokens,
-// prompt − cached, at their context positions; its output tokens at its
-// context). This is the paper's §4 regression with the step-time model in
-// place of c(L): it needs no all-miss windows, and a healthy run's hit
-// turns pin the prefill speed too. With fewer than 3 busy windows the
-// speeds are medians over single turns (decode time per token, time to
-// first token), and without turn timings the defaults, with a warning.
+// costs (sim.Cost.Scaled). They are fitted on the run's 2-minute windows,
+// and on those of the dataset's calibration runs of the same engine and
+// model (prefix caching off: every turn cold), by regressing the time the
+// engine was busy in each window (while any turn was in flight, by the
+// gateway's sent_s and done_s; without them, whole windows in which the
+// engine's running samples never fell below one) through the origin on the
+// prefill and decode time the default costs give the work the engine
+// reported in it (each turn's computed prompt tokens, prompt − cached, at
+// their context positions; its output tokens at its context; a step cost
+// per decode step). This is the paper's §4 regression with the step-time
+// model in place of c(L): it needs no all-miss windows, and a healthy run's
+// hit turns pin the prefill speed too. On simulated runs it recovers the
+// simulator's costs to within a few percent (decode is overstated by
+// 1–2%, the decode steps in a window being estimated from the turns'
+// mean token rates). With fewer than 3 windows the speeds are medians over
+// single turns (decode time per token, time to first token), and without
+// turn timings the defaults, with a warning.
 // The paper's own c(L) fit (stats.FitColdCost) over the calibration runs
 // or the run's all-miss windows is printed beside it.
 //

@@ -26,7 +26,7 @@ type Engine struct {
 	// (sim.Cost.Scaled); Cost is the result.
 	Prefill, Decode Factor
 	Cost            sim.Cost
-	// Method is how the factors were fitted (Method*), from Windows busy
+	// Method is how the factors were fitted (Method*), from Windows
 	// windows of Runs (the observed run first, then calibration runs of
 	// the same engine and model), with uncentred R².
 	Method  string
@@ -46,9 +46,9 @@ type Factor struct{ Value, SE float64 }
 
 // Fitting methods.
 const (
-	// MethodBusy regresses the length of busy windows (at least one
-	// request running throughout) on the prefill and decode time the
-	// default costs give the tokens the engine computed in them.
+	// MethodBusy regresses the engine's busy time in 2-minute windows on
+	// the prefill and decode time the default costs give the tokens it
+	// computed in them (busyWindows).
 	MethodBusy = "busy windows"
 	// MethodLightLoad takes medians over single turns: decode time per
 	// token and time to first token against the default costs, which holds
@@ -59,8 +59,8 @@ const (
 	MethodDefaults = "defaults"
 )
 
-// fitWindowS is the length of the busy windows: the paper's calibration
-// windows (§4).
+// fitWindowS is the length of the fitting windows: the paper's
+// calibration windows (§4).
 const fitWindowS = stats.CalibrationWindowS
 
 // maxRelSE is the largest relative standard error a fitted factor may
@@ -305,11 +305,11 @@ func (e *Engine) fitBusy(ws []costWindow) bool {
 	}
 	if !pOK {
 		fp = Factor{1, math.NaN()}
-		e.Warnings = append(e.Warnings, "the run's busy windows do not pin down the prefill speed: the simulator's default")
+		e.Warnings = append(e.Warnings, "the run's windows do not pin down the prefill speed: the simulator's default")
 	}
 	if !dOK {
 		fd = Factor{1, math.NaN()}
-		e.Warnings = append(e.Warnings, "the run's busy windows do not pin down the decode speed: the simulator's default")
+		e.Warnings = append(e.Warnings, "the run's windows do not pin down the decode speed: the simulator's default")
 	}
 	e.Prefill, e.Decode, e.R2 = fp, fd, r2
 	e.Method, e.Windows = MethodBusy, len(ws)
@@ -409,7 +409,7 @@ func (e *Engine) fitLightLoad(x *stats.RunIndex) bool {
 	} else {
 		e.Warnings = append(e.Warnings, "too few turns with sent_s and first_token_s: the simulator's default prefill speed")
 	}
-	e.Warnings = append(e.Warnings, fmt.Sprintf("fewer than 3 busy %g-minute windows: engine speeds from single turns at light load, which queueing would inflate", fitWindowS/60))
+	e.Warnings = append(e.Warnings, fmt.Sprintf("fewer than 3 %g-minute windows with work to fit: engine speeds from single turns at light load, which queueing would inflate", fitWindowS/60))
 	e.Runs = []string{x.Data.Run.Run}
 	return true
 }

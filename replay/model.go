@@ -164,7 +164,8 @@ func arrivalsOf(rd *schema.RunData, w *Workload, end float64) (Arrivals, []strin
 }
 
 // burst sets the trigger's extra arrivals: the manifest's burst (or, for a
-// rate change, the burst_start_s, burst_end_s and extra_rate it carries),
+// rate change, the burst_start_s and burst_end_s it carries, with its
+// extra_rate),
 // its rate observed when the manifest does not give it; without one, the
 // span of the run's burst sessions.
 func (a *Arrivals) burst(r *schema.Run, n int, first, last float64, warnings *[]string) {
@@ -184,7 +185,10 @@ func (a *Arrivals) burst(r *schema.Run, n int, first, last float64, warnings *[]
 		}
 		if json.Unmarshal([]byte(r.TriggerExtra), &extra) == nil && extra.Start != nil && extra.End != nil && *extra.End >= *extra.Start {
 			b = &sim.Burst{StartS: *extra.Start, EndS: *extra.End}
-			if extra.Rate != nil {
+			switch {
+			case r.TriggerExtraRate != nil:
+				rate = *r.TriggerExtraRate
+			case extra.Rate != nil:
 				rate = *extra.Rate
 			}
 		}

@@ -68,7 +68,7 @@ func PrintModel(w io.Writer, m *Model) {
 		num(1/e.Cost.DecodeStepS(1, l), 0), num(1/e.Cost.DecodeStepS(32, 32*l), 0), thousands(L))
 	switch e.Method {
 	case MethodBusy:
-		fmt.Fprintf(tw, "  fitted on\t%d busy %s-minute windows of %s; R² %s\n", e.Windows, num(fitWindowS/60, -1), strings.Join(e.Runs, ", "), num(e.R2, 3))
+		fmt.Fprintf(tw, "  fitted on\t%d %s-minute windows of %s (the engine's busy time in each); R² %s\n", e.Windows, num(fitWindowS/60, -1), strings.Join(e.Runs, ", "), num(e.R2, 3))
 	case MethodLightLoad:
 		fmt.Fprintf(tw, "  fitted on\tsingle turns of %s at light load\n", strings.Join(e.Runs, ", "))
 	default:
