@@ -40,7 +40,7 @@ func Example() {
 	fmt.Printf("%s: %s from minute %.0f, fitted on %s\n", m.Run, m.Observed.Verdict, m.Observed.FirstDegradedS/60, m.Engine.Method)
 	budgeter, _ := sim.NewControl(schema.ControlBudgeter, 1200)
 	res, err := replay.Replay(m, []replay.Variant{{Name: replay.AsIs}, replay.ControlVariant(budgeter)},
-		replay.Options{Seeds: 4, Out: dir + "/replays", Read: read})
+		replay.Options{Seeds: 2, Out: dir + "/replays", Read: read})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -52,6 +52,6 @@ func Example() {
 	}
 	// Output:
 	// recovery-s503-none: collapsed from minute 19, fitted on busy windows
-	// as-is           collapsed 4, recovered 0, healthy 0 of 4
-	// budgeter-1200s  collapsed 0, recovered 4, healthy 0 of 4
+	// as-is           collapsed 2, recovered 0, healthy 0 of 2
+	// budgeter-1200s  collapsed 0, recovered 2, healthy 0 of 2
 }

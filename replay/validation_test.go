@@ -66,7 +66,7 @@ func TestValidationCounterfactuals(t *testing.T) {
 	recovery := mustDefaults(t, schema.DesignRecovery)
 	recovery.Arms = recovery.Arms[:1] // no control, from minute 20
 	recovery.FirstSeed, recovery.Seeds, recovery.DurationS = 503, 1, 2100
-	seeds := 2
+	seeds := 1
 	if *full {
 		paired.FirstSeed, paired.Seeds, paired.DurationS = 501, 16, 5400
 		recovery.FirstSeed, recovery.Seeds, recovery.DurationS = 501, 16, 3600

@@ -47,7 +47,8 @@ Variants (each flag may be repeated; each value is one arm):
   --arrival-scale X        X times the base arrivals (the burst unchanged)
   --drop-origin ORIGIN     without that origin's sessions; burst: the twin
   --find-pool              the smallest pool (within 5%) at which 90% of the
-                           seeds stay healthy, the search printed as a table
+                           as-is seeds stay healthy: the search printed as a
+                           table, the pool found added as a variant
 
 Examples:
   outlast replay ds --run s501-burst --out replays --control budgeter@1200
