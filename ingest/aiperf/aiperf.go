@@ -65,14 +65,17 @@ type Info struct {
 	ClientTokens int
 }
 
-// Reader reads turns from profile_export.jsonl.
+// Reader reads turns from profile_export.jsonl. It cuts the input into
+// chunks of whole lines and parses them on GOMAXPROCS goroutines
+// (parallel.go); Next hands the turns out in input order, with exact
+// positions, as a sequential reader would.
 type Reader struct {
-	lr    *lineio.Reader
-	t0ns  int64
-	p     parser
-	turn  loadgen.Turn
-	times [3]float64
-	info  Info
+	lr   *lineio.Reader
+	t0ns int64
+	pipe *pipeline
+	cur  *batch
+	idx  int
+	info Info
 
 	blank      int
 	firstBlank textpos.Pos
@@ -81,7 +84,7 @@ type Reader struct {
 }
 
 // NewReader reads turns from lr; t0 is the run's t=0, which record times
-// are measured from.
+// are measured from. Call Close when done unless Next has returned io.EOF.
 func NewReader(lr *lineio.Reader, t0 time.Time) *Reader {
 	return &Reader{lr: lr, t0ns: t0.UnixNano()}
 }
@@ -91,41 +94,64 @@ func NewReader(lr *lineio.Reader, t0 time.Time) *Reader {
 // reader goes on with the next line; a bad last line without a newline (the
 // run was stopped mid-write) is a warning instead.
 func (r *Reader) Next() (*loadgen.Turn, error) {
-	for r.lr.Next() {
-		line := r.lr.Bytes()
-		pos := r.lr.Pos()
-		if len(bytes.TrimSpace(line)) == 0 {
-			if r.blank == 0 {
-				r.firstBlank = pos
+	if r.pipe == nil {
+		r.pipe = startPipeline(r.lr, r.t0ns)
+	}
+	for {
+		if r.cur == nil || r.idx == len(r.cur.items) {
+			if r.cur != nil {
+				r.pipe.release(r.cur)
+				r.cur = nil
 			}
-			r.blank++
+			b, err := r.pipe.next()
+			if err == io.EOF {
+				r.finish()
+				return nil, io.EOF
+			}
+			if err != nil {
+				return nil, err
+			}
+			if b.blank > 0 {
+				if r.blank == 0 {
+					r.firstBlank = b.firstBlank
+				}
+				r.blank += b.blank
+			}
+			r.cur, r.idx = b, 0
 			continue
 		}
+		it := &r.cur.items[r.idx]
+		r.idx++
 		r.info.Records++
-		t := &r.turn
-		*t = loadgen.Turn{Pos: pos, Raw: line}
-		warm, err := r.p.parse(line, t, &r.times, r.t0ns)
-		if err != nil {
-			if err.syntax && r.lr.Truncated() {
-				r.warnings = append(r.warnings, fmt.Sprintf("%s: the last line is cut short (%s): the run was stopped mid-write; line ignored", pos, err.Msg))
+		if it.err != nil {
+			last := r.cur.truncated && r.idx == len(r.cur.items) && it.turn.Pos.Line == r.cur.lastLine
+			if it.err.syntax && last {
+				r.warnings = append(r.warnings, fmt.Sprintf("%s: the last line is cut short (%s): the run was stopped mid-write; line ignored", it.turn.Pos, it.err.Msg))
 				continue
 			}
-			return nil, textpos.At(pos, err.Off+1, line, "%s", err.Msg)
+			return nil, textpos.At(it.turn.Pos, it.err.Off+1, it.turn.Raw, "%s", it.err.Msg)
 		}
-		if warm {
+		if it.warmup {
 			r.info.Warmup++
 			continue
 		}
-		if r.p.clientTokens && t.Row.Status == schema.TurnOK {
+		if it.client && it.turn.Row.Status == schema.TurnOK {
 			r.info.ClientTokens++
 		}
-		return t, nil
+		it.link()
+		return &it.turn, nil
 	}
-	if err := r.lr.Err(); err != nil {
-		return nil, err
+}
+
+// link points the turn's times at its item's: the items may have moved
+// since parsing set them (the slice grew).
+func (it *item) link() {
+	row := &it.turn.Row
+	for i, p := range [3]**float64{&row.ReadyS, &row.SentS, &row.FirstTokenS} {
+		if *p != nil {
+			*p = &it.times[i]
+		}
 	}
-	r.finish()
-	return nil, io.EOF
 }
 
 func (r *Reader) finish() {
@@ -145,16 +171,20 @@ func (r *Reader) finish() {
 	}
 }
 
+// Close stops the parsing goroutines and waits for them; the line reader
+// may then be closed.
+func (r *Reader) Close() {
+	if r.pipe != nil {
+		r.pipe.Stop()
+	}
+}
+
 // Info returns what the reader saw.
 func (r *Reader) Info() Info { return r.info }
 
 // Warnings returns the problems that did not stop reading; complete once
 // Next has returned io.EOF.
 func (r *Reader) Warnings() []string { return slices.Clone(r.warnings) }
-
-// Close releases nothing: the reader has no goroutines. It is there for
-// the run-directory reader, which closes every gateway reader.
-func (r *Reader) Close() {}
 
 // Sniff reports whether line, the first non-blank line of a file, is an
 // AIPerf record: an object whose first member is "metadata", holding the

@@ -50,22 +50,27 @@ func (p *parser) parse(line []byte, t *loadgen.Turn, times *[3]float64, t0ns int
 	if !ok {
 		return false, errorf(-1, "missing required field metadata")
 	}
-	var err *jsondoc.Err
-	if p.meta, err = m.Object("metadata", p.meta); err != nil {
-		return false, wrap(err)
+	p.meta = p.meta[:0]
+	if len(m.Val) == 0 || m.Val[0] != '{' {
+		return false, errorf(m.Off, "metadata: want an object, got %s", jsondoc.Describe(m.Val))
 	}
-	phase, err := p.str("benchmark_phase", true)
-	if err != nil {
-		return false, wrap(err)
+	p.meta = jsondoc.Members(m.Val, m.Off, p.meta)
+	ph, ok := p.meta.Get("benchmark_phase")
+	if !ok || jsondoc.IsNull(ph.Val) {
+		return false, errorf(-1, "missing required field metadata.benchmark_phase")
 	}
-	switch phase {
-	case PhaseWarmup:
+	switch string(ph.Val) {
+	case `"` + PhaseWarmup + `"`:
 		return true, nil
-	case PhaseProfiling:
+	case `"` + PhaseProfiling + `"`:
 	default:
-		f, _ := p.meta.Get("benchmark_phase")
-		return false, errorf(f.Off, "metadata.benchmark_phase: unknown phase %q (AIPerf writes warmup or profiling)", phase)
+		phase, err := ph.String("metadata.benchmark_phase")
+		if err != nil {
+			return false, wrap(err)
+		}
+		return false, errorf(ph.Off, "metadata.benchmark_phase: unknown phase %q (AIPerf writes warmup or profiling)", phase)
 	}
+	var err *jsondoc.Err
 	p.metrics = p.metrics[:0]
 	if mm, ok := p.top.Get("metrics"); ok && !jsondoc.IsNull(mm.Val) {
 		if p.metrics, err = mm.Object("metrics", p.metrics); err != nil {
@@ -107,110 +112,142 @@ func wrap(err *jsondoc.Err) *lineError {
 	return &lineError{Err: *err}
 }
 
-// str returns metadata.key's string ("" when absent or null and not
-// required).
-func (p *parser) str(key string, required bool) (string, *jsondoc.Err) {
-	m, ok := p.meta.Get(key)
+// field is a metadata or metrics member and its dotted name for errors.
+type field struct{ key, name string }
+
+func meta(key string) field { return field{key, "metadata." + key} }
+
+// The metadata members read, and the metric tags with the names of their
+// value and unit.
+var (
+	fCorrelation  = meta("x_correlation_id")
+	fRequestID    = meta("x_request_id")
+	fTurnIndex    = meta("turn_index")
+	fCreditIssued = meta("credit_issued_ns")
+	fRequestStart = meta("request_start_ns")
+	fRequestEnd   = meta("request_end_ns")
+	fCancelled    = meta("was_cancelled")
+)
+
+type tag struct{ key, name, value, unit string }
+
+func metric(key string) tag {
+	return tag{key, "metrics." + key, "metrics." + key + ".value", "metrics." + key + ".unit"}
+}
+
+var (
+	tTTFT            = metric("time_to_first_token")
+	tTTFTOld         = metric("ttft")
+	tUsagePrompt     = metric("usage_prompt_tokens")
+	tISL             = metric("input_sequence_length")
+	tErrorISL        = metric("error_isl")
+	tUsageCompletion = metric("usage_completion_tokens")
+	tOSL             = metric("output_sequence_length")
+	tCacheRead       = metric("usage_prompt_cache_read_tokens")
+)
+
+// str returns metadata f's string ("" when absent or null).
+func (p *parser) str(f field) (string, *jsondoc.Err) {
+	m, ok := p.meta.Get(f.key)
 	if !ok || jsondoc.IsNull(m.Val) {
-		if required {
-			return "", jsondoc.Errf(-1, "missing required field metadata.%s", key)
-		}
 		return "", nil
 	}
-	s, err := m.String("metadata." + key)
+	s, err := m.String(f.name)
 	if err == nil && s == "" {
-		err = jsondoc.Errf(m.Off, "metadata.%s: want a non-empty string", key)
+		err = jsondoc.Errf(m.Off, "%s: want a non-empty string", f.name)
 	}
 	return s, err
 }
 
-// ns returns metadata.key, a Unix time in ns, as run seconds; ok is false
+// ns returns metadata f, a Unix time in ns, as run seconds; ok is false
 // when it is absent or null (an error when required).
-func (p *parser) ns(key string, required bool, t0ns int64) (float64, bool, *jsondoc.Err) {
-	m, ok := p.meta.Get(key)
+func (p *parser) ns(f field, required bool, t0ns int64) (float64, bool, *jsondoc.Err) {
+	m, ok := p.meta.Get(f.key)
 	if !ok || jsondoc.IsNull(m.Val) {
 		if required {
-			return 0, false, jsondoc.Errf(-1, "missing required field metadata.%s", key)
+			return 0, false, jsondoc.Errf(-1, "missing required field %s", f.name)
 		}
 		return 0, false, nil
 	}
-	v, err := m.Count("metadata." + key)
+	v, err := m.Count(f.name)
 	if err != nil {
 		return 0, false, err
 	}
 	if v < minEpochNs {
-		return 0, false, jsondoc.Errf(m.Off, "metadata.%s: %d is not a Unix time in nanoseconds", key, v)
+		return 0, false, jsondoc.Errf(m.Off, "%s: %d is not a Unix time in nanoseconds", f.name, v)
 	}
 	return float64(v-t0ns) / 1e9, true, nil
 }
 
-// metric returns metrics.tag's value member; ok is false when absent or
-// null.
-func (p *parser) metric(tag string) (jsondoc.Member, string, bool, *jsondoc.Err) {
-	m, ok := p.metrics.Get(tag)
+// metric returns the value member of metric t and its unit's raw JSON;
+// ok is false when the metric is absent or null.
+func (p *parser) metric(t tag) (jsondoc.Member, []byte, bool, *jsondoc.Err) {
+	m, ok := p.metrics.Get(t.key)
 	if !ok || jsondoc.IsNull(m.Val) {
-		return jsondoc.Member{}, "", false, nil
+		return jsondoc.Member{}, nil, false, nil
 	}
-	var err *jsondoc.Err
-	if p.value, err = m.Object("metrics."+tag, p.value); err != nil {
-		return jsondoc.Member{}, "", false, err
+	if len(m.Val) == 0 || m.Val[0] != '{' {
+		return jsondoc.Member{}, nil, false, jsondoc.Errf(m.Off, "%s: want an object {value, unit}, got %s", t.name, jsondoc.Describe(m.Val))
 	}
+	p.value = jsondoc.Members(m.Val, m.Off, p.value[:0])
 	v, ok := p.value.Get("value")
 	if !ok {
-		return jsondoc.Member{}, "", false, jsondoc.Errf(m.Off, "metrics.%s: missing value", tag)
+		return jsondoc.Member{}, nil, false, jsondoc.Errf(m.Off, "%s: missing value", t.name)
 	}
 	if jsondoc.IsNull(v.Val) {
-		return jsondoc.Member{}, "", false, nil
+		return jsondoc.Member{}, nil, false, nil
 	}
-	unit := ""
+	var unit []byte
 	if u, ok := p.value.Get("unit"); ok && !jsondoc.IsNull(u.Val) {
-		if unit, err = u.String("metrics." + tag + ".unit"); err != nil {
-			return jsondoc.Member{}, "", false, err
+		if u.Val[0] != '"' {
+			return jsondoc.Member{}, nil, false, jsondoc.Errf(u.Off, "%s: want a string, got %s", t.unit, jsondoc.Describe(u.Val))
 		}
+		unit = u.Val
 	}
 	return v, unit, true, nil
 }
 
-// count returns the first of tags present, as a token count; tag is the
-// one found, "" for none.
-func (p *parser) count(tags ...string) (int64, string, *jsondoc.Err) {
-	for _, tag := range tags {
-		v, _, ok, err := p.metric(tag)
+// count returns the first of tags present, as a token count; found is the
+// one found, nil for none.
+func (p *parser) count(tags ...*tag) (int64, *tag, *jsondoc.Err) {
+	for _, t := range tags {
+		v, _, ok, err := p.metric(*t)
 		if err != nil {
-			return 0, "", err
+			return 0, nil, err
 		}
 		if !ok {
 			continue
 		}
-		n, err := v.Count("metrics." + tag + ".value")
-		return n, tag, err
+		n, err := v.Count(t.value)
+		return n, t, err
 	}
-	return 0, "", nil
+	return 0, nil, nil
 }
 
-// perSecond is how many of each time unit AIPerf writes make a second.
-var perSecond = map[string]float64{"ns": 1e9, "us": 1e6, "ms": 1e3, "sec": 1, "s": 1}
+// perSecond is how many of each time unit AIPerf writes make a second,
+// keyed by the unit as its JSON string.
+var perSecond = map[string]float64{`"ns"`: 1e9, `"us"`: 1e6, `"ms"`: 1e3, `"sec"`: 1, `"s"`: 1}
 
 func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.Err {
 	row := &t.Row
 	*times = [3]float64{}
 	var err *jsondoc.Err
-	if row.Session, err = p.str("x_correlation_id", false); err != nil {
+	if row.Session, err = p.str(fCorrelation); err != nil {
 		return err
 	}
 	single := row.Session == ""
 	if single {
 		// A build that writes no correlation id: each request is a
 		// session of its own.
-		if row.Session, err = p.str("x_request_id", false); err != nil {
+		if row.Session, err = p.str(fRequestID); err != nil {
 			return err
 		}
 		if row.Session == "" {
 			return jsondoc.Errf(-1, "missing required field metadata.x_correlation_id (or x_request_id)")
 		}
 	}
-	if m, ok := p.meta.Get("turn_index"); ok && !jsondoc.IsNull(m.Val) {
-		n, err := m.Count("metadata.turn_index")
+	if m, ok := p.meta.Get(fTurnIndex.key); ok && !jsondoc.IsNull(m.Val) {
+		n, err := m.Count(fTurnIndex.name)
 		if err != nil {
 			return err
 		}
@@ -222,56 +259,62 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 		t.Ordinal = true
 	}
 
-	ready, hasReady, err := p.ns("credit_issued_ns", false, t0ns)
+	ready, hasReady, err := p.ns(fCreditIssued, false, t0ns)
 	if err != nil {
 		return err
 	}
-	sent, _, err := p.ns("request_start_ns", true, t0ns)
+	sent, _, err := p.ns(fRequestStart, true, t0ns)
 	if err != nil {
 		return err
 	}
-	if row.DoneS, _, err = p.ns("request_end_ns", true, t0ns); err != nil {
+	if row.DoneS, _, err = p.ns(fRequestEnd, true, t0ns); err != nil {
 		return err
+	}
+	if row.DoneS < sent {
+		m, _ := p.meta.Get(fRequestEnd.key)
+		return jsondoc.Errf(m.Off, "metadata.request_end_ns is before request_start_ns")
 	}
 	times[1], row.SentS = sent, &times[1]
 	if hasReady {
 		times[0], row.ReadyS = ready, &times[0]
 	}
-	v, unit, ok, err := p.metric("time_to_first_token")
+	name := tTTFT.value
+	v, unit, ok, err := p.metric(tTTFT)
 	if err == nil && !ok {
-		v, unit, ok, err = p.metric("ttft")
+		name = tTTFTOld.value
+		v, unit, ok, err = p.metric(tTTFTOld)
 	}
 	if err != nil {
 		return err
 	}
 	if ok {
-		ms, err := v.Number("metrics.time_to_first_token.value")
+		x, err := v.Number(name)
 		if err != nil {
 			return err
 		}
-		per, known := perSecond[unit]
+		per, known := perSecond[string(unit)]
 		if !known {
-			return jsondoc.Errf(v.Off, "metrics.time_to_first_token: unknown unit %q (want ns, us, ms or sec)", unit)
+			return jsondoc.Errf(v.Off, "%s: unknown unit %s (want ns, us, ms or sec)", name, unit)
 		}
-		if ms < 0 {
-			return jsondoc.Errf(v.Off, "metrics.time_to_first_token.value: want a non-negative number, got %v", ms)
+		if x < 0 {
+			return jsondoc.Errf(v.Off, "%s: want a non-negative number, got %s", name, v.Val)
 		}
-		times[2], row.FirstTokenS = sent+ms/per, &times[2]
+		times[2], row.FirstTokenS = sent+x/per, &times[2]
 	}
 
-	var tag string
-	if row.PromptTokens, tag, err = p.count("usage_prompt_tokens", "input_sequence_length", "error_isl"); err != nil {
+	var found *tag
+	if row.PromptTokens, found, err = p.count(&tUsagePrompt, &tISL, &tErrorISL); err != nil {
 		return err
 	}
-	p.clientTokens = tag != "usage_prompt_tokens"
-	if row.OutputTokens, _, err = p.count("usage_completion_tokens", "output_sequence_length"); err != nil {
+	p.clientTokens = found != &tUsagePrompt
+	if row.OutputTokens, _, err = p.count(&tUsageCompletion, &tOSL); err != nil {
 		return err
 	}
-	if row.CachedTokens, tag, err = p.count("usage_prompt_cache_read_tokens"); err != nil {
+	if row.CachedTokens, found, err = p.count(&tCacheRead); err != nil {
 		return err
 	}
-	if t.CachedReported = tag != ""; t.CachedReported && row.CachedTokens > row.PromptTokens {
-		v, _, _, _ := p.metric("usage_prompt_cache_read_tokens")
+	if t.CachedReported = found != nil; t.CachedReported && row.CachedTokens > row.PromptTokens {
+		v, _, _, _ := p.metric(tCacheRead)
 		return jsondoc.Errf(v.Off, "metrics.usage_prompt_cache_read_tokens %d exceeds the prompt's %d tokens", row.CachedTokens, row.PromptTokens)
 	}
 
@@ -282,8 +325,8 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 		}
 		row.Status = schema.TurnError
 	}
-	if m, ok := p.meta.Get("was_cancelled"); ok && !jsondoc.IsNull(m.Val) {
-		c, err := m.Bool("metadata.was_cancelled")
+	if m, ok := p.meta.Get(fCancelled.key); ok && !jsondoc.IsNull(m.Val) {
+		c, err := m.Bool(fCancelled.name)
 		if err != nil {
 			return err
 		}
