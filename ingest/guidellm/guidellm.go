@@ -166,15 +166,11 @@ func Sniff(head []byte) bool {
 	head = bytes.TrimLeft(head, " \t\r\n")
 	head = bytes.TrimPrefix(head, []byte("---\n"))
 	for _, k := range []string{"benchmarks", "metadata", "args"} {
-		if bytes.HasPrefix(head, []byte(`{"`+k+`":`)) || bytes.HasPrefix(head, []byte(`{"`+k+`": `)) {
-			return true
-		}
-		if bytes.HasPrefix(head, []byte(k+":")) {
+		// json.dumps writes ": " between a key and its value.
+		if bytes.HasPrefix(head, []byte(`{"`+k+`": `)) || bytes.HasPrefix(head, []byte(k+":")) {
 			return true
 		}
 	}
-	// The YAML form has its keys sorted: args, then benchmarks; from v0.7,
-	// benchmarks first.
 	return false
 }
 
@@ -262,6 +258,14 @@ func (r *Reader) end() error {
 // NextBenchmark reads up to the next benchmark's requests and returns the
 // benchmark, or io.EOF after the last.
 func (r *Reader) NextBenchmark() (*Benchmark, error) {
+	b, err := r.nextBenchmark()
+	if err != nil && err != io.EOF {
+		r.state = stDone // the document cannot be read past a fault in its structure
+	}
+	return b, err
+}
+
+func (r *Reader) nextBenchmark() (*Benchmark, error) {
 	for r.state == stRequests {
 		// The caller did not read the previous benchmark to its end.
 		if _, err := r.Next(); err != nil && err != io.EOF {

@@ -1,6 +1,7 @@
 package guidellm
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -19,6 +20,26 @@ var bucketStatus = [3]string{schema.TurnOK, schema.TurnError, schema.TurnAborted
 // valid until the next call. A bad request gives a *textpos.ParseError and
 // the reader goes on with the next one.
 func (r *Reader) Next() (*loadgen.Turn, error) {
+	t, err := r.next()
+	var re *requestError
+	if errors.As(err, &re) {
+		return nil, re.err // a bad request: the next one can be read
+	}
+	if err != nil && err != io.EOF && !errors.Is(err, errSampled) {
+		r.state = stDone // the document cannot be read past a fault in its structure
+	}
+	return t, err
+}
+
+// requestError is a bad request, after which reading goes on.
+type requestError struct{ err error }
+
+func (e *requestError) Error() string { return e.err.Error() }
+
+// errSampled marks the error of a sampled benchmark.
+var errSampled = errors.New("sampled")
+
+func (r *Reader) next() (*loadgen.Turn, error) {
 	for r.state == stRequests {
 		if r.bucket == "" {
 			key, off, ok, err := r.doc.Key()
@@ -73,7 +94,7 @@ func (r *Reader) Next() (*loadgen.Turn, error) {
 			if e.Off < 0 {
 				epos, ecol = pos, col
 			}
-			return nil, jsondocError(epos, ecol, raw, fmt.Sprintf("benchmarks[%d].requests.%s: %s", r.bench.Index, r.bucket, e.Msg))
+			return nil, &requestError{jsondocError(epos, ecol, raw, fmt.Sprintf("benchmarks[%d].requests.%s: %s", r.bench.Index, r.bucket, e.Msg))}
 		}
 		if !in {
 			r.bench.Excluded++
@@ -82,7 +103,7 @@ func (r *Reader) Next() (*loadgen.Turn, error) {
 		r.bench.In[b]++
 		t.Row.Status = bucketStatus[b]
 		if t.Row.Status == schema.TurnOK && r.req.nullTokens != "" {
-			return nil, jsondocError(pos, col, raw, fmt.Sprintf("benchmarks[%d].requests.%s: a completed request with %s null", r.bench.Index, r.bucket, r.req.nullTokens))
+			return nil, &requestError{jsondocError(pos, col, raw, fmt.Sprintf("benchmarks[%d].requests.%s: a completed request with %s null", r.bench.Index, r.bucket, r.req.nullTokens))}
 		}
 		return t, nil
 	}
@@ -139,7 +160,7 @@ func (r *Reader) benchmarkEnd() error {
 				r.warnf("%s: WARNING: %s (read anyway: --lenient)", name, msg)
 				continue
 			}
-			return fmt.Errorf("%s: %s, or ingest with --lenient to read the sample", name, msg)
+			return &sampledError{fmt.Sprintf("%s: %s, or ingest with --lenient to read the sample", name, msg)}
 		case b.In[i] > b.totals[i]:
 			r.warnf("%s: benchmarks[%d]: %d %s requests in the measured window, but request_totals counts %d", name, b.Index, b.In[i], k, b.totals[i])
 		}
@@ -199,7 +220,9 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 	}
 	cached, ok := q.top.Get("cached_tokens")
 	if !ok || jsondoc.IsNull(cached.Val) {
-		if in, ok := q.top.Get("input_metrics"); ok && !jsondoc.IsNull(in.Val) {
+		// Before the computed field was serialised, and where it is null,
+		// input_metrics has the count.
+		if in, found := q.top.Get("input_metrics"); found && !jsondoc.IsNull(in.Val) {
 			if q.input, err = in.Object("input_metrics", q.input); err != nil {
 				return false, err
 			}
@@ -211,7 +234,7 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 			return false, err
 		}
 		t.CachedReported = true
-		if row.CachedTokens > row.PromptTokens {
+		if row.CachedTokens > row.PromptTokens && q.nullTokens != "prompt_tokens" {
 			return false, jsondoc.Errf(cached.Off, "cached_tokens %d exceeds prompt_tokens %d", row.CachedTokens, row.PromptTokens)
 		}
 	}
@@ -348,3 +371,10 @@ func (q *request) times(o jsondoc.Object, name string, row *schema.Turn, times *
 func jsondocError(pos textpos.Pos, col int, raw []byte, msg string) error {
 	return textpos.At(pos, col, raw, "%s", msg)
 }
+
+// sampledError is the error of a sampled benchmark: the benchmark was read
+// to its end, so the next one can be.
+type sampledError struct{ msg string }
+
+func (e *sampledError) Error() string        { return e.msg }
+func (e *sampledError) Is(target error) bool { return target == errSampled }

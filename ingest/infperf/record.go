@@ -2,6 +2,7 @@ package infperf
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"math"
 
@@ -53,7 +54,14 @@ func (r *Reader) scan() ([]record, bounds, error) {
 	for doc.PeekKind() != ']' {
 		raw, start, err := doc.ReadValue()
 		if err == io.EOF {
-			return nil, b, doc.Errorf(doc.Offset(), nil, "the file ends inside the list: it was cut short")
+			err = doc.Errorf(doc.Offset(), nil, "the file ends inside the list: it was cut short")
+		}
+		var pe *textpos.ParseError
+		if errors.As(err, &pe) {
+			// The list cannot be read past a fault in its structure: the
+			// records before it stand, the fault is the last bad record.
+			r.errs = append(r.errs, pe)
+			return recs, b, nil
 		}
 		if err != nil {
 			return nil, b, err

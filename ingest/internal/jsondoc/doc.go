@@ -104,18 +104,22 @@ func (d *Doc) SkipValue() error {
 }
 
 // Key reads an object member's name; ok is false at the object's end,
-// whose closing brace is then read.
+// whose closing brace is then read. off is the offset of the name.
 func (d *Doc) Key() (name string, off int64, ok bool, err error) {
 	if d.dec.PeekKind() == '}' {
 		_, err := d.ReadToken()
 		return "", 0, false, err
 	}
-	off = d.dec.InputOffset()
-	tok, err := d.ReadToken()
+	v, err := d.dec.ReadValue() // a name reads as a string value
 	if err != nil {
-		return "", 0, false, err
+		return "", 0, false, d.wrap(err)
 	}
-	return tok.String(), off, true, nil
+	off = d.dec.InputOffset() - int64(len(v))
+	b, err := jsontext.AppendUnquote(nil, v)
+	if err != nil {
+		return "", 0, false, d.Errorf(off, nil, "invalid JSON: %v", err)
+	}
+	return string(b), off, true, nil
 }
 
 // Errorf returns a ParseError at offset off with the bytes raw.
@@ -141,14 +145,14 @@ func (d *Doc) wrap(err error) error {
 		}
 		return fmt.Errorf("%s: %w", d.name, err)
 	}
-	msg := se.Err.Error()
+	msg := "invalid JSON: " + se.Err.Error()
 	if errors.Is(se.Err, io.ErrUnexpectedEOF) {
 		msg = "the file ends inside a JSON value: it was cut short"
 	}
 	if p := string(se.JSONPointer); p != "" {
 		msg += " (at JSON pointer " + p + ")"
 	}
-	return d.Errorf(se.ByteOffset, nil, "invalid JSON: %s", msg)
+	return d.Errorf(se.ByteOffset, nil, "%s", msg)
 }
 
 // lineTracker passes a document's bytes on to the decoder and notes where
