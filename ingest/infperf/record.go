@@ -104,7 +104,7 @@ func (r *Reader) scan() ([]record, bounds, error) {
 
 // parser holds the scratch tables of one record's objects.
 type parser struct {
-	top, info, extra, resp, usage, details, text jsondoc.Object
+	top, info, extra, resp, reqm, usage, details, text jsondoc.Object
 }
 
 // parse fills rec from raw (valid JSON); offsets in errors are in raw.
@@ -201,20 +201,21 @@ func (p *parser) tokens(rec *record) *jsondoc.Err {
 	var err *jsondoc.Err
 	// The response's metrics: response_metrics (v0.6+), response_info
 	// (v0.5), else info itself (v0.1.1-v0.4).
-	p.resp = p.info
-	respName := "info"
+	resp, respName := p.info, "info"
 	for _, k := range []string{"response_metrics", "response_info"} {
 		if m, ok := p.info.Get(k); ok {
 			respName = "info." + k
 			if jsondoc.IsNull(m.Val) {
-				p.resp = nil
-			} else if p.resp, err = m.Object(respName, p.resp[:0]); err != nil {
+				resp = nil
+			} else if p.resp, err = m.Object(respName, p.resp); err != nil {
 				return err
+			} else {
+				resp = p.resp
 			}
 			break
 		}
 	}
-	if m, ok := p.resp.Get("output_token_times"); ok && !jsondoc.IsNull(m.Val) {
+	if m, ok := resp.Get("output_token_times"); ok && !jsondoc.IsNull(m.Val) {
 		if m.Val[0] != '[' {
 			return jsondoc.Errf(m.Off, "%s.output_token_times: want a list, got %s", respName, jsondoc.Describe(m.Val))
 		}
@@ -235,12 +236,11 @@ func (p *parser) tokens(rec *record) *jsondoc.Err {
 		return err
 	}
 	if m, ok := p.info.Get("request_metrics"); ok && !jsondoc.IsNull(m.Val) {
-		rm, err := m.Object("info.request_metrics", p.text[:0])
-		if err != nil {
+		if p.reqm, err = m.Object("info.request_metrics", p.reqm); err != nil {
 			return err
 		}
-		if t, ok := rm.Get("text"); ok && !jsondoc.IsNull(t.Val) {
-			if p.text, err = t.Object("info.request_metrics.text", rm[len(rm):]); err != nil {
+		if t, ok := p.reqm.Get("text"); ok && !jsondoc.IsNull(t.Val) {
+			if p.text, err = t.Object("info.request_metrics.text", p.text); err != nil {
 				return err
 			}
 			if n, err := p.count(p.text, "info.request_metrics.text", "input_tokens"); err != nil {
@@ -250,13 +250,13 @@ func (p *parser) tokens(rec *record) *jsondoc.Err {
 			}
 		}
 	}
-	clientOut, err := p.count(p.resp, respName, "output_tokens")
+	clientOut, err := p.count(resp, respName, "output_tokens")
 	if err != nil {
 		return err
 	}
 	rec.prompt, rec.output = max(clientIn, 0), max(clientOut, 0)
 	// The server's usage, when it was kept.
-	u, ok := p.resp.Get("server_usage")
+	u, ok := resp.Get("server_usage")
 	if !ok || jsondoc.IsNull(u.Val) {
 		return nil
 	}
