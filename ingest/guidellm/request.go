@@ -277,9 +277,9 @@ func (q *request) v04(row *schema.Turn, times *[3]float64, t0 jsondoc.Time) (sta
 // session returns a v0.4+ request's session: its conversation, and the
 // sub-agent's branch of it, else the request itself.
 func (q *request) session() (string, *jsondoc.Err) {
-	if c, ok := q.info.Get("conversation_id"); ok && !jsondoc.IsNull(c.Val) {
+	if c, ok := q.info.Get("conversation_id"); ok && !jsondoc.IsNull(c.Val) && string(c.Val) != `""` {
 		s, err := c.String("info.conversation_id")
-		if err != nil || s == "" {
+		if err != nil {
 			return s, err
 		}
 		if a, ok := q.info.Get("agent_id"); ok && !jsondoc.IsNull(a.Val) {
@@ -295,10 +295,20 @@ func (q *request) session() (string, *jsondoc.Err) {
 	}
 	for _, o := range []jsondoc.Object{q.info, q.top} {
 		if id, ok := o.Get("request_id"); ok && !jsondoc.IsNull(id.Val) {
-			return id.String("request_id")
+			return requestID(id)
 		}
 	}
 	return "", jsondoc.Errf(-1, "missing required field request_id")
+}
+
+// requestID returns a request's id, which must not be empty: it names the
+// request's session when there is no conversation.
+func requestID(m jsondoc.Member) (string, *jsondoc.Err) {
+	s, err := m.String("request_id")
+	if err == nil && s == "" {
+		err = jsondoc.Errf(m.Off, "request_id: want a non-empty string")
+	}
+	return s, err
 }
 
 // v03 reads the session and times of a v0.3 request (scheduler_info, no
@@ -308,7 +318,7 @@ func (q *request) v03(row *schema.Turn, times *[3]float64, t0 jsondoc.Time) (sta
 	if !ok {
 		return 0, 0, jsondoc.Errf(-1, "missing required field request_id")
 	}
-	if row.Session, err = id.String("request_id"); err != nil {
+	if row.Session, err = requestID(id); err != nil {
 		return 0, 0, err
 	}
 	m, _ := q.top.Get("scheduler_info")

@@ -42,12 +42,3 @@ func where(pos textpos.Pos, col int) string {
 	}
 	return pos.String()
 }
-
-// CacheWarning is the warning of a run in which no turn carried a
-// cached-token figure: its turns' cached_tokens are unknown, not 0, so it
-// has no hit ratio. what names the file.
-func CacheWarning(what string) string {
-	return fmt.Sprintf("WARNING: %s: no turn carries a cached-token count, so the engine did not report them "+
-		"(start vLLM with --enable-prompt-tokens-details, SGLang with --enable-cache-report): "+
-		"cached_tokens are unknown, not 0, and the run gets no hit-ratio verdict (runs.cache_reported = false)", what)
-}
