@@ -43,8 +43,8 @@ func (f *Facts) requests(path string) error {
 			// No clock anchor: the manifest must give the offset.
 			f.ClockUnknown = true
 			f.Start, f.End = math.NaN(), math.NaN()
-			f.Notes = append(f.Notes, fmt.Sprintf("%s: %v", f.Gateway, err))
-			err = nil
+			f.Notes = append(f.Notes, err.Error())
+			return lr.Err()
 		}
 	default:
 		err = f.outlast(lr)

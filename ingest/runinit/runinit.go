@@ -213,7 +213,9 @@ func (f *Facts) Write(buf *bytes.Buffer) {
 	buf.WriteString("# " + fill + " (outlast ingest refuses the manifest until then), check the\n")
 	buf.WriteString("# rest; docs/run-format.md describes every key.\n")
 	for _, n := range f.Notes {
-		buf.WriteString("# " + n + "\n")
+		for _, l := range wrap(n, 76) {
+			buf.WriteString("# " + l + "\n")
+		}
 	}
 	line(buf, 0, "format", manifest.Format, "")
 	line(buf, 0, "run", f.Run, "from the directory's name")
@@ -312,4 +314,21 @@ func quoteVersion(v string) string {
 		return strconv.Quote(v)
 	}
 	return v
+}
+
+// wrap breaks text into lines of at most width bytes, at spaces.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }
