@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/outlast-dev/outlast/internal/duckdbtest"
 )
 
 // loadgenRuns are the fixture runs of the load generators' exports.
@@ -296,5 +298,40 @@ func TestLenientKeepsBadRequests(t *testing.T) {
 				t.Errorf("rejects %v", res.Rejects)
 			}
 		})
+	}
+}
+
+// TestLoadgenRunsReadBackInDuckDB stages the load generators' fixture
+// runs and reads their tables back through DuckDB: the runs table's new
+// columns, the turns and the derived sessions.
+func TestLoadgenRunsReadBackInDuckDB(t *testing.T) {
+	root := t.TempDir()
+	var dirs []string
+	for _, n := range loadgenRuns {
+		dirs = append(dirs, fixture(n))
+	}
+	stageRuns(t, root, true, Options{Version: "test"}, dirs...)
+	q := func(table, sel string, rest ...string) string {
+		return duckdbtest.Query(t, "SELECT "+sel+" FROM read_parquet('"+filepath.ToSlash(filepath.Join(root, table))+
+			"/**/*.parquet', hive_partitioning=true) "+strings.Join(rest, " "))
+	}
+	want := `{"run":"aiperf-2025","gateway_format":"aiperf","cache_reported":false,"excluded_records":2,"load_concurrency":4,"clock_anchor":""}
+{"run":"aiperf-2026","gateway_format":"aiperf","cache_reported":true,"excluded_records":3,"load_concurrency":16,"clock_anchor":""}
+{"run":"guidellm-0.6.1","gateway_format":"guidellm","cache_reported":false,"excluded_records":0,"load_concurrency":3,"clock_anchor":""}
+{"run":"guidellm-main","gateway_format":"guidellm","cache_reported":true,"excluded_records":0,"load_concurrency":4,"clock_anchor":""}
+{"run":"inference-perf-0.6.1","gateway_format":"inference-perf","cache_reported":true,"excluded_records":0,"load_concurrency":null,"clock_anchor":"created"}`
+	if got := q("runs", "run, gateway_format, cache_reported, excluded_records, load_concurrency, clock_anchor", "ORDER BY run"); got != want {
+		t.Errorf("runs via DuckDB:\n got %s\nwant %s", got, want)
+	}
+	if got, want := q("turns", "run, count(*) AS n, count(first_token_s) AS first, sum(cached_tokens) > 0 AS cached", "GROUP BY run ORDER BY run"),
+		`{"run":"aiperf-2025","n":57,"first":55,"cached":false}
+{"run":"aiperf-2026","n":140,"first":138,"cached":true}
+{"run":"guidellm-0.6.1","n":60,"first":59,"cached":false}
+{"run":"guidellm-main","n":76,"first":75,"cached":true}
+{"run":"inference-perf-0.6.1","n":48,"first":47,"cached":true}`; got != want {
+		t.Errorf("turns via DuckDB:\n got %s\nwant %s", got, want)
+	}
+	if got, want := q("sessions", "count(*) AS n, count(end_s) AS ended, sum((status = 'aborted')::INT) AS aborted"), `{"n":93,"ended":93,"aborted":7}`; got != want {
+		t.Errorf("sessions via DuckDB: got %s want %s", got, want)
 	}
 }
