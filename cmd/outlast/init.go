@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/outlast-dev/outlast/ingest/manifest"
 	"github.com/outlast-dev/outlast/ingest/runinit"
 )
 
@@ -58,6 +59,6 @@ func runInit(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintf(stdout, ", engine log %s", f.EngineLog)
 	}
 	fmt.Fprintln(stdout)
-	fmt.Fprintf(stdout, "fill in every %q in it, then: outlast ingest --out DATASET %s\n", "<fill in>", dir)
+	fmt.Fprintf(stdout, "fill in every %s in it, then: outlast ingest --out DATASET %s\n", manifest.Placeholder, dir)
 	return nil
 }
