@@ -256,5 +256,3 @@ func TestSniff(t *testing.T) {
 		}
 	}
 }
-
-

@@ -10,6 +10,7 @@ import (
 	"github.com/outlast-dev/outlast/ingest/aiperf"
 	"github.com/outlast-dev/outlast/ingest/guidellm"
 	"github.com/outlast-dev/outlast/ingest/infperf"
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
 	"github.com/outlast-dev/outlast/ingest/manifest"
 	"github.com/outlast-dev/outlast/schema"
@@ -89,58 +90,62 @@ func (r *runReader) warnAll(ws []string) {
 
 // readAIPerf reads AIPerf's profile_export.jsonl at path.
 func (r *runReader) readAIPerf(path string) (span, error) {
-	lr, err := open(path)
-	if err != nil {
-		return newSpan(), err
-	}
-	defer lr.Close()
-	rd := aiperf.NewReader(lr, r.t0)
-	sp, err := r.collectTurns(rd, lr.Name())
-	if err != nil {
-		return sp, err
-	}
-	if err := lr.Err(); err != nil {
-		return sp, err
-	}
-	r.warnAll(rd.Warnings())
-	d := r.res.Data
-	warm := int64(rd.Info().Warmup)
-	d.Run.ExcludedRecords = &warm
-	d.Run.GatewaySHA256, err = lr.SHA256()
-	return sp, err
+	var rd *aiperf.Reader
+	return r.readExport(path, func(lr *lineio.Reader) (turnSource, func()) {
+		rd = aiperf.NewReader(lr, r.t0)
+		return rd, func() {
+			r.warnAll(rd.Warnings())
+			warm := int64(rd.Info().Warmup)
+			r.res.Data.Run.ExcludedRecords = &warm
+		}
+	})
 }
 
 // readInferencePerf reads inference-perf's per_request_lifecycle_metrics.json
 // at path, its clock anchored by the manifest or the directory's files.
 func (r *runReader) readInferencePerf(path string) (span, error) {
+	return r.readExport(path, func(lr *lineio.Reader) (turnSource, func()) {
+		rd := infperf.NewReader(lr, lr.Name(), infperf.Options{
+			T0:           r.t0,
+			ClockOffsetS: r.m.Files.ClockOffsetS,
+			PerSession:   filepath.Join(filepath.Dir(path), infperf.PerSessionFile),
+		})
+		return rd, func() {
+			r.warnAll(rd.Warnings())
+			run := &r.res.Data.Run
+			a := rd.Anchor()
+			run.ClockAnchor, run.ClockUncertaintyS = a.Method, a.UncertaintyS
+			if a.UncertaintyS != nil {
+				r.warnf("%s: request times are inference-perf's perf_counter, put on the wall clock from %s: offset %.3f s ± %.3f s",
+					lr.Name(), a.Method, a.OffsetS, *a.UncertaintyS)
+			}
+			zero := int64(0)
+			run.ExcludedRecords = &zero
+		}
+	})
+}
+
+// readExport reads the one-run export at path through the reader that
+// newReader makes of it, then lets the reader's done record what it saw.
+func (r *runReader) readExport(path string, newReader func(*lineio.Reader) (turnSource, func())) (span, error) {
 	lr, err := open(path)
 	if err != nil {
 		return newSpan(), err
 	}
 	defer lr.Close()
-	rd := infperf.NewReader(lr, lr.Name(), infperf.Options{
-		T0:           r.t0,
-		ClockOffsetS: r.m.Files.ClockOffsetS,
-		PerSession:   filepath.Join(filepath.Dir(path), infperf.PerSessionFile),
-	})
-	sp, err := r.collectTurns(rd, lr.Name())
+	src, done := newReader(lr)
+	if c, ok := src.(interface{ Close() }); ok {
+		defer c.Close() // before lr.Close: the reader's goroutines use lr
+	}
+	sp, err := r.collectTurns(src, lr.Name())
 	if err != nil {
 		return sp, err
 	}
 	if err := lr.Err(); err != nil {
 		return sp, err
 	}
-	r.warnAll(rd.Warnings())
-	d := r.res.Data
-	a := rd.Anchor()
-	d.Run.ClockAnchor, d.Run.ClockUncertaintyS = a.Method, a.UncertaintyS
-	if a.UncertaintyS != nil {
-		r.warnf("%s: request times are inference-perf's perf_counter, put on the wall clock from %s: offset %.3f s ± %.3f s",
-			lr.Name(), a.Method, a.OffsetS, *a.UncertaintyS)
-	}
-	zero := int64(0)
-	d.Run.ExcludedRecords = &zero
-	d.Run.GatewaySHA256, err = lr.SHA256()
+	done()
+	r.res.Data.Run.GatewaySHA256, err = lr.SHA256()
 	return sp, err
 }
 

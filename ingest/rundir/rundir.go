@@ -10,10 +10,18 @@
 // that memory does not grow with the log; cmd/outlast gives it the
 // dataset's run writer, which this package does not know.
 //
+// The gateway log is outlast's own gateway.jsonl or a load generator's
+// per-request export (AIPerf, GuideLLM, inference-perf), chosen by
+// files.gateway_format or by its first bytes. A GuideLLM report with
+// several benchmarks (a sweep) is one run per benchmark: ReadAll and
+// StreamAll return them all; Read and Stream refuse such a directory.
+//
 // The files of this package follow the run directory: rundir.go the
-// manifest and the order of reading, gateway.go the gateway log and its
-// cross-line rules, repeated.go the second pass that names the first line
-// of a repeated record, engine.go the engine log, metrics.go the scrapes.
+// manifest and the order of reading, format.go which gateway log and
+// format, gateway.go outlast's gateway log and its cross-line rules,
+// repeated.go the second pass that names the first line of a repeated
+// record, loadgen.go the load generators' exports, engine.go the engine
+// log, metrics.go the scrapes.
 // Each input kind is read through a small interface (gatewayReader,
 // engineFormat, metricsReader), where other formats of the same input plug
 // in. Nothing here is shared between runs, so runs may be read in parallel,

@@ -63,10 +63,11 @@ type turnSource interface {
 	Next() (*loadgen.Turn, error)
 }
 
-// turns widens the span by every turn src reads.
-func (f *Facts) turns(src turnSource) error {
+// each calls fn with every value next reads until io.EOF, skipping bad
+// records (ingest reports them).
+func each[T any](next func() (T, error), fn func(T)) error {
 	for {
-		t, err := src.Next()
+		v, err := next()
 		if err == io.EOF {
 			return nil
 		}
@@ -77,6 +78,13 @@ func (f *Facts) turns(src turnSource) error {
 		if err != nil {
 			return err
 		}
+		fn(v)
+	}
+}
+
+// turns widens the span by every turn src reads.
+func (f *Facts) turns(src turnSource) error {
+	return each(src.Next, func(t *loadgen.Turn) {
 		f.Requests++
 		start := t.Row.DoneS
 		if t.Row.SentS != nil {
@@ -86,7 +94,7 @@ func (f *Facts) turns(src turnSource) error {
 			start = math.Min(start, *t.Row.ReadyS)
 		}
 		f.widen(start, t.Row.DoneS)
-	}
+	})
 }
 
 func (f *Facts) widen(start, end float64) {
@@ -136,25 +144,14 @@ func (f *Facts) guidellm(r io.Reader) error {
 func (f *Facts) outlast(lr *lineio.Reader) error {
 	rd := gateway.NewReader(lr, epoch)
 	defer rd.Close()
-	for {
-		rec, err := rd.Next()
-		if err == io.EOF {
-			return nil
-		}
-		var pe *textpos.ParseError
-		if errors.As(err, &pe) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
+	return each(rd.Next, func(rec gateway.Record) {
+		start := rec.T
 		if rec.Turn != nil {
 			f.Requests++
-		}
-		start := rec.T
-		if rec.Turn != nil && rec.Turn.ReadyS != nil {
-			start = math.Min(start, *rec.Turn.ReadyS)
+			if rec.Turn.ReadyS != nil {
+				start = math.Min(start, *rec.Turn.ReadyS)
+			}
 		}
 		f.widen(start, rec.T)
-	}
+	})
 }

@@ -45,8 +45,8 @@ func (t *trickle) Read(p []byte) (int, error) { return t.r.Read(p[:min(len(p), t
 func TestErrorsArePositioned(t *testing.T) {
 	for text, want := range map[string]string{
 		"{\n  \"a\": 1,\n  \"a\": 2}": "f.json:3:3: invalid JSON: duplicate object member name (at JSON pointer /a)",
-		"[1, 2,":                     "f.json:1:7: the file ends inside a JSON value: it was cut short",
-		"[1, NaN]":                   "f.json:1:5: invalid JSON: invalid character 'N' at start of value (at JSON pointer /1)",
+		"[1, 2,":                      "f.json:1:7: the file ends inside a JSON value: it was cut short",
+		"[1, NaN]":                    "f.json:1:5: invalid JSON: invalid character 'N' at start of value (at JSON pointer /1)",
 	} {
 		d := New(strings.NewReader(text), "f.json")
 		var err error

@@ -103,7 +103,7 @@ func (m Member) Int(name string) (int64, *Err) {
 	if !isNumber(m.Val) {
 		return 0, Errf(m.Off, "%s: want an integer, got %s", name, Describe(m.Val))
 	}
-	if v, ok := parseInt(m.Val); ok {
+	if v, ok := ParseInt(m.Val); ok {
 		return v, nil
 	}
 	f, ok := ParseFloat(m.Val)
@@ -131,7 +131,7 @@ func (m Member) Seconds(name string) (Time, *Err) {
 	if !isNumber(m.Val) {
 		return Time{}, Errf(m.Off, "%s: want a time in seconds, got %s", name, Describe(m.Val))
 	}
-	if sec, frac, ok := splitDecimal(m.Val); ok {
+	if sec, frac, ok := SplitDecimal(m.Val); ok {
 		return Time{sec, frac}, nil
 	}
 	v, ok := ParseFloat(m.Val)
@@ -158,8 +158,9 @@ func (t Time) Float() float64 { return float64(t.Sec) + t.Frac }
 // pow10 holds the exactly representable powers of ten.
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
-// parseInt parses a plain JSON integer that fits in an int64.
-func parseInt(raw []byte) (int64, bool) {
+// ParseInt parses a plain JSON integer (no fraction or exponent); ok is
+// false for another form or one that does not fit in an int64.
+func ParseInt(raw []byte) (int64, bool) {
 	i, neg := 0, false
 	if len(raw) > 0 && raw[0] == '-' {
 		neg, i = true, 1
@@ -190,11 +191,11 @@ func parseInt(raw []byte) (int64, bool) {
 // ParseFloat parses a JSON number, without allocating for plain decimals
 // of at most 15 fraction digits.
 func ParseFloat(raw []byte) (float64, bool) {
-	if sec, frac, ok := splitDecimal(raw); ok {
+	if sec, frac, ok := SplitDecimal(raw); ok {
 		return float64(sec) + frac, true
 	}
 	if len(raw) > 1 && raw[0] == '-' {
-		if sec, frac, ok := splitDecimal(raw[1:]); ok {
+		if sec, frac, ok := SplitDecimal(raw[1:]); ok {
 			return -(float64(sec) + frac), true
 		}
 	}
@@ -205,10 +206,11 @@ func ParseFloat(raw []byte) (float64, bool) {
 	return f, true
 }
 
-// splitDecimal splits a plain non-negative decimal into its integer part
-// and its fraction; ok is false for other forms (sign, exponent, more than
-// 18 integer or 15 fraction digits).
-func splitDecimal(raw []byte) (sec int64, frac float64, ok bool) {
+// SplitDecimal splits a plain non-negative decimal "123.456" into its
+// integer part and its fraction, each exact to float64 rounding; ok is false
+// for other forms (sign, exponent, more than 18 integer or 15 fraction
+// digits).
+func SplitDecimal(raw []byte) (sec int64, frac float64, ok bool) {
 	i := 0
 	for i < len(raw) && raw[i] >= '0' && raw[i] <= '9' {
 		sec = sec*10 + int64(raw[i]-'0')

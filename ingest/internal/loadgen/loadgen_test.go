@@ -73,7 +73,10 @@ func TestRepeatedTurnNamesTheFirst(t *testing.T) {
 // order they were sent, and that a session may not mix the two.
 func TestOrdinalTurns(t *testing.T) {
 	var sunk []string
-	c := New(func(t schema.Turn) error { sunk = append(sunk, fmt.Sprintf("%s/%d@%g", t.Session, t.Turn, *t.SentS)); return nil })
+	c := New(func(t schema.Turn) error {
+		sunk = append(sunk, fmt.Sprintf("%s/%d@%g", t.Session, t.Turn, *t.SentS))
+		return nil
+	})
 	for _, sent := range []float64{30, 10, 20} {
 		tr := turn("o", 0, nil, f(sent), sent+1, "ok")
 		tr.Ordinal = true
