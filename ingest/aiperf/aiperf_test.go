@@ -19,13 +19,16 @@ import (
 // 1793102400.
 var t0 = time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)
 
+// reader returns a reader of text, closed when the test ends.
 func reader(t testing.TB, text string) *Reader {
 	t.Helper()
 	lr, err := lineio.NewReader(strings.NewReader(text), "profile_export.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewReader(lr, t0)
+	rd := NewReader(lr, t0)
+	t.Cleanup(rd.Close)
+	return rd
 }
 
 // TestGolden reads each export through the reader and the session

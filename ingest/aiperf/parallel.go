@@ -41,11 +41,14 @@ type item struct {
 type pipeline struct {
 	*ordered.Pipeline[*batch]
 	free chan *batch // released batches, for their buffers
+	// size is chunkSize when the pipeline started: the reading goroutine
+	// must not look at the variable, which tests change between readers.
+	size int
 }
 
 func startPipeline(lr *lineio.Reader, t0ns int64) *pipeline {
 	workers := runtime.GOMAXPROCS(0)
-	p := &pipeline{free: make(chan *batch, 4*workers)}
+	p := &pipeline{free: make(chan *batch, 4*workers), size: chunkSize}
 	name := lr.Name()
 	p.Pipeline = ordered.Start(workers, p.reader(lr), func() func(*batch) {
 		var ps parser
@@ -71,7 +74,7 @@ func (p *pipeline) reader(lr *lineio.Reader) func() (*batch, bool) {
 		default:
 			b = &batch{}
 		}
-		chunk, first, err := lr.NextChunk(b.chunk[:0], chunkSize)
+		chunk, first, err := lr.NextChunk(b.chunk[:0], p.size)
 		*b = batch{chunk: chunk, first: first, items: b.items[:0]}
 		if err == io.EOF {
 			return nil, false
