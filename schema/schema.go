@@ -156,7 +156,7 @@ type Turn struct {
 	FirstTokenS  *float64 `parquet:"first_token_s,optional"` // first output token
 	DoneS        float64  `parquet:"done_s"`                 // completion (the record's ts)
 	PromptTokens int64    `parquet:"prompt_tokens"`
-	CachedTokens int64    `parquet:"cached_tokens"` // engine-reported cached prompt tokens (null in the log = 0)
+	CachedTokens int64    `parquet:"cached_tokens"` // engine-reported cached prompt tokens (null in the log = 0; unknown when runs.cache_reported is false)
 	OutputTokens int64    `parquet:"output_tokens"`
 	Status       string   `parquet:"status,dict"` // ok | error | aborted
 }
