@@ -138,8 +138,8 @@ func NewReader(r io.Reader, name string, opt Options) (*Reader, error) {
 	return rd, nil
 }
 
-// firstByte returns the first byte that is not white space or a byte-order
-// mark, without consuming it.
+// firstByte returns the first byte that is not white space, without
+// consuming it.
 func firstByte(br *bufio.Reader) (byte, error) {
 	for {
 		b, err := br.Peek(1)
