@@ -32,7 +32,9 @@ func (f *Facts) requests(path string) error {
 	defer lr.Close()
 	switch f.GatewayFormat {
 	case manifest.GatewayAIPerf:
-		err = f.turns(aiperf.NewReader(lr, epoch))
+		rd := aiperf.NewReader(lr, epoch)
+		defer rd.Close() // before lr.Close: the reader's goroutines use lr
+		err = f.turns(rd)
 	case manifest.GatewayGuideLLM:
 		err = f.guidellm(lr)
 	case manifest.GatewayInferencePerf:
