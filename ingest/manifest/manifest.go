@@ -108,7 +108,10 @@ type Control struct {
 type Files struct {
 	Gateway   string // default DefaultGateway
 	EngineLog string // default DefaultEngineLog
-	Metrics   string // default DefaultMetrics
+	Metrics   string // default DefaultMetrics: a file, or a directory of query_range answers
+	// MetricsFormat is files.metrics_format, one of schema.MetricsFormats:
+	// how to read Metrics instead of telling from its content; "" to tell.
+	MetricsFormat string
 	// GatewayFormat is files.gateway_format, one of GatewayFormats; ""
 	// lets ingest detect the format from the file's first bytes.
 	GatewayFormat string

@@ -322,7 +322,7 @@ func (p *parser) labels(sec yamlpos.Entry) (map[string]string, error) {
 	return out, err
 }
 
-var fileKeys = []string{"gateway", "engine_log", "metrics", "gateway_format", "benchmark", "clock_offset_s"}
+var fileKeys = []string{"gateway", "engine_log", "metrics", "metrics_format", "gateway_format", "benchmark", "clock_offset_s"}
 
 func (p *parser) files(sec yamlpos.Entry, out *Files) error {
 	return p.each(sec, func(e yamlpos.Entry, key string) (err error) {
@@ -334,6 +334,9 @@ func (p *parser) files(sec yamlpos.Entry, out *Files) error {
 			dst = &out.EngineLog
 		case "metrics":
 			dst = &out.Metrics
+		case "metrics_format":
+			out.MetricsFormat, err = p.oneOf(e, key, schema.MetricsFormats)
+			return err
 		case "gateway_format":
 			if !yamlpos.IsNull(e.Value) {
 				out.GatewayFormat, err = p.oneOf(e, key, GatewayFormats)
