@@ -106,9 +106,10 @@ type Run struct {
 	GatewayFormat string `parquet:"gateway_format,dict"`
 	// CacheReported says whether any turn carried an engine-reported
 	// cached-token figure. False: the engine was not asked to report them
-	// (vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report),
-	// so the turns' cached_tokens are unknown, not 0, and there is no hit
-	// ratio. Null in datasets written before the column existed.
+	// (vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report)
+	// or the load generator does not record them, so the turns'
+	// cached_tokens are unknown, not 0, and there is no hit ratio. Null in
+	// datasets written before the column existed.
 	CacheReported *bool `parquet:"cache_reported,optional"`
 	// ExcludedRecords counts the load generator's records that are not
 	// part of the run: AIPerf's warmup phase, GuideLLM's requests outside
