@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"io"
 	"testing"
-	"time"
 
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/internal/benchgen"
 )
 
@@ -17,42 +17,26 @@ func BenchmarkReader(b *testing.B) {
 	if _, err := benchgen.WriteGuideLLM(&buf, benchgen.Options{Bytes: 16 << 20, Seed: 1}); err != nil {
 		b.Fatal(err)
 	}
-	data := buf.Bytes()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		n := readAll(b, bytes.NewReader(data))
-		if n == 0 {
-			b.Fatal("no turns")
-		}
-	}
-}
-
-// readAll reads every turn of every benchmark in r and counts them.
-func readAll(tb testing.TB, r io.Reader) int {
-	rd, err := NewReader(r, "benchmarks.json", Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	n := 0
-	for {
-		_, err := rd.NextBenchmark()
-		if err == io.EOF {
-			return n
-		}
+	readertest.BenchRead(b, buf.Bytes(), func(r io.Reader) (int, error) {
+		rd, err := NewReader(r, "benchmarks.json", Options{})
 		if err != nil {
-			tb.Fatal(err)
+			return 0, err
 		}
-		rd.SetT0(time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC))
+		n := 0
 		for {
-			_, err := rd.Next()
+			_, err := rd.NextBenchmark()
 			if err == io.EOF {
-				break
+				return n, nil
 			}
 			if err != nil {
-				tb.Fatal(err)
+				return n, err
 			}
-			n++
+			rd.SetT0(t0)
+			k, err := readertest.Drain(rd)
+			if err != nil {
+				return n, err
+			}
+			n += k
 		}
-	}
+	})
 }

@@ -204,24 +204,21 @@ func (b *Benchmark) strategy(m jsondoc.Member, name string, scratch jsondoc.Obje
 			b.Rate = &v
 		}
 	}
-	switch {
-	case b.Strategy == "synchronous":
+	if b.Strategy == "synchronous" {
 		one := int64(1)
 		b.Concurrency = &one
-	case o.Present("streams"):
-		s, _ := o.Get("streams")
-		n, err := s.Count(name + ".streams")
-		if err != nil {
-			return err
+		return nil
+	}
+	// A concurrent strategy's streams, else any strategy's cap.
+	for _, k := range []string{"streams", "max_concurrency"} {
+		if s, ok := o.Get(k); ok && !jsondoc.IsNull(s.Val) {
+			n, err := s.Count(name + "." + k)
+			if err != nil {
+				return err
+			}
+			b.Concurrency = &n
+			return nil
 		}
-		b.Concurrency = &n
-	case o.Present("max_concurrency"):
-		s, _ := o.Get("max_concurrency")
-		n, err := s.Count(name + ".max_concurrency")
-		if err != nil {
-			return err
-		}
-		b.Concurrency = &n
 	}
 	return nil
 }

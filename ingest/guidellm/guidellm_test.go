@@ -11,9 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"errors"
+	"math"
+
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // t0 is the t=0 of the tests: 2026-10-27T12:00:00Z, Unix 1793102400.
@@ -80,7 +84,7 @@ func TestGolden(t *testing.T) {
 			fmt.Fprintf(&b, "report %+v\n", rd.Report())
 			for _, x := range bs {
 				fmt.Fprintf(&b, "\n## benchmarks[%d]: strategy %s rate %s concurrency %s model %s, in window %v, excluded %d\n",
-					x.b.Index, x.b.Strategy, optF(x.b.Rate), optI(x.b.Concurrency), x.b.Model, x.b.In, x.b.Excluded)
+					x.b.Index, x.b.Strategy, readertest.Ptr(x.b.Rate), readertest.Ptr(x.b.Concurrency), x.b.Model, x.b.In, x.b.Excluded)
 				b.WriteString(x.Table())
 			}
 			b.WriteString("\nwarnings\n")
@@ -90,20 +94,6 @@ func TestGolden(t *testing.T) {
 			golden.Check(t, filepath.Join("testdata", in.name+".golden"), []byte(b.String()))
 		})
 	}
-}
-
-func optF(v *float64) string {
-	if v == nil {
-		return "null"
-	}
-	return fmt.Sprint(*v)
-}
-
-func optI(v *int64) string {
-	if v == nil {
-		return "null"
-	}
-	return fmt.Sprint(*v)
 }
 
 // TestYAMLReadsAsJSON checks that the YAML form of a report gives the
@@ -246,7 +236,7 @@ func TestStrategies(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := bs[0].b
-		if got := fmt.Sprintf("%s %s %s", b.Strategy, optF(b.Rate), optI(b.Concurrency)); got != tc.want {
+		if got := fmt.Sprintf("%s %s %s", b.Strategy, readertest.Ptr(b.Rate), readertest.Ptr(b.Concurrency)); got != tc.want {
 			t.Errorf("%s: got %s, want %s", tc.strategy, got, tc.want)
 		}
 	}
@@ -418,5 +408,64 @@ func TestSniff(t *testing.T) {
 		if Sniff([]byte(s)) {
 			t.Errorf("%q taken for GuideLLM", s)
 		}
+	}
+}
+
+// FuzzReport feeds a report to the reader (JSON or, for any other first
+// byte, YAML): every turn keeps the format's invariants and every error
+// names a place in the input; reading always ends.
+func FuzzReport(f *testing.F) {
+	f.Add(report("", "", req, "", ""))
+	f.Add(report(`{"type_": "synchronous"}`, `{"successful": 1}`, req, req, ""))
+	f.Add("benchmarks:\n- requests:\n    successful: []\n")
+	f.Add("\"\r") // a YAML error on its second line, after a lone CR
+	f.Add(`{"benchmarks":[{"requests":{"successful":[{"request_id":"","scheduler_info":{"request_end":0},"prompt_tokens":0,"output_tokens":0}`)
+	f.Add(`{"benchmarks": [{"start_time": 1, "end_time": 2, "requests": {"successful": [{"request_id": "r", "scheduler_info": {"request_end": 1.5}, "prompt_tokens": 1, "output_tokens": 1}]}}]}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		rd, err := NewReader(strings.NewReader(text), "benchmarks.json", Options{Lenient: true})
+		if err != nil {
+			checkErr(t, err, text)
+			return
+		}
+		rd.SetT0(t0)
+		for steps := 0; ; steps++ {
+			if steps > 4*len(text)+10 {
+				t.Fatalf("reading does not end on %q", text)
+			}
+			_, err := rd.NextBenchmark()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				checkErr(t, err, text)
+				return
+			}
+			for ; ; steps++ {
+				if steps > 4*len(text)+10 {
+					t.Fatalf("reading does not end on %q", text)
+				}
+				tr, err := rd.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					checkErr(t, err, text)
+					continue
+				}
+				r := tr.Row
+				if r.Session == "" || math.IsNaN(r.DoneS) || (r.SentS != nil && r.DoneS < *r.SentS) || r.PromptTokens < 0 || r.OutputTokens < 0 ||
+					(tr.CachedReported && r.CachedTokens > r.PromptTokens && r.PromptTokens > 0) {
+					t.Fatalf("bad turn %+v", r)
+				}
+			}
+		}
+	})
+}
+
+func checkErr(t *testing.T, err error, text string) {
+	var pe *textpos.ParseError
+	lines := strings.Count(text, "\n") + strings.Count(text, "\r") + 1 // YAML breaks lines at CR too
+	if errors.As(err, &pe) && (pe.Pos.Line < 1 || pe.Pos.Line > lines) {
+		t.Fatalf("%v: line outside the input", err)
 	}
 }

@@ -5,37 +5,21 @@ import (
 	"io"
 	"os"
 	"testing"
-	"time"
+
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 )
 
 // BenchmarkReader reads the fixture's records repeated to some 16 MB, as
 // inference-perf writes them (json.dumps indent=2): the speed of the reader
 // alone, clock anchoring included, in bytes of export per second.
 func BenchmarkReader(b *testing.B) {
-	one, err := os.ReadFile("../../fixtures/real/inference-perf-0.6.1/per_request_lifecycle_metrics.json")
+	one, err := os.ReadFile(readertest.FixturePath("inference-perf-0.6.1", "per_request_lifecycle_metrics.json"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	data := repeatList(one, 16<<20)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		rd := NewReader(bytes.NewReader(data), "per_request_lifecycle_metrics.json", Options{T0: time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)})
-		n := 0
-		for {
-			_, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		if n == 0 {
-			b.Fatal("no turns")
-		}
-	}
+	readertest.BenchRead(b, repeatList(one, 16<<20), func(r io.Reader) (int, error) {
+		return readertest.Drain(NewReader(r, "per_request_lifecycle_metrics.json", Options{T0: t0}))
+	})
 }
 
 // repeatList repeats the elements of the JSON list list until the result

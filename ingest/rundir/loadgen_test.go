@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/internal/duckdbtest"
 )
 
@@ -18,19 +19,19 @@ var loadgenRuns = []string{"aiperf-2025", "aiperf-2026", "guidellm-0.6.1", "guid
 // strictly and checks what the runs table says of it.
 func TestLoadgenFixturesIngestStrict(t *testing.T) {
 	want := map[string]string{
-		"aiperf-2025":          "aiperf sessions=20 turns=57 cache_reported=false excluded=2 load=concurrency/-/4 clock=/- engine=0",
+		"aiperf-2025":          "aiperf sessions=20 turns=57 cache_reported=false excluded=2 load=concurrency/null/4 clock=/- engine=0",
 		"aiperf-2026":          "aiperf sessions=30 turns=140 cache_reported=true excluded=3 load=poisson/0.133/16 clock=/- engine=30",
-		"guidellm-0.6.1":       "guidellm sessions=14 turns=60 cache_reported=false excluded=0 load=concurrent/-/3 clock=/- engine=30",
-		"guidellm-main":        "guidellm sessions=17 turns=76 cache_reported=true excluded=0 load=concurrent/-/4 clock=/- engine=90",
-		"inference-perf-0.6.1": "inference-perf sessions=12 turns=48 cache_reported=true excluded=0 load=constant/0.16/- clock=created/0.151 engine=30",
+		"guidellm-0.6.1":       "guidellm sessions=14 turns=60 cache_reported=false excluded=0 load=concurrent/null/3 clock=/- engine=30",
+		"guidellm-main":        "guidellm sessions=17 turns=76 cache_reported=true excluded=0 load=concurrent/null/4 clock=/- engine=90",
+		"inference-perf-0.6.1": "inference-perf sessions=12 turns=48 cache_reported=true excluded=0 load=constant/0.16/null clock=created/0.151 engine=30",
 	}
 	for _, name := range loadgenRuns {
 		t.Run(name, func(t *testing.T) {
 			res := read(t, fixture(name), Options{Version: "test"})
 			r := res.Data.Run
 			got := fmt.Sprintf("%s sessions=%d turns=%d cache_reported=%v excluded=%s load=%s/%s/%s clock=%s/%s engine=%d",
-				r.GatewayFormat, len(res.Data.Sessions), len(res.Data.Turns), deref(r.CacheReported), optI(r.ExcludedRecords),
-				r.LoadStrategy, optF(r.LoadRate, "%g"), optI(r.LoadConcurrency), r.ClockAnchor, optF(r.ClockUncertaintyS, "%.3f"), len(res.Data.Engine))
+				r.GatewayFormat, len(res.Data.Sessions), len(res.Data.Turns), readertest.Ptr(r.CacheReported), readertest.Ptr(r.ExcludedRecords),
+				r.LoadStrategy, readertest.Ptr(r.LoadRate), readertest.Ptr(r.LoadConcurrency), r.ClockAnchor, optF(r.ClockUncertaintyS, "%.3f"), len(res.Data.Engine))
 			if got != want[name] {
 				t.Errorf("got  %s\nwant %s", got, want[name])
 			}
@@ -47,20 +48,6 @@ func TestLoadgenFixturesIngestStrict(t *testing.T) {
 			}
 		})
 	}
-}
-
-func deref(b *bool) string {
-	if b == nil {
-		return "null"
-	}
-	return fmt.Sprint(*b)
-}
-
-func optI(v *int64) string {
-	if v == nil {
-		return "-"
-	}
-	return fmt.Sprint(*v)
 }
 
 func optF(v *float64, format string) string {
@@ -97,11 +84,7 @@ func TestDetect(t *testing.T) {
 // TestGatewayFormatOverridesDetection reads a GuideLLM report as AIPerf's
 // export because the manifest says so: its first line is no AIPerf record.
 func TestGatewayFormatOverridesDetection(t *testing.T) {
-	dir := copyRun(t, "guidellm-main")
-	rewrite(t, filepath.Join(dir, "run.yaml"), func(s string) string {
-		return strings.Replace(s, "gateway_format: guidellm", "gateway_format: aiperf", 1)
-	})
-	_, err := Read(dir, Options{})
+	_, err := Read(editedManifest(t, "guidellm-main", "gateway_format: guidellm", "gateway_format: aiperf"), Options{})
 	if err == nil || !strings.Contains(err.Error(), "benchmarks.json:1:") {
 		t.Errorf("%v, want an AIPerf reader's error on line 1", err)
 	}
@@ -145,7 +128,7 @@ func TestSweepIsOneRunPerBenchmark(t *testing.T) {
 		run := r.Data.Run
 		first, last := r.Data.Engine[0].TS, r.Data.Engine[len(r.Data.Engine)-1].TS
 		got = append(got, fmt.Sprintf("%s b%s %s %.3f %s/%s turns=%d sessions=%d engine=%.0f..%.0f",
-			run.Run, optI(run.Benchmark), run.StartedAt.Format(time.RFC3339), run.DurationS, run.LoadStrategy, optI(run.LoadConcurrency),
+			run.Run, readertest.Ptr(run.Benchmark), run.StartedAt.Format(time.RFC3339), run.DurationS, run.LoadStrategy, readertest.Ptr(run.LoadConcurrency),
 			len(r.Data.Turns), len(r.Data.Sessions), first, last))
 		if first < 0 || last > run.DurationS {
 			t.Errorf("%s: engine samples %.1f..%.1f outside its %.1f s", run.Run, first, last, run.DurationS)
@@ -167,7 +150,7 @@ func TestSweepIsOneRunPerBenchmark(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r := one.Data.Run; r.Run != "sw" || *r.Benchmark != 1 || *r.LoadConcurrency != 4 || len(one.Data.Turns) != 38 || !r.StartedAt.Equal(time.Date(2026, 10, 27, 12, 0, 2, 0, time.UTC)) {
-		t.Errorf("files.benchmark 1: %s b%s c%s, %d turns, from %s", r.Run, optI(r.Benchmark), optI(r.LoadConcurrency), len(one.Data.Turns), r.StartedAt)
+		t.Errorf("files.benchmark 1: %s b%s c%s, %d turns, from %s", r.Run, readertest.Ptr(r.Benchmark), readertest.Ptr(r.LoadConcurrency), len(one.Data.Turns), r.StartedAt)
 	}
 	if _, err := Read(sweepRun(t, "  benchmark: 2\n"), Options{}); err == nil || !strings.Contains(err.Error(), "files.benchmark: 2, but benchmarks.json holds 2 benchmark(s)") {
 		t.Errorf("files.benchmark 2: %v", err)
@@ -200,7 +183,7 @@ func TestSweepStreams(t *testing.T) {
 // loud warning when none does.
 func TestCacheReportedForOutlastsOwnLog(t *testing.T) {
 	if r := read(t, fixture("vllm-2026"), Options{}).Data.Run; r.GatewayFormat != "outlast" || r.CacheReported == nil || !*r.CacheReported || r.ExcludedRecords != nil {
-		t.Errorf("vllm-2026: format %q, cache reported %s, excluded %s", r.GatewayFormat, deref(r.CacheReported), optI(r.ExcludedRecords))
+		t.Errorf("vllm-2026: format %q, cache reported %s, excluded %s", r.GatewayFormat, readertest.Ptr(r.CacheReported), readertest.Ptr(r.ExcludedRecords))
 	}
 	dir := copyRun(t, "vllm-2026")
 	rewrite(t, filepath.Join(dir, "gateway.jsonl"), func(s string) string {
@@ -223,17 +206,13 @@ func TestCacheReportedForOutlastsOwnLog(t *testing.T) {
 	})
 	res := read(t, dir, Options{})
 	if r := res.Data.Run; r.CacheReported == nil || *r.CacheReported {
-		t.Errorf("cache reported %s, want false", deref(r.CacheReported))
+		t.Errorf("cache reported %s, want false", readertest.Ptr(r.CacheReported))
 	}
 	warned(t, res, "WARNING: gateway.jsonl: no turn carries a cached-token count")
 }
 
 func TestPlaceholderIsRefused(t *testing.T) {
-	dir := copyRun(t, "aiperf-2026")
-	rewrite(t, filepath.Join(dir, "run.yaml"), func(s string) string {
-		return strings.Replace(s, "arm: none", "arm: <fill in>                     # burst, no-burst, none", 1)
-	})
-	_, err := Read(dir, Options{})
+	_, err := Read(editedManifest(t, "aiperf-2026", "arm: none", "arm: <fill in>                     # burst, no-burst, none"), Options{})
 	if err == nil || !strings.Contains(err.Error(), "run.yaml:8: arm: still holds outlast init's placeholder <fill in>") {
 		t.Errorf("%v", err)
 	}
@@ -263,11 +242,7 @@ func TestInferencePerfWithoutAnchor(t *testing.T) {
 // TestLoadgenExportFoundByName reads a run whose manifest names no gateway
 // log: the load generator's file is found by its default name.
 func TestLoadgenExportFoundByName(t *testing.T) {
-	dir := copyRun(t, "aiperf-2026")
-	rewrite(t, filepath.Join(dir, "run.yaml"), func(s string) string {
-		s = strings.Replace(s, "  gateway: profile_export.jsonl\n", "", 1)
-		return strings.Replace(s, "  gateway_format: aiperf           # found from the file's first bytes\n", "", 1)
-	})
+	dir := editedManifest(t, "aiperf-2026", "  gateway: profile_export.jsonl\n  gateway_format: aiperf           # found from the file's first bytes\n", "")
 	if r := read(t, dir, Options{}).Data.Run; r.GatewayFormat != "aiperf" {
 		t.Errorf("format %q", r.GatewayFormat)
 	}
@@ -334,4 +309,13 @@ func TestLoadgenRunsReadBackInDuckDB(t *testing.T) {
 	if got, want := q("sessions", "count(*) AS n, count(end_s) AS ended, sum((status = 'aborted')::INT) AS aborted"), `{"n":93,"ended":93,"aborted":7}`; got != want {
 		t.Errorf("sessions via DuckDB: got %s want %s", got, want)
 	}
+}
+
+// editedManifest is a copy of the fixture run name whose run.yaml has old
+// replaced by new.
+func editedManifest(t *testing.T, name, old, new string) string {
+	t.Helper()
+	dir := copyRun(t, name)
+	rewrite(t, filepath.Join(dir, "run.yaml"), func(s string) string { return strings.Replace(s, old, new, 1) })
+	return dir
 }

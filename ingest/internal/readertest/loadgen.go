@@ -1,10 +1,12 @@
 package readertest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"testing"
 
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
 	"github.com/outlast-dev/outlast/schema"
@@ -84,4 +86,41 @@ func opt(v *float64) string {
 		return "null"
 	}
 	return fmt.Sprintf("%.6f", *v)
+}
+
+// Ptr formats an optional value for messages and golden files: the value,
+// or null.
+func Ptr[T any](v *T) string {
+	if v == nil {
+		return "null"
+	}
+	return fmt.Sprint(*v)
+}
+
+// Drain reads src to its end and counts its turns; any error stops it.
+func Drain(src TurnSource) (int, error) {
+	n := 0
+	for {
+		_, err := src.Next()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+}
+
+// BenchRead benchmarks read on data, in bytes of input per second: read
+// reads every turn of the input it is given and returns how many.
+func BenchRead(b *testing.B, data []byte, read func(io.Reader) (int, error)) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n, err := read(bytes.NewReader(data))
+		if err != nil || n == 0 {
+			b.Fatalf("%d turns, %v", n, err)
+		}
+	}
 }
