@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +16,7 @@ func init() {
 	commands["ingest"] = command{summary: "read run directories into a Parquet dataset", run: runIngest}
 }
 
-const ingestHelp = `Usage: outlast ingest [--lenient] --out DATASET RUN_DIR...
+const ingestHelp = `Usage: outlast ingest [--lenient] -o DATASET RUN_DIR...
 
 Ingest reads run directories (run.yaml, gateway.jsonl, and optionally
 engine.log and metrics.prom, each possibly .gz or .zst; see
@@ -37,8 +36,7 @@ DATASET/_rejects/RUN.jsonl and counted in the summary.
 Examples:
   outlast ingest --out ds fixtures/real/vllm-2026
   outlast ingest --lenient --out ds runs/*
-
-Flags:
+  outlast ingest -q -o ds runs/paired        # no per-run summary
 `
 
 // ingestMemoryLimit is the soft limit of the Go heap during ingest: below
@@ -47,13 +45,10 @@ Flags:
 const ingestMemoryLimit = 160 << 20
 
 func runIngest(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("out", "", "dataset directory to write (created if needed)")
+	fs := newFlags("ingest", ingestHelp)
+	out := fs.out("`DATASET` directory to write (created if needed)")
 	lenient := fs.Bool("lenient", false, "keep going past bad lines, keeping them under DATASET/_rejects/")
-	quiet := fs.Bool("q", false, "print no per-run summary")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), ingestHelp); fs.PrintDefaults() }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
@@ -72,7 +67,7 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	bar := newProgress(stderr, "ingest", len(dirs))
+	bar := fs.bar(stderr, "ingest", len(dirs))
 	committed := false
 	defer func() {
 		if !committed {
@@ -100,7 +95,7 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 			fmt.Fprintf(stderr, "outlast: %s: %s\n", res.Data.Run.Run, w)
 		}
 		totalRejects += len(res.Rejects)
-		if !*quiet {
+		if !fs.quiet {
 			d := res.Data
 			fmt.Fprintf(stdout, "%-24s sessions %5d  turns %7d  events %5d  engine samples %6d  rejected %d\n",
 				d.Run.Run, res.Sessions, res.Turns, len(d.Events), len(d.Engine), len(res.Rejects))
@@ -111,7 +106,7 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	committed = true
-	if !*quiet {
+	if !fs.quiet {
 		fmt.Fprintf(stdout, "ingested %d runs into %s", len(dirs), *out)
 		if totalRejects > 0 {
 			fmt.Fprintf(stdout, " (%d lines rejected, kept in %s)", totalRejects, filepath.Join(*out, dataset.RejectsDir))

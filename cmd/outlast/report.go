@@ -40,17 +40,15 @@ Examples:
   outlast ingest --out ds runs/paired
   outlast report ds --out out/paired
   outlast report ds --out out/paired --title "Paired, 8B" --seed 502
-
-Flags:
+  outlast report -q ds -o out/paired      # print nothing when it succeeds
 `
 
 func runReport(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	out := fs.String("out", "", "output directory (created if needed; existing report files are replaced)")
+	fs := newFlags("report", reportHelp)
+	out := fs.out("output `DIR` (created if needed; an earlier report in it is replaced)")
 	title := fs.String("title", "", "report title (default \"outlast report: DATASET\")")
 	seed := fs.Int64("seed", 0, "seed of the single-seed figures (Figures 1, 4, 5); default: each experiment's smallest")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), reportHelp); fs.PrintDefaults() }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 || *out == "" {
@@ -76,7 +74,9 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	if err := report.Write(*out, runs, opt); err != nil {
 		return inputError(err)
 	}
-	fmt.Fprintln(stdout, filepath.Join(*out, "index.html"))
+	if !fs.quiet {
+		fmt.Fprintln(stdout, filepath.Join(*out, "index.html"))
+	}
 	return nil
 }
 
