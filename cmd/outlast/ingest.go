@@ -27,6 +27,9 @@ docs/run-format.md) and writes their tables into the Parquet dataset DATASET:
 A directory without run.yaml is searched one level down for run directories,
 so "outlast ingest --out ds experiments/paired" takes every run in it.
 Re-ingesting a run replaces its files; the same inputs give identical bytes.
+Several ingests may write one dataset at once and all succeed (commits take
+turns; of two ingests of one run the later commit wins). An ingest that was
+killed leaves DATASET/.staging-*; the next ingest removes it.
 
 Strict by default: the first bad line stops the ingest with its position
 (file:line: reason), exit status 2, and the dataset is left as it was.
@@ -66,6 +69,11 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	stage, err := dataset.NewStage(*out, version)
 	if err != nil {
 		return err
+	}
+	if !fs.quiet {
+		for _, o := range stage.Removed() {
+			fmt.Fprintf(stderr, "outlast: removed %s, left by an ingest that did not finish (%s)\n", filepath.Join(*out, o.Stage), o)
+		}
 	}
 	bar := fs.bar(stderr, "ingest", len(dirs))
 	committed := false
