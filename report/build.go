@@ -123,7 +123,7 @@ func Write(dir string, runs []*schema.RunData, opt Options) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	if err := render.WriteTables(dir, doc); err != nil {

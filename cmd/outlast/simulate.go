@@ -153,7 +153,7 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	if err := cfg.Validate(); err != nil {
 		return usageErrorf("simulate: %v", err)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := os.MkdirAll(*out, 0o777); err != nil {
 		return inputError(err)
 	}
 	paths, err := sim.WriteExperiment(*out, cfg)

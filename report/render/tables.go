@@ -22,7 +22,7 @@ func WriteTables(dir string, d *model.Doc) error {
 		return err
 	}
 	out := filepath.Join(dir, "tables")
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if err := os.MkdirAll(out, 0o777); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	for _, t := range model.Tables(d) {
