@@ -25,6 +25,10 @@ evidence of its experiments into DIR:
   DIR/summary.json    every number shown (12 significant digits), sorted keys
   DIR/tables/*.csv    every table, also as *.md
 
+DIR holds one report: DIR/.outlast-report lists the files the report wrote,
+and the next report into DIR removes those it does not write again. Other
+files in DIR are never touched, so "--out ." is safe.
+
 Each experiment (runs sharing runs.experiment) gets the sections of its
 design: paired (Table 2 with the sign test, Figures 1 and 4), recovery
 (Table 3 with exact paired tests, Figures 5 and 8), calibration and nocache

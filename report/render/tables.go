@@ -21,7 +21,7 @@ func WriteTables(dir string, d *model.Doc) error {
 	if err := model.Validate(d); err != nil {
 		return err
 	}
-	out := filepath.Join(dir, "tables")
+	out := filepath.Join(dir, TablesDir)
 	if err := os.MkdirAll(out, 0o777); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
