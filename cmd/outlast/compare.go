@@ -34,7 +34,7 @@ a seed are paired (same seed, same arm): paired tests use the shared seeds,
 otherwise the runs are compared as independent samples.
 
 Measures, one table each, a row per configuration:
-  collapse rate       k/n persistently degraded; Fisher's exact, exact McNemar if paired
+  collapse rate       k/n persistently degraded (caching-on runs); Fisher's exact, exact McNemar if paired
   hit ratio           median end hit ratio of healthy runs; Mann-Whitney U, sign test if paired
   turn throughput     median turns/s of healthy runs, last 10 minutes; likewise
   end sessions        median sessions in the system, last 5 minutes; likewise
