@@ -57,11 +57,19 @@ func (o Owner) String() string {
 	return fmt.Sprintf("pid %d on %s, started %s (outlast %s)", o.PID, o.Host, o.Started.Format(time.RFC3339), o.Version)
 }
 
-// liveStages are the staging directories this process holds. Another
-// stage of the same process is never probed: where flock is emulated with
-// POSIX locks (NFS), a process's own locks do not exclude it, and closing
-// the probe would drop them.
-var liveStages sync.Map // directory → struct{}
+// liveStages are the staging directories this process holds, by absolute
+// path. Another stage of the same process is never probed: where flock is
+// emulated with POSIX locks (NFS), a process's own locks do not exclude
+// it, and closing the probe would drop them.
+var liveStages sync.Map // absolute directory → struct{}
+
+// stageKey is dir's key in liveStages.
+func stageKey(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
 
 // makeStage makes a staging directory under root, owned by this process,
 // after removing the stages whose owners are gone. It returns the
@@ -97,7 +105,7 @@ func makeStage(root, version string) (dir string, owner *os.File, removed []Owne
 		os.RemoveAll(dir)
 		return "", nil, removed, err
 	}
-	liveStages.Store(dir, struct{}{})
+	liveStages.Store(stageKey(dir), struct{}{})
 	return dir, owner, removed, nil
 }
 
@@ -106,12 +114,14 @@ func makeStage(root, version string) (dir string, owner *os.File, removed []Owne
 func dropStage(dir string, owner *os.File) error {
 	err := os.RemoveAll(dir)
 	owner.Close()
-	liveStages.Delete(dir)
+	liveStages.Delete(stageKey(dir))
 	return err
 }
 
 // removeAbandoned removes the stages under root whose owner is gone and
-// returns their owners. The dataset's lock must be held.
+// returns their owners. The dataset's lock must be held. A stage that
+// cannot be probed or removed (another user's, say) is left as it is: it
+// is no reason to refuse this ingest.
 func removeAbandoned(root string) ([]Owner, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -123,14 +133,11 @@ func removeAbandoned(root string) ([]Owner, error) {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
-		if _, ours := liveStages.Load(dir); ours {
+		if _, ours := liveStages.Load(stageKey(dir)); ours {
 			continue
 		}
 		o, abandoned, err := probeStage(dir)
-		if err != nil {
-			return removed, err
-		}
-		if !abandoned {
+		if err != nil || !abandoned {
 			continue
 		}
 		o.Stage = e.Name()
@@ -144,11 +151,13 @@ func removeAbandoned(root string) ([]Owner, error) {
 // without an owner file was made by an outlast that did not write one, or
 // its ingest died before writing it (the dataset's lock is held from the
 // directory's creation until its owner is locked, so no live ingest is in
-// that state): it is abandoned too. Where a lock cannot be tested without
-// waiting, no stage is abandoned.
+// that state, unless it is an outlast from before owner files): it is
+// abandoned too. Where a lock cannot be tested without waiting, no stage
+// is abandoned.
 func probeStage(dir string) (Owner, bool, error) {
 	var o Owner
-	f, err := os.OpenFile(filepath.Join(dir, ownerName), os.O_RDWR, 0)
+	// Read-only is enough for flock, and works on another user's file.
+	f, err := os.Open(filepath.Join(dir, ownerName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return o, true, os.RemoveAll(dir)
 	}
