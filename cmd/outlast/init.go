@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -30,29 +29,29 @@ found) is written as <fill in> with a comment saying what goes there;
 outlast ingest refuses the manifest, naming the key, until each is
 replaced. Init never overwrites an existing run.yaml.
 
-Example:
+Examples:
   outlast init artifacts/qwen3-agentic && $EDITOR artifacts/qwen3-agentic/run.yaml
   outlast ingest --out ds artifacts/qwen3-agentic
-
-Flags:
+  outlast init --engine-log vllm.out reports-20261027-115941
 `
 
 func runInit(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("init", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("init", initHelp)
 	engineLog := fs.String("engine-log", "", "the engine log, a file inside DIR (default engine.log when there is one)")
 	metrics := fs.String("metrics", "", "the metrics scrapes, a file inside DIR (default metrics.prom when there is one)")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), initHelp); fs.PrintDefaults() }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageErrorf("init needs one run directory DIR")
+		return usageErrorf("init needs one run directory DIR (see outlast init --help)")
 	}
 	dir := fs.Arg(0)
 	f, err := runinit.Init(dir, runinit.Options{EngineLog: *engineLog, Metrics: *metrics})
 	if err != nil {
 		return inputError(err)
+	}
+	if fs.quiet {
+		return nil
 	}
 	fmt.Fprintf(stdout, "wrote %s: gateway %s (%s, %d requests)", filepath.Join(dir, "run.yaml"), f.Gateway, f.GatewayFormat, f.Requests)
 	if f.EngineLog != "" {
