@@ -24,6 +24,9 @@ type Options struct {
 	Read ReadFunc
 	// Workers is the number of runs simulated at once; 0 means GOMAXPROCS.
 	Workers int
+	// Progress, when set, is called after each run is read back, with the
+	// runs done so far, of total, and the run's name; calls do not overlap.
+	Progress func(done, total int, run string)
 }
 
 // RunResult is one replayed run: its directory and its overview row, as
@@ -82,11 +85,19 @@ func Replay(m *Model, variants []Variant, opt Options) ([]VariantResult, error) 
 		return nil, err
 	}
 	errs := make([]error, len(jobs))
+	var mu sync.Mutex
+	done := 0
 	forEach(len(jobs), opt.Workers, func(k int) {
 		j := jobs[k]
 		seed := j.cfg.FirstSeed + uint64(j.s)
 		res, err := replayOne(j.cfg, seed, opt)
 		out[j.v].Runs[j.s], errs[k] = res, err
+		if opt.Progress != nil {
+			mu.Lock()
+			done++
+			opt.Progress(done, len(jobs), res.Name)
+			mu.Unlock()
+		}
 	})
 	for _, err := range errs {
 		if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -56,10 +55,8 @@ Examples:
   outlast replay ds --run s501-burst --out replays --arrival-scale 0.8 --find-pool
   outlast ingest --out ds replays && outlast report ds --out report
 
-Exit status 2: an unknown run, a run with too few turns to fit, a flag out
-of range.
-
-Flags:
+An unknown run, a run with too few turns to fit and a flag out of range
+are bad input: exit status 2, with the reason.
 `
 
 // variantFlag collects the variant flags in the order given.
@@ -72,21 +69,17 @@ func (v variantFlag) String() string     { return "" }
 func (v variantFlag) Set(s string) error { *v.list = append(*v.list, [2]string{v.kind, s}); return nil }
 
 func runReplay(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	run := fs.String("run", "", "the observed run to replay (required)")
-	out := fs.String("out", "", "directory to write the replayed run directories to (required)")
+	fs := newFlags("replay", strings.Replace(replayHelp, "KINDS", strings.Join(sim.ControlKinds, ", "), 1))
+	run := fs.String("run", "", "the observed `RUN` to replay (required)")
+	out := fs.out("`DIR` to write the replayed run directories to (required)")
 	seeds := fs.Int("seeds", 16, "seeds per variant: seed 1 replays the trace, the others resample it")
-	findPool := fs.Bool("find-pool", false, "search for the smallest KV pool at which 90% of the seeds stay healthy")
+	findPool := fs.Bool("find-pool", false, "search for the smallest KV pool at which 90% of the as-is seeds stay healthy")
 	var given [][2]string
 	fs.Var(variantFlag{"pool", &given}, "pool", "a variant with this KV pool: tokens, or Nx times the run's")
 	fs.Var(variantFlag{"control", &given}, "control", "a variant under controller KIND@SECONDS; KIND: "+strings.Join(sim.ControlKinds, ", "))
 	fs.Var(variantFlag{"arrival-scale", &given}, "arrival-scale", "a variant with X times the base arrivals, X in (0, 100]")
 	fs.Var(variantFlag{"drop-origin", &given}, "drop-origin", "a variant without the sessions of this origin (burst: the run's twin)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), strings.Replace(replayHelp, "KINDS", strings.Join(sim.ControlKinds, ", "), 1))
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, stdout, args); err != nil {
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 || *run == "" || *out == "" {
@@ -116,6 +109,18 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 		variants = append(variants, v)
 	}
 	opt := replay.Options{Seeds: *seeds, Out: *out, Read: readRunDir}
+	var bar *progress
+	opt.Progress = func(done, total int, run string) {
+		if bar == nil || bar.n != total {
+			bar = fs.bar(stderr, "replay", total)
+		}
+		bar.step(done-1, run)
+	}
+	defer func() {
+		if bar != nil {
+			bar.done()
+		}
+	}()
 	replay.PrintModel(stdout, m)
 	var search *replay.PoolSearch
 	if *findPool {
@@ -149,7 +154,9 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "wrote %d run directories (%d variants × %d seeds) into %s\n", len(res)*(*seeds), len(res), *seeds, *out)
+	if !fs.quiet {
+		fmt.Fprintf(stdout, "wrote %d run directories (%d variants × %d seeds) into %s\n", len(res)*(*seeds), len(res), *seeds, *out)
+	}
 	return nil
 }
 
