@@ -97,7 +97,11 @@ func fitEngine(obs *stats.RunIndex, calib []*stats.RunIndex) *Engine {
 		}
 		ws = append(ws, got...)
 	}
-	if e.fitBusy(ws) || e.fitLightLoad(obs) {
+	cacheKnown := stats.CacheKnown(r)
+	if !cacheKnown {
+		e.Warnings = append(e.Warnings, "the run reports no cached tokens (runs.cache_reported false): the prefill speed is the simulator's default, and the decode fit takes every turn after a session's first to hit its previous turn")
+	}
+	if e.fitBusy(ws, cacheKnown) || e.fitLightLoad(obs, cacheKnown) {
 		e.Cost = sim.DefaultCost.Scaled(e.Prefill.Value, e.Decode.Value)
 		return e
 	}
@@ -137,13 +141,15 @@ type costWindow struct{ len, prefill, decode float64 }
 // output tokens are spread evenly over [first token, done], each costing a
 // decode K1 + K2·q at the turn's mid-decode context q, and every decode step
 // a fixed T0 (decodeSteps counts them). A window with a turn lacking
-// first_token_s is left out.
+// first_token_s is left out. A run that reports no cached tokens is taken
+// to hit its previous turns (cachedTokens).
 func busyWindows(x *stats.RunIndex, c sim.Cost) []costWindow {
 	ws, gateway := fitWindows(x)
 	n := len(ws)
 	if n == 0 {
 		return nil
 	}
+	cached := cachedTokens(x.Data)
 	out := make([]costWindow, n)
 	spans := make([][]decodeSpan, n)
 	flight := make([][][2]float64, n)
@@ -178,7 +184,7 @@ func busyWindows(x *stats.RunIndex, c sim.Cost) []costWindow {
 		}
 		ft, done := *t.FirstTokenS, t.DoneS
 		if k := at(ft); k >= 0 {
-			out[k].prefill += c.PrefillS(int(t.CachedTokens), int(t.PromptTokens))
+			out[k].prefill += c.PrefillS(int(cached(t)), int(t.PromptTokens))
 		}
 		if t.OutputTokens < 2 || !(done > ft) {
 			continue
@@ -224,6 +230,24 @@ func fitWindows(x *stats.RunIndex) ([]stats.Window, bool) {
 		ws = append(ws, w.Window)
 	}
 	return ws, false
+}
+
+// cachedTokens returns a turn's cached prompt tokens: as the engine
+// reported them, or, when the run reports none (runs.cache_reported
+// false), those a warm cache would give it: the previous turn's prompt and
+// output, in whole blocks, and nothing for a session's first turn.
+func cachedTokens(rd *schema.RunData) func(*schema.Turn) int64 {
+	if stats.CacheKnown(&rd.Run) {
+		return func(t *schema.Turn) int64 { return t.CachedTokens }
+	}
+	warm := make(map[*schema.Turn]int64, len(rd.Turns))
+	for _, ts := range turnsBySession(rd) {
+		for k := 1; k < len(ts); k++ {
+			prev := ts[k-1].PromptTokens + ts[k-1].OutputTokens
+			warm[ts[k]] = min(prev, ts[k].PromptTokens-1) / blockTokens * blockTokens
+		}
+	}
+	return func(t *schema.Turn) int64 { return max(warm[t], 0) }
 }
 
 // decodeSpan is a turn decoding over [a, b) at rate tokens per second.
@@ -281,14 +305,17 @@ func union(iv [][2]float64) float64 {
 // estimate is not positive or has a relative standard error above
 // maxRelSE keeps its default, the other being refitted alone; it reports
 // whether either factor was fitted.
-func (e *Engine) fitBusy(ws []costWindow) bool {
+func (e *Engine) fitBusy(ws []costWindow, cacheKnown bool) bool {
 	if len(ws) < 3 {
 		return false
 	}
 	x1 := func(w costWindow) float64 { return w.prefill }
 	x2 := func(w costWindow) float64 { return w.decode }
 	fp, fd, r2, ok := fit2(ws)
-	pOK, dOK := ok && identified(fp), ok && identified(fd)
+	pOK, dOK := ok && identified(fp) && cacheKnown, ok && identified(fd)
+	if !cacheKnown {
+		dOK = true // fitted alone below, prefill at its default
+	}
 	switch {
 	case pOK && dOK:
 	case pOK:
@@ -303,7 +330,7 @@ func (e *Engine) fitBusy(ws []costWindow) bool {
 	if !pOK && !dOK {
 		return false
 	}
-	if !pOK {
+	if !pOK && cacheKnown {
 		fp = Factor{1, math.NaN()}
 		e.Warnings = append(e.Warnings, "the run's windows do not pin down the prefill speed: the simulator's default")
 	}
@@ -377,7 +404,7 @@ const lightLoadMin = 5
 // prefill of the tokens the turn computed (at least a block's worth). At
 // light load, with little queueing and few prefills sharing a step, these
 // are the engine's speeds; under load they overstate both.
-func (e *Engine) fitLightLoad(x *stats.RunIndex) bool {
+func (e *Engine) fitLightLoad(x *stats.RunIndex, cacheKnown bool) bool {
 	c := sim.DefaultCost
 	var dec, pre []float64
 	for i := range x.Data.Turns {
@@ -391,7 +418,7 @@ func (e *Engine) fitLightLoad(x *stats.RunIndex) bool {
 			q := float64(t.PromptTokens) + float64(t.OutputTokens)/2
 			dec = append(dec, (done-ft)/float64(t.OutputTokens-1)/c.DecodeStepS(int(m), m*q))
 		}
-		if t.SentS != nil && ft > *t.SentS && t.PromptTokens-t.CachedTokens >= 16 {
+		if cacheKnown && t.SentS != nil && ft > *t.SentS && t.PromptTokens-t.CachedTokens >= 16 {
 			pre = append(pre, (ft-*t.SentS)/(c.PrefillS(int(t.CachedTokens), int(t.PromptTokens))+c.T0))
 		}
 	}
@@ -406,7 +433,7 @@ func (e *Engine) fitLightLoad(x *stats.RunIndex) bool {
 	}
 	if len(pre) >= lightLoadMin {
 		e.Prefill = Factor{stats.Median(pre), math.NaN()}
-	} else {
+	} else if cacheKnown {
 		e.Warnings = append(e.Warnings, "too few turns with sent_s and first_token_s: the simulator's default prefill speed")
 	}
 	e.Warnings = append(e.Warnings, fmt.Sprintf("fewer than 3 %g-minute windows with work to fit: engine speeds from single turns at light load, which queueing would inflate", fitWindowS/60))

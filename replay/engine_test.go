@@ -86,3 +86,24 @@ func TestFitEngineWithoutTimings(t *testing.T) {
 		t.Errorf("engine %+v, want the defaults with two warnings", e)
 	}
 }
+
+// TestFitEngineCacheUnreported checks a run whose engine reported no
+// cached tokens: the prefill speed stays the default, with a warning, and
+// the decode fit, taking each turn to hit its previous one, still finds a
+// faster decode in a healthy run.
+func TestFitEngineCacheUnreported(t *testing.T) {
+	cfg := mustDefaults(t, schema.DesignPaired)
+	cfg.Arms = cfg.Arms[1:]
+	cfg.DurationS = 1800
+	cfg.Cost = cfg.Cost.Scaled(1, 0.7)
+	rd := simulated(t, cfg)[0]
+	no := false
+	rd.Run.CacheReported = &no
+	for i := range rd.Turns {
+		rd.Turns[i].CachedTokens = 0
+	}
+	e := mustFit(t, rd).Engine
+	if e.Method != MethodBusy || e.Prefill.Value != 1 || math.Abs(e.Decode.Value/0.7-1) > 0.1 || len(e.Warnings) != 1 {
+		t.Errorf("by %s: prefill ×%.3f decode ×%.3f, warnings %q; want the default prefill and decode ×0.7", e.Method, e.Prefill.Value, e.Decode.Value, e.Warnings)
+	}
+}

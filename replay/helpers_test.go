@@ -75,4 +75,17 @@ func replayed(t testing.TB, m *Model, seeds int, variants ...Variant) []VariantR
 
 func fixture(name string) string { return filepath.Join("..", "fixtures", "real", name) }
 
-var fixtureRuns = []string{"vllm-0.8", "vllm-0.10", "vllm-2026", "sglang-0.4", "sglang-2026"}
+// fixtureRuns lists the real-format fixture runs: every engine version and
+// every load generator's format.
+func fixtureRuns(t testing.TB) []string {
+	t.Helper()
+	manifests, err := filepath.Glob(filepath.Join("..", "fixtures", "real", "*", "run.yaml"))
+	if err != nil || len(manifests) < 5 {
+		t.Fatalf("fixture runs: %v (%d found)", err, len(manifests))
+	}
+	var out []string
+	for _, m := range manifests {
+		out = append(out, filepath.Base(filepath.Dir(m)))
+	}
+	return out
+}

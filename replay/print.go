@@ -29,9 +29,13 @@ func PrintModel(w io.Writer, m *Model) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	wl, a := m.Workload, &m.Arrivals
 	fmt.Fprintf(tw, "workload\t%d sessions, %s turns observed\n", len(wl.Sessions), thousands(wl.Turns))
-	fmt.Fprintf(tw, "  base arrivals\t%s/s (%s; observed %s/s)\n", num(a.BaseRate, -1), a.BaseFrom, num(a.BaseObserved, 4))
+	if a.BaseFrom == "observed" {
+		fmt.Fprintf(tw, "  base arrivals\t%s/s (observed)\n", sig(a.BaseRate))
+	} else {
+		fmt.Fprintf(tw, "  base arrivals\t%s/s (%s; observed %s/s)\n", num(a.BaseRate, -1), a.BaseFrom, sig(a.BaseObserved))
+	}
 	if b := a.Burst; b != nil {
-		fmt.Fprintf(tw, "  burst\t+%s/s over %s–%s s (%s; %d burst sessions observed)\n", num(b.Rate, -1), num(b.StartS, -1), num(b.EndS, -1), a.BurstFrom, a.BurstSessions)
+		fmt.Fprintf(tw, "  burst\t+%s/s over %s–%s s (%s; %d burst sessions observed)\n", sig(b.Rate), num(b.StartS, 0), num(b.EndS, 0), a.BurstFrom, a.BurstSessions)
 	}
 	if rc := a.RateChange; rc != nil {
 		fmt.Fprintf(tw, "  rate change\t%s/s from %s s\n", num(rc.After, -1), num(rc.AtS, -1))
@@ -97,6 +101,9 @@ func PrintMatch(w io.Writer, mt Match) {
 	fmt.Fprintf(tw, "  end hit ratio\t%s\t%s\t%s\n", num(o.EndHit, 2), num(t.EndHit, 2), spread(s.EndHit, 2))
 	fmt.Fprintf(tw, "  end sessions\t%s\t%s\t%s\n", num(o.EndSessions, 1), num(t.EndSessions, 1), spread(s.EndSessions, 1))
 	tw.Flush()
+	if o.Verdict == stats.VerdictCacheUnreported {
+		fmt.Fprintln(w, "  the observed run reports no cached tokens: its hit ratio and verdict are unknown, so only the sessions in the system compare")
+	}
 	fmt.Fprintln(w)
 }
 
@@ -261,6 +268,14 @@ func num(v float64, prec int) string {
 		s = strings.TrimPrefix(s, "-")
 	}
 	return s
+}
+
+// sig prints v to 4 significant digits, "–" for NaN.
+func sig(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "–"
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
 // thousands prints n with thousands separators: 400,000.

@@ -14,11 +14,12 @@ import (
 )
 
 // TestFixturesReplay replays every real-format fixture (vLLM and SGLang,
-// every version): short runs with few sessions, some without a pool in the
-// manifest, without ready times or engine data to fit on. Each must fit,
-// replay as-is and under the budgeter, and read back.
+// every version; AIPerf, GuideLLM and inference-perf logs): short runs with
+// few sessions, some without a pool, without a manifest workload, without
+// cached tokens or engine data to fit on. Each must fit, replay as-is and
+// under the budgeter, and read back.
 func TestFixturesReplay(t *testing.T) {
-	for _, name := range fixtureRuns {
+	for _, name := range fixtureRuns(t) {
 		t.Run(name, func(t *testing.T) {
 			rd := readRun(t, fixture(name))
 			m := mustFit(t, rd)

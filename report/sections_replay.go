@@ -150,6 +150,9 @@ func (b *builder) replayCaveat(obs *runInfo, name string, asIs []*runInfo) strin
 		}
 	}
 	s := fmt.Sprintf("How far to trust the variants: %d of %d as-is replays end %s like the observed run %s", same, len(asIs), obs.sum.Verdict, name)
+	if obs.sum.Verdict == stats.VerdictCacheUnreported {
+		s = fmt.Sprintf("How far to trust the variants: the observed run %s reports no cached tokens, so its hit ratio and verdict are unknown and only the sessions in the system compare", name)
+	}
 	if trace != nil {
 		s += fmt.Sprintf("; the replay of its own sessions (seed 1) ends %s with an end hit ratio of %s and %s sessions in the system (observed: %s and %s)",
 			trace.sum.Verdict, fmtNum(trace.sum.EndHit, 2), fmtNum(trace.sum.EndSessions, 1), fmtNum(obs.sum.EndHit, 2), fmtNum(obs.sum.EndSessions, 1))
