@@ -19,7 +19,7 @@ import (
 // hit ratio within 0.05.
 func TestValidationSelfConsistency(t *testing.T) {
 	cfg := mustDefaults(t, schema.DesignPaired)
-	cfg.Seeds, cfg.DurationS = 1, 2700
+	cfg.Seeds, cfg.DurationS = 1, 2400
 	seeds := 1
 	if *full {
 		cfg.Seeds, cfg.DurationS, seeds = 16, 5400, 16
@@ -62,7 +62,7 @@ func TestValidationSelfConsistency(t *testing.T) {
 func TestValidationCounterfactuals(t *testing.T) {
 	paired := mustDefaults(t, schema.DesignPaired)
 	paired.Arms = paired.Arms[:1] // the burst arm
-	paired.FirstSeed, paired.Seeds, paired.DurationS = 503, 1, 3000
+	paired.FirstSeed, paired.Seeds, paired.DurationS = 503, 1, 2700
 	recovery := mustDefaults(t, schema.DesignRecovery)
 	recovery.Arms = recovery.Arms[:1] // no control, from minute 20
 	recovery.FirstSeed, recovery.Seeds, recovery.DurationS = 503, 1, 2100
