@@ -92,17 +92,40 @@ func (b *builder) finish() (*model.Doc, *Summary, error) {
 	return b.doc, b.sum, nil
 }
 
-// Build computes the report of a dataset: the document rendered as
-// index.html and tables, and the summary written as summary.json. The runs
-// may come in any order; the result depends only on their content and opt.
-func Build(runs []*schema.RunData, opt Options) (*model.Doc, *Summary, error) {
-	b := newBuilder(opt)
-	for _, rd := range runs {
-		if err := b.add(rd); err != nil {
-			return nil, nil, err
+// Source gives a report its runs one at a time: it calls fn with each run,
+// in any order, and stops at fn's first error, which it returns. The report
+// keeps nothing of a run's tables once fn returns, so a source that reads a
+// dataset run by run holds one run in memory at a time, however many runs
+// the dataset has.
+type Source func(fn func(*schema.RunData) error) error
+
+// Slice is the Source of runs already in memory.
+func Slice(runs []*schema.RunData) Source {
+	return func(fn func(*schema.RunData) error) error {
+		for _, rd := range runs {
+			if err := fn(rd); err != nil {
+				return err
+			}
 		}
+		return nil
+	}
+}
+
+// BuildFrom computes the report of the runs src gives: the document
+// rendered as index.html and tables, and the summary written as
+// summary.json. The result depends only on the runs' content and opt, not
+// on their order.
+func BuildFrom(src Source, opt Options) (*model.Doc, *Summary, error) {
+	b := newBuilder(opt)
+	if err := src(b.add); err != nil {
+		return nil, nil, err
 	}
 	return b.finish()
+}
+
+// Build is BuildFrom of runs in memory.
+func Build(runs []*schema.RunData, opt Options) (*model.Doc, *Summary, error) {
+	return BuildFrom(Slice(runs), opt)
 }
 
 // Figures returns the figures of the report of runs in document order, for
@@ -115,11 +138,11 @@ func Figures(runs []*schema.RunData, opt Options) ([]model.Figure, error) {
 	return model.Figures(doc), nil
 }
 
-// Write builds the report of runs and writes dir/index.html,
+// Write builds the report of the runs src gives and writes dir/index.html,
 // dir/summary.json and dir/tables/*.csv and *.md, each atomically. dir is
 // created if needed.
-func Write(dir string, runs []*schema.RunData, opt Options) error {
-	doc, sum, err := Build(runs, opt)
+func Write(dir string, src Source, opt Options) error {
+	doc, sum, err := BuildFrom(src, opt)
 	if err != nil {
 		return err
 	}

@@ -243,7 +243,7 @@ func TestBuildDeterministic(t *testing.T) {
 func TestWriteFiles(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("SOURCE_DATE_EPOCH", "86400")
-	if err := Write(dir, fixtureRuns(), Options{Dataset: "fixture"}); err != nil {
+	if err := Write(dir, Slice(fixtureRuns()), Options{Dataset: "fixture"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"index.html", "summary.json", "tables/overview.csv", "tables/table2-paired-test.md", "tables/table3-recovery-test.csv"} {
@@ -275,7 +275,7 @@ func TestBuildInBrowser(t *testing.T) {
 	browsertest.Require(t)
 	dir := t.TempDir()
 	opt := Options{Dataset: "fixture"}
-	if err := Write(dir, fixtureRuns(), opt); err != nil {
+	if err := Write(dir, Slice(fixtureRuns()), opt); err != nil {
 		t.Fatal(err)
 	}
 	doc, _, err := Build(fixtureRuns(), opt)
@@ -374,5 +374,40 @@ func TestBuildFeaturesTypicalPair(t *testing.T) {
 	}
 	if e := findExperiment(t, sum, "p"); e.FeaturedSeed == nil || *e.FeaturedSeed != 1 {
 		t.Errorf("with Options.Seed 1: featured seed = %v, want 1", e.FeaturedSeed)
+	}
+}
+
+// TestBuildKeepsNoTables gives the builder each run and then overwrites
+// that run's tables, as a source reading a dataset run by run may reuse its
+// buffers: the report must come out the same, so nothing of a run's tables
+// outlives its turn (memory bounded by the largest run, not by the number of
+// runs).
+func TestBuildKeepsNoTables(t *testing.T) {
+	opt := Options{Dataset: "fixture"}
+	_, want := buildFixture(t, opt)
+	scribble := func(fn func(*schema.RunData) error) error {
+		for _, rd := range fixtureRuns() {
+			if err := fn(rd); err != nil {
+				return err
+			}
+			for i := range rd.Turns {
+				rd.Turns[i] = schema.Turn{Session: "gone", DoneS: -1}
+			}
+			for i := range rd.Sessions {
+				rd.Sessions[i] = schema.Session{Session: "gone"}
+			}
+			rd.Turns, rd.Sessions, rd.Engine, rd.Events = rd.Turns[:0], rd.Sessions[:0], nil, nil
+			rd.Run = schema.Run{Run: "gone"}
+		}
+		return nil
+	}
+	_, got, err := BuildFrom(scribble, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := render.JSON(want)
+	b, _ := render.JSON(got)
+	if !bytes.Equal(a, b) {
+		t.Error("the report changed when each run's tables were overwritten after the builder took it")
 	}
 }

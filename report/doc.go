@@ -9,10 +9,14 @@
 // tables/ in a directory through package report/render.
 //
 // Building has two steps. The per-run step (run.go) measures one run from
-// that run alone: its index, analysis and overview row. The aggregation
-// (build.go and the sections_*.go files, one per design) groups runs into
-// experiments, fits the cold-turn cost c(L) over the dataset and lays out
-// the sections. Printing a value for a reader (p-values, recovery times,
+// that run alone, as it is read: its overview row, its per-minute series
+// for figures (series.go) and the few windows the dataset-wide parts need
+// (calibration and all-miss windows, a drain run's remaining-cold-work
+// terms); the run's tables are then dropped, so a report of a dataset read
+// through a Source holds one run's tables at a time. The aggregation
+// (build.go and the sections_*.go files, one per design) groups the
+// measured runs into experiments, fits the cold-turn cost c(L) over the
+// dataset and lays out the sections. Printing a value for a reader (p-values, recovery times,
 // trigger and control labels) is done here, in format.go: the stats
 // package returns plain numbers.
 //

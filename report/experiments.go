@@ -41,7 +41,7 @@ func (b *builder) groupExperiments() {
 	var keys []key
 	designs := map[string]int{}
 	for _, r := range b.runs {
-		k := key{r.rd.Run.Experiment, normDesign(r.rd.Run.Design)}
+		k := key{r.run.Experiment, normDesign(r.run.Design)}
 		e, ok := by[k]
 		if !ok {
 			e = &experiment{name: k.name, design: k.design}
@@ -136,7 +136,7 @@ func seeds(runs []*runInfo) []int64 {
 	seen := map[int64]bool{}
 	var out []int64
 	for _, r := range runs {
-		if s := r.rd.Run.Seed; s != nil && !seen[*s] {
+		if s := r.run.Seed; s != nil && !seen[*s] {
 			seen[*s] = true
 			out = append(out, *s)
 		}
@@ -166,7 +166,7 @@ func (b *builder) featured(candidates []int64) (int64, bool) {
 func arms(runs []*runInfo) []string {
 	seen := map[string]bool{}
 	for _, r := range runs {
-		seen[r.rd.Run.Arm] = true
+		seen[r.run.Arm] = true
 	}
 	out := sortedKeys(seen)
 	sort.SliceStable(out, func(i, j int) bool { return out[i] == "none" && out[j] != "none" })
@@ -188,7 +188,7 @@ func armColor(all []string, arm string) string {
 func twinArmOf(e *experiment) string {
 	for _, a := range schema.ArmTwinAliases {
 		for _, r := range e.runs {
-			if r.rd.Run.Arm == a {
+			if r.run.Arm == a {
 				return a
 			}
 		}

@@ -45,12 +45,6 @@ func column(ps []stats.SeriesPoint, f func(stats.SeriesPoint) float64) []float64
 	return y
 }
 
-func hitOf(p stats.SeriesPoint) float64        { return p.HitRatio }
-func sessionsOf(p stats.SeriesPoint) float64   { return p.Sessions }
-func throughputOf(p stats.SeriesPoint) float64 { return p.TurnsPerS }
-func demandOf(p stats.SeriesPoint) float64     { return p.DemandRatio }
-func recomputeOf(p stats.SeriesPoint) float64  { return p.RecomputedTokensPerS }
-
 // triggerBand is the run's trigger as a shaded band in minutes; ok is
 // false without both times.
 func triggerBand(r *schema.Run) (model.Band, bool) {
@@ -86,10 +80,10 @@ func annotate(runs ...*runInfo) ([]model.Band, []model.Mark) {
 		if r == nil {
 			continue
 		}
-		if bd, ok := triggerBand(&r.rd.Run); ok && !containsBand(bands, bd) {
+		if bd, ok := triggerBand(&r.run); ok && !containsBand(bands, bd) {
 			bands = append(bands, bd)
 		}
-		if m, ok := controlMark(&r.rd.Run); ok && !containsMark(marks, m) {
+		if m, ok := controlMark(&r.run); ok && !containsMark(marks, m) {
 			marks = append(marks, m)
 		}
 	}
@@ -120,7 +114,7 @@ func runSpan(f *model.TimeSeries, runs ...*runInfo) *model.TimeSeries {
 	end := 0.0
 	for _, r := range runs {
 		if r != nil {
-			end = max(end, minutes(r.x.End))
+			end = max(end, minutes(r.end))
 		}
 	}
 	if end > 0 {
@@ -129,22 +123,17 @@ func runSpan(f *model.TimeSeries, runs ...*runInfo) *model.TimeSeries {
 	return f
 }
 
-// runSeries is one measure of a run per minute, as a Series.
-func runSeries(name string, r *runInfo, f func(stats.SeriesPoint) float64, color string) model.Series {
-	return model.Series{Name: name, X: mid(pointWindows(r.an.Minutes)), Y: column(r.an.Minutes, f), Color: color}
-}
-
 // perRunGrid draws each run's hit ratio and sessions in the system.
 func perRunGrid(e *experiment) *model.Grid {
 	g := &model.Grid{Caption: "Per run: hit ratio per minute (left axis) and mean sessions in the system (right axis, dashed); trigger shaded, control start marked.", Columns: 2}
 	for _, r := range e.runs {
 		bands, marks := annotate(r)
-		s := runSeries("sessions", r, sessionsOf, burstColor)
+		s := runSeries("sessions", r, mSessions, burstColor)
 		s.Axis, s.Dash = 1, true
 		g.Figures = append(g.Figures, runSpan(&model.TimeSeries{
 			ID: "run-" + e.slug + "-" + r.name(), Title: r.name(),
 			YAxes:  []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}, {Name: "sessions"}},
-			Series: []model.Series{runSeries("hit ratio", r, hitOf, twinColor), s},
+			Series: []model.Series{runSeries("hit ratio", r, mHit, twinColor), s},
 			Bands:  bands, Marks: marks,
 		}, r))
 	}

@@ -13,7 +13,7 @@ import (
 // runs, the scatter of its windows with the fitted line, and S and 1/S for
 // every workload shape of the dataset.
 func (b *builder) calibrationSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
-	ws := stats.CalibrationWindows(indexes(e.runs), stats.ColdCostOptions{})
+	ws := calibrationWindows(e.runs)
 	fit, err := stats.FitColdCost(ws)
 	if err != nil {
 		msg := fmt.Sprintf("No fit: %v (%d windows with at least %.0f requests running throughout, from caching-off runs).", err, len(ws), stats.CalibrationMinRunning)
@@ -80,8 +80,8 @@ func (b *builder) fitScatter(e *experiment, fit stats.CostFit, ws []stats.CostWi
 func (b *builder) shapes(fit stats.CostFit, ok bool) []SummaryShape {
 	by := map[string]*SummaryShape{}
 	for _, r := range b.runs {
-		sh, okShape := r.x.WorkloadShape()
-		if !okShape || len(sh) == 0 {
+		sh := r.shape
+		if !r.shapeOK || len(sh) == 0 {
 			continue
 		}
 		k := shapeLabel(sh)

@@ -14,7 +14,7 @@ func (b *builder) countsSection(e *experiment, sec *model.Section, se *SummaryEx
 	counts := map[key]*SummaryCount{}
 	var keys []key
 	for _, r := range e.runs {
-		run := &r.rd.Run
+		run := &r.run
 		k := key{orNone(run.TriggerKind), orNone(run.ControlKind)}
 		if run.ControlKind == "" {
 			k.control = orNone(run.Arm)

@@ -32,11 +32,11 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 	}
 	se.Slopes = []SummarySlope{}
 	for _, r := range e.runs {
-		d, err := r.x.RemainingColdWork(*b.fit)
-		if err != nil {
-			se.Warnings = append(se.Warnings, r.name()+": "+err.Error())
+		if r.drainErr != nil {
+			se.Warnings = append(se.Warnings, r.name()+": "+r.drainErr.Error())
 			continue
 		}
+		d := r.drain.Drain(*b.fit)
 		drains = append(drains, d)
 		if sc := b.sessionCost(r); math.IsNaN(modelRate) && !math.IsNaN(sc) {
 			modelRate = stats.DrainBound(sc)
@@ -65,7 +65,7 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 		f.Series = append(f.Series, s)
 	}
 	for _, r := range e.runs {
-		if bd, ok := triggerBand(&r.rd.Run); ok && !containsBand(f.Bands, bd) && bd.To > bd.From {
+		if bd, ok := triggerBand(&r.run); ok && !containsBand(f.Bands, bd) && bd.To > bd.From {
 			f.Bands = append(f.Bands, bd)
 		}
 	}

@@ -23,10 +23,10 @@ func (b *builder) mixShiftSection(e *experiment, sec *model.Section, se *Summary
 	for _, a := range all {
 		g := model.ScatterGroup{Name: a, Color: armColor(all, a)}
 		for _, r := range e.runs {
-			if r.rd.Run.Arm != a {
+			if r.run.Arm != a {
 				continue
 			}
-			w := r.an.FirstTurnWaitPhase1
+			w := r.wait
 			g.Points = append(g.Points, [2]float64{minutes(w.P90S), r.sum.EndHit})
 			g.Labels = append(g.Labels, r.name())
 			t.Rows = append(t.Rows, []model.Cell{model.Text(r.name()), model.Text(a), model.Int(int64(w.Sessions)), model.Int(int64(w.Censored)), model.Num(minutes(w.P90S), 1), model.Num(r.sum.EndHit, 2)})

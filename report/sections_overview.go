@@ -32,7 +32,7 @@ func (b *builder) overview() {
 	}
 	var warnings []string
 	for _, r := range b.runs {
-		run, s := &r.rd.Run, r.sum
+		run, s := &r.run, r.sum
 		row := []model.Cell{model.Text(run.Run)}
 		if multi {
 			row = append(row, model.Text(run.Experiment))

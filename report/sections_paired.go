@@ -115,7 +115,7 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 		grid.Figures = append(grid.Figures, runSpan(&model.TimeSeries{
 			ID: fmt.Sprintf("pair-%s-%d", e.slug, row.Seed), Title: title,
 			YAxes:  []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}},
-			Series: []model.Series{runSeries("no burst", tw, hitOf, twinColor), runSeries("burst", bu, hitOf, burstColor)},
+			Series: []model.Series{runSeries("no burst", tw, mHit, twinColor), runSeries("burst", bu, mHit, burstColor)},
 			Bands:  bands, Marks: marks,
 		}, tw, bu))
 	}
@@ -125,7 +125,7 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 
 // pairPanel is one panel of a pair's figure: one measure, twin against
 // burst.
-func pairPanel(id, title string, y model.Axis, tw, bu *runInfo, f func(stats.SeriesPoint) float64) *model.TimeSeries {
+func pairPanel(id, title string, y model.Axis, tw, bu *runInfo, f measure) *model.TimeSeries {
 	bands, marks := annotate(bu, tw)
 	return runSpan(&model.TimeSeries{
 		ID: id, Title: title, YAxes: []model.Axis{y},
@@ -139,12 +139,12 @@ func pairPanel(id, title string, y model.Axis, tw, bu *runInfo, f func(stats.Ser
 func (b *builder) figure1(e *experiment, seed int64, headline, why string, tw, bu *runInfo) *model.Grid {
 	id := fmt.Sprintf("fig1-%s", e.slug)
 	return &model.Grid{
-		Caption: fmt.Sprintf("Figure 1. %sSeed %d (%s): %s against its twin %s. Same base arrivals; the burst run additionally receives the injected burst (shaded). Per-minute token-weighted hit ratio, turn throughput and mean sessions in the system.", headline, seed, why, bu.rd.Run.Run, tw.rd.Run.Run),
+		Caption: fmt.Sprintf("Figure 1. %sSeed %d (%s): %s against its twin %s. Same base arrivals; the burst run additionally receives the injected burst (shaded). Per-minute token-weighted hit ratio, turn throughput and mean sessions in the system.", headline, seed, why, bu.run.Run, tw.run.Run),
 		Columns: 1,
 		Figures: []model.Figure{
-			pairPanel(id+"-hit", "Prefix-cache hit ratio", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, hitOf),
-			pairPanel(id+"-throughput", "Turn throughput", model.Axis{Name: "throughput", Unit: "turns/s"}, tw, bu, throughputOf),
-			pairPanel(id+"-sessions", "Sessions in the system", model.Axis{Name: "sessions"}, tw, bu, sessionsOf),
+			pairPanel(id+"-hit", "Prefix-cache hit ratio", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, mHit),
+			pairPanel(id+"-throughput", "Turn throughput", model.Axis{Name: "throughput", Unit: "turns/s"}, tw, bu, mThroughput),
+			pairPanel(id+"-sessions", "Sessions in the system", model.Axis{Name: "sessions"}, tw, bu, mSessions),
 		},
 	}
 }
@@ -153,7 +153,7 @@ func (b *builder) figure1(e *experiment, seed int64, headline, why string, tw, b
 // tokens per second and hit ratio per minute.
 func (b *builder) figure4(e *experiment, seed int64, tw, bu *runInfo) *model.Grid {
 	id := fmt.Sprintf("fig4-%s", e.slug)
-	dc := pairPanel(id+"-demand", "Resident demand over the KV pool", model.Axis{Name: "D/C"}, tw, bu, demandOf)
+	dc := pairPanel(id+"-demand", "Resident demand over the KV pool", model.Axis{Name: "D/C"}, tw, bu, mDemand)
 	if len(dc.Series[0].X) > 0 {
 		x := []float64{dc.Series[0].X[0], dc.Series[0].X[len(dc.Series[0].X)-1]}
 		dc.Series = append(dc.Series, model.Series{Name: "pool (D/C = 1)", X: x, Y: []float64{1, 1}, Color: boundColor, Dash: true})
@@ -163,8 +163,8 @@ func (b *builder) figure4(e *experiment, seed int64, tw, bu *runInfo) *model.Gri
 		Columns: 3,
 		Figures: []model.Figure{
 			dc,
-			pairPanel(id+"-recompute", "Recomputed prompt tokens", model.Axis{Name: "recomputed", Unit: "tokens/s"}, tw, bu, recomputeOf),
-			pairPanel(id+"-hit", "Hit ratio", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, hitOf),
+			pairPanel(id+"-recompute", "Recomputed prompt tokens", model.Axis{Name: "recomputed", Unit: "tokens/s"}, tw, bu, mRecompute),
+			pairPanel(id+"-hit", "Hit ratio", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, mHit),
 		},
 	}
 }

@@ -86,10 +86,10 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 	var feat []*runInfo
 	for _, a := range all {
 		for _, r := range e.runs {
-			if r.rd.Run.Arm == a && r.seedIs(seed) {
+			if r.run.Arm == a && r.seedIs(seed) {
 				feat = append(feat, r)
-				hit = append(hit, runSeries(a, r, hitOf, armColor(all, a)))
-				ses = append(ses, runSeries(a, r, sessionsOf, armColor(all, a)))
+				hit = append(hit, runSeries(a, r, mHit, armColor(all, a)))
+				ses = append(ses, runSeries(a, r, mSessions, armColor(all, a)))
 				break
 			}
 		}
@@ -121,13 +121,13 @@ func (b *builder) figure8(e *experiment, all []string) *model.TimeSeries {
 	for _, a := range all {
 		var rs []*runInfo
 		for _, r := range e.runs {
-			if r.rd.Run.Arm == a && r.sum.CollapsedAtControl {
+			if r.run.Arm == a && r.sum.CollapsedAtControl {
 				rs = append(rs, r)
 			}
 		}
 		if len(rs) == 0 {
 			for _, r := range e.runs {
-				if r.rd.Run.Arm == a {
+				if r.run.Arm == a {
 					rs = append(rs, r)
 				}
 			}
@@ -135,7 +135,7 @@ func (b *builder) figure8(e *experiment, all []string) *model.TimeSeries {
 		feat = append(feat, rs...)
 		sum, cnt := map[float64]float64{}, map[float64]int{}
 		for _, r := range rs {
-			for _, c := range r.an.Cohorts {
+			for _, c := range r.cohorts {
 				if !math.IsNaN(c.Done.Fraction) {
 					m := minutes((c.Start + c.End) / 2)
 					sum[m] += c.Done.Fraction

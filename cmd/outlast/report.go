@@ -10,6 +10,7 @@ import (
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/report"
 	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/schema"
 )
 
 func init() {
@@ -57,10 +58,6 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 		return usageErrorf("report needs one DATASET and --out DIR (see outlast report --help)")
 	}
 	ds := fs.Arg(0)
-	runs, err := dataset.ReadAll(ds)
-	if err != nil {
-		return inputError(err)
-	}
 	// The base name only: an absolute path would tie the output to this
 	// machine.
 	label := filepath.Base(filepath.Clean(ds))
@@ -73,11 +70,32 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 			opt.Seed = seed
 		}
 	})
-	if err := report.Write(*out, runs, opt); err != nil {
+	if err := report.Write(*out, eachRun(ds), opt); err != nil {
 		return inputError(err)
 	}
 	fmt.Fprintln(stdout, filepath.Join(*out, "index.html"))
 	return nil
+}
+
+// eachRun reads the runs of the dataset at root one at a time, in name
+// order, so that a report holds one run's tables at a time.
+func eachRun(root string) report.Source {
+	return func(fn func(*schema.RunData) error) error {
+		names, err := dataset.Runs(root)
+		if err != nil {
+			return err
+		}
+		for _, name := range names {
+			rd, err := dataset.ReadRun(root, name)
+			if err != nil {
+				return err
+			}
+			if err := fn(rd); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // reportFigures gives compare --format html the figures of each column's
