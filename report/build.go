@@ -1,11 +1,15 @@
 package report
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/report/render"
@@ -31,12 +35,18 @@ type Options struct {
 }
 
 // builder holds the state of one Build. It works in two steps: add
-// measures one run as it is read (runInfo), and finish aggregates the
-// measured runs into experiments, fits and sections.
+// measures one run as it is read (runInfo), on every core while the source
+// reads the next runs, and finish aggregates the measured runs into
+// experiments, fits and sections.
 type builder struct {
 	opt  Options
-	runs []*runInfo // by run name after finish begins
 	seen map[string]bool
+	// work takes runs to the measuring goroutines, which append to runs
+	// under mu; wg waits for them.
+	work chan *schema.RunData
+	mu   sync.Mutex
+	wg   sync.WaitGroup
+	runs []*runInfo // by run name after finish begins
 	exps []*experiment
 	// fit is the c(L) used outside the calibration sections, nil when
 	// there is none.
@@ -44,13 +54,31 @@ type builder struct {
 	fitInfo *SummaryFit
 	doc     *model.Doc
 	sum     *Summary
+	// findings are the findings section's items, in order.
+	findings []model.ListItem
 }
 
+// newBuilder starts a builder with its measuring goroutines; wait stops
+// them.
 func newBuilder(opt Options) *builder {
-	return &builder{opt: opt, seen: map[string]bool{}}
+	b := &builder{opt: opt, seen: map[string]bool{}, work: make(chan *schema.RunData)}
+	for range runtime.GOMAXPROCS(0) {
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			for rd := range b.work {
+				r := measureRun(rd)
+				b.mu.Lock()
+				b.runs = append(b.runs, r)
+				b.mu.Unlock()
+			}
+		}()
+	}
+	return b
 }
 
-// add measures one run.
+// add hands one run to be measured; the builder owns it from then on. The
+// order of runs does not matter: finish sorts them by name.
 func (b *builder) add(rd *schema.RunData) error {
 	if rd == nil {
 		return errors.New("report: nil run")
@@ -59,8 +87,14 @@ func (b *builder) add(rd *schema.RunData) error {
 		return fmt.Errorf("report: run %q appears twice", rd.Run.Run)
 	}
 	b.seen[rd.Run.Run] = true
-	b.runs = append(b.runs, measureRun(rd))
+	b.work <- rd
 	return nil
+}
+
+// wait returns once every run added has been measured.
+func (b *builder) wait() {
+	close(b.work)
+	b.wg.Wait()
 }
 
 // finish aggregates the runs added so far into the report.
@@ -77,7 +111,7 @@ func (b *builder) finish() (*model.Doc, *Summary, error) {
 		title = "outlast report"
 	}
 	b.doc = &model.Doc{Title: title}
-	b.sum = &Summary{SchemaVersion: SummaryVersion, Title: title, Dataset: b.opt.Dataset, CostFit: b.fitInfo}
+	b.sum = &Summary{SchemaVersion: SummaryVersion, Title: title, Dataset: b.opt.Dataset, CostFit: b.fitInfo, Findings: []SummaryFinding{}}
 	b.provenance()
 	b.overview()
 	for _, e := range b.exps {
@@ -85,6 +119,7 @@ func (b *builder) finish() (*model.Doc, *Summary, error) {
 	}
 	b.regimeMap()
 	b.provenanceSection()
+	b.findingsSection()
 	b.doc.Subtitle = b.subtitle()
 	if err := model.Validate(b.doc); err != nil {
 		return nil, nil, err
@@ -94,9 +129,11 @@ func (b *builder) finish() (*model.Doc, *Summary, error) {
 
 // Source gives a report its runs one at a time: it calls fn with each run,
 // in any order, and stops at fn's first error, which it returns. The report
-// keeps nothing of a run's tables once fn returns, so a source that reads a
-// dataset run by run holds one run in memory at a time, however many runs
-// the dataset has.
+// owns a run once fn has it (the source must not change it afterwards) and
+// keeps nothing of its tables once it has measured it, so a source that
+// reads a dataset run by run holds a few runs in memory at a time (the one
+// being read and one being measured per core), however many runs the
+// dataset has.
 type Source func(fn func(*schema.RunData) error) error
 
 // Slice is the Source of runs already in memory.
@@ -117,7 +154,9 @@ func Slice(runs []*schema.RunData) Source {
 // on their order.
 func BuildFrom(src Source, opt Options) (*model.Doc, *Summary, error) {
 	b := newBuilder(opt)
-	if err := src(b.add); err != nil {
+	err := src(b.add)
+	b.wait()
+	if err != nil {
 		return nil, nil, err
 	}
 	return b.finish()
@@ -140,20 +179,35 @@ func Figures(runs []*schema.RunData, opt Options) ([]model.Figure, error) {
 
 // Write builds the report of the runs src gives and writes dir/index.html,
 // dir/summary.json and dir/tables/*.csv and *.md, each atomically. dir is
-// created if needed.
-func Write(dir string, src Source, opt Options) error {
+// created if needed. It returns the summary written, whose findings a
+// command can print.
+func Write(dir string, src Source, opt Options) (*Summary, error) {
 	doc, sum, err := BuildFrom(src, opt)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("report: %w", err)
+		return nil, fmt.Errorf("report: %w", err)
 	}
 	if err := render.WriteTables(dir, doc); err != nil {
-		return err
+		return nil, err
 	}
 	if err := render.WriteJSON(filepath.Join(dir, "summary.json"), sum); err != nil {
-		return err
+		return nil, err
 	}
-	return render.WriteHTMLFile(filepath.Join(dir, "index.html"), doc)
+	return sum, render.WriteHTMLFile(filepath.Join(dir, "index.html"), doc)
+}
+
+// WriteFindings prints the findings of s, one per line, warnings marked
+// "warning:", for a terminal or a CI log.
+func WriteFindings(w io.Writer, s *Summary) error {
+	bw := bufio.NewWriter(w)
+	for _, f := range s.Findings {
+		if f.Warning {
+			bw.WriteString("warning: ")
+		}
+		bw.WriteString(f.Text)
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
 }

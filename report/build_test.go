@@ -151,7 +151,7 @@ func TestBuildObserveGaps(t *testing.T) {
 	if e.Design != schema.DesignObserve {
 		t.Errorf("unknown design became %q, want observe", e.Design)
 	}
-	f := findFigure(t, doc, "run-observe-test-o1").(*model.TimeSeries)
+	f := findFigure(t, doc, "obs-observe-test-o1-hit").(*model.TimeSeries)
 	hit := f.Series[0]
 	for i, x := range hit.X {
 		if gap := x > 10 && x < 20; gap != math.IsNaN(hit.Y[i]) {
@@ -243,7 +243,7 @@ func TestBuildDeterministic(t *testing.T) {
 func TestWriteFiles(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("SOURCE_DATE_EPOCH", "86400")
-	if err := Write(dir, Slice(fixtureRuns()), Options{Dataset: "fixture"}); err != nil {
+	if _, err := Write(dir, Slice(fixtureRuns()), Options{Dataset: "fixture"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"index.html", "summary.json", "tables/overview.csv", "tables/table2-paired-test.md", "tables/table3-recovery-test.csv"} {
@@ -275,7 +275,7 @@ func TestBuildInBrowser(t *testing.T) {
 	browsertest.Require(t)
 	dir := t.TempDir()
 	opt := Options{Dataset: "fixture"}
-	if err := Write(dir, Slice(fixtureRuns()), opt); err != nil {
+	if _, err := Write(dir, Slice(fixtureRuns()), opt); err != nil {
 		t.Fatal(err)
 	}
 	doc, _, err := Build(fixtureRuns(), opt)
@@ -377,37 +377,38 @@ func TestBuildFeaturesTypicalPair(t *testing.T) {
 	}
 }
 
-// TestBuildKeepsNoTables gives the builder each run and then overwrites
-// that run's tables, as a source reading a dataset run by run may reuse its
-// buffers: the report must come out the same, so nothing of a run's tables
-// outlives its turn (memory bounded by the largest run, not by the number of
-// runs).
+// TestBuildKeepsNoTables measures every run, then overwrites the runs'
+// tables before the report is put together: the report must come out the
+// same, so nothing of a run's tables outlives its measuring (memory
+// bounded by the largest run, not by the number of runs).
 func TestBuildKeepsNoTables(t *testing.T) {
 	opt := Options{Dataset: "fixture"}
 	_, want := buildFixture(t, opt)
-	scribble := func(fn func(*schema.RunData) error) error {
-		for _, rd := range fixtureRuns() {
-			if err := fn(rd); err != nil {
-				return err
-			}
-			for i := range rd.Turns {
-				rd.Turns[i] = schema.Turn{Session: "gone", DoneS: -1}
-			}
-			for i := range rd.Sessions {
-				rd.Sessions[i] = schema.Session{Session: "gone"}
-			}
-			rd.Turns, rd.Sessions, rd.Engine, rd.Events = rd.Turns[:0], rd.Sessions[:0], nil, nil
-			rd.Run = schema.Run{Run: "gone"}
+	runs := fixtureRuns()
+	b := newBuilder(opt)
+	for _, rd := range runs {
+		if err := b.add(rd); err != nil {
+			t.Fatal(err)
 		}
-		return nil
 	}
-	_, got, err := BuildFrom(scribble, opt)
+	b.wait()
+	for _, rd := range runs {
+		for i := range rd.Turns {
+			rd.Turns[i] = schema.Turn{Session: "gone", DoneS: -1}
+		}
+		for i := range rd.Sessions {
+			rd.Sessions[i] = schema.Session{Session: "gone"}
+		}
+		rd.Turns, rd.Sessions, rd.Engine, rd.Events = rd.Turns[:0], rd.Sessions[:0], nil, nil
+		rd.Run = schema.Run{Run: "gone"}
+	}
+	_, got, err := b.finish()
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, _ := render.JSON(want)
-	b, _ := render.JSON(got)
-	if !bytes.Equal(a, b) {
-		t.Error("the report changed when each run's tables were overwritten after the builder took it")
+	c, _ := render.JSON(got)
+	if !bytes.Equal(a, c) {
+		t.Error("the report changed when each run's tables were overwritten after it was measured")
 	}
 }

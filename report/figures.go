@@ -80,14 +80,29 @@ func annotate(runs ...*runInfo) ([]model.Band, []model.Mark) {
 		if r == nil {
 			continue
 		}
-		if bd, ok := triggerBand(&r.run); ok && !containsBand(bands, bd) {
-			bands = append(bands, bd)
+		if bd, ok := triggerBand(&r.run); ok {
+			bands = addBand(bands, bd)
 		}
 		if m, ok := controlMark(&r.run); ok && !containsMark(marks, m) {
 			marks = append(marks, m)
 		}
 	}
 	return bands, marks
+}
+
+// addBand adds b to bs unless a band spans the same minutes; of two such
+// bands, the one named by its trigger kind wins over the generic
+// "trigger" of a twin, whose slot is its pair's trigger.
+func addBand(bs []model.Band, b model.Band) []model.Band {
+	for i, x := range bs {
+		if x.From == b.From && x.To == b.To {
+			if x.Label == "trigger" {
+				bs[i].Label = b.Label
+			}
+			return bs
+		}
+	}
+	return append(bs, b)
 }
 
 func containsBand(bs []model.Band, b model.Band) bool {
@@ -123,10 +138,12 @@ func runSpan(f *model.TimeSeries, runs ...*runInfo) *model.TimeSeries {
 	return f
 }
 
-// perRunGrid draws each run's hit ratio and sessions in the system.
-func perRunGrid(e *experiment) *model.Grid {
+// perRunGrid draws each run's hit ratio and sessions in the system, at
+// most maxSmallMultiples of them (the rest named in a note).
+func perRunGrid(e *experiment) []model.Block {
+	drawn, left := pick(e.runs, maxSmallMultiples, verdictRank)
 	g := &model.Grid{Caption: "Per run: hit ratio per minute (left axis) and mean sessions in the system (right axis, dashed); trigger shaded, control start marked.", Columns: 2}
-	for _, r := range e.runs {
+	for _, r := range drawn {
 		bands, marks := annotate(r)
 		s := runSeries("sessions", r, mSessions, burstColor)
 		s.Axis, s.Dash = 1, true
@@ -137,5 +154,5 @@ func perRunGrid(e *experiment) *model.Grid {
 			Bands:  bands, Marks: marks,
 		}, r))
 	}
-	return g
+	return withLeftOut([]model.Block{g}, left, "runs", runNames(left))
 }

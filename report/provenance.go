@@ -72,8 +72,9 @@ func (b *builder) experimentCount() int {
 // provenanceSection lists each run's versions and input hashes.
 func (b *builder) provenanceSection() {
 	t := &model.Table{
-		ID:      "provenance",
-		Caption: "Inputs of every run: dataset schema and ingesting outlast version, engine log dialect and the sha256 (first 12 hex digits) of each input file.",
+		ID:       "provenance",
+		Caption:  "Inputs of every run: dataset schema and ingesting outlast version, engine log dialect and the sha256 (first 12 hex digits) of each input file.",
+		Sortable: true,
 		Columns: []model.Column{
 			{Name: "Run"}, {Name: "Schema"}, {Name: "outlast"}, {Name: "Engine log"},
 			{Name: "run.yaml"}, {Name: "gateway"}, {Name: "engine log"}, {Name: "metrics"}, {Name: "Rejected lines"},

@@ -1,6 +1,10 @@
 package report
 
 import (
+	"fmt"
+	"math"
+
+	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -42,6 +46,26 @@ type runInfo struct {
 	// applied; drainErr says why there is none.
 	drain    *stats.DrainTerms
 	drainErr error
+
+	// eng is the engine's side of the overview row.
+	eng stats.EngineSummary
+	// cacheReported says whether the gateway saw cached-token counts
+	// (stats.RunIndex.CacheReported); cacheKnown is false without turns to
+	// tell from.
+	cacheReported, cacheKnown bool
+	// onset is the start of the first degraded 5-minute window (stats.OnsetS).
+	onset float64
+	// agree compares the engine's and the gateway's hit ratio over the
+	// 5-minute analysis windows.
+	agree stats.Agreement
+	// gatewayEnd is the time of the last gateway record and cutShort
+	// whether it falls more than a window before the planned end.
+	gatewayEnd float64
+	cutShort   bool
+	// noLogSamples and noMetricsSamples say that an engine log or a
+	// metrics file was read but gave no engine sample: its format may have
+	// drifted from what the readers know.
+	noLogSamples, noMetricsSamples bool
 }
 
 // measureRun is the per-run step of a report: it depends on no other run,
@@ -50,8 +74,32 @@ func measureRun(rd *schema.RunData) *runInfo {
 	x := stats.NewRunIndex(rd)
 	an := stats.Analyze(x)
 	r := &runInfo{run: rd.Run, end: x.End, sum: an.Summary, cohorts: an.Cohorts, wait: an.FirstTurnWaitPhase1}
-	r.row = summaryRun(&rd.Run, r.sum)
-	r.minutes = newMinuteSeries(an.Minutes)
+	r.eng = x.EngineSummary()
+	r.cacheReported, r.cacheKnown = x.CacheReported()
+	if why, ok := withheldVerdict(rd.Run.PrefixCaching, r); ok {
+		r.sum = stats.WithoutHitVerdict(r.sum, why)
+	}
+	// Without a cache, or without cached-token counts, every window reads
+	// as degraded: there is no onset to tell.
+	r.onset = math.NaN()
+	if rd.Run.PrefixCaching && r.sum.Verdict != stats.VerdictUnreported {
+		r.onset = stats.OnsetS(turnWindows(an.Windows))
+	}
+	engHit, _ := x.EngineHitRatios(engineWindows(an.Windows))
+	r.agree = stats.HitAgreement(gatewayHit(an.Windows), engHit)
+	r.gatewayEnd, r.cutShort = x.GatewayEndS(), x.CutShort()
+	r.noLogSamples, r.noMetricsSamples = rd.Run.EngineLogSHA256 != "", rd.Run.MetricsSHA256 != ""
+	for i := range rd.Engine {
+		switch rd.Engine[i].Source {
+		case schema.SourceLog:
+			r.noLogSamples = false
+		case schema.SourceMetrics:
+			r.noMetricsSamples = false
+		}
+	}
+	r.row = summaryRun(r)
+	minuteHit, _ := x.EngineHitRatios(engineWindows(an.Minutes))
+	r.minutes = newMinuteSeries(an.Minutes, minuteHit)
 	r.shape, r.shapeOK = x.WorkloadShape()
 	r.kvPool, r.kvPoolOK = x.KVPool()
 	phase := stats.Window{Start: 0, End: x.End}
@@ -67,6 +115,37 @@ func measureRun(rd *schema.RunData) *runInfo {
 		r.drain, r.drainErr = &d, err
 	}
 	return r
+}
+
+// withheldVerdict says whether a run gets no hit-ratio verdict, and why:
+// prefix caching is on, no turn carried a cached-token count, and the
+// engine does not confirm that there were no hits (it shows hits, or has
+// no hit count of its own).
+func withheldVerdict(caching bool, r *runInfo) (string, bool) {
+	if !caching || !r.cacheKnown || r.cacheReported {
+		return "", false
+	}
+	switch {
+	case r.eng.HitSource != "" && r.eng.RunHit == 0:
+		return "", false // the engine agrees: there were no hits
+	case r.eng.HitSource != "" && r.eng.RunHit > 0:
+		return fmt.Sprintf("no turn carried a cached-token count, but the engine's own hit ratio was %s: the gateway did not receive the counts (%s), so its hit ratio says nothing; no hit-ratio verdict",
+			model.Num(r.eng.RunHit, 2).Display(), cacheFlags), true
+	}
+	return fmt.Sprintf("no turn carried a cached-token count: the gateway most likely did not receive them (%s), so its hit ratio of 0 says nothing; no hit-ratio verdict", cacheFlags), true
+}
+
+// cacheFlags names the engine flags that make an engine report cached
+// tokens to its clients.
+const cacheFlags = "vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report"
+
+// turnWindows returns the gateway side of each point.
+func turnWindows(ps []stats.SeriesPoint) []stats.TurnWindow {
+	out := make([]stats.TurnWindow, len(ps))
+	for i, p := range ps {
+		out[i] = p.TurnWindow
+	}
+	return out
 }
 
 // name is the run's name, unique in a dataset.

@@ -61,10 +61,11 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 		sign.Notes = []string{"No discordant pair: the test has nothing to count."}
 	}
 	sec.Blocks = append(sec.Blocks, sign)
+	b.pairedFinding(e, t2, twin)
 
 	if len(t2.Rows) == 0 {
 		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: fmt.Sprintf("No complete pair: Table 2 needs a %q and a %q run with the same seed.", twin, schema.ArmBurst)})
-		sec.Blocks = append(sec.Blocks, perRunGrid(e))
+		sec.Blocks = append(sec.Blocks, perRunGrid(e)...)
 		return
 	}
 	// Without --seed, feature the first pair in which only the burst run
@@ -100,7 +101,21 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 	sec.Blocks = append(sec.Blocks, b.figure1(e, seed, headline, why, tw, bu))
 
 	grid := &model.Grid{Caption: "Every pair: hit ratio per minute, twin (blue) against burst (red), burst shaded.", Columns: 3}
-	for _, row := range t2.Rows {
+	drawn, left := pick(t2.Rows, maxSmallMultiples, func(row stats.Table2Row) int {
+		switch {
+		case row.Seed == seed:
+			return 0
+		case row.Burst.Persistent != row.Twin.Persistent:
+			return 1
+		case row.Burst.Persistent:
+			return 2
+		}
+		return 3
+	})
+	if len(left) > 0 {
+		grid.Caption = fmt.Sprintf("%d of %d pairs (the featured one, then those where one run degraded): hit ratio per minute, twin (blue) against burst (red), burst shaded.", len(drawn), len(t2.Rows))
+	}
+	for _, row := range drawn {
 		tw, bu := runByName(e, row.Twin.Run), runByName(e, row.Burst.Run)
 		bands, marks := annotate(bu, tw)
 		title := fmt.Sprintf("seed %d", row.Seed)
@@ -119,8 +134,33 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 			Bands:  bands, Marks: marks,
 		}, tw, bu))
 	}
-	sec.Blocks = append(sec.Blocks, grid)
+	var names []string
+	for _, row := range left {
+		names = append(names, fmt.Sprintf("seed %d (%s, %s)", row.Seed, row.Twin.Run, row.Burst.Run))
+	}
+	sec.Blocks = append(sec.Blocks, withLeftOut([]model.Block{grid}, left, "pairs", names)...)
 	sec.Blocks = append(sec.Blocks, b.figure4(e, seed, tw, bu))
+	sec.Blocks = append(sec.Blocks, b.engineView(e, viewRun{tw, "twin", twinColor}, viewRun{bu, "burst", burstColor})...)
+}
+
+// pairedFinding is Table 2 in a sentence: how many burst runs and twins
+// ended persistently degraded, and the sign test.
+func (b *builder) pairedFinding(e *experiment, t2 stats.Table2, twin string) {
+	n := len(t2.Rows)
+	if n == 0 {
+		b.found(e, "sign-test", true, nil, numbers{"pairs": 0},
+			fmt.Sprintf("no complete pair: Table 2 needs a %q and a %q run with the same seed.", twin, schema.ArmBurst))
+		return
+	}
+	burst, tw := t2.BurstOnly+t2.Both, t2.TwinOnly+t2.Both
+	test := fmt.Sprintf("exact sign test %s, %s", pText(t2.SignP), plural(n, "pair"))
+	if t2.BurstOnly+t2.TwinOnly == 0 {
+		test = fmt.Sprintf("no discordant pair for the sign test, %s", plural(n, "pair"))
+	}
+	b.found(e, "sign-test", false, nil,
+		numbers{"pairs": float64(n), "burst_persistent": float64(burst), "twin_persistent": float64(tw),
+			"burst_only": float64(t2.BurstOnly), "twin_only": float64(t2.TwinOnly), "both": float64(t2.Both), "neither": float64(t2.Neither), "p": t2.SignP},
+		fmt.Sprintf("bursts left %d of %d servers persistently degraded, their twins %d (%s).", burst, n, tw, test))
 }
 
 // pairPanel is one panel of a pair's figure: one measure, twin against

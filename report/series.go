@@ -1,6 +1,8 @@
 package report
 
 import (
+	"math"
+
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/stats"
@@ -10,11 +12,16 @@ import (
 type measure int
 
 const (
-	mHit        measure = iota // gateway token-weighted hit ratio
-	mSessions                  // mean sessions in the system
-	mThroughput                // turns/s
-	mDemand                    // D/C
-	mRecompute                 // recomputed prompt tokens/s
+	mHit         measure = iota // gateway token-weighted hit ratio
+	mSessions                   // mean sessions in the system
+	mThroughput                 // turns/s
+	mDemand                     // D/C
+	mRecompute                  // recomputed prompt tokens/s
+	mEngineHit                  // the engine's hit ratio (stats.RunIndex.EngineHitRatios)
+	mKVUsage                    // engine KV-pool usage, fraction
+	mRunning                    // engine requests running
+	mWaiting                    // engine requests waiting
+	mPreemptions                // engine preemptions in the minute
 	nMeasures
 )
 
@@ -31,8 +38,9 @@ type xy struct{ x, y []float64 }
 // Measures share their x until one is downsampled.
 type minuteSeries [nMeasures]xy
 
-// newMinuteSeries keeps the figure measures of a run's per-minute series.
-func newMinuteSeries(ps []stats.SeriesPoint) minuteSeries {
+// newMinuteSeries keeps the figure measures of a run's per-minute series;
+// engineHit is the engine's hit ratio of each minute.
+func newMinuteSeries(ps []stats.SeriesPoint, engineHit []float64) minuteSeries {
 	x := mid(pointWindows(ps))
 	col := func(f func(stats.SeriesPoint) float64) xy {
 		xs, ys := render.Downsample(x, column(ps, f), seriesMaxPoints)
@@ -44,7 +52,37 @@ func newMinuteSeries(ps []stats.SeriesPoint) minuteSeries {
 	m[mThroughput] = col(func(p stats.SeriesPoint) float64 { return p.TurnsPerS })
 	m[mDemand] = col(func(p stats.SeriesPoint) float64 { return p.DemandRatio })
 	m[mRecompute] = col(func(p stats.SeriesPoint) float64 { return p.RecomputedTokensPerS })
+	xs, ys := render.Downsample(x, engineHit, seriesMaxPoints)
+	m[mEngineHit] = xy{xs, ys}
+	m[mKVUsage] = col(func(p stats.SeriesPoint) float64 { return p.Engine.KVUsage })
+	m[mRunning] = col(func(p stats.SeriesPoint) float64 { return p.Engine.Running })
+	m[mWaiting] = col(func(p stats.SeriesPoint) float64 { return p.Engine.Waiting })
+	m[mPreemptions] = col(func(p stats.SeriesPoint) float64 { return p.Engine.Preemptions })
 	return m
+}
+
+// has reports whether the run has a value of m in some minute.
+func (m *minuteSeries) has(k measure) bool {
+	for _, v := range m[k].y {
+		if !math.IsNaN(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// engineWindows returns the engine side of each point.
+func engineWindows(ps []stats.SeriesPoint) []stats.EngineWindow {
+	out := make([]stats.EngineWindow, len(ps))
+	for i, p := range ps {
+		out[i] = p.Engine
+	}
+	return out
+}
+
+// gatewayHit returns the gateway's hit ratio of each point.
+func gatewayHit(ps []stats.SeriesPoint) []float64 {
+	return column(ps, func(p stats.SeriesPoint) float64 { return p.HitRatio })
 }
 
 // runSeries is one measure of a run per minute, as a Series.

@@ -19,8 +19,8 @@ func init() {
 
 const reportHelp = `Usage: outlast report DATASET --out DIR [--title T] [--seed N]
 
-Report reads a Parquet dataset (written by "outlast ingest") and writes the
-evidence of its experiments into DIR:
+Report reads a Parquet dataset (written by "outlast ingest") run by run and
+writes the evidence of its experiments into DIR:
 
   DIR/index.html      one self-contained page (charts inlined, no network)
   DIR/summary.json    every number shown (12 significant digits), sorted keys
@@ -32,6 +32,16 @@ design: paired (Table 2 with the sign test, Figures 1 and 4), recovery
 (the c(L) fit, S and 1/S), drain (W(t), slopes, bracket), mix-shift
 (Figure 6), prevention and flush (outcome counts). Every run appears in the
 overview and on the regime map; runs of other designs get per-run figures.
+
+The page opens with the findings: per experiment, its result in a sentence
+(the sign test, recoveries, the c(L) fit, the drain bracket), its verdict
+counts, and the warnings that change how the numbers read (rejected lines,
+an engine log or metrics file that gave nothing, cached tokens never
+reported, runs cut short, engine and gateway hit ratios that disagree).
+Report prints them on stdout, warnings marked "warning:", then the path of
+index.html. Each section shows the engine's own view (KV cache usage,
+running and waiting requests, preemptions, the engine's hit ratio) beside
+the gateway's.
 
 The same dataset gives byte-identical files. No date is written unless
 SOURCE_DATE_EPOCH is set.
@@ -70,8 +80,12 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 			opt.Seed = seed
 		}
 	})
-	if err := report.Write(*out, eachRun(ds), opt); err != nil {
+	sum, err := report.Write(*out, eachRun(ds), opt)
+	if err != nil {
 		return inputError(err)
+	}
+	if err := report.WriteFindings(stdout, sum); err != nil {
+		return err
 	}
 	fmt.Fprintln(stdout, filepath.Join(*out, "index.html"))
 	return nil
