@@ -56,6 +56,8 @@ type builder struct {
 	sum     *Summary
 	// findings are the findings section's items, in order.
 	findings []model.ListItem
+	// share is how many small multiples one experiment draws.
+	share int
 }
 
 // newBuilder starts a builder with its measuring goroutines; wait stops
@@ -104,6 +106,7 @@ func (b *builder) finish() (*model.Doc, *Summary, error) {
 	}
 	sort.Slice(b.runs, func(i, j int) bool { return b.runs[i].name() < b.runs[j].name() })
 	b.groupExperiments()
+	b.shareSmallMultiples()
 	b.globalFit()
 
 	title := b.opt.Title

@@ -15,12 +15,19 @@ import (
 // are. Every run keeps its row in the overview and in tables/.
 
 // maxSmallMultiples is how many runs (or pairs) an experiment's grid of
-// small multiples draws; maxRunPanels how many runs get the per-run
-// panels of observed runs (three charts each).
+// small multiples draws at most; pageSmallMultiples how many small
+// multiples the whole page draws, shared among its experiments, each
+// drawing at least minSmallMultiples. Observed runs get two panels each.
 const (
-	maxSmallMultiples = 24
-	maxRunPanels      = 12
+	maxSmallMultiples  = 24
+	pageSmallMultiples = 120
+	minSmallMultiples  = 4
 )
+
+// shareSmallMultiples sets how many small multiples each experiment draws.
+func (b *builder) shareSmallMultiples() {
+	b.share = min(maxSmallMultiples, max(minSmallMultiples, pageSmallMultiples/max(1, len(b.exps))))
+}
 
 // pick chooses at most n of items to draw: the lowest rank first, ties in
 // item order. drawn and left keep the items' order.

@@ -63,35 +63,32 @@ func (b *builder) engineView(e *experiment, runs ...viewRun) []model.Block {
 }
 
 // observePanels draws each observed run (design observe, or one this
-// report does not know) in three panels: hit ratio with the verdict and
-// onset, sessions in the system against the engine's queue, and D/C with
-// KV usage and throughput; at most maxRunPanels runs, the most degraded
-// first.
+// report does not know) in two panels: the gateway's and the engine's hit
+// ratio with the engine's KV cache usage and the resident demand D/C,
+// marked with the verdict and the onset; and sessions in the system
+// against the engine's queue, with turn throughput. The experiment's share
+// of small multiples bounds the runs drawn, the most degraded first.
 func (b *builder) observePanels(e *experiment) []model.Block {
-	drawn, left := pick(e.runs, maxRunPanels, verdictRank)
-	g := &model.Grid{Columns: 3, Caption: "Per run: the gateway's hit ratio (solid) and the engine's (dashed) with the verdict and the onset of degradation (the first 5-minute window below 0.5); sessions in the system against the engine's running (dashed) and waiting (shaded) requests; resident demand D/C and the engine's KV cache usage (left axis) with turn throughput (right axis). Trigger shaded, control start marked."}
+	drawn, left := pick(e.runs, max(2, b.share/2), verdictRank)
+	g := &model.Grid{Columns: 2, Caption: "Per run, left: the gateway's hit ratio (solid) and the engine's (dashed), the engine's KV cache usage (shaded) and the resident demand D/C the gateway implies (dotted grey), with the verdict and the onset of degradation (the first 5-minute window with a hit ratio below 0.5); right: sessions in the system against the engine's running (dashed) and waiting (shaded) requests, and turn throughput (right axis). Trigger shaded, control start marked."}
 	for _, r := range drawn {
 		bands, marks := annotate(r)
 		hitMarks := marks
-		if !math.IsNaN(r.onset) {
-			hitMarks = append(append([]model.Mark(nil), marks...), model.Mark{At: minutes(r.onset), Label: "onset"})
-		}
 		title := fmt.Sprintf("%s: %s", r.name(), r.sum.Verdict)
 		if !math.IsNaN(r.onset) {
+			hitMarks = append(append([]model.Mark(nil), marks...), model.Mark{At: minutes(r.onset), Label: "onset"})
 			title += ", onset " + fmtMin(r.onset) + " min"
 		}
 		id := "obs-" + e.slug + "-" + r.name()
 		tput := runSeries("throughput", r, mThroughput, render.PaletteColor(2))
 		tput.Axis = 1
+		dc := dashed(runSeries("D/C", r, mDemand, boundColor))
 		g.Figures = append(g.Figures,
-			runSpan(&model.TimeSeries{ID: id + "-hit", Title: title, YAxes: []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}},
-				Series: []model.Series{runSeries("gateway", r, mHit, twinColor), dashed(runSeries("engine", r, mEngineHit, burstColor))},
+			runSpan(&model.TimeSeries{ID: id + "-hit", Title: title, YAxes: []model.Axis{{Name: "hit ratio, share of the KV pool", Min: 0}},
+				Series: []model.Series{runSeries("gateway hit", r, mHit, twinColor), dashed(runSeries("engine hit", r, mEngineHit, burstColor)), area(runSeries("KV usage", r, mKVUsage, render.PaletteColor(3))), dc},
 				Bands:  bands, Marks: hitMarks}, r),
-			runSpan(&model.TimeSeries{ID: id + "-queue", Title: "sessions and engine queue", YAxes: []model.Axis{{Name: "sessions, requests"}},
-				Series: []model.Series{runSeries("sessions", r, mSessions, twinColor), dashed(runSeries("running", r, mRunning, burstColor)), area(runSeries("waiting", r, mWaiting, boundColor))},
-				Bands:  bands, Marks: marks}, r),
-			runSpan(&model.TimeSeries{ID: id + "-load", Title: "D/C, KV usage, throughput", YAxes: []model.Axis{{Name: "fraction of the KV pool", Min: 0}, {Name: "throughput", Unit: "turns/s"}},
-				Series: []model.Series{runSeries("D/C", r, mDemand, twinColor), dashed(runSeries("KV usage", r, mKVUsage, burstColor)), tput},
+			runSpan(&model.TimeSeries{ID: id + "-queue", Title: "sessions, engine queue, throughput", YAxes: []model.Axis{{Name: "sessions, requests", Min: 0}, {Name: "throughput", Unit: "turns/s", Min: 0}},
+				Series: []model.Series{runSeries("sessions", r, mSessions, twinColor), dashed(runSeries("running", r, mRunning, burstColor)), area(runSeries("waiting", r, mWaiting, boundColor)), tput},
 				Bands:  bands, Marks: marks}, r),
 		)
 	}

@@ -139,9 +139,10 @@ func runSpan(f *model.TimeSeries, runs ...*runInfo) *model.TimeSeries {
 }
 
 // perRunGrid draws each run's hit ratio and sessions in the system, at
-// most maxSmallMultiples of them (the rest named in a note).
-func perRunGrid(e *experiment) []model.Block {
-	drawn, left := pick(e.runs, maxSmallMultiples, verdictRank)
+// most the experiment's share of small multiples (the rest named in a
+// note).
+func (b *builder) perRunGrid(e *experiment) []model.Block {
+	drawn, left := pick(e.runs, b.share, verdictRank)
 	g := &model.Grid{Caption: "Per run: hit ratio per minute (left axis) and mean sessions in the system (right axis, dashed); trigger shaded, control start marked.", Columns: 2}
 	for _, r := range drawn {
 		bands, marks := annotate(r)

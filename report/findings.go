@@ -131,17 +131,40 @@ func (b *builder) warningFindings(e *experiment) {
 					return fmt.Sprintf("minute %s of %s", minuteText(r.gatewayEnd), minuteText(r.run.DurationS))
 				})))
 	}
+	// One warning per likely cause, naming its runs: a campaign run against
+	// a misconfigured gateway disagrees in every run.
+	byCause := map[string][]*runInfo{}
+	var causes []string
 	for _, r := range disagree {
-		a := r.agree
-		b.found(e, "engine-disagrees", true, []string{r.name()},
-			numbers{"windows": float64(a.Windows), "differing": float64(a.Differing), "mean_diff": a.MeanDiff, "max_abs_diff": a.MaxAbsDiff},
-			fmt.Sprintf("in %s the engine's hit ratio (%s) differs from the gateway's by more than %s in %d of %d 5-minute windows (engine − gateway %s on average): %s.",
-				r.name(), hitSourceText(r.eng.HitSource), model.Num(stats.AgreementTolerance, -1).Display(), a.Differing, a.Windows,
-				signed(a.MeanDiff), disagreementCause(r)))
+		c := hitSourceText(r.eng.HitSource) + "|" + disagreementCause(r)
+		if byCause[c] == nil {
+			causes = append(causes, c)
+		}
+		byCause[c] = append(byCause[c], r)
+	}
+	for _, key := range causes {
+		runs := byCause[key]
+		_, c, _ := strings.Cut(key, "|")
+		nums := numbers{"runs": float64(len(runs))}
+		for _, r := range runs {
+			nums[r.name()+".windows"], nums[r.name()+".differing"] = float64(r.agree.Windows), float64(r.agree.Differing)
+			nums[r.name()+".mean_diff"] = r.agree.MeanDiff
+		}
+		subject := "the engine's hit ratio"
+		if len(runs) > 1 {
+			subject = fmt.Sprintf("in %d runs the engine's hit ratio", len(runs))
+		}
+		b.found(e, "engine-disagrees", true, runNames(runs), nums,
+			fmt.Sprintf("%s (%s) differs from the gateway's by more than %s in several 5-minute windows: %s. Likely cause: %s.",
+				subject, hitSourceText(runs[0].eng.HitSource), model.Num(stats.AgreementTolerance, -1).Display(),
+				listRuns(runs, func(r *runInfo) string {
+					return fmt.Sprintf("%d of %d windows, engine − gateway %s on average", r.agree.Differing, r.agree.Windows, signed(r.agree.MeanDiff))
+				}), c))
 	}
 }
 
-// disagreementCause is the likely cause of an engine/gateway disagreement.
+// disagreementCause is the likely cause of an engine/gateway disagreement;
+// the engine's hit-ratio source is part of it.
 func disagreementCause(r *runInfo) string {
 	switch {
 	case r.eng.HitSource == stats.EngineHitLog:

@@ -57,7 +57,7 @@ func (b *builder) countsSection(e *experiment, sec *model.Section, se *SummaryEx
 		t.Rows = append(t.Rows, []model.Cell{model.Text(c.Trigger), model.Text(c.Control), model.Int(int64(c.Runs)), model.Text(fmt.Sprintf("%d/%d", c.Persistent, c.Runs)), model.Int(int64(c.Partial)), model.Int(int64(c.Recovered)), model.Int(int64(c.Collapsed)), model.Int(int64(c.Healthy))})
 		se.Counts = append(se.Counts, *c)
 	}
-	sec.Blocks = append(append(sec.Blocks, t), perRunGrid(e)...)
+	sec.Blocks = append(append(sec.Blocks, t), b.perRunGrid(e)...)
 	b.countsFinding(e, se.Counts)
 }
 

@@ -16,7 +16,7 @@ import (
 func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
 	if b.fit == nil {
 		msg := "No c(L) fit (neither caching-off calibration runs nor enough all-miss windows): W(t) cannot be computed."
-		sec.Blocks = append(append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: msg}), perRunGrid(e)...)
+		sec.Blocks = append(append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: msg}), b.perRunGrid(e)...)
 		se.Warnings = append(se.Warnings, msg)
 		return
 	}

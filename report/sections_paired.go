@@ -65,7 +65,7 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 
 	if len(t2.Rows) == 0 {
 		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: fmt.Sprintf("No complete pair: Table 2 needs a %q and a %q run with the same seed.", twin, schema.ArmBurst)})
-		sec.Blocks = append(sec.Blocks, perRunGrid(e)...)
+		sec.Blocks = append(sec.Blocks, b.perRunGrid(e)...)
 		return
 	}
 	// Without --seed, feature the first pair in which only the burst run
@@ -101,7 +101,7 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 	sec.Blocks = append(sec.Blocks, b.figure1(e, seed, headline, why, tw, bu))
 
 	grid := &model.Grid{Caption: "Every pair: hit ratio per minute, twin (blue) against burst (red), burst shaded.", Columns: 3}
-	drawn, left := pick(t2.Rows, maxSmallMultiples, func(row stats.Table2Row) int {
+	drawn, left := pick(t2.Rows, b.share, func(row stats.Table2Row) int {
 		switch {
 		case row.Seed == seed:
 			return 0

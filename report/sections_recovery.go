@@ -80,7 +80,7 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 	}
 	seed, ok := b.featured(candidates)
 	if !ok {
-		sec.Blocks = append(sec.Blocks, perRunGrid(e)...)
+		sec.Blocks = append(sec.Blocks, b.perRunGrid(e)...)
 		sec.Blocks = append(sec.Blocks, b.engineView(e, featuredPerArm(e, 4)...)...)
 		return
 	}
