@@ -1,23 +1,11 @@
 package gateway
 
 import (
-	"cmp"
-	"errors"
-	"fmt"
 	"hash/maphash"
-	"slices"
-
-	"github.com/outlast-dev/outlast/textpos"
 
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
-
-// UnknownKind counts the records of one ev kind the format does not define.
-type UnknownKind struct {
-	Ev    string
-	Count int
-	First textpos.Pos // the first record of the kind
-}
 
 // Collector applies the rules that span lines (a session starts once and
 // before its other records, a (session, turn) appears once) and builds the
@@ -65,7 +53,6 @@ type Collector struct {
 	// each session's row once final.
 	sink        func(schema.Turn) error
 	sessionSink func(schema.Session) error
-	nTurns      int
 	// times holds the optional times of the turns kept or passed on: a
 	// record's own are reused once the reader moves on.
 	times   [][3]float64
@@ -73,277 +60,11 @@ type Collector struct {
 	unknown map[string]*UnknownKind
 }
 
-// ErrKeyCollision reports that two session ids share a 64-bit hash, so the
-// streaming collector's records of ended sessions were ambiguous: the run
-// must be read again with StreamOptions.Exact.
-var ErrKeyCollision = errors.New("gateway: two session ids share a 64-bit hash: reading again with exact ids")
-
 type sessionState struct {
 	row       schema.Session
 	startLine int
 	turns     int64 // turn records seen
 	turnSet
-}
-
-// endedSession is what the rules keep of a session after its session_end:
-// 16 bytes, 24 with its key in endedSet's runs, values rather than
-// pointers, as there is one per session.
-type endedSession struct {
-	bits   uint64 // turns 0-63 seen, unless endedMore
-	origin uint32 // index in Collector.origins
-	flags  uint8
-}
-
-const (
-	endedMore        = 1 << iota // its turns are in Collector.more
-	endedNoTurnsDone             // TurnsDone counted the turn records
-)
-
-// endedEntry is an ended session with its key.
-type endedEntry struct {
-	key uint64
-	endedSession
-}
-
-// endedSet holds the ended sessions by key. A map costs 56-84 bytes an
-// entry (slots, load factor, doubling), so only the recently ended are
-// in one. Once they are a sixteenth of the rest they are merged, sorted,
-// into runs of 24-byte entries, one run per value of the key's top bits
-// (keys are uniform hashes), found by bisection. Each entry is copied some
-// 16 times in all; the map adds at most 1/16 of its cost per session. Runs
-// of about runLen entries, each its own allocation, keep a merge from
-// holding two copies of every session at once, as one array would.
-type endedSet struct {
-	recent map[uint64]endedSession
-	// runs[h] holds the merged entries whose key>>shift is h, sorted by
-	// key; len(runs) is 1<<(64-shift), or 0 before the first merge.
-	runs  [][]endedEntry
-	shift uint
-	n     int // entries in runs
-}
-
-const (
-	// minRecent is the fewest recent entries merged at once.
-	minRecent = 1 << 14
-	// runLen bounds the mean length of a run: small enough that a lookup
-	// touches a few cache lines, large enough that the run's slice header
-	// and size-class rounding (up to an eighth) cost little per entry.
-	runLen = 64
-)
-
-// get returns the session with key k.
-func (s *endedSet) get(k uint64) (endedSession, bool) {
-	if e, ok := s.recent[k]; ok {
-		return e, true
-	}
-	if r, i, ok := s.find(k); ok {
-		return r[i].endedSession, true
-	}
-	return endedSession{}, false
-}
-
-// find returns the run that holds key k and its index there.
-func (s *endedSet) find(k uint64) ([]endedEntry, int, bool) {
-	if len(s.runs) == 0 {
-		return nil, 0, false
-	}
-	r := s.runs[k>>s.shift]
-	lo, hi := 0, len(r)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if r[m].key < k {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return r, lo, lo < len(r) && r[lo].key == k
-}
-
-// set replaces the session with key k, which is in s.
-func (s *endedSet) set(k uint64, e endedSession) {
-	if _, ok := s.recent[k]; ok {
-		s.recent[k] = e
-	} else if r, i, ok := s.find(k); ok {
-		r[i].endedSession = e
-	}
-}
-
-// add inserts the session with key k, which is not in s.
-func (s *endedSet) add(k uint64, e endedSession) {
-	if s.recent == nil {
-		s.recent = map[uint64]endedSession{}
-	}
-	s.recent[k] = e
-	if len(s.recent) >= max(minRecent, s.n/16) {
-		s.merge()
-	}
-}
-
-// merge moves the recent entries into the runs, first splitting the runs
-// if they would grow past runLen on average. Each new run is allocated at
-// its exact size, so that no slack grows with the sessions.
-func (s *endedSet) merge() {
-	add := make([]endedEntry, 0, len(s.recent))
-	for k, e := range s.recent {
-		add = append(add, endedEntry{k, e})
-	}
-	slices.SortFunc(add, func(a, b endedEntry) int { return cmp.Compare(a.key, b.key) })
-	s.n += len(add)
-	bits := 0
-	for runLen<<bits < s.n {
-		bits++
-	}
-	old, oldShift := s.runs, s.shift
-	if len(old) == 0 {
-		old, oldShift = [][]endedEntry{nil}, 64
-	}
-	// Splitting only ever doubles: each new run comes from one old run.
-	bits = max(bits, 64-int(oldShift))
-	shift := uint(64 - bits) // 64 (one run) shifts every key to 0
-	runs := make([][]endedEntry, 1<<bits)
-	j := 0 // next in add
-	split := oldShift - shift
-	lo := 0 // next in the old run
-	for h := range runs {
-		p := uint64(h) >> split
-		src := old[p]
-		if uint64(h)<<(64-split) == 0 {
-			lo = 0 // its first child
-		}
-		if uint64(h+1)>>split != p {
-			// Its last child: unreachable once this one is built, the old
-			// run may be collected during the merge.
-			old[p] = nil
-		}
-		hi := lo
-		for hi < len(src) && src[hi].key>>shift == uint64(h) {
-			hi++
-		}
-		mine := src[lo:hi:hi]
-		lo = hi
-		end := j
-		for end < len(add) && add[end].key>>shift == uint64(h) {
-			end++
-		}
-		fresh := add[j:end]
-		j = end
-		if len(fresh) == 0 {
-			if len(mine) > 0 {
-				runs[h] = mine // shares its old run's array: no copy needed
-			}
-			continue
-		}
-		r := make([]endedEntry, 0, len(mine)+len(fresh))
-		a, b := 0, 0
-		for a < len(mine) && b < len(fresh) {
-			if mine[a].key < fresh[b].key {
-				r = append(r, mine[a])
-				a++
-			} else {
-				r = append(r, fresh[b])
-				b++
-			}
-		}
-		runs[h] = append(append(r, mine[a:]...), fresh[b:]...)
-	}
-	s.runs, s.shift = runs, shift
-	// A new map: the old one's buckets, sized for this batch, go with it.
-	s.recent = nil
-}
-
-// turnSet is the set of turn numbers seen in a session.
-type turnSet struct {
-	// seen has bit t set once turn t was accepted: exact duplicate
-	// detection at one bit per turn, where a map of (session, turn) pairs
-	// costs some 60 bytes each. Turn numbers beyond bitsetTurns (hostile or
-	// odd input) go to the small map big instead, so one line cannot
-	// allocate a huge bitset.
-	seen []uint64
-	big  map[int32]bool
-}
-
-// bitsetTurns bounds the turn numbers tracked in a session's bitset (8 KB).
-const bitsetTurns = 1 << 16
-
-// markTurn records turn t, reporting false when it was already recorded.
-func (st *turnSet) markTurn(t int32) bool {
-	if t < bitsetTurns {
-		w, bit := int(t/64), uint64(1)<<(t%64)
-		if w >= len(st.seen) {
-			st.seen = append(st.seen, make([]uint64, w+1-len(st.seen))...)
-		}
-		if st.seen[w]&bit != 0 {
-			return false
-		}
-		st.seen[w] |= bit
-		return true
-	}
-	if st.big[t] {
-		return false
-	}
-	if st.big == nil {
-		st.big = map[int32]bool{}
-	}
-	st.big[t] = true
-	return true
-}
-
-// markEndedTurn records turn t of the ended session whose key is k,
-// reporting false when it was already recorded.
-func (c *Collector) markEndedTurn(k uint64, e endedSession, t int32) bool {
-	if e.flags&endedMore == 0 {
-		if t >= 0 && t < 64 {
-			bit := uint64(1) << t
-			if e.bits&bit != 0 {
-				return false
-			}
-			e.bits |= bit
-			c.ended.set(k, e)
-			return true
-		}
-		c.more[k] = &turnSet{seen: []uint64{e.bits}}
-		e.flags |= endedMore
-		c.ended.set(k, e)
-	}
-	return c.more[k].markTurn(t)
-}
-
-// RepeatedTurnError is the reason of a repeated (session, turn). First is
-// the line of the first record, 0 when a streaming Collector does not know
-// it (the caller looks it up: FirstTurnLine).
-type RepeatedTurnError struct {
-	Session string
-	Turn    int32
-	First   int
-}
-
-func (e *RepeatedTurnError) Error() string {
-	if e.First == 0 {
-		return fmt.Sprintf("session %q turn %d is repeated (first at an earlier line)", e.Session, e.Turn)
-	}
-	return fmt.Sprintf("session %q turn %d is repeated (first at line %d)", e.Session, e.Turn, e.First)
-}
-
-// RepeatedSessionError is the reason of a repeated session_start or
-// session_end (Ev) of an ended session. First is the line of the first
-// record of the kind, 0 when a streaming Collector does not know it (the
-// caller looks it up).
-type RepeatedSessionError struct {
-	Ev      string // EvSessionStart or EvSessionEnd
-	Session string
-	First   int
-}
-
-func (e *RepeatedSessionError) Error() string {
-	verb := "starts"
-	if e.Ev == EvSessionEnd {
-		verb = "ends"
-	}
-	if e.First == 0 {
-		return fmt.Sprintf("session %q %s again (first %s at an earlier line)", e.Session, verb, e.Ev)
-	}
-	return fmt.Sprintf("session %q %s again (first %s at line %d)", e.Session, verb, e.Ev, e.First)
 }
 
 // lined is a row with the input line it came from, to break time ties in
@@ -405,9 +126,6 @@ func NewStreamingCollector(opt StreamOptions) *Collector {
 	c.sink, c.sessionSink = opt.Turn, opt.Session
 	return c
 }
-
-// Turns returns the number of turns accepted.
-func (c *Collector) Turns() int { return c.nTurns }
 
 // keyOf returns the key of id, and false when no ended session can have it.
 func (c *Collector) keyOf(id string) (uint64, bool) {
@@ -505,15 +223,6 @@ func (c *Collector) end(st *sessionState, line int, turnsDone *int64) error {
 	return c.emitSession(row)
 }
 
-// mix is a bijection of uint64 (splitmix64's finalizer): exact ids,
-// numbered, get keys as uniform as hashes, which endedSet's runs need, and
-// still distinct.
-func mix(z uint64) uint64 {
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
-
 func (c *Collector) emitSession(row schema.Session) error {
 	if c.sessionSink != nil {
 		return c.sessionSink(row)
@@ -587,7 +296,6 @@ func (c *Collector) Add(rec Record) error {
 		} else {
 			c.turns = append(c.turns, lined[schema.Turn]{row, rec.Pos.Line})
 		}
-		c.nTurns++
 	case rec.End != nil:
 		e := rec.End
 		st, ok := c.open[e.Session]
@@ -719,71 +427,4 @@ func known(ev string) bool {
 		return true
 	}
 	return false
-}
-
-// Tables returns the run's tables, sorted as documented on schema.RunData:
-// sessions by (arrive_s, session), turns by (done_s, session, turn), events
-// by (t_s, input line). A session without a session_end has Status "open"
-// and a nil EndS, whatever runEndS (the run's end in run seconds) is: the
-// schema keeps "never ended" distinct from "ended at the run's end". Its
-// TurnsDone, like that of a session_end without turns_done, counts the turn
-// records seen. The Run fields are left empty for the caller. A streaming
-// collector returns only the events: the rest went to its sinks.
-func (c *Collector) Tables(runEndS float64) (sessions []schema.Session, turns []schema.Turn, events []schema.Event) {
-	if c.sessionSink == nil {
-		sessions = make([]schema.Session, 0, len(c.sessions)+len(c.open))
-		sessions = append(sessions, c.sessions...)
-		for _, st := range c.open {
-			sessions = append(sessions, openRow(st))
-		}
-		if fix := c.SessionFix(); fix != nil {
-			for i := range sessions {
-				fix(&sessions[i])
-			}
-		}
-		slices.SortFunc(sessions, schema.CompareSessions)
-	}
-
-	ts := slices.Clone(c.turns)
-	slices.SortStableFunc(ts, func(a, b lined[schema.Turn]) int {
-		return schema.CompareTurns(a.row, b.row)
-	})
-	turns = make([]schema.Turn, len(ts))
-	for i, t := range ts {
-		turns[i] = t.row
-	}
-
-	es := slices.Clone(c.events)
-	slices.SortStableFunc(es, func(a, b lined[schema.Event]) int {
-		return compareRecords(a.row.TS, b.row.TS, a.line, b.line)
-	})
-	events = make([]schema.Event, len(es))
-	for i, e := range es {
-		events[i] = e.row
-	}
-	return sessions, turns, events
-}
-
-// Unknown returns the unknown ev kinds seen, sorted by kind.
-func (c *Collector) Unknown() []UnknownKind {
-	out := make([]UnknownKind, 0, len(c.unknown))
-	for _, u := range c.unknown {
-		out = append(out, *u)
-	}
-	slices.SortFunc(out, func(a, b UnknownKind) int { return cmp.Compare(a.Ev, b.Ev) })
-	return out
-}
-
-// String formats an unknown kind for a report line.
-func (u UnknownKind) String() string {
-	return fmt.Sprintf("%s: unknown ev %q: %d record(s) ignored (first here)", u.First, u.Ev, u.Count)
-}
-
-// compareRecords orders records as the tables are sorted: by time, then by
-// input line.
-func compareRecords(aT, bT float64, aLine, bLine int) int {
-	if c := cmp.Compare(aT, bT); c != 0 {
-		return c
-	}
-	return cmp.Compare(aLine, bLine)
 }

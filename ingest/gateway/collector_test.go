@@ -1,40 +1,31 @@
 package gateway
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
-
-	"github.com/outlast-dev/outlast/textpos"
 
 	"github.com/outlast-dev/outlast/schema"
 )
 
 // collect feeds lines (ts given as run seconds after specT0) through a
-// Reader and a Collector and returns the errors.
+// Reader and a Collector and returns the errors, each of which must hold
+// its line.
 func collect(t *testing.T, lines ...string) (*Collector, []string) {
 	t.Helper()
-	r := newTestReader(t, strings.Join(lines, "\n")+"\n", specT0)
 	c := NewCollector()
-	var errs []string
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			return c, errs
-		}
-		if err != nil {
-			t.Fatalf("Next: %v", err)
-		}
-		if err := c.Add(rec); err != nil {
-			var perr *textpos.ParseError
-			if !errors.As(err, &perr) || string(perr.Raw) != string(rec.Raw) {
-				t.Errorf("Add error %v is not a ParseError with the line", err)
-			}
-			errs = append(errs, err.Error())
-		}
+	perrs, other := feed(newTestReader(t, strings.Join(lines, "\n")+"\n", specT0), c)
+	if other != nil {
+		t.Fatal(other)
 	}
+	var errs []string
+	for _, e := range perrs {
+		if string(e.Raw) != lines[e.Pos.Line-1] {
+			t.Errorf("error %v does not hold its line", e)
+		}
+		errs = append(errs, e.Error())
+	}
+	return c, errs
 }
 
 func start(ts, session string) string {
@@ -148,7 +139,11 @@ func TestTables(t *testing.T) {
 	if want := "[park@11 control@12 resume@12]"; fmt.Sprint(got) != want {
 		t.Errorf("events %v, want %s", got, want)
 	}
-	if got, want := fmt.Sprint(c.Unknown()), "[gateway.jsonl:13: unknown ev \"heartbeat\": 2 record(s) ignored (first here) gateway.jsonl:14: unknown ev \"retry\": 1 record(s) ignored (first here)]"; got != want {
+	got = nil
+	for _, u := range c.Unknown() {
+		got = append(got, describeUnknown(u))
+	}
+	if got, want := fmt.Sprint(got), "[gateway.jsonl:13: unknown ev \"heartbeat\": 2 record(s) ignored (first here) gateway.jsonl:14: unknown ev \"retry\": 1 record(s) ignored (first here)]"; got != want {
 		t.Errorf("Unknown %s\nwant    %s", got, want)
 	}
 }
@@ -204,19 +199,13 @@ func TestCollectorAfterEnd(t *testing.T) {
 		Turn:    func(schema.Turn) error { nTurns++; return nil },
 		Session: func(s schema.Session) error { streamed = append(streamed, s); return nil },
 	})
-	r := newTestReader(t, strings.Join(lines, "\n")+"\n", specT0)
+	perrs, other := feed(newTestReader(t, strings.Join(lines, "\n")+"\n", specT0), sc)
+	if other != nil {
+		t.Fatal(other)
+	}
 	var serrs []string
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sc.Add(rec); err != nil {
-			serrs = append(serrs, err.Error())
-		}
+	for _, e := range perrs {
+		serrs = append(serrs, e.Error())
 	}
 	for i, at := range []string{"", "", "", "session_start ", "session_end "} {
 		// Streaming leaves the first line of a repeat to the caller.
@@ -251,22 +240,8 @@ func TestCollectorKeyCollision(t *testing.T) {
 			Session: func(schema.Session) error { return nil },
 			Key:     func(string) uint64 { return 1 },
 		})
-		r := newTestReader(t, strings.Join(lines, "\n")+"\n", specT0)
-		for {
-			rec, err := r.Next()
-			if err == io.EOF {
-				return c, nil
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := c.Add(rec); err != nil {
-				var pe *textpos.ParseError
-				if !errors.As(err, &pe) {
-					return c, err
-				}
-			}
-		}
+		_, err := feed(newTestReader(t, strings.Join(lines, "\n")+"\n", specT0), c)
+		return c, err
 	}
 	endA := `{"ts":1761566403,"ev":"session_end","session":"a"}`
 	if _, err := run(start("1761566401", "a"), start("1761566401", "b"), endA,

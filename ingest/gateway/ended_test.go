@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/textpos"
-
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // BenchmarkEndedSessionBytes measures the live heap a streaming collector

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"math"
+	"slices"
 
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -96,16 +97,12 @@ func (r *Reader) fastTurn(b []byte, pos textpos.Pos) (Record, bool) {
 			if !ok {
 				return Record{}, false
 			}
-			switch k {
-			case kTS:
+			if k == kTS {
 				t = v
-			case kReadyTS:
-				times[0], hasTime[0] = v, true
-			case kSentTS:
-				times[1], hasTime[1] = v, true
-			case kFirstTokenTS:
-				times[2], hasTime[2] = v, true
+				break
 			}
+			i := slices.Index(turnTimes[:], k)
+			times[i], hasTime[i] = v, true
 		case kEv:
 			if string(val) != `"turn"` {
 				return Record{}, false
@@ -178,15 +175,7 @@ func (r *Reader) fastTurn(b []byte, pos textpos.Pos) (Record, bool) {
 	tr.Session, tr.Turn, tr.DoneS = session, int32(turn), t
 	tr.PromptTokens, tr.CachedTokens, tr.OutputTokens, tr.Status = prompt, cached, output, status
 	box.times = times
-	if hasTime[0] {
-		tr.ReadyS = &box.times[0]
-	}
-	if hasTime[1] {
-		tr.SentS = &box.times[1]
-	}
-	if hasTime[2] {
-		tr.FirstTokenS = &box.times[2]
-	}
+	box.link(hasTime)
 	return Record{Pos: pos, Raw: b, Ev: EvTurn, T: t, Turn: tr}, true
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,50 +12,32 @@ import (
 	"testing"
 	"time"
 
-	"github.com/outlast-dev/outlast/textpos"
-
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/ingest/manifest"
+	"github.com/outlast-dev/outlast/internal/golden"
+	"github.com/outlast-dev/outlast/textpos"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// fixturesDir holds the real-shaped runs shared by every package's tests.
-const fixturesDir = "../../fixtures/real"
 
 // ingest reads a gateway log leniently, as `outlast ingest --lenient`
 // would, and renders everything it learned as text: errors, warnings,
-// unknown kinds and the tables.
-func ingest(t testing.TB, name string, data []byte, t0 time.Time, runEndS float64) string {
+// unknown kinds and the tables. It returns the collector too.
+func ingest(t testing.TB, data []byte, t0 time.Time, runEndS float64) (string, *Collector) {
 	t.Helper()
-	lr, err := lineio.NewReader(bytes.NewReader(data), name)
-	if err != nil {
-		t.Fatal(err)
+	r, c := newTestReader(t, string(data), t0), NewCollector()
+	errs, other := feed(r, c)
+	if other != nil {
+		t.Fatal(other)
 	}
-	r := NewReader(lr, t0)
-	c := NewCollector()
 	var out strings.Builder
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err == nil {
-			err = c.Add(rec)
-		}
-		if err != nil {
-			var perr *textpos.ParseError
-			if !errors.As(err, &perr) {
-				t.Fatalf("%v: not a *textpos.ParseError", err)
-			}
-			fmt.Fprintf(&out, "error: %v\n", err)
-		}
+	for _, err := range errs {
+		fmt.Fprintf(&out, "error: %v\n", err)
 	}
 	for _, w := range r.Warnings() {
 		fmt.Fprintf(&out, "warning: %s\n", w)
 	}
 	for _, u := range c.Unknown() {
-		fmt.Fprintf(&out, "unknown: %s\n", u)
+		fmt.Fprintf(&out, "unknown: %s\n", describeUnknown(u))
 	}
 	sessions, turns, events := c.Tables(runEndS)
 	fmt.Fprintf(&out, "tables: %d sessions, %d turns, %d events\n", len(sessions), len(turns), len(events))
@@ -72,44 +53,23 @@ func ingest(t testing.TB, name string, data []byte, t0 time.Time, runEndS float6
 	for _, e := range events {
 		fmt.Fprintln(&out, describeEvent(e))
 	}
-	return out.String()
-}
-
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s--- want\n%s", path, got, want)
-	}
+	return out.String(), c
 }
 
 // TestBadInput reads one file per bad-input class of run-format.md; the
 // golden files hold the exact messages.
 func TestBadInput(t *testing.T) {
-	files, err := filepath.Glob("testdata/bad/*.jsonl")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no bad-input files: %v", err)
-	}
-	for _, file := range files {
+	for _, file := range golden.Glob(t, "testdata/bad/*.jsonl") {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			data, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := ingest(t, "gateway.jsonl", data, specT0, 300)
+			got, _ := ingest(t, data, specT0, 300)
 			if !strings.Contains(got, "error: ") && !strings.Contains(got, "warning: ") && !strings.Contains(got, "unknown: ") {
 				t.Errorf("no error, warning or unknown kind reported:\n%s", got)
 			}
-			checkGolden(t, strings.TrimSuffix(file, ".jsonl")+".golden", got)
+			golden.Check(t, strings.TrimSuffix(file, ".jsonl")+".golden", []byte(got))
 		})
 	}
 }
@@ -133,10 +93,8 @@ func loadFixture(t testing.TB, dir string) (*manifest.Manifest, []byte) {
 }
 
 func fixtureDirs(t testing.TB) []string {
-	dirs, err := filepath.Glob(filepath.Join(fixturesDir, "*", "gateway.jsonl"))
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no fixtures under %s: %v", fixturesDir, err)
-	}
+	t.Helper()
+	dirs := golden.Glob(t, filepath.Join(readertest.FixturesDir, "*", "gateway.jsonl"))
 	for i, d := range dirs {
 		dirs[i] = filepath.Dir(d)
 	}
@@ -150,22 +108,12 @@ func TestFixtures(t *testing.T) {
 		run := filepath.Base(dir)
 		t.Run(run, func(t *testing.T) {
 			m, data := loadFixture(t, dir)
-			got := ingest(t, m.Files.Gateway, data, m.StartedAt, m.DurationS)
+			got, c := ingest(t, data, m.StartedAt, m.DurationS)
 			if strings.Contains(got, "error: ") || strings.Contains(got, "warning: ") {
-				t.Errorf("fixture has problems:\n%s", got)
+				t.Fatalf("fixture has problems:\n%s", got)
 			}
-			checkGolden(t, filepath.Join("testdata", "fixtures", run+".golden"), got)
+			golden.Check(t, filepath.Join("testdata", "fixtures", run+".golden"), []byte(got))
 
-			lr, _ := lineio.NewReader(bytes.NewReader(data), "gateway.jsonl")
-			r, c := NewReader(lr, m.StartedAt), NewCollector()
-			for rec, err := r.Next(); err != io.EOF; rec, err = r.Next() {
-				if err == nil {
-					err = c.Add(rec)
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-			}
 			sessions, turns, _ := c.Tables(m.DurationS)
 			origin := map[string]string{}
 			for _, s := range sessions {
@@ -196,16 +144,10 @@ func TestFixtures(t *testing.T) {
 // TestFixtureValues checks a few numbers against hand computation from the
 // fixture files.
 func TestFixtureValues(t *testing.T) {
-	m, data := loadFixture(t, filepath.Join(fixturesDir, "vllm-2026"))
-	lr, _ := lineio.NewReader(bytes.NewReader(data), "gateway.jsonl")
-	r, c := NewReader(lr, m.StartedAt), NewCollector()
-	for rec, err := r.Next(); err != io.EOF; rec, err = r.Next() {
-		if err == nil {
-			err = c.Add(rec)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	m, data := loadFixture(t, filepath.Join(readertest.FixturesDir, "vllm-2026"))
+	got, c := ingest(t, data, m.StartedAt, m.DurationS)
+	if strings.Contains(got, "error: ") {
+		t.Fatalf("fixture has errors:\n%s", got)
 	}
 	sessions, turns, events := c.Tables(m.DurationS)
 	// Line 1: "ts":"2026-10-27T12:00:25.060Z", started_at 12:00:00Z.
@@ -306,11 +248,7 @@ func BenchmarkReader(b *testing.B) {
 	for b.Loop() {
 		lr, _ := lineio.NewReader(bytes.NewReader(data), "gateway.jsonl")
 		r := NewReader(lr, specT0)
-		for {
-			_, err := r.Next()
-			if err == io.EOF {
-				break
-			}
+		for _, err := range readertest.All(r.Next) {
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"io"
 	"runtime"
-	"sync"
 	"time"
 
-	"github.com/outlast-dev/outlast/textpos"
-
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/ordered"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // ChunkSize is how many bytes of whole lines one parsing goroutine takes
@@ -28,11 +27,10 @@ type batch struct {
 	items      []item
 	blank      int
 	firstBlank textpos.Pos
-	last       bool // the input's last chunk
-	lastLine   int  // line number of the chunk's last line
-	truncated  bool // the last chunk's last line has no newline
-	err        error
-	done       chan struct{} // closed once parsed
+	last       bool  // the input's last chunk
+	lastLine   int   // line number of the chunk's last line
+	truncated  bool  // the last chunk's last line has no newline
+	err        error // a read error instead of a chunk
 	// boxes holds the batch's turns; it is reused with the batch, since
 	// the consumer copies each turn before it releases the batch.
 	boxes []turnBox
@@ -48,82 +46,59 @@ type item struct {
 // pipeline reads chunks on one goroutine, parses them on GOMAXPROCS
 // goroutines, and hands them out in input order.
 type pipeline struct {
-	order chan *batch // batches in input order, parsed or not yet
-	jobs  chan *batch
-	quit  chan struct{}
-	once  sync.Once
-	wg    sync.WaitGroup
+	*ordered.Pipeline[*batch]
 	// free holds released batches for reuse of their buffers. A channel,
 	// not a sync.Pool: a pool is emptied by every GC, and reallocating
 	// the buffers would make more garbage.
 	free chan *batch
+	// size is chunkSize when the pipeline started: the reading goroutine
+	// must not look at the variable, which tests change between readers.
+	size int
 }
 
 func startPipeline(lr *lineio.Reader, t0 time.Time) *pipeline {
 	workers := runtime.GOMAXPROCS(0)
-	p := &pipeline{
-		// Bounded, so that reading stays at most a few chunks ahead of the
-		// consumer: memory does not grow with the input.
-		order: make(chan *batch, 2*workers),
-		jobs:  make(chan *batch, workers),
-		quit:  make(chan struct{}),
-		free:  make(chan *batch, 4*workers),
-	}
-	p.wg.Add(1 + workers)
-	go p.read(lr)
-	for range workers {
-		go p.parse(newParser(t0), lr.Name())
-	}
+	p := &pipeline{free: make(chan *batch, 4*workers), size: chunkSize}
+	name := lr.Name()
+	p.Pipeline = ordered.Start(workers, p.reader(lr), func() func(*batch) {
+		r := newParser(t0)
+		return func(b *batch) {
+			if b.err == nil {
+				r.parseChunk(b, name)
+			}
+		}
+	})
 	return p
 }
 
-func (p *pipeline) read(lr *lineio.Reader) {
-	defer p.wg.Done()
-	defer close(p.order)
-	defer close(p.jobs)
-	for {
+// reader returns the function that cuts lr into batches, reusing released
+// ones; a read error ends the input with a batch that carries it.
+func (p *pipeline) reader(lr *lineio.Reader) func() (*batch, bool) {
+	failed := false
+	return func() (*batch, bool) {
+		if failed {
+			return nil, false
+		}
 		var b *batch
 		select {
 		case b = <-p.free:
 		default:
 			b = &batch{}
 		}
-		chunk, first, err := lr.NextChunk(b.chunk[:0], chunkSize)
-		*b = batch{chunk: chunk, first: first, items: b.items[:0], boxes: b.boxes[:0], done: make(chan struct{})}
+		chunk, first, err := lr.NextChunk(b.chunk[:0], p.size)
+		*b = batch{chunk: chunk, first: first, items: b.items[:0], boxes: b.boxes[:0]}
 		if err == io.EOF {
-			return
+			return nil, false
 		}
 		if err != nil {
-			b.err = err
-			close(b.done)
-			select {
-			case p.order <- b:
-			case <-p.quit:
-			}
-			return
+			b.err, failed = err, true
+			return b, true
 		}
 		// Only the input's last line can lack a newline, so a chunk that
 		// ends without one is the last.
 		b.truncated = lr.Truncated()
 		b.last = b.truncated
-		select {
-		case p.order <- b:
-		case <-p.quit:
-			return
-		}
-		select {
-		case p.jobs <- b:
-		case <-p.quit:
-			return
-		}
-	}
-}
-
-func (p *pipeline) parse(r *Reader, name string) {
-	defer p.wg.Done()
-	for b := range p.jobs {
-		r.parseChunk(b, name)
-		close(b.done)
+		return b, true
 	}
 }
 
@@ -166,11 +141,10 @@ func (r *Reader) parseChunk(b *batch, name string) {
 
 // next returns the next batch once parsed, or io.EOF after the last.
 func (p *pipeline) next() (*batch, error) {
-	b, ok := <-p.order
+	b, ok := p.Next()
 	if !ok {
 		return nil, io.EOF
 	}
-	<-b.done
 	if b.err != nil {
 		return nil, b.err
 	}
@@ -184,15 +158,4 @@ func (p *pipeline) release(b *batch) {
 	case p.free <- b:
 	default:
 	}
-}
-
-// stop ends the goroutines early and waits for them.
-func (p *pipeline) stop() {
-	p.once.Do(func() { close(p.quit) })
-	// Drain what the reader already queued so that no worker blocks.
-	go func() {
-		for range p.order {
-		}
-	}()
-	p.wg.Wait()
 }

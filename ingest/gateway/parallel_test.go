@@ -2,11 +2,14 @@ package gateway
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 )
 
 // readTrace reads text and formats every record, error and warning, in
@@ -16,11 +19,7 @@ func readTrace(t *testing.T, text string) []string {
 	r := newTestReader(t, text, specT0)
 	defer r.Close()
 	var out []string
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
+	for rec, err := range readertest.All(r.Next) {
 		if err != nil {
 			out = append(out, "error "+err.Error())
 			continue
@@ -78,19 +77,9 @@ func TestChunkingKeepsOrderAndPositions(t *testing.T) {
 		}
 		for _, n := range []int{1, 7, 64, 1000, 4096} {
 			chunkSize = n
-			got := readTrace(t, text)
-			for i := range max(len(got), len(want)) {
-				var g, w string
-				if i < len(got) {
-					g = got[i]
-				}
-				if i < len(want) {
-					w = want[i]
-				}
-				if g != w {
-					t.Errorf("%s, chunks of %d bytes, entry %d:\n got %q\nwant %q", name, n, i, g, w)
-					break
-				}
+			got := strings.Join(readTrace(t, text), "\n")
+			if w := strings.Join(want, "\n"); got != w {
+				t.Errorf("%s, chunks of %d bytes:\n%s", name, n, diff.Diff("one chunk", []byte(w), "chunks", []byte(got)))
 			}
 		}
 	}
@@ -122,19 +111,9 @@ func TestCollectedTurnsOutliveBatches(t *testing.T) {
 		}
 		tables := func(size int) string {
 			chunkSize = size
-			r, c := newTestReader(t, string(b), specT0), NewCollector()
-			defer r.Close()
-			for {
-				rec, err := r.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := c.Add(rec); err != nil {
-					t.Fatal(err)
-				}
+			c := NewCollector()
+			if errs, other := feed(newTestReader(t, string(b), specT0), c); len(errs) > 0 || other != nil {
+				t.Fatal(errs, other)
 			}
 			_, turns, _ := c.Tables(0)
 			var out strings.Builder

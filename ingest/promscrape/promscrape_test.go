@@ -3,9 +3,7 @@ package promscrape
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,16 +11,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/outlast-dev/outlast/textpos"
-
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
+	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // t0 is the T0 of the small inputs: Unix second 1000.
 var t0 = time.Unix(1000, 0).UTC()
@@ -36,9 +33,7 @@ var fixtures = []struct {
 	{"sglang-2026", time.Date(2026, 7, 20, 10, 15, 0, 0, time.UTC)},
 }
 
-func fixturePath(run string) string {
-	return filepath.Join("..", "..", "fixtures", "real", run, "metrics.prom")
-}
+func fixturePath(run string) string { return readertest.FixturePath(run, "metrics.prom") }
 
 // readAll reads every scrape of input, returning one text line per sample
 // or error, and the final Info.
@@ -50,11 +45,7 @@ func readAll(t testing.TB, input string, start time.Time) ([]string, Info) {
 	}
 	r := NewReader(lr, Options{T0: start})
 	var out []string
-	for {
-		s, err := r.Next()
-		if err == io.EOF {
-			break
-		}
+	for s, err := range readertest.All(r.Next) {
 		if err != nil {
 			var pe *textpos.ParseError
 			if !errors.As(err, &pe) {
@@ -85,19 +76,7 @@ func TestGolden(t *testing.T) {
 			}
 			lines, info := readAll(t, string(data), fx.t0)
 			got := strings.Join(append(lines, formatInfo(info)), "\n") + "\n"
-			golden := filepath.Join("testdata", fx.run+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s (run with -update to accept):\n%s", golden, diff(string(want), got))
-			}
+			golden.Check(t, filepath.Join("testdata", fx.run+".golden"), []byte(got))
 		})
 	}
 }
@@ -636,13 +615,10 @@ func FuzzScrape(f *testing.F) {
 		}
 		r := NewReader(lr, Options{T0: t0})
 		lines := bytes.Count(data, []byte("\n")) + 1
-		for n := 0; ; n++ {
-			if n > lines+1 {
+		n := 0
+		for s, err := range readertest.All(r.Next) {
+			if n++; n > lines+1 {
 				t.Fatal("more results than lines")
-			}
-			s, err := r.Next()
-			if err == io.EOF {
-				break
 			}
 			if err != nil {
 				var pe *textpos.ParseError
@@ -678,10 +654,8 @@ func BenchmarkReader(b *testing.B) {
 	for b.Loop() {
 		lr, _ := lineio.NewReader(bytes.NewReader(data), "metrics.prom")
 		r := NewReader(lr, Options{T0: fixtures[0].t0})
-		for {
-			if _, err := r.Next(); err == io.EOF {
-				break
-			} else if err != nil {
+		for _, err := range readertest.All(r.Next) {
+			if err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -721,29 +695,6 @@ func check(t *testing.T, got, want []string) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-}
-
-// diff lists the first differing lines of two texts.
-func diff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	n := 0
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			fmt.Fprintf(&b, "line %d:\n-%s\n+%s\n", i+1, wl, gl)
-			if n++; n == 5 {
-				break
-			}
-		}
-	}
-	return b.String()
 }
 
 // TestBadCacheConfigAfterPoolKnown checks that a bad cache_config_info is

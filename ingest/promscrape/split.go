@@ -2,158 +2,236 @@ package promscrape
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"math"
-	"strconv"
+
+	"github.com/outlast-dev/outlast/textpos"
 )
 
-// This file is the splitter's line scan. It looks only at what decides where
-// a scrape ends: "# scrape" lines, the names of HELP and TYPE lines, and a
-// sample's trailing timestamp. Everything else, including whether a line is
-// well formed at all, is left to expfmt.
+// This file splits the input into scrapes, one line at a time (Splitting in
+// the package doc), and keeps of a scrape with a header only the lines of
+// the known metrics (Filtering).
 
-// Comment kinds returned by scanComment.
-const (
-	commentPlain = iota
-	commentHelp
-	commentType
-	commentScrape
-)
+// rawLine is an owned copy of an input line.
+type rawLine struct {
+	no int
+	b  []byte
+}
 
-func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+// nameState records the HELP and TYPE lines of a metric name by chunk
+// generation, so names repeated in every scrape are not reallocated.
+type nameState struct {
+	helpGen, typeGen uint64
+}
 
-func skipBlank(b []byte, i int) int {
-	for i < len(b) && isBlank(b[i]) {
-		i++
+// chunk is the scrape being read: a run of consecutive input lines.
+type chunk struct {
+	first     int  // line number of the first line; 0: nothing read yet
+	header    bool // started by a "# scrape" line
+	sec, nsec int64
+	groupMS   int64 // sample timestamp of a chunk without header
+	hasGroup  bool
+	pendOff   int // chunk without header: offset in text of the lines since the last sample
+	pendLine  int // and the first of them, 0 if none
+	text      []byte
+	// nos numbers the lines of text when they are not consecutive: in a
+	// chunk with a header only the lines of the known metrics are kept.
+	nos []int
+	err *textpos.ParseError
+}
+
+// lineNo returns the input line of the k-th (0-based) line of c.text.
+func (c *chunk) lineNo(k int) int {
+	if !c.header {
+		return c.first + k
 	}
-	return i
-}
-
-func skipToken(b []byte, i int) int {
-	for i < len(b) && !isBlank(b[i]) {
-		i++
+	if k >= 0 && k < len(c.nos) {
+		return c.nos[k]
 	}
-	return i
+	return c.first
 }
 
-func isNameChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == ':'
-}
-
-// comment is a scanned comment line.
-type comment struct {
-	kind int
-	name []byte // HELP/TYPE: the metric name; points into the line
-	sec  int64  // scrape: Unix time
-	nsec int64
-}
-
-// scanComment scans a line whose first non-blank byte, at i, is '#'. A
-// HELP or TYPE line counts only when expfmt would record it, that is when
-// text follows the name, so the splitter and expfmt agree on repeats. Only
-// a "# scrape" line can be an error here; it returns the 1-based column.
-func scanComment(b []byte, i int, c *comment) (int, error) {
-	i = skipBlank(b, i+1)
-	ke := skipToken(b, i)
-	c.kind = commentPlain
-	switch string(b[i:ke]) {
-	case "HELP", "TYPE":
-		ns := skipBlank(b, ke)
-		ne := ns
-		if ns < len(b) && b[ns] == '"' { // a quoted UTF-8 name
-			ne = bytes.IndexByte(b[ns+1:], '"')
-			if ne < 0 {
-				return 0, nil // expfmt rejects it
+// splitNext returns the next scrape split off the input, nil at the end. It
+// runs on the splitting goroutine (parallel.go).
+func (r *Reader) splitNext() *scrape {
+	for !r.done {
+		r.reset()
+		r.fill()
+		if r.c.first == 0 {
+			if r.ended {
+				r.done = true
 			}
-			ne += ns + 2
-			c.name = b[ns+1 : ne-1]
+			continue
+		}
+		// A copy: r.c's buffers are reused for the next scrape.
+		c := r.c
+		c.text = append([]byte(nil), r.c.text...)
+		c.nos = append([]int(nil), r.c.nos...)
+		return &scrape{c: c, truncLine: r.truncLine, name: r.lr.Name()}
+	}
+	return nil
+}
+
+func (r *Reader) reset() {
+	c := &r.c
+	c.first, c.header, c.hasGroup, c.pendLine, c.err = 0, false, false, 0, nil
+	c.text = c.text[:0]
+	c.nos = c.nos[:0]
+	r.gen++
+	if len(r.names) > 1<<16 { // bound memory on inputs with ever-new names
+		clear(r.names)
+	}
+}
+
+// fill reads lines into the current chunk until the next one begins.
+func (r *Reader) fill() {
+	for {
+		var no int
+		var b []byte
+		if len(r.carry) > 0 {
+			no, b = r.carry[0].no, r.carry[0].b
+			r.carry = r.carry[1:]
 		} else {
-			for ne < len(b) && isNameChar(b[ne]) {
-				ne++
+			if r.ended || !r.lr.Next() {
+				if !r.ended && r.lr.Truncated() {
+					r.truncLine = r.lr.Pos().Line
+				}
+				r.ended = true
+				return
 			}
-			c.name = b[ns:ne]
+			no, b = r.lr.Pos().Line, r.lr.Bytes()
 		}
-		if ne == ns || ne == len(b) || !isBlank(b[ne]) || skipBlank(b, ne) == len(b) {
-			return 0, nil
+		if r.line(no, b) {
+			return
 		}
-		c.kind = commentHelp
-		if b[i] == 'T' {
-			c.kind = commentType
-		}
-	case "scrape":
-		c.kind = commentScrape
-		vs := skipBlank(b, ke)
-		ve := skipToken(b, vs)
-		sec, nsec, ok := parseUnix(bytes.TrimPrefix(b[vs:ve], []byte("ts=")))
-		if !ok {
-			return vs + 1, fmt.Errorf("invalid scrape time %q: want Unix seconds", b[vs:ve])
-		}
-		if e := skipBlank(b, ve); e != len(b) {
-			return e + 1, errors.New("unexpected text after scrape time")
-		}
-		c.sec, c.nsec = sec, nsec
 	}
-	return 0, nil
 }
 
-// trailingTS returns the timestamp of a sample line, if it has one: the
-// second of two fields after the label set, or after the name when there is
-// none. A label value may hold blanks but the value and timestamp cannot
-// hold '}' or '"', so the last of those ends the name and labels. Lines this
-// misreads are malformed, and expfmt rejects them.
-func trailingTS(b []byte) (int64, bool) {
-	i := bytes.LastIndexByte(b, '}')
-	if i < 0 {
-		i = bytes.LastIndexByte(b, '"')
+// split ends the current chunk: the lines of its text from offset off on,
+// numbered from first, and then line no begin the next one.
+func (r *Reader) split(off, first, no int, b []byte) bool {
+	var next []rawLine
+	for rest := r.c.text[off:]; len(rest) > 0; first++ {
+		i := bytes.IndexByte(rest, '\n')
+		next = append(next, rawLine{first, append([]byte(nil), rest[:i]...)})
+		rest = rest[i+1:]
 	}
-	if i < 0 {
-		i = skipToken(b, skipBlank(b, 0)) // the name
+	r.c.text = r.c.text[:off]
+	next = append(next, rawLine{no, append([]byte(nil), b...)})
+	r.carry = append(next, r.carry...)
+	return true
+}
+
+func (r *Reader) fail(no, col int, b []byte, err error) {
+	if r.c.err == nil {
+		r.c.err = &textpos.ParseError{Pos: textpos.Pos{File: r.lr.Name(), Line: no}, Column: col, Raw: append([]byte(nil), b...), Err: err}
+	}
+}
+
+// line adds one line to the chunk, reporting whether it begins the next.
+func (r *Reader) line(no int, b []byte) bool {
+	c := &r.c
+	i := skipBlank(b, 0)
+	if i == len(b) || b[i] == '#' {
+		kind := commentPlain
+		if i < len(b) {
+			cm := &r.cm
+			col, err := scanComment(b, i, cm)
+			kind = cm.kind
+			switch {
+			case kind == commentScrape && c.first != 0:
+				return r.split(len(c.text), 0, no, b) // a bad scrape line still starts a scrape
+			case err != nil:
+				c.first = no
+				r.fail(no, col, b, err)
+			case kind == commentScrape:
+				c.first, c.header, c.sec, c.nsec = no, true, cm.sec, cm.nsec
+			case kind == commentHelp || kind == commentType:
+				st := r.names[string(cm.name)]
+				if st == nil {
+					st = &nameState{}
+					r.names[string(cm.name)] = st
+				}
+				gen := &st.helpGen
+				if kind == commentType {
+					gen = &st.typeGen
+				}
+				if *gen == r.gen {
+					return r.split(len(c.text), 0, no, b) // expfmt allows one per chunk
+				}
+				*gen = r.gen
+			}
+		}
+		if c.first == 0 {
+			if kind == commentPlain {
+				return false // a scrape begins with a line that is its own
+			}
+			c.first = no
+		}
+		if !c.header && c.pendLine == 0 {
+			c.pendOff, c.pendLine = len(c.text), no
+		}
 	} else {
-		i++
+		if !c.header {
+			if ts, ok := trailingTS(b[i:]); ok {
+				if !c.hasGroup {
+					c.groupMS, c.hasGroup = ts, true
+				} else if ts != c.groupMS {
+					if c.pendLine == 0 {
+						return r.split(len(c.text), 0, no, b)
+					}
+					return r.split(c.pendOff, c.pendLine, no, b)
+				}
+			}
+			c.pendLine = 0
+		}
+		if c.first == 0 {
+			c.first = no
+		}
 	}
-	vs := skipBlank(b, i)
-	ts := skipBlank(b, skipToken(b, vs))
-	te := skipToken(b, ts)
-	if ts == te || skipBlank(b, te) != len(b) {
-		return 0, false
+	if c.header {
+		// Only the families read are parsed (Filtering in the package doc).
+		if !r.keep(b, i) {
+			return false
+		}
+		c.nos = append(c.nos, no)
 	}
-	t, err := strconv.ParseInt(string(b[ts:te]), 10, 64)
-	return t, err == nil
+	c.text = append(append(c.text, b...), '\n')
+	return false
 }
 
-// parseUnix parses non-negative Unix seconds such as "1761566412.250"
-// exactly to nanoseconds, falling back to a float for exponent forms.
-func parseUnix(b []byte) (sec, nsec int64, ok bool) {
-	i := 0
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
+// keep reports whether line b of a chunk with a header goes to expfmt:
+// the HELP and TYPE lines and samples of the known metrics, a sample whose
+// name is quoted (a UTF-8 name inside the braces), and the input's cut
+// last line, whose error the reader reports.
+func (r *Reader) keep(b []byte, i int) bool {
+	if r.lr.Truncated() {
+		return true // only ever true for the last line read
 	}
-	if i > 0 && i <= 12 {
-		sec, _ = strconv.ParseInt(string(b[:i]), 10, 64)
-		if i == len(b) {
-			return sec, 0, true
+	if i == len(b) {
+		return false
+	}
+	if b[i] == '#' {
+		k := r.cm.kind
+		return (k == commentHelp || k == commentType) && known(r.cm.name)
+	}
+	if b[i] == '{' {
+		return true
+	}
+	j := i
+	for j < len(b) && isNameChar(b[j]) {
+		j++
+	}
+	return known(b[i:j])
+}
+
+// rawLine returns a copy of line no of the chunk, nil if it has none.
+func (c *chunk) rawLine(no int) []byte {
+	rest := c.text
+	for k := 0; len(rest) > 0; k++ {
+		i := bytes.IndexByte(rest, '\n')
+		if c.lineNo(k) == no {
+			return append([]byte(nil), rest[:i]...)
 		}
-		if b[i] == '.' {
-			scale := int64(1e8)
-			j := i + 1
-			for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
-				nsec += int64(b[j]-'0') * scale
-				scale /= 10 // digits past nanoseconds add 0
-			}
-			if j == len(b) {
-				return sec, nsec, true
-			}
-		}
+		rest = rest[i+1:]
 	}
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) || f > 1e12 {
-		return 0, 0, false
-	}
-	s := math.Floor(f)
-	sec, nsec = int64(s), int64(math.Round((f-s)*1e9))
-	if nsec >= 1e9 {
-		sec, nsec = sec+1, nsec-1e9
-	}
-	return sec, nsec, true
+	return nil
 }

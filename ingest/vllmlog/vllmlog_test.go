@@ -1,297 +1,189 @@
 package vllmlog
 
 import (
-	"bytes"
-	"errors"
-	"flag"
-	"fmt"
-	"io"
-	"math"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 	_ "time/tzdata" // Europe/Berlin on machines without a zone database
 
-	"github.com/outlast-dev/outlast/textpos"
-
+	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/schema"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the readers' output")
+// engine describes the reader to the shared tests, with the real-format
+// runs under fixtures/real and their manifests' started_at.
+var engine = readertest.Engine{
+	Open:  func(lr *lineio.Reader, opt enginelog.Options) readertest.Reader { return NewReader(lr, opt) },
+	Match: Match,
+	Kinds: []string{schema.LineStats},
+	Fixtures: []readertest.Fixture{
+		{Run: "vllm-0.8", T0: "2025-03-20T14:00:00Z", Format: Format08},
+		{Run: "vllm-0.10", T0: "2025-09-02T05:20:00Z", Format: Format010},
+		{Run: "vllm-2026", T0: "2026-10-27T12:00:00Z", Format: Format2026},
+	},
+	Columns: []string{"running", "waiting", "kv_usage", "prompt_tput", "gen_tput", "hit_rate", "preemptions"},
+}
 
-func f(x float64) *float64 { return &x }
+var (
+	f   = readertest.F
+	utc = readertest.UTC
+)
 
-// readAll reads text as a whole log and returns its samples, errors and Info.
 func readAll(t testing.TB, text string, opt Options) ([]schema.EngineSample, []error, Info) {
 	t.Helper()
-	lr, err := lineio.NewReader(strings.NewReader(text), "engine.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := NewReader(lr, opt)
-	var samples []schema.EngineSample
-	var errs []error
-	for {
-		s, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		samples = append(samples, s)
-	}
-	return samples, errs, r.Info()
+	return engine.ReadAll(t, text, opt)
 }
 
-func utc(s string) time.Time {
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
-
-// sameSample compares the fields a log sample carries, floats to 1e-9.
-func sameSample(got, want schema.EngineSample) string {
-	var diffs []string
-	if math.Abs(got.TS-want.TS) > 1e-9 {
-		diffs = append(diffs, fmt.Sprintf("TS %v, want %v", got.TS, want.TS))
-	}
-	if got.Source != schema.SourceLog || got.Kind != schema.LineStats {
-		diffs = append(diffs, fmt.Sprintf("Source/Kind %q/%q", got.Source, got.Kind))
-	}
-	if got.EngineIndex != want.EngineIndex {
-		diffs = append(diffs, fmt.Sprintf("EngineIndex %d, want %d", got.EngineIndex, want.EngineIndex))
-	}
-	if want.Line != 0 && got.Line != want.Line {
-		diffs = append(diffs, fmt.Sprintf("Line %d, want %d", got.Line, want.Line))
-	}
-	fields := []struct {
-		name      string
-		got, want *float64
-	}{
-		{"Running", got.Running, want.Running},
-		{"Waiting", got.Waiting, want.Waiting},
-		{"KVUsage", got.KVUsage, want.KVUsage},
-		{"PromptTput", got.PromptTput, want.PromptTput},
-		{"GenTput", got.GenTput, want.GenTput},
-		{"LoggedHitRate", got.LoggedHitRate, want.LoggedHitRate},
-		{"Preemptions", got.Preemptions, want.Preemptions},
-	}
-	for _, fl := range fields {
-		switch {
-		case fl.got == nil && fl.want == nil:
-		case fl.got == nil || fl.want == nil:
-			diffs = append(diffs, fmt.Sprintf("%s %v, want %v", fl.name, fmtPtr(fl.got), fmtPtr(fl.want)))
-		case math.Abs(*fl.got-*fl.want) > 1e-9:
-			diffs = append(diffs, fmt.Sprintf("%s %v, want %v", fl.name, *fl.got, *fl.want))
-		}
-	}
-	if got.TokensUsed != nil || got.NewSeqs != nil || got.NewTokens != nil || got.CachedTokens != nil || got.IntervalS != nil {
-		diffs = append(diffs, "SGLang/metrics-only fields set")
-	}
-	return strings.Join(diffs, "; ")
-}
-
-func fmtPtr(p *float64) string {
-	if p == nil {
-		return "nil"
-	}
-	return strconv.FormatFloat(*p, 'g', -1, 64)
-}
-
-// TestLineShapes feeds one line at a time, every shape quoted in
-// engine-log-formats.md Part A plus the variants the reader must tolerate.
-// Expected values are the printed numbers, percentages divided by 100.
+// TestLineShapes feeds one line at a time: the line shapes vLLM has
+// printed, real and constructed, and the variants the reader must
+// tolerate. Expected values are the printed numbers, percentages divided
+// by 100.
 func TestLineShapes(t *testing.T) {
 	const esc = "\x1b"
-	tests := []struct {
-		name string
-		t0   string
-		line string
-		want *schema.EngineSample // nil: not a sample line
-		err  string               // substring of the expected error
-	}{
+	engine.CheckLines(t, []readertest.LineCase{
 		{
-			name: "v0.8 constructed, no Engine prefix",
-			t0:   "2025-03-20T14:00:00Z",
-			line: "INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1843.2 tokens/s, Avg generation throughput: 212.7 tokens/s, Running: 12 reqs, Waiting: 0 reqs, GPU KV cache usage: 18.4%, Prefix cache hit rate: 41.3%",
-			want: &schema.EngineSample{TS: 131, Running: f(12), Waiting: f(0), KVUsage: f(0.184), LoggedHitRate: f(0.413), PromptTput: f(1843.2), GenTput: f(212.7)},
+			Name: "v0.8 constructed, no Engine prefix",
+			T0:   "2025-03-20T14:00:00Z",
+			Line: "INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1843.2 tokens/s, Avg generation throughput: 212.7 tokens/s, Running: 12 reqs, Waiting: 0 reqs, GPU KV cache usage: 18.4%, Prefix cache hit rate: 41.3%",
+			Want: &schema.EngineSample{TS: 131, Running: f(12), Waiting: f(0), KVUsage: f(0.184), LoggedHitRate: f(0.413), PromptTput: f(1843.2), GenTput: f(212.7)},
 		},
 		{
-			name: "v0.10.1 real, APIServer prefix",
-			t0:   "2025-09-02T05:20:00Z",
-			line: "(APIServer pid=118) INFO 09-02 05:20:47 [loggers.py:123] Engine 000: Avg prompt throughput: 1634.2 tokens/s, Avg generation throughput: 5.1 tokens/s, Running: 16 reqs, Waiting: 3 reqs, GPU KV cache usage: 63.1%, Prefix cache hit rate: 37.4%",
-			want: &schema.EngineSample{TS: 47, Running: f(16), Waiting: f(3), KVUsage: f(0.631), LoggedHitRate: f(0.374), PromptTput: f(1634.2), GenTput: f(5.1)},
+			Name: "v0.10.1 real, APIServer prefix",
+			T0:   "2025-09-02T05:20:00Z",
+			Line: "(APIServer pid=118) INFO 09-02 05:20:47 [loggers.py:123] Engine 000: Avg prompt throughput: 1634.2 tokens/s, Avg generation throughput: 5.1 tokens/s, Running: 16 reqs, Waiting: 3 reqs, GPU KV cache usage: 63.1%, Prefix cache hit rate: 37.4%",
+			Want: &schema.EngineSample{TS: 47, Running: f(16), Waiting: f(3), KVUsage: f(0.631), LoggedHitRate: f(0.374), PromptTput: f(1634.2), GenTput: f(5.1)},
 		},
 		{
-			name: "Jul 2026 real, MM cache hit rate",
-			t0:   "2026-07-29T06:00:00Z",
-			line: "(APIServer pid=1) INFO 07-29 06:22:31 [loggers.py:310] Engine 000: Avg prompt throughput: 657.5 tokens/s, Avg generation throughput: 1.1 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 22.0%, Prefix cache hit rate: 72.2%, MM cache hit rate: 75.0%",
-			want: &schema.EngineSample{TS: 22*60 + 31, Running: f(1), Waiting: f(0), KVUsage: f(0.22), LoggedHitRate: f(0.722), PromptTput: f(657.5), GenTput: f(1.1)},
+			Name: "Jul 2026 real, MM cache hit rate",
+			T0:   "2026-07-29T06:00:00Z",
+			Line: "(APIServer pid=1) INFO 07-29 06:22:31 [loggers.py:310] Engine 000: Avg prompt throughput: 657.5 tokens/s, Avg generation throughput: 1.1 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 22.0%, Prefix cache hit rate: 72.2%, MM cache hit rate: 75.0%",
+			Want: &schema.EngineSample{TS: 22*60 + 31, Running: f(1), Waiting: f(0), KVUsage: f(0.22), LoggedHitRate: f(0.722), PromptTput: f(657.5), GenTput: f(1.1)},
 		},
 		{
-			name: "May 2026 constructed, all optional fields",
-			t0:   "2026-05-19T14:00:00Z",
-			line: "(APIServer pid=1) INFO 05-19 14:03:12 [loggers.py:271] Engine 000: Avg prompt throughput: 5121.4 tokens/s, Avg generation throughput: 843.9 tokens/s, Running: 64 reqs, Waiting: 37 reqs, Deferred: 5 reqs, Preemptions: 3, GPU KV cache usage: 97.2%, Prefix cache hit rate: 62.8%, External prefix cache hit rate: 18.5%",
-			want: &schema.EngineSample{TS: 192, Running: f(64), Waiting: f(37), Preemptions: f(3), KVUsage: f(0.972), LoggedHitRate: f(0.628), PromptTput: f(5121.4), GenTput: f(843.9)},
+			Name: "May 2026 constructed, all optional fields",
+			T0:   "2026-05-19T14:00:00Z",
+			Line: "(APIServer pid=1) INFO 05-19 14:03:12 [loggers.py:271] Engine 000: Avg prompt throughput: 5121.4 tokens/s, Avg generation throughput: 843.9 tokens/s, Running: 64 reqs, Waiting: 37 reqs, Deferred: 5 reqs, Preemptions: 3, GPU KV cache usage: 97.2%, Prefix cache hit rate: 62.8%, External prefix cache hit rate: 18.5%",
+			Want: &schema.EngineSample{TS: 192, Running: f(64), Waiting: f(37), Preemptions: f(3), KVUsage: f(0.972), LoggedHitRate: f(0.628), PromptTput: f(5121.4), GenTput: f(843.9)},
 		},
 		{
-			name: "aggregated engines",
-			t0:   "2026-05-19T14:00:00Z",
-			line: "(APIServer pid=7) INFO 05-19 14:03:22 [loggers.py:271] 4 Engines Aggregated: Avg prompt throughput: 20480.0 tokens/s, Avg generation throughput: 3311.6 tokens/s, Running: 240 reqs, Waiting: 12 reqs, GPU KV cache usage: 71.5%, Prefix cache hit rate: 55.0%",
-			want: &schema.EngineSample{TS: 202, EngineIndex: -1, Running: f(240), Waiting: f(12), KVUsage: f(0.715), LoggedHitRate: f(0.55), PromptTput: f(20480), GenTput: f(3311.6)},
+			Name: "aggregated engines",
+			T0:   "2026-05-19T14:00:00Z",
+			Line: "(APIServer pid=7) INFO 05-19 14:03:22 [loggers.py:271] 4 Engines Aggregated: Avg prompt throughput: 20480.0 tokens/s, Avg generation throughput: 3311.6 tokens/s, Running: 240 reqs, Waiting: 12 reqs, GPU KV cache usage: 71.5%, Prefix cache hit rate: 55.0%",
+			Want: &schema.EngineSample{TS: 202, EngineIndex: -1, Running: f(240), Waiting: f(12), KVUsage: f(0.715), LoggedHitRate: f(0.55), PromptTput: f(20480), GenTput: f(3311.6)},
 		},
 		{
-			name: "Engine 003 of a DP deployment",
-			t0:   "2026-05-19T14:00:00Z",
-			line: "(APIServer pid=7) INFO 05-19 14:00:10 [loggers.py:271] Engine 003: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 3 reqs, Waiting: 4 reqs, GPU KV cache usage: 5.0%, Prefix cache hit rate: 6.0%",
-			want: &schema.EngineSample{TS: 10, EngineIndex: 3, Running: f(3), Waiting: f(4), KVUsage: f(0.05), LoggedHitRate: f(0.06), PromptTput: f(1), GenTput: f(2)},
+			Name: "Engine 003 of a DP deployment",
+			T0:   "2026-05-19T14:00:00Z",
+			Line: "(APIServer pid=7) INFO 05-19 14:00:10 [loggers.py:271] Engine 003: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 3 reqs, Waiting: 4 reqs, GPU KV cache usage: 5.0%, Prefix cache hit rate: 6.0%",
+			Want: &schema.EngineSample{TS: 10, EngineIndex: 3, Running: f(3), Waiting: f(4), KVUsage: f(0.05), LoggedHitRate: f(0.06), PromptTput: f(1), GenTput: f(2)},
 		},
 		{
-			name: "optional fields in other positions and an unknown new field",
-			t0:   "2026-10-27T12:00:00Z",
-			line: "(APIServer pid=1) INFO 10-27 12:00:05 [loggers.py:310] Engine 000: Avg prompt throughput: 10.0 tokens/s, Avg generation throughput: 20.0 tokens/s, Running: 5 reqs, Preemptions: 2, Offloaded: 7 blocks, Tiers: GPU, CPU, Waiting: 6 reqs, External prefix cache hit rate: 1.5%, GPU KV cache usage: 50.0%, Corrupted: 0 reqs, Prefix cache hit rate: 25.0%, Deferred: 1 reqs",
-			want: &schema.EngineSample{TS: 5, Running: f(5), Waiting: f(6), Preemptions: f(2), KVUsage: f(0.5), LoggedHitRate: f(0.25), PromptTput: f(10), GenTput: f(20)},
+			Name: "optional fields in other positions and an unknown new field",
+			T0:   "2026-10-27T12:00:00Z",
+			Line: "(APIServer pid=1) INFO 10-27 12:00:05 [loggers.py:310] Engine 000: Avg prompt throughput: 10.0 tokens/s, Avg generation throughput: 20.0 tokens/s, Running: 5 reqs, Preemptions: 2, Offloaded: 7 blocks, Tiers: GPU, CPU, Waiting: 6 reqs, External prefix cache hit rate: 1.5%, GPU KV cache usage: 50.0%, Corrupted: 0 reqs, Prefix cache hit rate: 25.0%, Deferred: 1 reqs",
+			Want: &schema.EngineSample{TS: 5, Running: f(5), Waiting: f(6), Preemptions: f(2), KVUsage: f(0.5), LoggedHitRate: f(0.25), PromptTput: f(10), GenTput: f(20)},
 		},
 		{
-			name: "reflowed Waiting with several spaces",
-			t0:   "2025-09-02T05:20:00Z",
-			line: "(APIServer pid=118) INFO 09-02 05:20:57 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 12.5 tokens/s, Running: 2 reqs, Waiting: 0    reqs, GPU KV cache usage: 3.0%, Prefix cache hit rate: 10.0%",
-			want: &schema.EngineSample{TS: 57, Running: f(2), Waiting: f(0), KVUsage: f(0.03), LoggedHitRate: f(0.1), PromptTput: f(0), GenTput: f(12.5)},
+			Name: "reflowed Waiting with several spaces",
+			T0:   "2025-09-02T05:20:00Z",
+			Line: "(APIServer pid=118) INFO 09-02 05:20:57 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 12.5 tokens/s, Running: 2 reqs, Waiting: 0    reqs, GPU KV cache usage: 3.0%, Prefix cache hit rate: 10.0%",
+			Want: &schema.EngineSample{TS: 57, Running: f(2), Waiting: f(0), KVUsage: f(0.03), LoggedHitRate: f(0.1), PromptTput: f(0), GenTput: f(12.5)},
 		},
 		{
-			name: "idle line at DEBUG with a relative-path fileinfo",
-			t0:   "2026-10-27T12:00:00Z",
-			line: "(APIServer pid=1) DEBUG 10-27 12:04:00 [v1/metrics/loggers.py:257] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.0%, Prefix cache hit rate: 0.0%",
-			want: &schema.EngineSample{TS: 240, Running: f(0), Waiting: f(0), KVUsage: f(0), LoggedHitRate: f(0), PromptTput: f(0), GenTput: f(0)},
+			Name: "idle line at DEBUG with a relative-path fileinfo",
+			T0:   "2026-10-27T12:00:00Z",
+			Line: "(APIServer pid=1) DEBUG 10-27 12:04:00 [v1/metrics/loggers.py:257] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.0%, Prefix cache hit rate: 0.0%",
+			Want: &schema.EngineSample{TS: 240, Running: f(0), Waiting: f(0), KVUsage: f(0), LoggedHitRate: f(0), PromptTput: f(0), GenTput: f(0)},
 		},
 		{
-			name: "pre-0.8 header without [",
-			t0:   "2025-02-20T00:00:00Z",
-			line: "INFO 02-20 00:01:02 loggers.py:80] Avg prompt throughput: 5.0 tokens/s, Avg generation throughput: 6.0 tokens/s, Running: 1 reqs, Waiting: 2 reqs, GPU KV cache usage: 3.0%",
-			want: &schema.EngineSample{TS: 62, Running: f(1), Waiting: f(2), KVUsage: f(0.03), PromptTput: f(5), GenTput: f(6)},
+			Name: "pre-0.8 header without [",
+			T0:   "2025-02-20T00:00:00Z",
+			Line: "INFO 02-20 00:01:02 loggers.py:80] Avg prompt throughput: 5.0 tokens/s, Avg generation throughput: 6.0 tokens/s, Running: 1 reqs, Waiting: 2 reqs, GPU KV cache usage: 3.0%",
+			Want: &schema.EngineSample{TS: 62, Running: f(1), Waiting: f(2), KVUsage: f(0.03), PromptTput: f(5), GenTput: f(6)},
 		},
 		{
-			name: "first V1 form, Running and Waiting only",
-			t0:   "2025-01-20T00:00:00Z",
-			line: "INFO 01-20 00:00:30 loggers.py:40] Running: 3 reqs, Waiting: 1 reqs",
-			want: &schema.EngineSample{TS: 30, Running: f(3), Waiting: f(1)},
+			Name: "first V1 form, Running and Waiting only",
+			T0:   "2025-01-20T00:00:00Z",
+			Line: "INFO 01-20 00:00:30 loggers.py:40] Running: 3 reqs, Waiting: 1 reqs",
+			Want: &schema.EngineSample{TS: 30, Running: f(3), Waiting: f(1)},
 		},
 		{
-			name: "nested process prefixes",
-			t0:   "2025-12-01T00:00:00Z",
-			line: "(Worker pid=312) (Worker_TP0 pid=312) INFO 12-01 00:00:10 [loggers.py:259] Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 1.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%, Prefix cache hit rate: 1.0%",
-			want: &schema.EngineSample{TS: 10, Running: f(1), Waiting: f(0), KVUsage: f(0.01), LoggedHitRate: f(0.01), PromptTput: f(1), GenTput: f(1)},
+			Name: "nested process prefixes",
+			T0:   "2025-12-01T00:00:00Z",
+			Line: "(Worker pid=312) (Worker_TP0 pid=312) INFO 12-01 00:00:10 [loggers.py:259] Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 1.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%, Prefix cache hit rate: 1.0%",
+			Want: &schema.EngineSample{TS: 10, Running: f(1), Waiting: f(0), KVUsage: f(0.01), LoggedHitRate: f(0.01), PromptTput: f(1), GenTput: f(1)},
 		},
 		{
-			name: "cyan prefix and coloured header",
-			t0:   "2026-10-27T12:00:00Z",
-			line: esc + "[0;36m(APIServer pid=1)" + esc + "[0;0m " + esc + "[32mINFO" + esc + "[0m " + esc + "[90m10-27 12:01:23" + esc + "[0m " + esc + "[90m[loggers.py:310]" + esc + "[0m Engine 000: Avg prompt throughput: 823.9 tokens/s, Avg generation throughput: 107.5 tokens/s, Running: 3 reqs, Waiting: 0 reqs, GPU KV cache usage: 6.7%, Prefix cache hit rate: 80.5%",
-			want: &schema.EngineSample{TS: 83, Running: f(3), Waiting: f(0), KVUsage: f(0.067), LoggedHitRate: f(0.805), PromptTput: f(823.9), GenTput: f(107.5)},
+			Name: "cyan prefix and coloured header",
+			T0:   "2026-10-27T12:00:00Z",
+			Line: esc + "[0;36m(APIServer pid=1)" + esc + "[0;0m " + esc + "[32mINFO" + esc + "[0m " + esc + "[90m10-27 12:01:23" + esc + "[0m " + esc + "[90m[loggers.py:310]" + esc + "[0m Engine 000: Avg prompt throughput: 823.9 tokens/s, Avg generation throughput: 107.5 tokens/s, Running: 3 reqs, Waiting: 0 reqs, GPU KV cache usage: 6.7%, Prefix cache hit rate: 80.5%",
+			Want: &schema.EngineSample{TS: 83, Running: f(3), Waiting: f(0), KVUsage: f(0.067), LoggedHitRate: f(0.805), PromptTput: f(823.9), GenTput: f(107.5)},
 		},
 		{
-			name: "docker RFC 3339 stamp in front",
-			t0:   "2026-10-27T12:00:00Z",
-			line: "2026-10-27T12:03:03.001158525Z (APIServer pid=1) INFO 10-27 12:03:03 [loggers.py:310] Engine 000: Avg prompt throughput: 1.5 tokens/s, Avg generation throughput: 2.5 tokens/s, Running: 9 reqs, Waiting: 0 reqs, GPU KV cache usage: 34.1%, Prefix cache hit rate: 88.1%",
-			want: &schema.EngineSample{TS: 183, Running: f(9), Waiting: f(0), KVUsage: f(0.341), LoggedHitRate: f(0.881), PromptTput: f(1.5), GenTput: f(2.5)},
+			Name: "docker RFC 3339 stamp in front",
+			T0:   "2026-10-27T12:00:00Z",
+			Line: "2026-10-27T12:03:03.001158525Z (APIServer pid=1) INFO 10-27 12:03:03 [loggers.py:310] Engine 000: Avg prompt throughput: 1.5 tokens/s, Avg generation throughput: 2.5 tokens/s, Running: 9 reqs, Waiting: 0 reqs, GPU KV cache usage: 34.1%, Prefix cache hit rate: 88.1%",
+			Want: &schema.EngineSample{TS: 183, Running: f(9), Waiting: f(0), KVUsage: f(0.341), LoggedHitRate: f(0.881), PromptTput: f(1.5), GenTput: f(2.5)},
 		},
 		{
-			name: "uvicorn access line",
-			t0:   "2026-10-27T12:00:00Z",
-			line: `(APIServer pid=1) INFO:     127.0.0.1:45252 - "GET /health HTTP/1.1" 200 OK`,
+			Name: "uvicorn access line",
+			T0:   "2026-10-27T12:00:00Z",
+			Line: `(APIServer pid=1) INFO:     127.0.0.1:45252 - "GET /health HTTP/1.1" 200 OK`,
 		},
 		{
-			name: "spec-decoding metrics line",
-			t0:   "2026-07-29T06:00:00Z",
-			line: "(APIServer pid=1) INFO 07-29 06:22:21 [metrics.py:120] SpecDecoding metrics: Mean acceptance length: 3.97, Accepted throughput: 18.70 tokens/s, Drafted throughput: 18.90 tokens/s, Accepted: 187 tokens, Drafted: 189 tokens, Per-position acceptance rate: 1.000, 1.000, 0.968, Avg Draft acceptance rate: 98.9%",
+			Name: "spec-decoding metrics line",
+			T0:   "2026-07-29T06:00:00Z",
+			Line: "(APIServer pid=1) INFO 07-29 06:22:21 [metrics.py:120] SpecDecoding metrics: Mean acceptance length: 3.97, Accepted throughput: 18.70 tokens/s, Drafted throughput: 18.90 tokens/s, Accepted: 187 tokens, Drafted: 189 tokens, Per-position acceptance rate: 1.000, 1.000, 0.968, Avg Draft acceptance rate: 98.9%",
 		},
 		{
-			name: "KV transfer metrics line",
-			t0:   "2026-05-19T14:00:00Z",
-			line: "(APIServer pid=1) INFO 05-19 14:03:12 [metrics.py:103] KV Transfer metrics: GPU_to_CPU_total_bytes=2147483648, GPU_to_CPU_total_time=0.412, CPU_to_GPU_total_bytes=536870912, CPU_to_GPU_total_time=0.097",
+			Name: "KV transfer metrics line",
+			T0:   "2026-05-19T14:00:00Z",
+			Line: "(APIServer pid=1) INFO 05-19 14:03:12 [metrics.py:103] KV Transfer metrics: GPU_to_CPU_total_bytes=2147483648, GPU_to_CPU_total_time=0.412, CPU_to_GPU_total_bytes=536870912, CPU_to_GPU_total_time=0.097",
 		},
 		{
-			name: "cache_config_info debug line starts with Engine NNN",
-			t0:   "2025-09-02T05:20:00Z",
-			line: "(APIServer pid=118) INFO 09-02 05:19:06 [loggers.py:142] Engine 000: vllm cache_config_info with initialization after num_gpu_blocks is: 25000",
+			Name: "cache_config_info debug line starts with Engine NNN",
+			T0:   "2025-09-02T05:20:00Z",
+			Line: "(APIServer pid=118) INFO 09-02 05:19:06 [loggers.py:142] Engine 000: vllm cache_config_info with initialization after num_gpu_blocks is: 25000",
 		},
 		{
-			name: "traceback line",
-			t0:   "2025-09-02T05:20:00Z",
-			line: `  File "/usr/lib/python3.12/asyncio/runners.py", line 195, in run`,
+			Name: "traceback line",
+			T0:   "2025-09-02T05:20:00Z",
+			Line: `  File "/usr/lib/python3.12/asyncio/runners.py", line 195, in run`,
 		},
 		{
-			name: "malformed number",
-			t0:   "2025-03-20T14:00:00Z",
-			line: "INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1843.2 tokens/s, Avg generation throughput: 212.7 tokens/s, Running: 12 reqs, Waiting: 0 reqs, GPU KV cache usage: 1x.4%, Prefix cache hit rate: 41.3%",
-			err:  `engine.log:1:175: vLLM stats line: GPU KV cache usage: malformed number "1x.4"`,
+			Name: "malformed number",
+			T0:   "2025-03-20T14:00:00Z",
+			Line: "INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1843.2 tokens/s, Avg generation throughput: 212.7 tokens/s, Running: 12 reqs, Waiting: 0 reqs, GPU KV cache usage: 1x.4%, Prefix cache hit rate: 41.3%",
+			Err:  `engine.log:1:175: vLLM stats line: GPU KV cache usage: malformed number "1x.4"`,
 		},
 		{
-			name: "nan throughput",
-			t0:   "2025-03-20T14:00:00Z",
-			line: "INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: nan tokens/s, Avg generation throughput: 212.7 tokens/s, Running: 12 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.4%, Prefix cache hit rate: 41.3%",
-			err:  `engine.log:1:60: vLLM stats line: Avg prompt throughput: malformed number "nan"`,
+			Name: "nan throughput",
+			T0:   "2025-03-20T14:00:00Z",
+			Line: "INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: nan tokens/s, Avg generation throughput: 212.7 tokens/s, Running: 12 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.4%, Prefix cache hit rate: 41.3%",
+			Err:  `engine.log:1:60: vLLM stats line: Avg prompt throughput: malformed number "nan"`,
 		},
 		{
-			name: "missing percent sign",
-			t0:   "2025-03-20T14:00:00Z",
-			line: "INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 18.4, Prefix cache hit rate: 41.3%",
-			err:  `GPU KV cache usage: want "%" after the number`,
+			Name: "missing percent sign",
+			T0:   "2025-03-20T14:00:00Z",
+			Line: "INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 18.4, Prefix cache hit rate: 41.3%",
+			Err:  `GPU KV cache usage: want "%" after the number`,
 		},
 		{
-			name: "line cut off mid-field",
-			t0:   "2025-03-20T14:00:00Z",
-			line: "INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 18.4%, Prefix cache hit ra",
-			err:  `field "Prefix cache hit ra" is not "key: value"`,
+			Name: "line cut off mid-field",
+			T0:   "2025-03-20T14:00:00Z",
+			Line: "INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 18.4%, Prefix cache hit ra",
+			Err:  `field "Prefix cache hit ra" is not "key: value"`,
 		},
 		{
-			name: "coloured malformed line has no column",
-			t0:   "2026-10-27T12:00:00Z",
-			line: esc + "[32mINFO" + esc + "[0m 10-27 12:01:23 [loggers.py:310] Engine 000: Avg prompt throughput: 8.x tokens/s, Avg generation throughput: 1.0 tokens/s, Running: 3 reqs, Waiting: 0 reqs, GPU KV cache usage: 6.7%, Prefix cache hit rate: 80.5%",
-			err:  `engine.log:1: vLLM stats line: Avg prompt throughput: malformed number "8.x"`,
+			Name: "coloured malformed line has no column",
+			T0:   "2026-10-27T12:00:00Z",
+			Line: esc + "[32mINFO" + esc + "[0m 10-27 12:01:23 [loggers.py:310] Engine 000: Avg prompt throughput: 8.x tokens/s, Avg generation throughput: 1.0 tokens/s, Running: 3 reqs, Waiting: 0 reqs, GPU KV cache usage: 6.7%, Prefix cache hit rate: 80.5%",
+			Err:  `engine.log:1: vLLM stats line: Avg prompt throughput: malformed number "8.x"`,
 		},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			samples, errs, _ := readAll(t, tc.line+"\n", Options{T0: utc(tc.t0)})
-			if tc.err != "" {
-				if len(errs) != 1 || len(samples) != 0 {
-					t.Fatalf("got %d samples, errors %v; want one error", len(samples), errs)
-				}
-				var pe *textpos.ParseError
-				if !errors.As(errs[0], &pe) || pe.Pos.Line != 1 || string(pe.Raw) != tc.line {
-					t.Fatalf("error %#v is not a ParseError for line 1 with the raw line", errs[0])
-				}
-				if !strings.Contains(errs[0].Error(), tc.err) {
-					t.Fatalf("error %q does not contain %q", errs[0], tc.err)
-				}
-				return
-			}
-			if len(errs) != 0 {
-				t.Fatalf("unexpected errors %v", errs)
-			}
-			if tc.want == nil {
-				if len(samples) != 0 {
-					t.Fatalf("got %d samples from a non-stats line", len(samples))
-				}
-				return
-			}
-			if len(samples) != 1 {
-				t.Fatalf("got %d samples, want 1", len(samples))
-			}
-			tc.want.Line = 1
-			if d := sameSample(samples[0], *tc.want); d != "" {
-				t.Error(d)
-			}
-		})
-	}
+	})
 }
 
 // TestV0Engine checks the V0 stats line and its separate hit-rate line,
@@ -316,7 +208,7 @@ INFO 05-02 10:00:25 [metrics.py:486] Avg prompt throughput: 0.0 tokens/s, Avg ge
 		t.Fatalf("got %d samples, want %d", len(samples), len(want))
 	}
 	for i := range want {
-		if d := sameSample(samples[i], want[i]); d != "" {
+		if d := engine.Diff(samples[i], want[i]); d != "" {
 			t.Errorf("sample %d: %s", i, d)
 		}
 	}
@@ -341,33 +233,16 @@ func TestV0BadHitRate(t *testing.T) {
 
 // TestKVPoolSize checks the separate and merged startup lines.
 func TestKVPoolSize(t *testing.T) {
-	tests := []struct {
-		name   string
-		log    string
-		tokens int64
-		format string
-		err    string
-	}{
-		{"separate, Mar 2025", "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 744,048 tokens\nINFO 03-11 06:18:32 [kv_cache_utils.py:540] Maximum concurrency for 26,240 tokens per request: 28.36x\n", 744048, Format08, ""},
-		{"EngineCore_DP0, Feb 2026", "(EngineCore_DP0 pid=10258) INFO 02-19 17:10:11 [gpu_worker.py:356] Available KV cache memory: 26.43 GiB\n(EngineCore_DP0 pid=10258) INFO 02-19 17:10:11 [kv_cache_utils.py:1307] GPU KV cache size: 216,496 tokens\n", 216496, Format010, ""},
-		{"merged, newest", "(EngineCore pid=31298) INFO 08-21 10:17:50 [kv_cache_utils.py:1869] GPU KV cache size: 174,643 tokens, Maximum concurrency for 131,072 tokens per request: 1.33x\n", 174643, Format2026, ""},
-		{"EngineCore_0, Sep 2025", "(EngineCore_0 pid=1440043) INFO 09-02 03:32:19 [kv_cache_utils.py:850] GPU KV cache size: 252,800 tokens\n", 252800, Format08, ""},
-		{"no commas", "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 1234 tokens\n", 1234, Format08, ""},
-		{"first line wins", "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 1,000 tokens\nINFO 03-11 06:18:33 [kv_cache_utils.py:537] GPU KV cache size: 2,000 tokens\n", 1000, Format08, ""},
-		{"bad grouping", "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 12,34 tokens\n", 0, Format08, `engine.log:1:64: vLLM KV cache size line: malformed token count "12,34"`},
-		{"no log", "hello\n", 0, "", ""},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			_, errs, info := readAll(t, tc.log, Options{T0: utc("2026-01-01T00:00:00Z")})
-			if tc.err == "" && len(errs) != 0 || tc.err != "" && (len(errs) != 1 || errs[0].Error() != tc.err) {
-				t.Fatalf("errors %v, want %q", errs, tc.err)
-			}
-			if info.KVPoolTokens != tc.tokens || info.Format != tc.format {
-				t.Errorf("KVPoolTokens %d Format %q, want %d %q", info.KVPoolTokens, info.Format, tc.tokens, tc.format)
-			}
-		})
-	}
+	engine.CheckInfo(t, []readertest.InfoCase{
+		{Name: "separate, Mar 2025", Log: "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 744,048 tokens\nINFO 03-11 06:18:32 [kv_cache_utils.py:540] Maximum concurrency for 26,240 tokens per request: 28.36x\n", Tokens: 744048, Format: Format08},
+		{Name: "EngineCore_DP0, Feb 2026", Log: "(EngineCore_DP0 pid=10258) INFO 02-19 17:10:11 [gpu_worker.py:356] Available KV cache memory: 26.43 GiB\n(EngineCore_DP0 pid=10258) INFO 02-19 17:10:11 [kv_cache_utils.py:1307] GPU KV cache size: 216,496 tokens\n", Tokens: 216496, Format: Format010},
+		{Name: "merged, newest", Log: "(EngineCore pid=31298) INFO 08-21 10:17:50 [kv_cache_utils.py:1869] GPU KV cache size: 174,643 tokens, Maximum concurrency for 131,072 tokens per request: 1.33x\n", Tokens: 174643, Format: Format2026},
+		{Name: "EngineCore_0, Sep 2025", Log: "(EngineCore_0 pid=1440043) INFO 09-02 03:32:19 [kv_cache_utils.py:850] GPU KV cache size: 252,800 tokens\n", Tokens: 252800, Format: Format08},
+		{Name: "no commas", Log: "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 1234 tokens\n", Tokens: 1234, Format: Format08},
+		{Name: "first line wins", Log: "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 1,000 tokens\nINFO 03-11 06:18:33 [kv_cache_utils.py:537] GPU KV cache size: 2,000 tokens\n", Tokens: 1000, Format: Format08},
+		{Name: "bad grouping", Log: "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 12,34 tokens\n", Tokens: 0, Format: Format08, Err: `engine.log:1:64: vLLM KV cache size line: malformed token count "12,34"`},
+		{Name: "no log", Log: "hello\n", Tokens: 0, Format: ""},
+	})
 }
 
 const statsTail = " [loggers.py:123] Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 1.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%, Prefix cache hit rate: 1.0%\n"
@@ -419,180 +294,75 @@ func TestLogTZ(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		t0, stamp string
-		loc       *time.Location
-		want      float64
-	}{
-		{"2025-03-20T14:00:00Z", "03-20 15:00:05", berlin, 5},
-		{"2025-07-01T14:00:00Z", "07-01 16:00:05", berlin, 5},
-		{"2025-07-01T14:00:00Z", "07-01 16:00:05", nil, 7205},
-	} {
-		samples, errs, _ := readAll(t, "INFO "+tc.stamp+statsTail, Options{T0: utc(tc.t0), Loc: tc.loc})
-		if len(errs) != 0 || len(samples) != 1 {
-			t.Fatal(errs)
-		}
-		if samples[0].TS != tc.want {
-			t.Errorf("%s in %v: %v s, want %v", tc.stamp, tc.loc, samples[0].TS, tc.want)
-		}
-	}
+	engine.CheckZones(t, []readertest.ZoneCase{
+		{T0: "2025-03-20T14:00:00Z", Line: "INFO 03-20 15:00:05" + statsTail, Loc: berlin, Want: 5},
+		{T0: "2025-07-01T14:00:00Z", Line: "INFO 07-01 16:00:05" + statsTail, Loc: berlin, Want: 5},
+		{T0: "2025-07-01T14:00:00Z", Line: "INFO 07-01 16:00:05" + statsTail, Want: 7205},
+	})
 }
 
 // TestErrorThenContinue checks that a bad line is reported at its position
 // and the reader goes on.
 func TestErrorThenContinue(t *testing.T) {
-	log := "INFO 03-20 14:00:05" + statsTail +
-		"INFO 03-20 14:00:15 [loggers.py:123] Engine 000: Avg prompt throughput: 1..0 tokens/s\n" +
-		"INFO 03-20 14:00:25" + statsTail
-	samples, errs, info := readAll(t, log, Options{T0: utc("2025-03-20T14:00:00Z")})
-	if len(samples) != 2 || samples[0].Line != 1 || samples[1].Line != 3 {
-		t.Fatalf("samples %+v", samples)
-	}
-	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "engine.log:2:73: ") {
-		t.Fatalf("errors %v", errs)
-	}
-	if info.SampleLines != 3 || info.Lines != 3 {
-		t.Errorf("info %+v", info)
-	}
+	engine.CheckErrorThenContinue(t, "2025-03-20T14:00:00Z",
+		"INFO 03-20 14:00:05"+strings.TrimSuffix(statsTail, "\n"),
+		"INFO 03-20 14:00:15 [loggers.py:123] Engine 000: Avg prompt throughput: 1..0 tokens/s",
+		"engine.log:2:73: ")
 }
 
 func TestMatch(t *testing.T) {
-	for _, tc := range []struct {
-		line string
-		want bool
-	}{
-		{"INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1.0 tokens/s", true},
-		{"(APIServer pid=118) INFO 09-02 05:20:47 [loggers.py:123] Engine 000: x", true},
-		{"2026-10-27T12:03:03.001158525Z (APIServer pid=1) WARNING 10-27 12:03:03 [utils.py:1] x", true},
-		{"\x1b[0;36m(APIServer pid=1)\x1b[0;0m \x1b[32mINFO\x1b[0m \x1b[90m10-27 12:01:23\x1b[0m \x1b[90m[loggers.py:310]\x1b[0m x", true},
-		{"INFO 02-20 00:01:02 kv_cache_utils.py:522] x", true},
-		{"(VllmWorker rank=1 pid=77) INFO 02-20 00:01:02 [multiproc_worker_utils.py:1] x", true},
-		{`(APIServer pid=1) INFO:     127.0.0.1:45252 - "GET /health HTTP/1.1" 200 OK`, false},
-		{"[2025-03-20 08:01:14 TP0] Decode batch. #running-req: 1, ", false},
-		{"INFO 13-20 14:02:11 [loggers.py:80] bad month", false},
-		{"INFO 03-20 14:02:11 [loggers.py] no line number", false},
-		{"", false},
-	} {
-		if got := Match([]byte(tc.line)); got != tc.want {
-			t.Errorf("Match(%q) = %v, want %v", tc.line, got, tc.want)
-		}
-	}
-}
-
-// fixtures are the real-format runs under fixtures/real with their
-// manifests' started_at.
-var fixtures = []struct {
-	run, t0, format string
-}{
-	{"vllm-0.8", "2025-03-20T14:00:00Z", Format08},
-	{"vllm-0.10", "2025-09-02T05:20:00Z", Format010},
-	{"vllm-2026", "2026-10-27T12:00:00Z", Format2026},
-}
-
-func fixturePath(run string) string {
-	return filepath.Join("..", "..", "fixtures", "real", run, "engine.log")
-}
-
-func readFixture(t testing.TB, run, t0 string) ([]schema.EngineSample, []error, Info) {
-	t.Helper()
-	b, err := os.ReadFile(fixturePath(run))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return readAll(t, string(b), Options{T0: utc(t0)})
-}
-
-// render writes samples in a stable text form, one line each.
-func render(info Info, samples []schema.EngineSample) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "# format=%s kv_pool_tokens=%d lines=%d sample_lines=%d first_s=%g last_s=%g\n",
-		info.Format, info.KVPoolTokens, info.Lines, info.SampleLines, info.FirstS, info.LastS)
-	fmt.Fprintln(&b, "# line t_s kind engine running waiting kv_usage prompt_tput gen_tput hit_rate preemptions")
-	for _, s := range samples {
-		fmt.Fprintf(&b, "%d %g %s %d %s %s %s %s %s %s %s\n", s.Line, s.TS, s.Kind, s.EngineIndex,
-			fmtPtr(s.Running), fmtPtr(s.Waiting), fmtPtr(s.KVUsage), fmtPtr(s.PromptTput), fmtPtr(s.GenTput),
-			fmtPtr(s.LoggedHitRate), fmtPtr(s.Preemptions))
-	}
-	return b.Bytes()
+	engine.CheckMatch(t, map[string]bool{
+		"INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1.0 tokens/s":                                                  true,
+		"(APIServer pid=118) INFO 09-02 05:20:47 [loggers.py:123] Engine 000: x":                                                   true,
+		"2026-10-27T12:03:03.001158525Z (APIServer pid=1) WARNING 10-27 12:03:03 [utils.py:1] x":                                   true,
+		"\x1b[0;36m(APIServer pid=1)\x1b[0;0m \x1b[32mINFO\x1b[0m \x1b[90m10-27 12:01:23\x1b[0m \x1b[90m[loggers.py:310]\x1b[0m x": true,
+		"INFO 02-20 00:01:02 kv_cache_utils.py:522] x":                                                                             true,
+		"(VllmWorker rank=1 pid=77) INFO 02-20 00:01:02 [multiproc_worker_utils.py:1] x":                                           true,
+		`(APIServer pid=1) INFO:     127.0.0.1:45252 - "GET /health HTTP/1.1" 200 OK`:                                              false,
+		"[2025-03-20 08:01:14 TP0] Decode batch. #running-req: 1, ":                                                                false,
+		"INFO 13-20 14:02:11 [loggers.py:80] bad month":                                                                            false,
+		"INFO 03-20 14:02:11 [loggers.py] no line number":                                                                          false,
+		"": false,
+	})
 }
 
 // TestFixtures reads each fixture, checks hand-known facts about it and
 // compares the samples with testdata/<run>.golden.
 func TestFixtures(t *testing.T) {
-	for _, fx := range fixtures {
-		t.Run(fx.run, func(t *testing.T) {
-			samples, errs, info := readFixture(t, fx.run, fx.t0)
-			if len(errs) != 0 {
-				t.Fatalf("errors: %v", errs)
+	engine.CheckFixtures(t, func(t *testing.T, samples []schema.EngineSample, info Info) {
+		// 10-s cadence over a 300-s run: 30 stats lines.
+		if len(samples) != 30 || info.SampleLines != 30 {
+			t.Errorf("%d samples, %d sample lines; want 30", len(samples), info.SampleLines)
+		}
+		for i := 1; i < len(samples); i++ {
+			if d := samples[i].TS - samples[i-1].TS; d != 10 {
+				t.Errorf("line %d: %v s after the previous stats line, want 10", samples[i].Line, d)
 			}
-			// 10-s cadence over a 300-s run: 30 stats lines.
-			if len(samples) != 30 || info.SampleLines != 30 {
-				t.Errorf("%d samples, %d sample lines; want 30", len(samples), info.SampleLines)
-			}
-			if info.KVPoolTokens != 400000 || info.Format != fx.format {
-				t.Errorf("KVPoolTokens %d Format %q; want 400000 %q", info.KVPoolTokens, info.Format, fx.format)
-			}
-			if len(samples) > 0 {
-				first, last := samples[0].TS, samples[len(samples)-1].TS
-				if first <= 0 || first >= 10 || last >= 300 || last < 290 {
-					t.Errorf("samples span %v..%v s, want within (0,10)..[290,300)", first, last)
-				}
-			}
-			for i := 1; i < len(samples); i++ {
-				if d := samples[i].TS - samples[i-1].TS; d != 10 {
-					t.Errorf("line %d: %v s after the previous stats line, want 10", samples[i].Line, d)
-				}
-			}
-			golden := filepath.Join("testdata", fx.run+".golden")
-			got := render(info, samples)
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("output differs from %s (run with -update to rewrite)", golden)
-			}
-		})
-	}
+		}
+	})
 }
 
 // TestFixtureSpotChecks pins values read off particular fixture lines.
 func TestFixtureSpotChecks(t *testing.T) {
-	for _, tc := range []struct {
-		run, t0 string
-		want    schema.EngineSample
-	}{
+	v010, v2026 := engine.Fixtures[1], engine.Fixtures[2]
+	engine.CheckSpots(t, []readertest.SpotCase{
 		// (APIServer pid=118) INFO 09-02 05:22:07 [loggers.py:123] Engine 000: Avg prompt throughput: 1493.6 tokens/s, Avg generation throughput: 32.1 tokens/s, Running: 2 reqs, Waiting: 1 reqs, GPU KV cache usage: 3.8%, Prefix cache hit rate: 73.4%
-		{"vllm-0.10", "2025-09-02T05:20:00Z", schema.EngineSample{TS: 127, Running: f(2), Waiting: f(1), KVUsage: f(0.038), LoggedHitRate: f(0.734), PromptTput: f(1493.6), GenTput: f(32.1)}},
+		{Fixture: v010, Want: schema.EngineSample{TS: 127, Running: f(2), Waiting: f(1), KVUsage: f(0.038), LoggedHitRate: f(0.734), PromptTput: f(1493.6), GenTput: f(32.1)}},
 		// coloured: INFO 10-27 12:01:23 ... Avg prompt throughput: 207.6 tokens/s, Avg generation throughput: 51.8 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 3.2%, Prefix cache hit rate: 79.9%, External prefix cache hit rate: 0.0%
-		{"vllm-2026", "2026-10-27T12:00:00Z", schema.EngineSample{TS: 83, Running: f(1), Waiting: f(0), KVUsage: f(0.032), LoggedHitRate: f(0.799), PromptTput: f(207.6), GenTput: f(51.8)}},
+		{Fixture: v2026, Want: schema.EngineSample{TS: 83, Running: f(1), Waiting: f(0), KVUsage: f(0.032), LoggedHitRate: f(0.799), PromptTput: f(207.6), GenTput: f(51.8)}},
 		// docker-stamped: INFO 10-27 12:03:13 ... Avg prompt throughput: 206.0 tokens/s, Avg generation throughput: 52.6 tokens/s, Running: 2 reqs, Waiting: 1 reqs, Deferred: 1 reqs, GPU KV cache usage: 4.8%, Prefix cache hit rate: 73.7%, External prefix cache hit rate: 6.3%
-		{"vllm-2026", "2026-10-27T12:00:00Z", schema.EngineSample{TS: 193, Running: f(2), Waiting: f(1), KVUsage: f(0.048), LoggedHitRate: f(0.737), PromptTput: f(206), GenTput: f(52.6)}},
+		{Fixture: v2026, Want: schema.EngineSample{TS: 193, Running: f(2), Waiting: f(1), KVUsage: f(0.048), LoggedHitRate: f(0.737), PromptTput: f(206), GenTput: f(52.6)}},
 		// INFO 10-27 12:01:13 ... Avg prompt throughput: 309.6 tokens/s, Avg generation throughput: 88.6 tokens/s, Running: 2 reqs, Waiting: 0 reqs, Preemptions: 1, GPU KV cache usage: 5.5%, Prefix cache hit rate: 77.4%, External prefix cache hit rate: 0.0%
-		{"vllm-2026", "2026-10-27T12:00:00Z", schema.EngineSample{TS: 73, Running: f(2), Waiting: f(0), Preemptions: f(1), KVUsage: f(0.055), LoggedHitRate: f(0.774), PromptTput: f(309.6), GenTput: f(88.6)}},
-	} {
-		samples, _, _ := readFixture(t, tc.run, tc.t0)
-		found := false
-		for _, s := range samples {
-			if s.TS == tc.want.TS {
-				found = true
-				if d := sameSample(s, tc.want); d != "" {
-					t.Errorf("%s at %v s: %s", tc.run, tc.want.TS, d)
-				}
-			}
-		}
-		if !found {
-			t.Errorf("%s: no sample at %v s", tc.run, tc.want.TS)
-		}
-	}
-	samples, _, _ := readFixture(t, "vllm-2026", "2026-10-27T12:00:00Z")
+		{Fixture: v2026, Want: schema.EngineSample{TS: 73, Running: f(2), Waiting: f(0), Preemptions: f(1), KVUsage: f(0.055), LoggedHitRate: f(0.774), PromptTput: f(309.6), GenTput: f(88.6)}},
+	})
+
+	// The fixture shows each shape of line the reader must take apart.
+	samples, _, _ := engine.ReadFixture(t, v2026)
 	var pre, coloured, docker int
-	raw, _ := os.ReadFile(fixturePath("vllm-2026"))
+	raw, err := os.ReadFile(readertest.FixturePath(v2026.Run, "engine.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	lines := strings.Split(string(raw), "\n")
 	for _, s := range samples {
 		if s.Preemptions != nil {
@@ -611,71 +381,13 @@ func TestFixtureSpotChecks(t *testing.T) {
 	}
 }
 
-// FuzzVLLMLine feeds arbitrary lines: the reader must never panic, must
-// report errors as positioned ParseErrors, and must yield samples only from
-// lines that Match.
+// FuzzVLLMLine feeds arbitrary lines (readertest.Engine.Fuzz).
 func FuzzVLLMLine(f *testing.F) {
-	for _, fx := range fixtures {
-		b, err := os.ReadFile(fixturePath(fx.run))
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, l := range strings.Split(string(b), "\n") {
-			f.Add(l)
-		}
-	}
-	f.Add("INFO 05-02 10:00:05 [metrics.py:486] Avg prompt throughput: 512.0 tokens/s, Running: 8 reqs, Swapped: 0 reqs, Pending: 2 reqs, GPU KV cache usage: 40.0%, CPU KV cache usage: 0.0%.")
-	f.Add("INFO 05-02 10:00:05 [metrics.py:502] Prefix cache hit rate: GPU: 35.25%, CPU: 0.00%")
-	f.Fuzz(func(t *testing.T, line string) {
-		lr, err := lineio.NewReader(strings.NewReader(line), "engine.log")
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := NewReader(lr, Options{T0: utc("2026-10-27T12:00:00Z")})
-		for range 1000 {
-			s, err := r.Next()
-			if err == io.EOF {
-				return
-			}
-			if err != nil {
-				var pe *textpos.ParseError
-				if !errors.As(err, &pe) || pe.Pos.Line < 1 {
-					t.Fatalf("error %v is not a positioned ParseError", err)
-				}
-				continue
-			}
-			if !strings.Contains(line, "\n") && !Match([]byte(line)) {
-				t.Fatalf("sample from a line Match rejects: %q", line)
-			}
-			if s.Line < 1 || math.IsNaN(s.TS) {
-				t.Fatalf("bad sample %+v", s)
-			}
-		}
-		t.Fatal("reader did not reach EOF")
-	})
+	engine.Fuzz(f, "2026-10-27T12:00:00Z",
+		"INFO 05-02 10:00:05 [metrics.py:486] Avg prompt throughput: 512.0 tokens/s, Running: 8 reqs, Swapped: 0 reqs, Pending: 2 reqs, GPU KV cache usage: 40.0%, CPU KV cache usage: 0.0%.",
+		"INFO 05-02 10:00:05 [metrics.py:502] Prefix cache hit rate: GPU: 35.25%, CPU: 0.00%")
 }
 
 // BenchmarkReader measures throughput over the fixtures repeated to a few
 // megabytes.
-func BenchmarkReader(b *testing.B) {
-	var one []byte
-	for _, fx := range fixtures {
-		raw, err := os.ReadFile(fixturePath(fx.run))
-		if err != nil {
-			b.Fatal(err)
-		}
-		one = append(one, raw...)
-	}
-	data := bytes.Repeat(one, 8)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		lr, _ := lineio.NewReader(bytes.NewReader(data), "engine.log")
-		r := NewReader(lr, Options{T0: utc("2026-10-27T12:00:00Z")})
-		for {
-			if _, err := r.Next(); err == io.EOF {
-				break
-			}
-		}
-	}
-}
+func BenchmarkReader(b *testing.B) { engine.Benchmark(b, "2026-10-27T12:00:00Z") }

@@ -1,4 +1,4 @@
-package logscan
+package enginelog
 
 import (
 	"math"
@@ -31,22 +31,6 @@ func TestParseUint(t *testing.T) {
 		got, ok := ParseUint([]byte(tc.in))
 		if ok != tc.ok || got != tc.want {
 			t.Errorf("ParseUint(%q) = %d, %v; want %d, %v", tc.in, got, ok, tc.want, tc.ok)
-		}
-	}
-}
-
-func TestStripANSIAndContainerStamp(t *testing.T) {
-	in := "\x1b[32mINFO\x1b[0m \x1b[90m05-19 14:03:12\x1b[0m msg\x1b(B"
-	if got := string(StripANSI(nil, []byte(in))); got != "INFO 05-19 14:03:12 msg" {
-		t.Errorf("StripANSI = %q", got)
-	}
-	line := []byte("2026-10-27T12:00:05.123456789Z   (APIServer pid=1) INFO")
-	if i := SkipContainerStamp(line); string(line[i:]) != "(APIServer pid=1) INFO" {
-		t.Errorf("SkipContainerStamp left %q", line[i:])
-	}
-	for _, s := range []string{"INFO 05-19 14:03:12 [x.py:1] m", "[2026-07-20 10:15:03] Prefill batch", "short"} {
-		if i := SkipContainerStamp([]byte(s)); i != 0 {
-			t.Errorf("SkipContainerStamp(%q) = %d, want 0", s, i)
 		}
 	}
 }

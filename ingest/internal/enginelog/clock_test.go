@@ -1,0 +1,66 @@
+package enginelog
+
+import (
+	"testing"
+	"time"
+	_ "time/tzdata" // Europe/Berlin on machines without a zone database
+)
+
+// TestYearless places yearless stamps: the first takes the year nearest
+// T0, later ones roll over Dec->Jan, and stamps slightly out of order stay
+// in their year.
+func TestYearless(t *testing.T) {
+	c := NewClock(Options{T0: time.Date(2026, 1, 1, 0, 0, 10, 0, time.UTC)})
+	for _, tc := range []struct {
+		mon, day, hour, min, sec int
+		want                     string
+	}{
+		{12, 31, 23, 59, 50, "2025-12-31T23:59:50Z"}, // nearer T0 than 2026-12-31
+		{12, 31, 23, 59, 40, "2025-12-31T23:59:40Z"}, // a little back: same year
+		{1, 1, 0, 0, 20, "2026-01-01T00:00:20Z"},     // rolled over
+		{7, 15, 12, 0, 0, "2026-07-15T12:00:00Z"},
+		{1, 2, 0, 0, 0, "2027-01-02T00:00:00Z"}, // more than half a year back: the next year
+	} {
+		if got := c.Yearless(Stamp{Mon: tc.mon, Day: tc.day, Hour: tc.hour, Min: tc.min, Sec: tc.sec}).Format(time.RFC3339); got != tc.want {
+			t.Errorf("%02d-%02d %02d:%02d:%02d = %s, want %s", tc.mon, tc.day, tc.hour, tc.min, tc.sec, got, tc.want)
+		}
+	}
+}
+
+// TestDate checks full stamps in a zone, across the minutes the clock
+// caches, and the seconds since T0.
+func TestDate(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2025, 7, 20, 8, 15, 0, 0, time.UTC)
+	c := NewClock(Options{T0: t0, Loc: berlin})
+	for _, tc := range []struct {
+		sec, nsec int
+		min       int
+		want      float64
+	}{{5, 0, 15, 5}, {5, 250e6, 15, 5.25}, {0, 0, 16, 60}, {59, 0, 15, 59}} {
+		if got := c.Since(c.Date(Stamp{2025, 7, 20, 10, tc.min, tc.sec, tc.nsec})); got != tc.want {
+			t.Errorf("10:%02d:%02d.%09d CEST = %v s after T0, want %v", tc.min, tc.sec, tc.nsec, got, tc.want)
+		}
+	}
+}
+
+func TestDialectAndSlab(t *testing.T) {
+	d := NewDialect("", "old", "new")
+	if d.Name() != "" {
+		t.Errorf("nothing seen: %q", d.Name())
+	}
+	d.Saw(2)
+	d.Saw(1)
+	if d.Rank() != 2 || d.Name() != "new" {
+		t.Errorf("rank %d %q, want the newest seen", d.Rank(), d.Name())
+	}
+	s := NewSlab[[2]int](2)
+	a, b, c := s.New(), s.New(), s.New()
+	a[0], b[0], c[0] = 1, 2, 3
+	if a == b || b == c || *a != [2]int{1, 0} || *c != [2]int{3, 0} {
+		t.Errorf("slab values share memory or are not zeroed: %v %v %v", *a, *b, *c)
+	}
+}

@@ -1,0 +1,65 @@
+package enginelog
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// SkipSpaces returns the index of the first non-space byte of b at or after i.
+func SkipSpaces(b []byte, i int) int {
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// Two parses exactly two ASCII digits.
+func Two(b []byte) (int, bool) {
+	if b[0] < '0' || b[0] > '9' || b[1] < '0' || b[1] > '9' {
+		return 0, false
+	}
+	return int(b[0]-'0')*10 + int(b[1]-'0'), true
+}
+
+// ParseUint parses a run of ASCII digits that fits an int64.
+func ParseUint(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+// ParseNumber parses a finite decimal number such as "1843.2" or "0".
+// Python's "nan"/"inf", exponents and anything else are errors.
+func ParseNumber(b []byte) (float64, error) {
+	if i, ok := ParseUint(b); ok {
+		return float64(i), nil
+	}
+	digits, dots := 0, 0
+	for k, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.':
+			dots++
+		case c == '-' && k == 0:
+		default:
+			return 0, fmt.Errorf("malformed number %q", b)
+		}
+	}
+	if digits == 0 || dots > 1 {
+		return 0, fmt.Errorf("malformed number %q", b)
+	}
+	x, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return 0, fmt.Errorf("malformed number %q", b)
+	}
+	return x, nil
+}

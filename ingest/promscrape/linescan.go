@@ -1,0 +1,159 @@
+package promscrape
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// This file is the splitter's line scan. It looks only at what decides where
+// a scrape ends: "# scrape" lines, the names of HELP and TYPE lines, and a
+// sample's trailing timestamp. Everything else, including whether a line is
+// well formed at all, is left to expfmt.
+
+// Comment kinds returned by scanComment.
+const (
+	commentPlain = iota
+	commentHelp
+	commentType
+	commentScrape
+)
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+func skipBlank(b []byte, i int) int {
+	for i < len(b) && isBlank(b[i]) {
+		i++
+	}
+	return i
+}
+
+func skipToken(b []byte, i int) int {
+	for i < len(b) && !isBlank(b[i]) {
+		i++
+	}
+	return i
+}
+
+func isNameChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == ':'
+}
+
+// comment is a scanned comment line.
+type comment struct {
+	kind int
+	name []byte // HELP/TYPE: the metric name; points into the line
+	sec  int64  // scrape: Unix time
+	nsec int64
+}
+
+// scanComment scans a line whose first non-blank byte, at i, is '#'. A
+// HELP or TYPE line counts only when expfmt would record it, that is when
+// text follows the name, so the splitter and expfmt agree on repeats. Only
+// a "# scrape" line can be an error here; it returns the 1-based column.
+func scanComment(b []byte, i int, c *comment) (int, error) {
+	i = skipBlank(b, i+1)
+	ke := skipToken(b, i)
+	c.kind = commentPlain
+	switch string(b[i:ke]) {
+	case "HELP", "TYPE":
+		ns := skipBlank(b, ke)
+		ne := ns
+		if ns < len(b) && b[ns] == '"' { // a quoted UTF-8 name
+			ne = bytes.IndexByte(b[ns+1:], '"')
+			if ne < 0 {
+				return 0, nil // expfmt rejects it
+			}
+			ne += ns + 2
+			c.name = b[ns+1 : ne-1]
+		} else {
+			for ne < len(b) && isNameChar(b[ne]) {
+				ne++
+			}
+			c.name = b[ns:ne]
+		}
+		if ne == ns || ne == len(b) || !isBlank(b[ne]) || skipBlank(b, ne) == len(b) {
+			return 0, nil
+		}
+		c.kind = commentHelp
+		if b[i] == 'T' {
+			c.kind = commentType
+		}
+	case "scrape":
+		c.kind = commentScrape
+		vs := skipBlank(b, ke)
+		ve := skipToken(b, vs)
+		sec, nsec, ok := parseUnix(bytes.TrimPrefix(b[vs:ve], []byte("ts=")))
+		if !ok {
+			return vs + 1, fmt.Errorf("invalid scrape time %q: want Unix seconds", b[vs:ve])
+		}
+		if e := skipBlank(b, ve); e != len(b) {
+			return e + 1, errors.New("unexpected text after scrape time")
+		}
+		c.sec, c.nsec = sec, nsec
+	}
+	return 0, nil
+}
+
+// trailingTS returns the timestamp of a sample line, if it has one: the
+// second of two fields after the label set, or after the name when there is
+// none. A label value may hold blanks but the value and timestamp cannot
+// hold '}' or '"', so the last of those ends the name and labels. Lines this
+// misreads are malformed, and expfmt rejects them.
+func trailingTS(b []byte) (int64, bool) {
+	i := bytes.LastIndexByte(b, '}')
+	if i < 0 {
+		i = bytes.LastIndexByte(b, '"')
+	}
+	if i < 0 {
+		i = skipToken(b, skipBlank(b, 0)) // the name
+	} else {
+		i++
+	}
+	vs := skipBlank(b, i)
+	ts := skipBlank(b, skipToken(b, vs))
+	te := skipToken(b, ts)
+	if ts == te || skipBlank(b, te) != len(b) {
+		return 0, false
+	}
+	t, err := strconv.ParseInt(string(b[ts:te]), 10, 64)
+	return t, err == nil
+}
+
+// parseUnix parses non-negative Unix seconds such as "1761566412.250"
+// exactly to nanoseconds, falling back to a float for exponent forms.
+func parseUnix(b []byte) (sec, nsec int64, ok bool) {
+	i := 0
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	if i > 0 && i <= 12 {
+		sec, _ = strconv.ParseInt(string(b[:i]), 10, 64)
+		if i == len(b) {
+			return sec, 0, true
+		}
+		if b[i] == '.' {
+			scale := int64(1e8)
+			j := i + 1
+			for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
+				nsec += int64(b[j]-'0') * scale
+				scale /= 10 // digits past nanoseconds add 0
+			}
+			if j == len(b) {
+				return sec, nsec, true
+			}
+		}
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) || f > 1e12 {
+		return 0, 0, false
+	}
+	s := math.Floor(f)
+	sec, nsec = int64(s), int64(math.Round((f-s)*1e9))
+	if nsec >= 1e9 {
+		sec, nsec = sec+1, nsec-1e9
+	}
+	return sec, nsec, true
+}

@@ -1,0 +1,96 @@
+package vllmlog
+
+import (
+	"bytes"
+
+	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
+)
+
+// Match reports whether line looks like a vLLM log line: a vLLM header
+// (level, "MM-DD HH:MM:SS", "[file:line]") after any ANSI colour, container
+// stamp and process prefixes. It is meant for sniffing an unknown engine;
+// judge by many lines, not one, because an SGLang log can begin with a few
+// vLLM-format lines (SGLang imports vLLM).
+func Match(line []byte) bool {
+	_, ok := parseHeader(enginelog.ReadLine(line))
+	return ok
+}
+
+// header is a parsed vLLM line header.
+type header struct {
+	enginelog.Stamp
+	msg  int // offset of the message in the line's Text
+	rank int // dialect rank the header itself shows
+}
+
+var levels = [...][]byte{[]byte("INFO "), []byte("DEBUG "), []byte("WARNING "), []byte("ERROR "), []byte("CRITICAL ")}
+
+// parseHeader parses the header of l after its preamble,
+//
+//	LEVEL MM-DD HH:MM:SS [file:line] message
+//
+// where the "[" is missing before vLLM 0.8.
+func parseHeader(l *enginelog.Line) (header, bool) {
+	var h header
+	for i := range l.Procs() {
+		h.rank = max(h.rank, procRank(l.Proc(i)))
+	}
+	b, i := l.Text, l.Start
+	lvl := false
+	for _, lv := range levels {
+		if bytes.HasPrefix(b[i:], lv) {
+			i = enginelog.SkipSpaces(b, i+len(lv))
+			lvl = true
+			break
+		}
+	}
+	if !lvl || len(b)-i < 14 {
+		return h, false
+	}
+	// MM-DD HH:MM:SS
+	if !h.MonthDay(b[i:]) || b[i+5] != ' ' || !h.TimeOfDay(b[i+6:]) {
+		return h, false
+	}
+	i = enginelog.SkipSpaces(b, i+14)
+	bracket := i < len(b) && b[i] == '['
+	if bracket {
+		i++
+	}
+	// file:line] — the file never holds ':' , ']' or a space.
+	j := i
+	for j < len(b) && b[j] != ':' && b[j] != ']' && b[j] != ' ' {
+		j++
+	}
+	if j == i || j >= len(b) || b[j] != ':' {
+		return h, false
+	}
+	j++
+	k := j
+	for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+		k++
+	}
+	if k == j || k >= len(b) || b[k] != ']' {
+		return h, false
+	}
+	h.msg = enginelog.SkipSpaces(b, k+1)
+	rank := rank07
+	if bracket {
+		rank = rank08
+	}
+	if rank > h.rank {
+		h.rank = rank
+	}
+	return h, true
+}
+
+// procRank dates the name of a process prefix: vLLM names the processes
+// whose output it prefixes after their role, and the names changed.
+func procRank(name []byte) int {
+	switch {
+	case bytes.Equal(name, []byte("EngineCore")):
+		return rank2026 // non-DP name since 2026-03-11
+	case bytes.Equal(name, []byte("APIServer")), bytes.HasPrefix(name, []byte("EngineCore_DP")), bytes.HasPrefix(name, []byte("Worker")):
+		return rank010
+	}
+	return rankNone
+}
