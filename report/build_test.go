@@ -286,6 +286,8 @@ func TestBuildInBrowser(t *testing.T) {
 	if n := len(model.Figures(doc)); r.Charts != n || n < 15 {
 		t.Errorf("the page has %d charts, the report %d figures (want at least 15)", r.Charts, n)
 	}
+	// The top of the page: the findings, then the sortable overview.
+	browsertest.SaveScreenshot(t, filepath.Join(dir, "index.html"), "report-findings.png", 1280, 2000, 50_000)
 }
 
 func TestBuildErrors(t *testing.T) {
