@@ -109,7 +109,7 @@ func (b *builder) warningFindings(e *experiment) {
 		}
 		b.found(e, "format-drift", true, runNames(runs), numbers{"runs": float64(len(runs))},
 			fmt.Sprintf("the %s of %s gave no engine sample: its format may have drifted from what outlast reads (ingest warned), so the engine's view of %s is empty.",
-				what, listRuns(runs, nil), pronoun(len(runs))))
+				what, listRuns(runs, nil), thoseRuns(len(runs))))
 	}
 	drift(noLog, "engine log")
 	drift(noMetrics, "metrics file")
@@ -242,8 +242,8 @@ func pluralVerb(n int) string {
 	return fmt.Sprintf("%d runs were", n)
 }
 
-// pronoun is "that run" or "those runs".
-func pronoun(n int) string {
+// thoseRuns is "that run" or "those runs".
+func thoseRuns(n int) string {
 	if n == 1 {
 		return "that run"
 	}

@@ -14,7 +14,7 @@ func (b *builder) overview() {
 	multi := len(b.exps) > 1
 	t := &model.Table{
 		ID:       "overview",
-		Caption:  "Every run and its outcome. End hit: token-weighted hit ratio over the last 10 minutes at the gateway, and the engine's own over the same minutes; end sessions: mean sessions in the system over the last 5; onset: start of the first degraded 5-minute window; N* = C/L̄; peak D/C: the largest 1-minute mean of resident demand over the KV pool. Click a heading to sort; type above the table to filter.",
+		Caption:  "Every run and its outcome. End hit: token-weighted hit ratio over the last 10 minutes at the gateway, and the engine's own over the same minutes; end sessions: mean sessions in the system over the last 5; onset: start of the first degraded 5-minute window; N* = C/L̄; peak D/C: the largest 1-minute mean of resident demand over the KV pool.",
 		Sortable: true,
 	}
 	t.Columns = append(t.Columns, model.Column{Name: "Run"})
