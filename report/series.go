@@ -39,21 +39,26 @@ type xy struct{ x, y []float64 }
 type minuteSeries [nMeasures]xy
 
 // newMinuteSeries keeps the figure measures of a run's per-minute series;
-// engineHit is the engine's hit ratio of each minute.
+// engineHit is the engine's hit ratio of each minute. A measure the run
+// never has (no engine data, no KV pool size) keeps no points: a campaign
+// holds every run's series until its figures are laid out.
 func newMinuteSeries(ps []stats.SeriesPoint, engineHit []float64) minuteSeries {
 	x := mid(pointWindows(ps))
-	col := func(f func(stats.SeriesPoint) float64) xy {
-		xs, ys := render.Downsample(x, column(ps, f), seriesMaxPoints)
+	keep := func(y []float64) xy {
+		if !anyFinite(y) {
+			return xy{}
+		}
+		xs, ys := render.Downsample(x, y, seriesMaxPoints)
 		return xy{xs, ys}
 	}
+	col := func(f func(stats.SeriesPoint) float64) xy { return keep(column(ps, f)) }
 	var m minuteSeries
 	m[mHit] = col(func(p stats.SeriesPoint) float64 { return p.HitRatio })
 	m[mSessions] = col(func(p stats.SeriesPoint) float64 { return p.Sessions })
 	m[mThroughput] = col(func(p stats.SeriesPoint) float64 { return p.TurnsPerS })
 	m[mDemand] = col(func(p stats.SeriesPoint) float64 { return p.DemandRatio })
 	m[mRecompute] = col(func(p stats.SeriesPoint) float64 { return p.RecomputedTokensPerS })
-	xs, ys := render.Downsample(x, engineHit, seriesMaxPoints)
-	m[mEngineHit] = xy{xs, ys}
+	m[mEngineHit] = keep(engineHit)
 	m[mKVUsage] = col(func(p stats.SeriesPoint) float64 { return p.Engine.KVUsage })
 	m[mRunning] = col(func(p stats.SeriesPoint) float64 { return p.Engine.Running })
 	m[mWaiting] = col(func(p stats.SeriesPoint) float64 { return p.Engine.Waiting })
@@ -62,9 +67,12 @@ func newMinuteSeries(ps []stats.SeriesPoint, engineHit []float64) minuteSeries {
 }
 
 // has reports whether the run has a value of m in some minute.
-func (m *minuteSeries) has(k measure) bool {
-	for _, v := range m[k].y {
-		if !math.IsNaN(v) {
+func (m *minuteSeries) has(k measure) bool { return anyFinite(m[k].y) }
+
+// anyFinite reports whether some value of y is a number.
+func anyFinite(y []float64) bool {
+	for _, v := range y {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
 			return true
 		}
 	}
