@@ -120,7 +120,10 @@ func measureRun(rd *schema.RunData) *runInfo {
 // withheldVerdict says whether a run gets no hit-ratio verdict, and why:
 // prefix caching is on, no turn carried a cached-token count, and the
 // engine does not confirm that there were no hits (it shows hits, or has
-// no hit count of its own).
+// no hit count of its own). This is the seam for the runs table's own
+// cache_reported column: once ingest records it and stats.Summarize gives
+// such runs a verdict of its own, stats.RunIndex.CacheReported reads the
+// column and this override keeps only the engine's confirmation.
 func withheldVerdict(caching bool, r *runInfo) (string, bool) {
 	if !caching || !r.cacheKnown || r.cacheReported {
 		return "", false
