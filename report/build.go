@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -182,30 +181,39 @@ func Figures(runs []*schema.RunData, opt Options) ([]model.Figure, error) {
 
 // Write builds the report of the runs src gives and writes dir/index.html,
 // dir/summary.json and dir/tables/*.csv and *.md, each atomically. dir is
-// created if needed. It returns the summary written, whose findings a
-// command can print.
+// created if needed. The files of an earlier report in dir that this one
+// does not write are removed (render.OutDir); no other file is touched. It
+// returns the summary written, whose findings a command can print.
 func Write(dir string, src Source, opt Options) (*Summary, error) {
 	doc, sum, err := BuildFrom(src, opt)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	out, err := render.OpenOutDir(dir, render.ReportFiles(doc))
+	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	if err := render.WriteTables(dir, doc); err != nil {
 		return nil, err
 	}
-	if err := render.WriteJSON(filepath.Join(dir, "summary.json"), sum); err != nil {
+	if err := render.WriteJSON(filepath.Join(dir, render.SummaryFile), sum); err != nil {
 		return nil, err
 	}
-	return sum, render.WriteHTMLFile(filepath.Join(dir, "index.html"), doc)
+	if err := render.WriteHTMLFile(filepath.Join(dir, render.IndexFile), doc); err != nil {
+		return nil, err
+	}
+	return sum, out.Finish()
 }
 
 // WriteFindings prints the findings of s, one per line, warnings marked
-// "warning:", for a terminal or a CI log.
-func WriteFindings(w io.Writer, s *Summary) error {
+// "warning:", for a terminal or a CI log; only the warnings when
+// onlyWarnings is set.
+func WriteFindings(w io.Writer, s *Summary, onlyWarnings bool) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range s.Findings {
+		if onlyWarnings && !f.Warning {
+			continue
+		}
 		if f.Warning {
 			bw.WriteString("warning: ")
 		}

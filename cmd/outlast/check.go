@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -54,12 +53,10 @@ Examples:
   outlast check --where design=prevention --require persistent_runs=0 ds
   outlast check --require collapse_rate_not_worse=true old=ds-0.8 new=ds-0.9
   outlast check --rules ci.yaml --format markdown ds >> "$GITHUB_STEP_SUMMARY"
-
-Flags:
 `
 
 func runCheck(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs := newFlags("check", checkHelp)
 	rulesPath := fs.String("rules", "", "YAML rules file")
 	var where, require repeatedFlag
 	fs.Var(&where, "where", "COLUMN=VALUE selecting runs for the --require rule (repeatable)")
@@ -68,8 +65,7 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	ignore := fs.String("ignore", "", "comma-separated key fields comparisons do not match on")
 	noHolm := fs.Bool("no-holm", false, "comparison rules use raw p-values instead of Holm-adjusted ones")
 	format := fs.String("format", check.FormatText, "output: text, json (every verdict with its numbers) or markdown (for a CI job's summary page)")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), checkHelp); fs.PrintDefaults() }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	switch *format {

@@ -29,20 +29,25 @@ writes the evidence of its experiments into DIR:
   DIR/summary.json    every number shown (12 significant digits), sorted keys
   DIR/tables/*.csv    every table, also as *.md
 
+DIR holds one report: DIR/.outlast-report lists the files the report wrote,
+and the next report into DIR removes those it does not write again. Other
+files in DIR are never touched, so "--out ." is safe.
+
 Each experiment (runs sharing runs.experiment) gets the sections of its
 design: paired (Table 2 with the sign test, Figures 1 and 4), recovery
 (Table 3 with exact paired tests, Figures 5 and 8), calibration and nocache
 (the c(L) fit, S and 1/S), drain (W(t), slopes, bracket), mix-shift
 (Figure 6), prevention and flush (outcome counts). Every run appears in the
-overview and on the regime map; runs of other designs get per-run figures.
+overview and on the regime map; observed runs (design observe, or one the
+report does not know) get panels of their own, with verdict and onset.
 
 The page opens with the findings: per experiment, its result in a sentence
 (the sign test, recoveries, the c(L) fit, the drain bracket), its verdict
 counts, and the warnings that change how the numbers read (rejected lines,
 an engine log or metrics file that gave nothing, cached tokens never
 reported, runs cut short, engine and gateway hit ratios that disagree).
-Report prints them on stdout, warnings marked "warning:", then the path of
-index.html. Each section shows the engine's own view (KV cache usage,
+Report prints them on stdout, warnings marked "warning:", then the path
+of index.html; with -q it prints only the warnings, on stderr. Each section shows the engine's own view (KV cache usage,
 running and waiting requests, preemptions, the engine's hit ratio) beside
 the gateway's.
 
@@ -54,17 +59,15 @@ Examples:
   outlast ingest --out ds runs/paired
   outlast report ds --out out/paired
   outlast report ds --out out/paired --title "Paired, 8B" --seed 502
-
-Flags:
+  outlast report -q ds -o out/paired      # print nothing when it succeeds
 `
 
 func runReport(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	out := fs.String("out", "", "output directory (created if needed; existing report files are replaced)")
+	fs := newFlags("report", reportHelp)
+	out := fs.out("output `DIR` (created if needed; an earlier report in it is replaced)")
 	title := fs.String("title", "", "report title (default \"outlast report: DATASET\")")
 	seed := fs.Int64("seed", 0, "seed of the single-seed figures (Figures 1, 4, 5); default: each experiment's smallest")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), reportHelp); fs.PrintDefaults() }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 || *out == "" {
@@ -87,7 +90,12 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return inputError(err)
 	}
-	if err := report.WriteFindings(stdout, sum); err != nil {
+	// The findings are the command's summary; with -q only its warnings
+	// are printed, on standard error like every warning.
+	if fs.quiet {
+		return report.WriteFindings(stderr, sum, true)
+	}
+	if err := report.WriteFindings(stdout, sum, false); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, filepath.Join(*out, "index.html"))
