@@ -27,8 +27,10 @@
 // in a sentence (added by its section), the verdict counts, and the
 // warnings that change how the numbers read: lines rejected in lenient
 // mode, an engine log or metrics file that gave no sample (format drift),
-// cached tokens never reported (such a run gets no hit-ratio verdict,
-// stats.VerdictUnreported, unless the engine's count confirms zero hits),
+// cached tokens never reported (runs.cache_reported false: no hit-ratio
+// verdict, stats.VerdictCacheUnreported; in a dataset written before that
+// column, a run none of whose turns carried cached tokens, unless the
+// engine's own count confirms zero hits),
 // runs cut short (stats.RunIndex.CutShort), and engine and gateway hit
 // ratios that disagree (stats.HitAgreement), with the likely cause.
 //

@@ -45,7 +45,7 @@ func (b *builder) findingsSection() {
 // outcomes first.
 var verdictOrder = []stats.Verdict{
 	stats.VerdictPersistent, stats.VerdictCollapsed, stats.VerdictPartial, stats.VerdictRecovered,
-	stats.VerdictUnreported, stats.VerdictHealthy, stats.VerdictUncached,
+	stats.VerdictCacheUnreported, stats.VerdictHealthy, stats.VerdictUncached,
 }
 
 // verdictFinding counts the verdicts of e's runs.
@@ -89,7 +89,7 @@ func (b *builder) warningFindings(e *experiment) {
 			noMetrics = append(noMetrics, r)
 		}
 		switch {
-		case r.sum.Verdict == stats.VerdictUnreported:
+		case r.sum.Verdict == stats.VerdictCacheUnreported:
 			unreported = append(unreported, r)
 		case r.agree.Disagree:
 			disagree = append(disagree, r)
@@ -120,7 +120,7 @@ func (b *builder) warningFindings(e *experiment) {
 				withHits++
 			}
 		}
-		text := fmt.Sprintf("no turn of %s carried a cached-token count, so the gateway's hit ratio says nothing about the cache: no hit-ratio verdict. The engine reports cached tokens to its clients only when asked (%s).",
+		text := fmt.Sprintf("the gateway logs of %s hold no cached-token counts, so there is no gateway hit ratio and no hit-ratio verdict. An engine reports cached tokens to its clients only when asked (%s), and some load generators do not record them.",
 			listRuns(unreported, engineHitNote), cacheFlags)
 		b.found(e, "cache-unreported", true, runNames(unreported), numbers{"runs": float64(len(unreported)), "engine_shows_hits": float64(withHits)}, text)
 	}

@@ -147,29 +147,38 @@ func TestEngineGatewayDisagreement(t *testing.T) {
 	}
 }
 
-// TestCachedTokensNotReported: no turn carried a cached-token count. With
-// an engine that shows hits (0.9) the run is flagged and gets no hit-ratio
-// verdict; without engine data too; an engine that counts no hit either
-// confirms the gateway, and the verdict stands.
+// TestCachedTokensNotReported: runs.cache_reported false (as ingest
+// records it) gives no hit-ratio verdict, and the run is flagged with the
+// engine's own hit ratio. In a dataset written before that column, a run
+// none of whose turns carried a cached-token count is treated the same,
+// with an engine that shows hits (0.9) or without engine data; an engine
+// that counts no hit either confirms the gateway, and the verdict stands.
 func TestCachedTokensNotReported(t *testing.T) {
 	hits := withoutCachedTokens(observeRun("engine-hits", func(float64) float64 { return 0.9 }))
 	blind := withoutCachedTokens(observeRun("no-engine", nil))
 	zero := withoutCachedTokens(observeRun("engine-zero", func(float64) float64 { return 0 }))
-	_, sum, err := Build([]*schema.RunData{hits, blind, zero}, Options{})
+	recorded := observeRun("recorded", func(float64) float64 { return 0.9 })
+	no := false
+	recorded.Run.CacheReported = &no
+	_, sum, err := Build([]*schema.RunData{hits, blind, zero, recorded}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Without counts a run has no hit ratio and no onset; with the
+	// engine's zero confirmed, the first window is degraded: onset 0.
+	nan := math.NaN()
 	for _, tc := range []struct {
-		run, verdict string
-		endHit       float64
+		run, verdict   string
+		endHit, onsetS float64
 	}{
-		{"engine-hits", "unreported", math.NaN()},
-		{"no-engine", "unreported", math.NaN()},
-		{"engine-zero", "persistent", 0},
+		{"engine-hits", "cache-unreported", nan, nan},
+		{"no-engine", "cache-unreported", nan, nan},
+		{"engine-zero", "persistent", 0, 0},
+		{"recorded", "cache-unreported", nan, nan},
 	} {
 		r := find(t, "run", sum.Runs, func(r SummaryRun) string { return r.Run }, tc.run)
-		if r.Verdict != tc.verdict || !same(r.EndHitRatio, tc.endHit) || r.CacheReported == nil || *r.CacheReported {
-			t.Errorf("%s: verdict %s, end hit %v, cache_reported %v; want %s, %v, false", r.Run, r.Verdict, r.EndHitRatio, r.CacheReported, tc.verdict, tc.endHit)
+		if r.Verdict != tc.verdict || !same(r.EndHitRatio, tc.endHit) || r.CacheReported == nil || *r.CacheReported || !same(r.OnsetS, tc.onsetS) {
+			t.Errorf("%s: verdict %s, end hit %v, cache_reported %v, onset %v; want %s, %v, false, %v", r.Run, r.Verdict, r.EndHitRatio, r.CacheReported, r.OnsetS, tc.verdict, tc.endHit, tc.onsetS)
 		}
 	}
 	var warned []string
@@ -177,15 +186,15 @@ func TestCachedTokensNotReported(t *testing.T) {
 		switch f.Kind {
 		case "cache-unreported":
 			warned = f.Runs
-			want := "obs: no turn of engine-hits (engine hit ratio 0.90), no-engine (no engine hit count) carried a cached-token count, so the gateway's hit ratio says nothing about the cache: no hit-ratio verdict. The engine reports cached tokens to its clients only when asked (vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report)."
-			if !f.Warning || f.Text != want || !same(f.Numbers["engine_shows_hits"], 1) {
+			want := "obs: the gateway logs of engine-hits (engine hit ratio 0.90), no-engine (no engine hit count), recorded (engine hit ratio 0.90) hold no cached-token counts, so there is no gateway hit ratio and no hit-ratio verdict. An engine reports cached tokens to its clients only when asked (vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report), and some load generators do not record them."
+			if !f.Warning || f.Text != want || !same(f.Numbers["engine_shows_hits"], 2) {
 				t.Errorf("finding = %+v\nwant text %q", f, want)
 			}
 		case "engine-disagrees":
 			t.Errorf("a run without cached tokens is flagged once, as such, not as a disagreement: %+v", f)
 		}
 	}
-	if fmt.Sprint(warned) != "[engine-hits no-engine]" {
+	if fmt.Sprint(warned) != "[engine-hits no-engine recorded]" {
 		t.Errorf("warned about %v", warned)
 	}
 }

@@ -1,10 +1,8 @@
 package report
 
 import (
-	"fmt"
 	"math"
 
-	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -72,17 +70,20 @@ type runInfo struct {
 // and what it returns keeps no reference to rd's tables.
 func measureRun(rd *schema.RunData) *runInfo {
 	x := stats.NewRunIndex(rd)
+	if cacheNotReported(rd, x) {
+		// A dataset written before runs.cache_reported: the turns tell.
+		f := false
+		rd.Run.CacheReported = &f
+		x = stats.NewRunIndex(rd)
+	}
 	an := stats.Analyze(x)
 	r := &runInfo{run: rd.Run, end: x.End, sum: an.Summary, cohorts: an.Cohorts, wait: an.FirstTurnWaitPhase1}
 	r.eng = x.EngineSummary()
 	r.cacheReported, r.cacheKnown = x.CacheReported()
-	if why, ok := withheldVerdict(rd.Run.PrefixCaching, r); ok {
-		r.sum = stats.WithoutHitVerdict(r.sum, why)
-	}
-	// Without a cache, or without cached-token counts, every window reads
-	// as degraded: there is no onset to tell.
+	// Without a cache every window reads as degraded: there is no onset
+	// to tell. Without cached-token counts the windows have no hit ratio.
 	r.onset = math.NaN()
-	if rd.Run.PrefixCaching && r.sum.Verdict != stats.VerdictUnreported {
+	if rd.Run.PrefixCaching {
 		r.onset = stats.OnsetS(turnWindows(an.Windows))
 	}
 	engHit, _ := x.EngineHitRatios(engineWindows(an.Windows))
@@ -117,25 +118,21 @@ func measureRun(rd *schema.RunData) *runInfo {
 	return r
 }
 
-// withheldVerdict says whether a run gets no hit-ratio verdict, and why:
-// prefix caching is on, no turn carried a cached-token count, and the
-// engine does not confirm that there were no hits (it shows hits, or has
-// no hit count of its own). This is the seam for the runs table's own
-// cache_reported column: once ingest records it and stats.Summarize gives
-// such runs a verdict of its own, stats.RunIndex.CacheReported reads the
-// column and this override keeps only the engine's confirmation.
-func withheldVerdict(caching bool, r *runInfo) (string, bool) {
-	if !caching || !r.cacheKnown || r.cacheReported {
-		return "", false
+// cacheNotReported says whether a run of a dataset written before
+// runs.cache_reported did not receive cached-token counts: prefix caching
+// is on, no turn carried one, and the engine does not confirm that there
+// were no hits (it shows hits, or has no hit count of its own). Such a run
+// then gets what ingest now records for it (cache_reported false), and
+// stats its verdict (stats.VerdictCacheUnreported).
+func cacheNotReported(rd *schema.RunData, x *stats.RunIndex) bool {
+	if rd.Run.CacheReported != nil || !rd.Run.PrefixCaching {
+		return false
 	}
-	switch {
-	case r.eng.HitSource != "" && r.eng.RunHit == 0:
-		return "", false // the engine agrees: there were no hits
-	case r.eng.HitSource != "" && r.eng.RunHit > 0:
-		return fmt.Sprintf("no turn carried a cached-token count, but the engine's own hit ratio was %s: the gateway did not receive the counts (%s), so its hit ratio says nothing; no hit-ratio verdict",
-			model.Num(r.eng.RunHit, 2).Display(), cacheFlags), true
+	if reported, known := x.CacheReported(); reported || !known {
+		return false
 	}
-	return fmt.Sprintf("no turn carried a cached-token count: the gateway most likely did not receive them (%s), so its hit ratio of 0 says nothing; no hit-ratio verdict", cacheFlags), true
+	eng := x.EngineSummary()
+	return !(eng.HitSource != "" && eng.RunHit == 0)
 }
 
 // cacheFlags names the engine flags that make an engine report cached

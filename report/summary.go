@@ -102,10 +102,11 @@ type SummaryRun struct {
 	ControlKind   string        `json:"control_kind"`
 	ControlStartS jsonnum.Float `json:"control_start_s"`
 	// Verdict is healthy, persistent, partial, recovered or collapsed;
-	// uncached for a run with prefix caching off; unreported for a run
-	// whose gateway never saw a cached-token count while the engine does
-	// not confirm zero hits (its end hit ratio, degradation and recovery
-	// are then null).
+	// uncached for a run with prefix caching off; cache-unreported for a
+	// run whose engine reported no cached tokens (runs.cache_reported
+	// false, or, in a dataset written before that column, no turn carried
+	// a cached-token count while the engine does not confirm zero hits):
+	// its end hit ratio, degradation and recovery are then null.
 	Verdict        string        `json:"verdict"`
 	EndHitRatio    jsonnum.Float `json:"end_hit_ratio"`
 	EndSessions    jsonnum.Float `json:"end_sessions"`
@@ -126,12 +127,13 @@ type SummaryRun struct {
 	Warnings   []string      `json:"warnings"`
 	// OnsetS is the start of the first degraded 5-minute analysis window
 	// anywhere in the run (from t = 0, the trigger included); null if none,
-	// and for runs with prefix caching off or verdict unreported, where
-	// every window reads as degraded. FirstDegradedS counts only from the
-	// trigger's end.
+	// for runs with prefix caching off (every window reads as degraded) and
+	// for runs without cached-token counts (no window has a hit ratio).
+	// FirstDegradedS counts only from the trigger's end.
 	OnsetS jsonnum.Float `json:"onset_s"`
-	// CacheReported is whether the gateway saw cached-token counts (some
-	// turn carried one); null without turns to tell from.
+	// CacheReported is whether the gateway saw cached-token counts:
+	// runs.cache_reported, else (a dataset written before that column)
+	// whether some turn carried one; null without turns to tell from.
 	CacheReported *bool `json:"cache_reported"`
 	// EngineHitSource says where the engine's hit ratio comes from:
 	// "counters" (prefix-cache counter deltas of the metrics scrapes),

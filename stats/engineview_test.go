@@ -180,22 +180,13 @@ func TestCacheReported(t *testing.T) {
 	if r, _ := NewRunIndex(rd).CacheReported(); !r {
 		t.Error("a single cached token: want reported")
 	}
-}
-
-func TestWithoutHitVerdict(t *testing.T) {
-	rd := hitRun(3600, 0, func(t float64) float64 { return 0 })
-	rd.Run.ControlStartS = f64(1200)
-	s := NewRunIndex(rd).Summarize()
-	if s.Verdict != VerdictCollapsed || !s.Persistent {
-		t.Fatalf("hit ratio 0 throughout: verdict %s persistent %v, want collapsed and persistent", s.Verdict, s.Persistent)
-	}
-	w := WithoutHitVerdict(s, "no cached tokens")
-	if w.Verdict != VerdictUnreported || w.Persistent || w.Partial || w.CollapsedAtControl || w.Recovery != nil ||
-		!math.IsNaN(w.EndHit) || !math.IsNaN(w.FirstDegradedS) || w.Warnings[len(w.Warnings)-1] != "no cached tokens" {
-		t.Errorf("WithoutHitVerdict = %+v", w)
-	}
-	if s.Verdict != VerdictCollapsed || len(s.Warnings) == len(w.Warnings) {
-		t.Error("WithoutHitVerdict changed its argument")
+	// The runs table's record wins over the turns.
+	for _, rec := range []bool{true, false} {
+		rd := hitRun(600, 0, func(float64) float64 { return 0.9 })
+		rd.Run.CacheReported = &rec
+		if r, k := NewRunIndex(rd).CacheReported(); r != rec || !k {
+			t.Errorf("runs.cache_reported %v: reported %v known %v", rec, r, k)
+		}
 	}
 }
 
