@@ -73,7 +73,7 @@ func NewReader(lr *lineio.Reader, opt Options) *Reader {
 // Info returns what the reader learned so far; call it after Next has
 // returned io.EOF for the whole log's figures.
 func (r *Reader) Info() Info {
-	in := r.in.Info
+	in := r.in.Summary()
 	in.Format = r.dialect.Name()
 	in.KVPoolTokens = r.maxTotal
 	if in.KVPoolTokens == 0 {
@@ -122,7 +122,7 @@ func (r *Reader) readLine(l *enginelog.Line) (s schema.EngineSample, ok bool, er
 		return s, false, nil
 	}
 	r.dialect.Saw(rankBase)
-	ts := r.in.Stamp(r.in.Clock.Date(h.Stamp))
+	ts := r.in.Stamp(l, r.in.Clock.Date(h.Stamp))
 	msg := l.Text[h.msg:]
 	var kind string
 	var rest []byte
@@ -160,7 +160,7 @@ func (r *Reader) readLine(l *enginelog.Line) (s schema.EngineSample, ok bool, er
 	start = enginelog.SkipSpaces(msg[:end], start)
 	rest = msg[start:end]
 	if len(rest) == 0 {
-		return schema.EngineSample{}, false, l.Errorf(h.msg+min(punctAt+2, len(msg)), "SGLang %s batch line: no fields", kind)
+		return schema.EngineSample{}, false, l.Errorf(h.msg+min(punctAt+1, len(msg)), "SGLang %s batch line: no fields", kind)
 	}
 	s = schema.EngineSample{
 		TS:          ts,

@@ -155,7 +155,7 @@ func TestLineShapes(t *testing.T) {
 			Name: "batch line without fields",
 			T0:   "2025-03-20T08:00:00Z",
 			Line: "[2025-03-20 08:01:14 TP0] Decode batch. ",
-			Err:  `engine.log:1:41: SGLang decode batch line: no fields`,
+			Err:  `engine.log:1:40: SGLang decode batch line: no fields`,
 		},
 		{
 			Name: "nan usage",

@@ -88,7 +88,7 @@ func NewReader(lr *lineio.Reader, opt Options) *Reader {
 // Info returns what the reader learned so far; call it after Next has
 // returned io.EOF for the whole log's figures.
 func (r *Reader) Info() Info {
-	in := r.in.Info
+	in := r.in.Summary()
 	in.Format = r.dialect.Name()
 	if r.v0 {
 		in.Format = FormatV0
@@ -152,7 +152,7 @@ func (r *Reader) readLine(l *enginelog.Line) {
 		return
 	}
 	r.dialect.Saw(h.rank)
-	ts := r.in.Stamp(r.in.Clock.Yearless(h.Stamp))
+	ts := r.in.Stamp(l, r.in.Clock.Yearless(h.Stamp))
 	msg := l.Text[h.msg:]
 
 	// The V0 engine prints its prefix-cache hit rate on the line after its
