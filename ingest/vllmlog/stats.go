@@ -61,6 +61,20 @@ type statsFlags struct {
 	rank int
 }
 
+// needs are the fields every stats line carries, as bits: Running and the
+// waiting queue in every form since the first V1 line ("Running: N reqs,
+// Waiting: N reqs"), and the generation throughput wherever the prompt
+// throughput stands (vllm/engine/metrics.py, vllm/v1/metrics/loggers.py).
+// A line without one is cut or damaged, not a form of vLLM's.
+type needs uint8
+
+const (
+	needRunning needs = 1 << iota
+	needWaiting
+	needPrompt // not needed: marks that the generation throughput is
+	needGen
+)
+
 // statsValues backs a sample's optional fields.
 type statsValues [samplefield.NumLogFloats]float64
 
@@ -82,6 +96,7 @@ type statsKey struct {
 	unit  unit
 	field samplefield.Float // the sample field it feeds
 	statsFlags
+	need needs
 }
 
 // statsKeyOf returns what key means, and false for a key this reader
@@ -90,15 +105,15 @@ type statsKey struct {
 func statsKeyOf(key []byte) (statsKey, bool) {
 	switch string(key) {
 	case "Avg prompt throughput":
-		return statsKey{unit: unitTokensPerS, field: samplefield.PromptTput}, true
+		return statsKey{unit: unitTokensPerS, field: samplefield.PromptTput, need: needPrompt}, true
 	case "Avg generation throughput":
-		return statsKey{unit: unitTokensPerS, field: samplefield.GenTput}, true
+		return statsKey{unit: unitTokensPerS, field: samplefield.GenTput, need: needGen}, true
 	case "Running":
-		return statsKey{unit: unitReqs, field: samplefield.Running}, true
+		return statsKey{unit: unitReqs, field: samplefield.Running, need: needRunning}, true
 	case "Waiting":
-		return statsKey{unit: unitReqs, field: samplefield.Waiting}, true
+		return statsKey{unit: unitReqs, field: samplefield.Waiting, need: needWaiting}, true
 	case "Pending": // V0's name for the waiting queue
-		return statsKey{unit: unitReqs, field: samplefield.Waiting, statsFlags: statsFlags{v0: true}}, true
+		return statsKey{unit: unitReqs, field: samplefield.Waiting, statsFlags: statsFlags{v0: true}, need: needWaiting}, true
 	case "Swapped":
 		return statsKey{unit: unitReqs, statsFlags: statsFlags{v0: true}}, true
 	case "CPU KV cache usage":
@@ -122,9 +137,12 @@ func statsKeyOf(key []byte) (statsKey, bool) {
 // parseStats parses the ", "-separated "Key: value unit" fields of a stats
 // line into s, with v as the fields' backing. Known keys (statsKeyOf) must
 // carry a well-formed number and their unit; unknown keys (newer optional
-// fields) are passed over, with any ", "-separated pieces of their values.
+// fields, patched builds' own) are passed over, with any ", "-separated
+// pieces of their values. The fields every stats line carries (needs)
+// must be there.
 func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags, error) {
 	var fl statsFlags
+	var seen needs
 	// The V0 line ends with a period after its last "%".
 	if n := len(body); n >= 2 && body[n-1] == '.' && body[n-2] == '%' {
 		body = body[:n-1]
@@ -138,6 +156,7 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 		}
 		fl.v0 = fl.v0 || k.v0
 		fl.rank = max(fl.rank, k.rank)
+		seen |= k.need
 		x, at, err := numberWithUnit(fields.Val(), k.unit)
 		if err != nil {
 			return fl, fields.ValueErr(at, err)
@@ -150,6 +169,9 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 	if err := fields.Err(); err != nil {
 		return fl, err
 	}
+	if err := missing(seen, len(body)); err != nil {
+		return fl, err
+	}
 	if s.KVUsage != nil {
 		*s.KVUsage /= 100
 	}
@@ -157,6 +179,34 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 		*s.LoggedHitRate /= 100
 	}
 	return fl, nil
+}
+
+// missing returns a *FieldError at offset end naming the first field a
+// stats line needs and lacks, nil when it has them all.
+func missing(seen needs, end int) error {
+	var name string
+	switch {
+	case seen&needRunning == 0:
+		name = "Running"
+	case seen&needWaiting == 0:
+		name = "Waiting"
+	case seen&needPrompt != 0 && seen&needGen == 0:
+		name = "Avg generation throughput"
+	default:
+		return nil
+	}
+	return &enginelog.FieldError{Off: end, Err: fmt.Errorf("no %q field: the line is cut or damaged", name)}
+}
+
+// looksLikeStats reports whether b, from a "Running: " on, holds the
+// fields of a stats line: "Running: N reqs" and a waiting queue.
+func looksLikeStats(b []byte) bool {
+	n := len(statsStart2)
+	for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+		n++
+	}
+	return n > len(statsStart2) && bytes.HasPrefix(b[n:], []byte(" reqs")) &&
+		(bytes.Contains(b, []byte("Waiting: ")) || bytes.Contains(b, []byte("Pending: ")))
 }
 
 // numberWithUnit parses "12.5 tokens/s", "3 reqs", "0    reqs", "18.4%" or,

@@ -19,6 +19,7 @@ import (
 
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/samplefield"
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -147,9 +148,11 @@ var (
 
 // readLine parses one line and queues what it yields.
 func (r *Reader) readLine(l *enginelog.Line) {
-	h, ok := parseHeader(l)
+	h, ok := parseHeader(l, l.Start)
 	if !ok {
-		return
+		if h, ok = r.headerElsewhere(l); !ok {
+			return
+		}
 	}
 	r.dialect.Saw(h.rank)
 	ts := r.in.Stamp(l, r.in.Clock.Yearless(h.Stamp))
@@ -157,8 +160,9 @@ func (r *Reader) readLine(l *enginelog.Line) {
 
 	// The V0 engine prints its prefix-cache hit rate on the line after its
 	// stats line; attach it, or release the stats sample without it.
+	rest, hitRate := bytes.CutPrefix(msg, v0HitRate)
 	if r.pending != nil {
-		if rest, ok := bytes.CutPrefix(msg, v0HitRate); ok {
+		if hitRate {
 			p := r.pending
 			r.pending = nil
 			v, off, err := percentField(rest)
@@ -173,6 +177,10 @@ func (r *Reader) readLine(l *enginelog.Line) {
 			return
 		}
 		r.flushPending()
+	}
+	if hitRate {
+		r.loneHitRate(l, h, ts, rest)
+		return
 	}
 
 	if bytes.HasPrefix(msg, kvSizePrefix) {
@@ -209,6 +217,51 @@ func (r *Reader) readLine(l *enginelog.Line) {
 		return
 	}
 	r.queue = append(r.queue, result{s: s})
+}
+
+// headerElsewhere handles a line whose preamble is not followed by a vLLM
+// header but which holds the fields of a stats line: their header further
+// on (text glued in front of the engine's line, counted in Info.Glued), or
+// none at all, which makes the line a damaged stats line whose start is
+// lost. Lines without stats fields are not vLLM's or not stats lines.
+func (r *Reader) headerElsewhere(l *enginelog.Line) (header, bool) {
+	k := bytes.Index(l.Text[l.Start:], statsStart2)
+	if k < 0 {
+		return header{}, false
+	}
+	k += l.Start
+	if h, ok := gluedHeader(l, k); ok {
+		r.in.Info.Glued++
+		return h, true
+	}
+	if looksLikeStats(l.Text[k:]) {
+		r.in.Info.SampleLines++
+		r.fail(l.Errorf(k, "vLLM stats line without its header (\"LEVEL MM-DD HH:MM:SS [file:line]\"): the start of the line is lost"))
+	}
+	return header{}, false
+}
+
+// loneHitRate reads a V0 prefix-cache line that does not follow a stats
+// line (the stats line was not in the log, or another line came between):
+// a sample of its own with only the hit rate, at offset rest of the
+// message.
+func (r *Reader) loneHitRate(l *enginelog.Line, h header, ts float64, rest []byte) {
+	r.in.Info.SampleLines++
+	r.v0 = true
+	x, off, err := percentField(rest)
+	if err != nil {
+		r.fail(l.Errorf(len(l.Text)-len(rest)+off, "vLLM V0 prefix cache hit rate: %v", err))
+		return
+	}
+	v := r.slab.New()
+	v[samplefield.LoggedHitRate] = x / 100
+	r.queue = append(r.queue, result{s: schema.EngineSample{
+		TS:            ts,
+		Source:        schema.SourceLog,
+		Kind:          schema.LineStats,
+		Line:          int64(l.Pos.Line),
+		LoggedHitRate: &v[samplefield.LoggedHitRate],
+	}})
 }
 
 // kvSize reads "GPU KV cache size: 400,000 tokens" and its merged form, the

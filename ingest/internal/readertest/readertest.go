@@ -59,6 +59,13 @@ type Engine struct {
 	// Columns name the sample fields that the golden files show after the
 	// line, time, kind and engine (see Render).
 	Columns []string
+	// OpenLine, if set, opens the reader for a corpus line read on its
+	// own: every rank's copy of a batch kept, and a line with no time at
+	// all given as a sample with a NaN time (CheckCorpus).
+	OpenLine func(*lineio.Reader, enginelog.Options) Reader
+	// Ranks, if set, returns the rank tags of a line's header as printed
+	// and whether the reader keeps the batch lines of that rank.
+	Ranks func(line []byte) (tags string, kept bool)
 }
 
 // Fixture is a run under fixtures/real whose engine log the reader reads.
