@@ -2,6 +2,8 @@ package sglanglog
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
 	"github.com/outlast-dev/outlast/ingest/internal/samplefield"
@@ -30,6 +32,25 @@ type fieldFlags struct {
 	newest     bool // "#pending-token" (2026-04-10 on)
 }
 
+// needs are fields a batch line carries, as bits: each form of batch line
+// has always carried some (form.needs), and a line without one is cut or
+// damaged.
+type needs uint8
+
+const (
+	needNewSeq needs = 1 << iota
+	needNewToken
+	needCached
+	needRunning
+	needTokens // the KV tokens in use: #token, #full token, #gpu-token
+	needUsage  // the KV pool's usage: token usage, full token usage, gpu token usage
+	needQueue
+)
+
+// needNames name the bits of needs, in the order SGLang prints the
+// fields, for an error.
+var needNames = [...]string{"#new-seq", "#new-token", "#cached-token", "#running-req", "#token", "token usage", "#queue-req"}
+
 // batchValues backs a sample's optional fields.
 type batchValues struct {
 	num [samplefield.NumLogFloats]float64
@@ -37,37 +58,44 @@ type batchValues struct {
 }
 
 // batchKey is what a key of a batch line means: the field it feeds, a
-// number or a count, or else what it tells of the dialect.
+// number (a percentage when percent is set) or a count, the need it
+// meets, or else what it tells of the dialect.
 type batchKey struct {
-	num samplefield.Float
-	cnt samplefield.Count
+	num     samplefield.Float
+	cnt     samplefield.Count
+	percent bool
+	need    needs
 	fieldFlags
 }
 
 // batchKeyOf returns what key means: the zero batchKey for a key this
-// reader passes over (hybrid pools, graph flags, spec-decoding and PD
-// fields, newer additions). A switch, not a map: there is one lookup per
-// field, and a map's is several times slower.
+// reader passes over (hybrid pools' second usage, graph flags,
+// spec-decoding and PD fields, newer additions). SGLang 0.1 spelled its
+// keys with underscores and called the queue #remaining_req. A switch,
+// not a map: there is one lookup per field, and a map's is several times
+// slower.
 func batchKeyOf(key []byte) batchKey {
 	switch string(key) {
-	case "#running-req":
-		return batchKey{num: samplefield.Running}
-	case "#queue-req":
-		return batchKey{num: samplefield.Waiting}
-	case "token usage", "full token usage": // full: hybrid (SWA, Mamba) pools
-		return batchKey{num: samplefield.KVUsage}
+	case "#running-req", "#running_req":
+		return batchKey{num: samplefield.Running, need: needRunning}
+	case "#queue-req", "#remaining_req":
+		return batchKey{num: samplefield.Waiting, need: needQueue}
+	case "token usage", "full token usage", "gpu token usage": // full: hybrid (SWA, Mamba) pools; gpu: HiSparse
+		return batchKey{num: samplefield.KVUsage, need: needUsage}
 	case "gen throughput (token/s)":
 		return batchKey{num: samplefield.GenTput}
 	case "input throughput (token/s)":
 		return batchKey{num: samplefield.PromptTput}
-	case "#token", "#full token":
-		return batchKey{cnt: samplefield.TokensUsed}
-	case "#new-seq":
-		return batchKey{cnt: samplefield.NewSeqs}
-	case "#new-token":
-		return batchKey{cnt: samplefield.NewTokens}
-	case "#cached-token":
-		return batchKey{cnt: samplefield.CachedTokens}
+	case "cache hit rate", "tree_cache_hit_rate": // the radix cache's, late 2024 and 0.1
+		return batchKey{num: samplefield.LoggedHitRate, percent: true}
+	case "#token", "#full token", "#gpu-token":
+		return batchKey{cnt: samplefield.TokensUsed, need: needTokens}
+	case "#new-seq", "#seq":
+		return batchKey{cnt: samplefield.NewSeqs, need: needNewSeq}
+	case "#new-token", "#new_token":
+		return batchKey{cnt: samplefield.NewTokens, need: needNewToken}
+	case "#cached-token", "#cached_token":
+		return batchKey{cnt: samplefield.CachedTokens, need: needCached}
 	case "largest-len":
 		return batchKey{fieldFlags: fieldFlags{largestLen: true}}
 	case "#pending-token":
@@ -76,24 +104,36 @@ func batchKeyOf(key []byte) batchKey {
 	return batchKey{}
 }
 
-// parseFields parses the ", "-separated "key: value" fields of a batch line
+// parseFields parses the sep-separated "key: value" fields of a batch line
 // into s, with v as the fields' backing. Mapped keys (batchKeyOf) must carry
-// a well-formed number; other keys are passed over, with any ", "-separated
+// a well-formed number; other keys are passed over, with any separated
 // pieces of their values. When a mapped key repeats, the first value
-// counts.
-func parseFields(body []byte, s *schema.EngineSample, v *batchValues) (fieldFlags, error) {
+// counts. It returns the needs the fields met.
+func parseFields(body, sep []byte, s *schema.EngineSample, v *batchValues) (fieldFlags, needs, error) {
 	var fl fieldFlags
-	fields := enginelog.NewFields(body)
+	var seen needs
+	fields := enginelog.NewFieldsSep(body, sep)
 	for fields.Next() {
 		k := batchKeyOf(fields.Key())
 		fl.largestLen = fl.largestLen || k.largestLen
 		fl.newest = fl.newest || k.newest
+		seen |= k.need
 		switch {
 		case k.num != samplefield.NoFloat:
 			if p := k.num.Of(s); *p == nil {
-				x, err := enginelog.ParseNumber(fields.Val())
+				val := fields.Val()
+				if k.percent {
+					if len(val) == 0 || val[len(val)-1] != '%' {
+						return fl, seen, fields.ValueErr(len(val), fmt.Errorf("want \"%%\" after the number, got %q", val))
+					}
+					val = val[:len(val)-1]
+				}
+				x, err := enginelog.ParseNumber(val)
 				if err != nil {
-					return fl, fields.ValueErr(0, err)
+					return fl, seen, fields.ValueErr(0, err)
+				}
+				if k.percent {
+					x /= 100
 				}
 				v.num[k.num] = x
 				*p = &v.num[k.num]
@@ -102,7 +142,7 @@ func parseFields(body []byte, s *schema.EngineSample, v *batchValues) (fieldFlag
 			if p := k.cnt.Of(s); *p == nil {
 				n, ok := enginelog.ParseUint(fields.Val())
 				if !ok {
-					return fl, fields.ValueErr(0, fmt.Errorf("malformed count %q", fields.Val()))
+					return fl, seen, fields.ValueErr(0, fmt.Errorf("malformed count %q", fields.Val()))
 				}
 				v.cnt[k.cnt] = n
 				*p = &v.cnt[k.cnt]
@@ -111,5 +151,20 @@ func parseFields(body []byte, s *schema.EngineSample, v *batchValues) (fieldFlag
 			fields.Skip()
 		}
 	}
-	return fl, fields.Err()
+	return fl, seen, fields.Err()
+}
+
+// lacking returns a *FieldError at offset end naming the fields of want a
+// batch line lacks (seen), nil when it has them all.
+func lacking(want, seen needs, end int) error {
+	var names []string
+	for i, name := range needNames {
+		if bit := needs(1) << i; want&bit != 0 && seen&bit == 0 {
+			names = append(names, strconv.Quote(name))
+		}
+	}
+	if names == nil {
+		return nil
+	}
+	return &enginelog.FieldError{Off: end, Err: fmt.Errorf("missing %s: the line is cut or damaged", strings.Join(names, ", "))}
 }

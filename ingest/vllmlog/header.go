@@ -7,13 +7,21 @@ import (
 )
 
 // Match reports whether line looks like a vLLM log line: a vLLM header
-// (level, "MM-DD HH:MM:SS", "[file:line]") after any ANSI colour, container
-// stamp and process prefixes. It is meant for sniffing an unknown engine;
-// judge by many lines, not one, because an SGLang log can begin with a few
+// (level, "MM-DD HH:MM:SS", "[file:line]") after any colour codes,
+// wrappers and process prefixes, or a stats line's header after text
+// glued in front. It is meant for sniffing an unknown engine; judge by
+// many lines, not one, because an SGLang log can begin with a few
 // vLLM-format lines (SGLang imports vLLM).
 func Match(line []byte) bool {
 	l := enginelog.ReadLine(line)
-	_, ok := parseHeader(l, l.Start)
+	if _, ok := parseHeader(l, l.Start); ok {
+		return true
+	}
+	k := bytes.Index(l.Text[l.Start:], statsStart2)
+	if k < 0 {
+		return false
+	}
+	_, ok := gluedHeader(l, l.Start+k)
 	return ok
 }
 

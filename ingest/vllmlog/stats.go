@@ -195,7 +195,7 @@ func missing(seen needs, end int) error {
 	default:
 		return nil
 	}
-	return &enginelog.FieldError{Off: end, Err: fmt.Errorf("no %q field: the line is cut or damaged", name)}
+	return &enginelog.FieldError{Off: end, Err: fmt.Errorf("missing %q: the line is cut or damaged", name)}
 }
 
 // looksLikeStats reports whether b, from a "Running: " on, holds the

@@ -16,9 +16,10 @@ import (
 // engine describes the reader to the shared tests, with the real-format
 // runs under fixtures/real and their manifests' started_at.
 var engine = readertest.Engine{
-	Open:  func(lr *lineio.Reader, opt enginelog.Options) readertest.Reader { return NewReader(lr, opt) },
-	Match: Match,
-	Kinds: []string{schema.LineStats},
+	Open:   func(lr *lineio.Reader, opt enginelog.Options) readertest.Reader { return NewReader(lr, opt) },
+	Match:  Match,
+	Corpus: "vllm",
+	Kinds:  []string{schema.LineStats},
 	Fixtures: []readertest.Fixture{
 		{Run: "vllm-0.8", T0: "2025-03-20T14:00:00Z", Format: Format08},
 		{Run: "vllm-0.10", T0: "2025-09-02T05:20:00Z", Format: Format010},
@@ -262,13 +263,13 @@ func TestLineShapes(t *testing.T) {
 			Name: "stats line cut before its waiting queue",
 			T0:   "2025-09-02T13:00:00Z",
 			Line: "(APIServer pid=158) INFO 09-02 13:08:10 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 238.7 tokens/s, Running: 10 reqs",
-			Err:  `engine.log:1:166: vLLM stats line: no "Waiting" field: the line is cut or damaged`,
+			Err:  `engine.log:1:166: vLLM stats line: missing "Waiting": the line is cut or damaged`,
 		},
 		{
 			Name: "stats line cut after its prompt throughput",
 			T0:   "2025-09-02T13:00:00Z",
 			Line: "INFO 09-02 13:08:10 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Running: 10 reqs, Waiting: 0 reqs",
-			Err:  `no "Avg generation throughput" field`,
+			Err:  `missing "Avg generation throughput"`,
 		},
 		{
 			Name: "other text with Running in it",

@@ -56,6 +56,9 @@ type Engine struct {
 	Kinds []string
 	// Fixtures are the engine's runs under fixtures/real.
 	Fixtures []Fixture
+	// Corpus is the engine's name in the real-lines corpus (LoadCorpus),
+	// whose lines seed the fuzz target.
+	Corpus string
 	// Columns name the sample fields that the golden files show after the
 	// line, time, kind and engine (see Render).
 	Columns []string
@@ -381,8 +384,8 @@ func (e Engine) Render(info enginelog.Info, samples []schema.EngineSample) []byt
 	return b.Bytes()
 }
 
-// Fuzz feeds arbitrary logs, seeded with every line of the fixtures and
-// seeds: the reader must never panic, must report errors as positioned
+// Fuzz feeds arbitrary logs, seeded with every line of the fixtures, of
+// the engine's real-lines corpus and seeds: the reader must never panic, must report errors as positioned
 // ParseErrors, must yield samples of its kinds, and only from lines that
 // Match.
 func (e Engine) Fuzz(f *testing.F, t0 string, seeds ...string) {
@@ -393,6 +396,11 @@ func (e Engine) Fuzz(f *testing.F, t0 string, seeds ...string) {
 		}
 		for _, l := range strings.Split(string(b), "\n") {
 			f.Add(l)
+		}
+	}
+	if e.Corpus != "" {
+		for _, c := range LoadCorpus(f, e.Corpus) {
+			f.Add(c.Line)
 		}
 	}
 	for _, s := range seeds {
