@@ -72,7 +72,7 @@ func parseHeader(l *enginelog.Line, i int) (header, bool) {
 	if b[i] != '[' {
 		return customHeader(b, i)
 	}
-	j, ok := h.dateTime(b, i+1)
+	j, ok := h.dateTime(b, i+1, '.')
 	if !ok {
 		return h, false
 	}
@@ -89,8 +89,12 @@ func parseHeader(l *enginelog.Line, i int) (header, bool) {
 }
 
 // dateTime parses "YYYY-MM-DD HH:MM:SS" or "HH:MM:SS", with an optional
-// fraction, at b[i:] into h, and returns the offset after it.
-func (h *header) dateTime(b []byte, i int) (int, bool) {
+// fraction after a '.' or after dot, at b[i:] into h, and returns the
+// offset after it. SGLang's own header has "." (".%(msecs)03d");
+// Python's default, in a custom config, ",". Other tools' bracketed
+// stamps with "," (LMCache's "[2026-05-04 05:25:03,414] LMCache INFO:"
+// inside a vLLM log) are not SGLang's header.
+func (h *header) dateTime(b []byte, i int, dot byte) (int, bool) {
 	if len(b)-i >= 19 && h.Date(b[i:]) {
 		if b[i+10] != ' ' || !h.TimeOfDay(b[i+11:]) {
 			return 0, false
@@ -102,7 +106,7 @@ func (h *header) dateTime(b []byte, i int) (int, bool) {
 	} else {
 		return 0, false
 	}
-	if i < len(b) && (b[i] == '.' || b[i] == ',') {
+	if i < len(b) && (b[i] == '.' || b[i] == dot) {
 		n := h.Fraction(b[i+1:])
 		if n == 0 {
 			return 0, false
@@ -152,7 +156,7 @@ func customHeader(b []byte, i int) (header, bool) {
 	if len(b)-i < 19 || b[i] < '0' || b[i] > '9' {
 		return h, false
 	}
-	j, ok := h.dateTime(b, i)
+	j, ok := h.dateTime(b, i, ',')
 	if !ok || h.timeOnly || j >= len(b) || b[j] != ' ' {
 		return h, false
 	}

@@ -387,6 +387,7 @@ func TestMatch(t *testing.T) {
 		"[04:40:55 TP0] Decode batch. #running-req: 2":                                               true,
 		"2025-10-20 03:02:22 INFO 31223 [DP3 TP3 EP3 scheduler_metrics_mixin.py:222] Decode batch.":  true,
 		"sglang-1  | [2025-09-03 18:33:19 TP0] Decode batch.":                                        true,
+		"(Worker_TP0 pid=1908385) [2026-05-04 05:25:03,414] LMCache INFO: Lookup x":                  false,
 		"[2026-07-20 10:15:03 TP0 x.py:1] tags then a file are only the custom header's":             false,
 		"[2025-03-20 08:01:14 TP0] Decode batch. #running-req: 1, ":                                  true,
 		"[2026-07-20 10:15:03] Prefill batch, #new-seq: 1":                                           true,

@@ -3,13 +3,19 @@
 //
 // It reads the lines as vLLM prints them: the header of vllm/logger.py
 // ("LEVEL MM-DD HH:MM:SS [file:line] message", without the "[" before
-// vLLM 0.8), behind what enginelog takes off the front (ANSI colour, a
-// container stamp, any number of "(Name pid=N)" prefixes of vLLM's worker
-// and engine-core processes); the V1 stats line of
-// vllm/v1/metrics/loggers.py with or without "Engine NNN: " or
-// "N Engines Aggregated: ", its optional fields in any position; and the
-// V0 engine's stats line (vllm/engine/metrics.py) followed by its separate
-// prefix-cache line. Lines are parsed by hand, without regular
+// vLLM 0.8), behind what enginelog takes off the front (colour codes, also
+// with their ESC byte lost; the wrappers of log collectors and launchers;
+// any number of "(Name pid=N)" prefixes of vLLM's worker and engine-core
+// processes or of Ray's actors), or after text glued in front on the same
+// line (a progress bar); the V1 stats line of vllm/v1/metrics/loggers.py
+// with or without "Engine NNN: " or "N Engines Aggregated: ", its
+// optional and unknown fields in any position; and the V0 engine's stats
+// line (vllm/engine/metrics.py, earlier llm_engine.py) followed by its
+// separate prefix-cache line, which alone is a sample of its own. A stats
+// line must carry Running, the waiting queue and, with the prompt
+// throughput, the generation throughput (stats.go); one that does not, or
+// whose header is lost (", Running: 10 reqs, ..."), is a damaged line and
+// a positioned error. Lines are parsed by hand, without regular
 // expressions, because logs can be large.
 package vllmlog
 
