@@ -63,8 +63,8 @@ type Run struct {
 	// sglang-0.1, sglang-0.3, sglang-0.4, sglang-0.5 or sglang-2026 (see
 	// the vllmlog and sglanglog packages), then "+" and the wrappers that
 	// stand in front of most of its lines, if any, in this order:
-	// logexport-tsv, cri, journald, container-rfc3339, timestamp-pipe,
-	// docker-compose, slurm-label, launcher, ray (such as
+	// logexport-tsv, cri, journald, container-rfc3339, kubectl-prefix,
+	// timestamp-pipe, docker-compose, slurm-label, launcher, ray (such as
 	// "vllm-0.10+docker-compose", "sglang-2026+cri"); "" without an
 	// engine log.
 	EngineLogFormat string `parquet:"engine_log_format,dict"`

@@ -33,6 +33,7 @@ func TestWrappedEngineLogs(t *testing.T) {
 		{"cri", func(int) string { return "2020-01-01T02:00:00.1234+02:00 stdout F " }},
 		{"container-rfc3339+docker-compose", func(i int) string { return "engine-1  | 2020-01-01T00:00:00Z " }},
 		{"launcher", func(int) string { return "[2020-01-01 00:00:00] INFO " }},
+		{"kubectl-prefix", func(int) string { return "[pod/engine-7d9f8-x2k4p/engine] " }},
 	}
 	for _, run := range []string{"vllm-0.10", "sglang-2026"} {
 		plain := read(t, fixture(run), Options{Version: "test"})

@@ -58,6 +58,8 @@ func TestPreamble(t *testing.T) {
 		{"2025-09-02T13:08:10.448213904Z [1;36m(APIServer pid=158)[0;0m INFO x", "INFO x", "[APIServer]", "container-rfc3339", false},
 		{"sglang-1  | 2025-09-03T18:33:19Z 0: (SGLangEngine pid=4) [2025-09-03 18:33:19] D", "[2025-09-03 18:33:19] D", "[SGLangEngine]", "container-rfc3339+docker-compose+slurm-label+ray", true},
 		{"(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=9, ip=10.0.0.2) (EngineCore_DP0 pid=12) INFO x", "INFO x", "[MapWorker(MapBatches(vLLMEngineStageUDF)) EngineCore_DP0]", "ray", true},
+		{"[pod/vllm-7d9f8-x2k4p/vllm] (APIServer pid=1) INFO x", "INFO x", "[APIServer]", "kubectl-prefix", true},
+		{"[deployment/sglang/sglang] 2025-09-03T18:33:19Z [2025-09-03 18:33:19] D", "[2025-09-03 18:33:19] D", "[]", "container-rfc3339+kubectl-prefix", true},
 		{"(_AsyncLLMEngine pid=1974) INFO 01-25 x", "INFO 01-25 x", "[_AsyncLLMEngine]", "ray", true},
 		// The engines' own lines, and other text, are not wrappers.
 		{"[2025-11-11 04:28:01] Prefill batch, #new-seq: 1", "[2025-11-11 04:28:01] Prefill batch, #new-seq: 1", "[]", "", true},

@@ -27,6 +27,8 @@ const (
 	// Container is the RFC 3339 stamp of `docker logs -t` and `kubectl
 	// logs --timestamps`, "2025-10-15T00:00:48.753199366Z ".
 	Container
+	// KubectlPrefix is `kubectl logs --prefix`'s "[pod/NAME/CONTAINER] ".
+	KubectlPrefix
 	// Pipe is a log viewer's "YYYY-MM-DD HH:MM:SS.mmm | ".
 	Pipe
 	// Compose is docker compose's "service-1  | " (v1: "name_1  | ").
@@ -43,7 +45,7 @@ const (
 )
 
 var wrapperNames = [numWrappers]string{
-	"logexport-tsv", "cri", "journald", "container-rfc3339", "timestamp-pipe", "docker-compose", "slurm-label", "launcher", "ray",
+	"logexport-tsv", "cri", "journald", "container-rfc3339", "kubectl-prefix", "timestamp-pipe", "docker-compose", "slurm-label", "launcher", "ray",
 }
 
 // String returns the wrapper's name.
@@ -90,6 +92,7 @@ var matchers = [...]struct {
 	{LogExport, matchLogExport},
 	{Journald, matchJournald},
 	{Container, matchContainer}, // also CRI
+	{KubectlPrefix, matchKubectlPrefix},
 	{Pipe, matchPipe},
 	{Compose, matchCompose},
 	{Slurm, matchSlurm},
@@ -211,6 +214,23 @@ func isMonth(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// matchKubectlPrefix matches "[pod/NAME/CONTAINER] " (also another kind
+// of object than a pod: "[deployment/NAME/CONTAINER] ").
+func matchKubectlPrefix(b []byte) (int, stampSpan) {
+	if len(b) < 8 || b[0] != '[' || b[1] < 'a' || b[1] > 'z' {
+		return 0, stampSpan{}
+	}
+	end := bytes.IndexByte(b, ']')
+	if end < 0 || end+1 >= len(b) || b[end+1] != ' ' {
+		return 0, stampSpan{}
+	}
+	inner := b[1:end]
+	if bytes.Count(inner, []byte("/")) != 2 || bytes.IndexByte(inner, ' ') >= 0 {
+		return 0, stampSpan{}
+	}
+	return end + 2, stampSpan{}
 }
 
 // matchPipe matches "YYYY-MM-DD HH:MM:SS(.mmm)? | ".
