@@ -156,6 +156,17 @@ func TestLineShapes(t *testing.T) {
 			Line: "2026-06-24T17:38:02.458097755+02:00 stderr F [2026-06-24 15:38:02 PP3] Decode batch, #running-req: 1, #token: 998080, token usage: 0.59, cuda graph: True, gen throughput (token/s): 205.67, #queue-req: 0",
 		},
 		{
+			Name: "pipeline stage 3, attention-CP rank 2: a copy of stage 0's batch",
+			T0:   "2026-06-27T10:00:00Z",
+			Line: "[2026-06-27 10:02:58 PP3 ATTN_CP2 TP2 EP2] Prefill batch, #new-seq: 1, #new-token: 128, #cached-token: 0, token usage: 0.00, #running-req: 0, #queue-req: 0, #pending-token: 0, #bootstrap-req: 0, #inflight-req: 1, npu graph: False, input throughput (token/s): 2.93",
+		},
+		{
+			Name: "pipeline stage 0, attention-CP rank 0: kept",
+			T0:   "2026-06-27T10:00:00Z",
+			Line: "[2026-06-27 10:02:58 PP0 ATTN_CP0 TP0 EP0] Prefill batch, #new-seq: 1, #new-token: 128, #cached-token: 0, token usage: 0.00, #running-req: 0, #queue-req: 0, #pending-token: 0, #bootstrap-req: 0, #inflight-req: 1, npu graph: False, input throughput (token/s): 2.94",
+			Want: &schema.EngineSample{TS: 178, Kind: pre, NewSeqs: n(1), NewTokens: n(128), CachedTokens: n(0), KVUsage: f(0), Running: f(0), Waiting: f(0), PromptTput: f(2.94)},
+		},
+		{
 			Name: "DP rank 25 is a replica of its own",
 			T0:   "2025-06-06T20:30:00Z",
 			Line: "[2025-06-06 20:31:47 DP25 TP25] Decode batch. #running-req: 43, #token: 0, token usage: 0.00, pre-allocated usage: 0.00, cuda graph: True, gen throughput (token/s): 385.00, #queue-req: 0",
