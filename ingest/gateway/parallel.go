@@ -51,11 +51,14 @@ type pipeline struct {
 	// not a sync.Pool: a pool is emptied by every GC, and reallocating
 	// the buffers would make more garbage.
 	free chan *batch
+	// size is chunkSize when the pipeline started: the reading goroutine
+	// must not look at the variable, which tests change between readers.
+	size int
 }
 
 func startPipeline(lr *lineio.Reader, t0 time.Time) *pipeline {
 	workers := runtime.GOMAXPROCS(0)
-	p := &pipeline{free: make(chan *batch, 4*workers)}
+	p := &pipeline{free: make(chan *batch, 4*workers), size: chunkSize}
 	name := lr.Name()
 	p.Pipeline = ordered.Start(workers, p.reader(lr), func() func(*batch) {
 		r := newParser(t0)
@@ -82,7 +85,7 @@ func (p *pipeline) reader(lr *lineio.Reader) func() (*batch, bool) {
 		default:
 			b = &batch{}
 		}
-		chunk, first, err := lr.NextChunk(b.chunk[:0], chunkSize)
+		chunk, first, err := lr.NextChunk(b.chunk[:0], p.size)
 		*b = batch{chunk: chunk, first: first, items: b.items[:0], boxes: b.boxes[:0]}
 		if err == io.EOF {
 			return nil, false

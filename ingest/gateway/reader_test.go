@@ -27,7 +27,9 @@ func newTestReader(t testing.TB, text string, t0 time.Time) *Reader {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewReader(lr, t0)
+	r := NewReader(lr, t0)
+	t.Cleanup(func() { r.Close() })
+	return r
 }
 
 // feed reads r to the end, adding each record to c, and returns the
