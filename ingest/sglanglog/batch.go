@@ -64,44 +64,91 @@ type batchKey struct {
 	num     samplefield.Float
 	cnt     samplefield.Count
 	percent bool
-	need    needs
-	fieldFlags
+	// marks are the need the key meets (its low bits) and what it tells of
+	// the dialect (markLargestLen, markNewest), which a line's fields OR
+	// together.
+	marks uint16
 }
 
-// batchKeyOf returns what key means: the zero batchKey for a key this
+// The marks of batchKey above the needs.
+const (
+	markLargestLen uint16 = 1 << (8 + iota)
+	markNewest
+)
+
+// batchKeys are the keys this reader maps, by keyID.
+var batchKeys = [...]batchKey{
+	keyNone:     {},
+	keyRunning:  {num: samplefield.Running, marks: uint16(needRunning)},
+	keyQueue:    {num: samplefield.Waiting, marks: uint16(needQueue)},
+	keyUsage:    {num: samplefield.KVUsage, marks: uint16(needUsage)},
+	keyGen:      {num: samplefield.GenTput},
+	keyInput:    {num: samplefield.PromptTput},
+	keyHitRate:  {num: samplefield.LoggedHitRate, percent: true},
+	keyTokens:   {cnt: samplefield.TokensUsed, marks: uint16(needTokens)},
+	keyNewSeq:   {cnt: samplefield.NewSeqs, marks: uint16(needNewSeq)},
+	keyNewToken: {cnt: samplefield.NewTokens, marks: uint16(needNewToken)},
+	keyCached:   {cnt: samplefield.CachedTokens, marks: uint16(needCached)},
+	keyLargest:  {marks: markLargestLen},
+	keyPending:  {marks: markNewest},
+}
+
+// keyID names an entry of batchKeys.
+type keyID uint8
+
+const (
+	keyNone keyID = iota
+	keyRunning
+	keyQueue
+	keyUsage
+	keyGen
+	keyInput
+	keyHitRate
+	keyTokens
+	keyNewSeq
+	keyNewToken
+	keyCached
+	keyLargest
+	keyPending
+)
+
+// batchKeyOf returns what key means: batchKeys[keyNone] for a key this
 // reader passes over (hybrid pools' second usage, graph flags,
 // spec-decoding and PD fields, newer additions). SGLang 0.1 spelled its
 // keys with underscores and called the queue #remaining_req. A switch,
 // not a map: there is one lookup per field, and a map's is several times
-// slower.
-func batchKeyOf(key []byte) batchKey {
+// slower; it returns a small number, not the batchKey, which costs as
+// much again.
+func batchKeyOf(key []byte) *batchKey { return &batchKeys[keyIDOf(key)] }
+
+func keyIDOf(key []byte) keyID {
 	switch string(key) {
 	case "#running-req", "#running_req":
-		return batchKey{num: samplefield.Running, need: needRunning}
+		return keyRunning
 	case "#queue-req", "#remaining_req":
-		return batchKey{num: samplefield.Waiting, need: needQueue}
+		return keyQueue
 	case "token usage", "full token usage", "gpu token usage": // full: hybrid (SWA, Mamba) pools; gpu: HiSparse
-		return batchKey{num: samplefield.KVUsage, need: needUsage}
+		return keyUsage
 	case "gen throughput (token/s)":
-		return batchKey{num: samplefield.GenTput}
+		return keyGen
 	case "input throughput (token/s)":
-		return batchKey{num: samplefield.PromptTput}
+		return keyInput
 	case "cache hit rate", "tree_cache_hit_rate": // the radix cache's, late 2024 and 0.1
-		return batchKey{num: samplefield.LoggedHitRate, percent: true}
+		return keyHitRate
 	case "#token", "#full token", "#gpu-token":
-		return batchKey{cnt: samplefield.TokensUsed, need: needTokens}
+		return keyTokens
 	case "#new-seq", "#seq":
-		return batchKey{cnt: samplefield.NewSeqs, need: needNewSeq}
+		return keyNewSeq
 	case "#new-token", "#new_token":
-		return batchKey{cnt: samplefield.NewTokens, need: needNewToken}
+		return keyNewToken
 	case "#cached-token", "#cached_token":
-		return batchKey{cnt: samplefield.CachedTokens, need: needCached}
+		return keyCached
 	case "largest-len":
-		return batchKey{fieldFlags: fieldFlags{largestLen: true}}
+		return keyLargest
 	case "#pending-token":
-		return batchKey{fieldFlags: fieldFlags{newest: true}}
+		return keyPending
 	}
-	return batchKey{}
+	return keyNone
 }
 
 // parseFields parses the sep-separated "key: value" fields of a batch line
@@ -110,27 +157,24 @@ func batchKeyOf(key []byte) batchKey {
 // pieces of their values. When a mapped key repeats, the first value
 // counts. It returns the needs the fields met.
 func parseFields(body, sep []byte, s *schema.EngineSample, v *batchValues) (fieldFlags, needs, error) {
-	var fl fieldFlags
-	var seen needs
+	var marks uint16
 	fields := enginelog.NewFieldsSep(body, sep)
 	for fields.Next() {
 		k := batchKeyOf(fields.Key())
-		fl.largestLen = fl.largestLen || k.largestLen
-		fl.newest = fl.newest || k.newest
-		seen |= k.need
+		marks |= k.marks
 		switch {
 		case k.num != samplefield.NoFloat:
 			if p := k.num.Of(s); *p == nil {
 				val := fields.Val()
 				if k.percent {
 					if len(val) == 0 || val[len(val)-1] != '%' {
-						return fl, seen, fields.ValueErr(len(val), fmt.Errorf("want \"%%\" after the number, got %q", val))
+						return fieldFlags{}, 0, fields.ValueErr(len(val), fmt.Errorf("want \"%%\" after the number, got %q", val))
 					}
 					val = val[:len(val)-1]
 				}
 				x, err := enginelog.ParseNumber(val)
 				if err != nil {
-					return fl, seen, fields.ValueErr(0, err)
+					return fieldFlags{}, 0, fields.ValueErr(0, err)
 				}
 				if k.percent {
 					x /= 100
@@ -142,7 +186,7 @@ func parseFields(body, sep []byte, s *schema.EngineSample, v *batchValues) (fiel
 			if p := k.cnt.Of(s); *p == nil {
 				n, ok := enginelog.ParseUint(fields.Val())
 				if !ok {
-					return fl, seen, fields.ValueErr(0, fmt.Errorf("malformed count %q", fields.Val()))
+					return fieldFlags{}, 0, fields.ValueErr(0, fmt.Errorf("malformed count %q", fields.Val()))
 				}
 				v.cnt[k.cnt] = n
 				*p = &v.cnt[k.cnt]
@@ -151,12 +195,16 @@ func parseFields(body, sep []byte, s *schema.EngineSample, v *batchValues) (fiel
 			fields.Skip()
 		}
 	}
-	return fl, seen, fields.Err()
+	fl := fieldFlags{largestLen: marks&markLargestLen != 0, newest: marks&markNewest != 0}
+	return fl, needs(marks), fields.Err()
 }
 
 // lacking returns a *FieldError at offset end naming the fields of want a
 // batch line lacks (seen), nil when it has them all.
 func lacking(want, seen needs, end int) error {
+	if want&^seen == 0 {
+		return nil
+	}
 	var names []string
 	for i, name := range needNames {
 		if bit := needs(1) << i; want&bit != 0 && seen&bit == 0 {

@@ -15,7 +15,14 @@ func Match(line []byte) bool {
 	if _, ok := parseHeader(l, l.Start); ok {
 		return true
 	}
-	_, _, _, _, ok := batchElsewhere(l)
+	if enginelog.Uncolour(l) {
+		if _, ok := parseHeader(l, l.Start); ok {
+			return true
+		}
+	}
+	var h header
+	var bt batch
+	_, _, ok := batchElsewhere(l, &h, &bt)
 	return ok
 }
 
@@ -45,7 +52,7 @@ type ranks struct {
 // ATTN_CP0 (and, without a DP tag, TP0) are kept; each DP rank is a
 // replica of its own and keeps its lines. SGLang itself chooses these ranks
 // to publish KV events (pp_rank 0, attn_cp_rank 0, attn_tp_rank 0).
-func (r ranks) repeat() bool { return r.pp > 0 || r.cp > 0 || !r.hasDP && r.tp > 0 }
+func (r *ranks) repeat() bool { return r.pp > 0 || r.cp > 0 || !r.hasDP && r.tp > 0 }
 
 // parseHeader parses the header of l at offset i of its Text (l.Start:
 // after its preamble). SGLang's configure_logger (sglang/srt/utils.py)
@@ -72,9 +79,19 @@ func parseHeader(l *enginelog.Line, i int) (header, bool) {
 	if b[i] != '[' {
 		return customHeader(b, i)
 	}
-	j, ok := h.dateTime(b, i+1, '.')
-	if !ok {
+	var j int
+	var ok bool
+	// "[YYYY-MM-DD HH:MM:SS" without a fraction, most lines, is read here
+	// rather than by dateTime, which costs a call per line.
+	if st := b[i+1:]; len(st) >= 20 && st[19] != '.' && h.Date(st) && st[10] == ' ' && h.TimeOfDay(st[11:]) {
+		j = i + 20
+	} else if j, ok = h.dateTime(b, i+1, '.'); !ok {
 		return h, false
+	}
+	if j < len(b) && b[j] == ']' {
+		h.ranks = ranks{at: j, end: j}
+		h.msg = enginelog.SkipSpaces(b, j+1)
+		return h, true
 	}
 	end := bytes.IndexByte(b[j:], ']')
 	if end < 0 || end > 0 && b[j] != ' ' {

@@ -12,6 +12,7 @@ import (
 // itself (0: the punctuation decides).
 type form struct {
 	kind  string
+	what  string // the line's name in an error
 	sep   []byte
 	needs needs
 	rank  int
@@ -20,17 +21,17 @@ type form struct {
 var (
 	// prefillForm is "Prefill batch. #new-seq: ..." (scheduler.py, later
 	// scheduler_metrics_mixin.py), with "," since October 2025.
-	prefillForm = form{kind: schema.LinePrefill, sep: []byte(", "), needs: needNewSeq | needNewToken | needCached | needRunning | needQueue}
+	prefillForm = form{kind: schema.LinePrefill, what: "SGLang prefill batch line", sep: []byte(", "), needs: needNewSeq | needNewToken | needCached | needRunning | needQueue}
 	// decodeForm is "Decode batch. #running-req: ...".
-	decodeForm = form{kind: schema.LineDecode, sep: []byte(", "), needs: needRunning | needTokens | needUsage | needQueue}
+	decodeForm = form{kind: schema.LineDecode, what: "SGLang decode batch line", sep: []byte(", "), needs: needRunning | needTokens | needUsage | needQueue}
 	// fillForm is SGLang 0.1's prefill line, "new fill batch. #seq: 1.
 	// #cached_token: 330. #new_token: 2172. #remaining_req: 57.
 	// #running_req: 9. tree_cache_hit_rate: 69.16%." (router/model_rpc.py),
 	// without a header; the first versions had no #cached_token.
-	fillForm = form{kind: schema.LinePrefill, sep: []byte(". "), needs: needNewSeq | needNewToken | needRunning | needQueue, rank: rank01}
+	fillForm = form{kind: schema.LinePrefill, what: "SGLang 0.1 prefill line", sep: []byte(". "), needs: needNewSeq | needNewToken | needRunning | needQueue, rank: rank01}
 	// bareForm is SGLang 0.1's decode line, "#running-req: 5, #token: 1938,
 	// token usage: 0.24, #queue-req: 0", without a header or a name.
-	bareForm = form{kind: schema.LineDecode, sep: []byte(", "), needs: needRunning | needTokens | needUsage | needQueue, rank: rank01}
+	bareForm = form{kind: schema.LineDecode, what: "SGLang 0.1 decode line", sep: []byte(", "), needs: needRunning | needTokens | needUsage | needQueue, rank: rank01}
 )
 
 // batch is a batch line found in a line's Text.
@@ -58,11 +59,19 @@ var (
 	batchWord    = []byte("batch")
 )
 
-// findBatch returns the batch line whose message begins at b[at:], false
-// if the message is not one.
-func findBatch(b []byte, at int) (batch, bool) {
+// findBatch finds the batch line whose message begins at b[at:] into bt,
+// reporting whether the message is one.
+func findBatch(b []byte, at int, bt *batch) bool {
 	msg := b[at:]
-	bt := batch{at: at, mixed: -1}
+	if len(msg) == 0 {
+		return false
+	}
+	switch msg[0] { // a byte first, then the words: most messages are none
+	case 'P', 'D', 'n', '#':
+	default:
+		return false
+	}
+	*bt = batch{at: at, mixed: -1}
 	var rest []byte
 	switch {
 	case bytes.HasPrefix(msg, prefillBatch):
@@ -71,7 +80,7 @@ func findBatch(b []byte, at int) (batch, bool) {
 			n := bytes.IndexByte(r, ')')
 			v, ok := enginelog.ParseUint(r[:max(n, 0)])
 			if n < 0 || !ok {
-				return bt, false
+				return false
 			}
 			bt.mixed, rest = v, r[n+1:]
 		}
@@ -82,19 +91,19 @@ func findBatch(b []byte, at int) (batch, bool) {
 		if b[bt.end-1] == '.' {
 			bt.end--
 		}
-		return bt, true
+		return true
 	case bytes.HasPrefix(msg, bareDecode):
 		bt.form, bt.fields, bt.end = &bareForm, at, len(b)
-		return bt, true
+		return true
 	default:
-		return bt, false
+		return false
 	}
 	// "(Prefill|Decode) batch( \[\d+\])?[.,] "
 	if n := iterTag(rest); n > 0 {
 		rest = rest[n:]
 	}
 	if len(rest) == 0 || (rest[0] != '.' && rest[0] != ',') || (len(rest) > 1 && rest[1] != ' ') {
-		return bt, false // another message that begins with these words
+		return false // another message that begins with these words
 	}
 	bt.punct = rest[0]
 	bt.fields, bt.end = enginelog.SkipSpaces(b, len(b)-len(rest)+1), len(b)
@@ -105,12 +114,15 @@ func findBatch(b []byte, at int) (batch, bool) {
 		bt.trailing = true
 		bt.end = len(bytes.TrimSuffix(b[bt.fields:bt.end-1], []byte(", "))) + bt.fields
 	}
-	return bt, true
+	return true
 }
 
 // gpuID returns the length of the "[gpu_id=0] " in front of the batch
 // lines of mid-2024 (managers/controller/tp_worker.py), 0 without one.
 func gpuID(msg []byte) int {
+	if len(msg) == 0 || msg[0] != '[' {
+		return 0
+	}
 	r, ok := bytes.CutPrefix(msg, gpuIDOpen)
 	if !ok {
 		return 0
@@ -130,14 +142,15 @@ func gpuID(msg []byte) int {
 // no header, and people paste messages without theirs), or a batch line
 // after other text, with its header in front of it (glued: a progress bar
 // or streamed output written without a newline) or none.
-func batchElsewhere(l *enginelog.Line) (bt batch, h header, hok, glued, ok bool) {
+func batchElsewhere(l *enginelog.Line, h *header, bt *batch) (hok, glued, ok bool) {
 	b := l.Text
-	if bt, ok = findBatch(b, l.Start); ok {
-		return bt, h, false, false, true
+	*h = header{}
+	if findBatch(b, l.Start, bt) {
+		return false, false, true
 	}
 	k := bytes.Index(b[l.Start:], batchWord)
 	if k < 0 {
-		return bt, h, false, false, false
+		return false, false, false
 	}
 	k += l.Start
 	var at int
@@ -147,10 +160,10 @@ func batchElsewhere(l *enginelog.Line) (bt batch, h header, hok, glued, ok bool)
 	case bytes.HasSuffix(b[:k], decodeBatch[:len("Decode ")]):
 		at = k - len("Decode ")
 	default:
-		return bt, h, false, false, false
+		return false, false, false
 	}
-	if bt, ok = findBatch(b, at); !ok {
-		return bt, h, false, false, false
+	if !findBatch(b, at, bt) {
+		return false, false, false
 	}
 	// The header ends right before the message (or before its gpu_id).
 	for j, tries := at, 0; tries < 2; tries++ {
@@ -159,9 +172,10 @@ func batchElsewhere(l *enginelog.Line) (bt batch, h header, hok, glued, ok bool)
 			break
 		}
 		j = l.Start + open
-		if h, hok = parseHeader(l, j); hok && (h.msg == at || h.msg+gpuID(b[h.msg:]) == at) {
-			return bt, h, true, true, true
+		if *h, hok = parseHeader(l, j); hok && (h.msg == at || h.msg+gpuID(b[h.msg:]) == at) {
+			return true, true, true
 		}
 	}
-	return bt, header{}, false, false, true
+	*h = header{}
+	return false, false, true
 }

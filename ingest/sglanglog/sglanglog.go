@@ -82,6 +82,8 @@ type Reader struct {
 	allocTok int64                       // KV Cache is allocated ... #tokens:
 	slab     enginelog.Slab[batchValues] // backing for samples' fields
 	ended    bool
+	h        header // the current line's, and its batch line
+	bt       batch
 	// everyLine yields what a line holds whatever the other lines: every
 	// rank's copy of a batch, and a line with no time as a sample at a
 	// NaN time (the real-lines corpus test reads lines one by one).
@@ -128,7 +130,8 @@ func (r *Reader) Next() (schema.EngineSample, error) {
 			}
 			break
 		}
-		s, ok, err := r.readLine(&line)
+		var s schema.EngineSample
+		ok, err := r.readLine(&line, &s)
 		if err != nil || ok {
 			return s, err
 		}
@@ -141,10 +144,16 @@ var (
 	allocatedMsg = []byte("KV Cache is allocated.")
 )
 
-// readLine parses one line; ok reports a sample.
-func (r *Reader) readLine(l *enginelog.Line) (s schema.EngineSample, ok bool, err error) {
-	h, hok := parseHeader(l, l.Start)
-	var bt batch
+// readLine parses one line into s; ok reports a sample. The header and
+// the batch line are taken apart in the reader's h and bt, and the sample
+// is built in place, because copying them from function to function for
+// every line costs a good share of the reader's time.
+func (r *Reader) readLine(l *enginelog.Line, s *schema.EngineSample) (ok bool, err error) {
+	h, bt := &r.h, &r.bt
+	var hok bool
+	if *h, hok = parseHeader(l, l.Start); !hok && r.in.Uncolour(l) {
+		*h, hok = parseHeader(l, l.Start)
+	}
 	var ts float64
 	if hok {
 		ts = r.saw(l, h)
@@ -152,29 +161,29 @@ func (r *Reader) readLine(l *enginelog.Line) (s schema.EngineSample, ok bool, er
 		msg := l.Text[at:]
 		switch {
 		case bytes.HasPrefix(msg, maxTotalKey):
-			return s, false, r.maxTotalLine(l, at)
+			return false, r.maxTotalLine(l, at)
 		case bytes.HasPrefix(msg, allocatedMsg):
-			return s, false, r.allocatedLine(l, at)
+			return false, r.allocatedLine(l, at)
 		}
-		if bt, ok = findBatch(l.Text, at); !ok {
-			return s, false, nil
+		if !findBatch(l.Text, at, bt) {
+			return false, nil
 		}
 	} else {
 		var glued bool
-		if bt, h, hok, glued, ok = batchElsewhere(l); !ok {
-			return s, false, nil
+		if hok, glued, ok = batchElsewhere(l, h, bt); !ok {
+			return false, nil
 		}
 		if glued {
 			r.in.Info.Glued++
 			ts = r.saw(l, h)
 		}
 	}
-	return r.batchLine(l, h, hok, ts, bt)
+	return r.batchLine(l, h, hok, ts, bt, s)
 }
 
 // saw records a header: the log is SGLang's, and the line has the time it
 // returns, in seconds since T0.
-func (r *Reader) saw(l *enginelog.Line, h header) float64 {
+func (r *Reader) saw(l *enginelog.Line, h *header) float64 {
 	r.dialect.Saw(rankBase)
 	if h.timeOnly {
 		r.dialect.Saw(rank03)
@@ -184,52 +193,51 @@ func (r *Reader) saw(l *enginelog.Line, h header) float64 {
 }
 
 // batchLine reads the batch line bt of l, whose header h, at ts, is valid
-// when hok.
-func (r *Reader) batchLine(l *enginelog.Line, h header, hok bool, ts float64, bt batch) (schema.EngineSample, bool, error) {
+// when hok, into s; ok reports a sample.
+func (r *Reader) batchLine(l *enginelog.Line, h *header, hok bool, ts float64, bt *batch, s *schema.EngineSample) (bool, error) {
 	r.in.Info.SampleLines++
-	what := "SGLang " + bt.form.kind + " batch line"
 	if bt.end <= bt.fields {
-		return schema.EngineSample{}, false, l.Errorf(bt.fields, "%s: no fields", what)
+		return false, l.Errorf(bt.fields, "%s: no fields", bt.form.what)
 	}
-	s := schema.EngineSample{
+	*s = schema.EngineSample{
+		TS:          ts,
 		Source:      schema.SourceLog,
 		Kind:        bt.form.kind,
 		EngineIndex: h.ranks.dp,
 		Line:        int64(l.Pos.Line),
 	}
 	v := r.slab.New()
-	fl, seen, err := parseFields(l.Text[bt.fields:bt.end], bt.form.sep, &s, v)
+	fl, seen, err := parseFields(l.Text[bt.fields:bt.end], bt.form.sep, s, v)
 	if err != nil {
-		return schema.EngineSample{}, false, l.FieldsErr(bt.fields, err, what)
+		return false, l.FieldsErr(bt.fields, err, bt.form.what)
 	}
 	if bt.mixed >= 0 && s.Running == nil {
 		v.num[samplefield.Running] = float64(bt.mixed)
 		s.Running, seen = &v.num[samplefield.Running], seen|needRunning
 	}
 	if err := lacking(bt.form.needs, seen, bt.end-bt.fields); err != nil {
-		return schema.EngineSample{}, false, l.FieldsErr(bt.fields, err, what)
+		return false, l.FieldsErr(bt.fields, err, bt.form.what)
 	}
 	r.sawBatch(h, hok, bt, fl)
 
-	s.TS = ts
 	if !hok {
 		wt, timed := l.WrapperTime()
 		if !timed {
 			r.in.Info.Untimed++
 			s.TS = math.NaN()
-			return s, r.everyLine, nil
+			return r.everyLine, nil
 		}
 		s.TS = r.in.Stamp(l, wt)
 	}
 	if hok && h.ranks.repeat() {
 		r.in.Info.Repeats++
-		return s, r.everyLine, nil
+		return r.everyLine, nil
 	}
-	return s, true, nil
+	return true, nil
 }
 
 // sawBatch records what a batch line tells about the log's dialect.
-func (r *Reader) sawBatch(h header, hok bool, bt batch, fl fieldFlags) {
+func (r *Reader) sawBatch(h *header, hok bool, bt *batch, fl fieldFlags) {
 	switch {
 	case bt.form.rank != 0:
 		r.dialect.Saw(bt.form.rank)

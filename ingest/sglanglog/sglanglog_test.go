@@ -473,7 +473,8 @@ func TestRealLines(t *testing.T) {
 		l := enginelog.ReadLine(line)
 		h, ok := parseHeader(l, l.Start)
 		if !ok {
-			_, h, _, _, _ = batchElsewhere(l)
+			var bt batch
+			batchElsewhere(l, &h, &bt)
 		}
 		return string(l.Text[h.ranks.at:h.ranks.end]), !h.ranks.repeat()
 	}

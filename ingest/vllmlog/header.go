@@ -17,6 +17,11 @@ func Match(line []byte) bool {
 	if _, ok := parseHeader(l, l.Start); ok {
 		return true
 	}
+	if enginelog.Uncolour(l) {
+		if _, ok := parseHeader(l, l.Start); ok {
+			return true
+		}
+	}
 	k := bytes.Index(l.Text[l.Start:], statsStart2)
 	if k < 0 {
 		return false

@@ -99,39 +99,85 @@ type statsKey struct {
 	need needs
 }
 
-// statsKeyOf returns what key means, and false for a key this reader
-// does not know. A switch, not a map: there is one lookup per field, and a
-// map's is several times slower.
-func statsKeyOf(key []byte) (statsKey, bool) {
+// statsKeys are the keys this reader knows, by statsKeyID.
+var statsKeys = [...]statsKey{
+	statsUnknown:     {},
+	statsPrompt:      {unit: unitTokensPerS, field: samplefield.PromptTput, need: needPrompt},
+	statsGen:         {unit: unitTokensPerS, field: samplefield.GenTput, need: needGen},
+	statsRunning:     {unit: unitReqs, field: samplefield.Running, need: needRunning},
+	statsWaiting:     {unit: unitReqs, field: samplefield.Waiting, need: needWaiting},
+	statsPending:     {unit: unitReqs, field: samplefield.Waiting, statsFlags: statsFlags{v0: true}, need: needWaiting}, // V0's name for the waiting queue
+	statsSwapped:     {unit: unitReqs, statsFlags: statsFlags{v0: true}},
+	statsCPUKV:       {unit: unitPercent, statsFlags: statsFlags{v0: true}},
+	statsPreemptions: {field: samplefield.Preemptions, statsFlags: statsFlags{rank: rank010}},
+	statsGPUKV:       {unit: unitPercent, field: samplefield.KVUsage},
+	statsHitRate:     {unit: unitPercent, field: samplefield.LoggedHitRate},
+	statsDeferred:    {unit: unitReqs, statsFlags: statsFlags{rank: rank2026}},
+	statsCorrupted:   {unit: unitReqs, statsFlags: statsFlags{rank: rank010}},
+	statsOtherRate:   {unit: unitPercent, statsFlags: statsFlags{rank: rank010}},
+}
+
+// statsKeyID names an entry of statsKeys.
+type statsKeyID uint8
+
+const (
+	statsUnknown statsKeyID = iota
+	statsPrompt
+	statsGen
+	statsRunning
+	statsWaiting
+	statsPending
+	statsSwapped
+	statsCPUKV
+	statsPreemptions
+	statsGPUKV
+	statsHitRate
+	statsDeferred
+	statsCorrupted
+	statsOtherRate
+)
+
+// statsKeyOf returns what key means, nil for a key this reader does not
+// know. A switch, not a map: there is one lookup per field, and a map's is
+// several times slower; it returns a small number, not the statsKey,
+// which costs as much again.
+func statsKeyOf(key []byte) *statsKey {
+	if id := statsKeyIDOf(key); id != statsUnknown {
+		return &statsKeys[id]
+	}
+	return nil
+}
+
+func statsKeyIDOf(key []byte) statsKeyID {
 	switch string(key) {
 	case "Avg prompt throughput":
-		return statsKey{unit: unitTokensPerS, field: samplefield.PromptTput, need: needPrompt}, true
+		return statsPrompt
 	case "Avg generation throughput":
-		return statsKey{unit: unitTokensPerS, field: samplefield.GenTput, need: needGen}, true
+		return statsGen
 	case "Running":
-		return statsKey{unit: unitReqs, field: samplefield.Running, need: needRunning}, true
+		return statsRunning
 	case "Waiting":
-		return statsKey{unit: unitReqs, field: samplefield.Waiting, need: needWaiting}, true
-	case "Pending": // V0's name for the waiting queue
-		return statsKey{unit: unitReqs, field: samplefield.Waiting, statsFlags: statsFlags{v0: true}, need: needWaiting}, true
+		return statsWaiting
+	case "Pending":
+		return statsPending
 	case "Swapped":
-		return statsKey{unit: unitReqs, statsFlags: statsFlags{v0: true}}, true
+		return statsSwapped
 	case "CPU KV cache usage":
-		return statsKey{unit: unitPercent, statsFlags: statsFlags{v0: true}}, true
+		return statsCPUKV
 	case "Preemptions":
-		return statsKey{field: samplefield.Preemptions, statsFlags: statsFlags{rank: rank010}}, true
+		return statsPreemptions
 	case "GPU KV cache usage":
-		return statsKey{unit: unitPercent, field: samplefield.KVUsage}, true
+		return statsGPUKV
 	case "Prefix cache hit rate":
-		return statsKey{unit: unitPercent, field: samplefield.LoggedHitRate}, true
+		return statsHitRate
 	case "Deferred":
-		return statsKey{unit: unitReqs, statsFlags: statsFlags{rank: rank2026}}, true
+		return statsDeferred
 	case "Corrupted":
-		return statsKey{unit: unitReqs, statsFlags: statsFlags{rank: rank010}}, true
+		return statsCorrupted
 	case "External prefix cache hit rate", "MM cache hit rate":
-		return statsKey{unit: unitPercent, statsFlags: statsFlags{rank: rank010}}, true
+		return statsOtherRate
 	}
-	return statsKey{}, false
+	return statsUnknown
 }
 
 // parseStats parses the ", "-separated "Key: value unit" fields of a stats
@@ -149,8 +195,8 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 	}
 	fields := enginelog.NewFields(body)
 	for fields.Next() {
-		k, known := statsKeyOf(fields.Key())
-		if !known {
+		k := statsKeyOf(fields.Key())
+		if k == nil {
 			fields.Skip()
 			continue
 		}
@@ -169,8 +215,8 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 	if err := fields.Err(); err != nil {
 		return fl, err
 	}
-	if err := missing(seen, len(body)); err != nil {
-		return fl, err
+	if seen&(needRunning|needWaiting) != needRunning|needWaiting || seen&needPrompt != 0 && seen&needGen == 0 {
+		return fl, missing(seen, len(body))
 	}
 	if s.KVUsage != nil {
 		*s.KVUsage /= 100

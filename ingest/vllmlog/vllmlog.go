@@ -155,6 +155,9 @@ var (
 // readLine parses one line and queues what it yields.
 func (r *Reader) readLine(l *enginelog.Line) {
 	h, ok := parseHeader(l, l.Start)
+	if !ok && r.in.Uncolour(l) {
+		h, ok = parseHeader(l, l.Start)
+	}
 	if !ok {
 		if h, ok = r.headerElsewhere(l); !ok {
 			return

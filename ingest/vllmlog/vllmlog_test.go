@@ -230,6 +230,12 @@ func TestLineShapes(t *testing.T) {
 			Want: &schema.EngineSample{TS: 490, Running: f(10), Waiting: f(0), KVUsage: f(0.041), LoggedHitRate: f(0.537), PromptTput: f(0), GenTput: f(238.7)},
 		},
 		{
+			Name: "constructed: header parts whose colour codes lost their ESC",
+			T0:   "2026-10-27T12:00:00Z",
+			Line: "INFO [90m10-27 12:01:23[0m [90m[loggers.py:310][0m Engine 000: Avg prompt throughput: 823.9 tokens/s, Avg generation throughput: 107.5 tokens/s, Running: 3 reqs, Waiting: 0 reqs, GPU KV cache usage: 6.7%, Prefix cache hit rate: 80.5%",
+			Want: &schema.EngineSample{TS: 83, Running: f(3), Waiting: f(0), KVUsage: f(0.067), LoggedHitRate: f(0.805), PromptTput: f(823.9), GenTput: f(107.5)},
+		},
+		{
 			Name: "Slurm task label",
 			T0:   "2024-05-03T00:50:00Z",
 			Line: "0: INFO 05-03 00:53:42 metrics.py:229] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.0%, CPU KV cache usage: 0.0%",

@@ -70,6 +70,32 @@ func remnant(b []byte, i int) (start, end int, ok bool) {
 	return start, j + 1, true
 }
 
+// remnantAt reports whether b begins with a colour remnant, its ESC
+// spelled out or not.
+func remnantAt(b []byte) bool {
+	if len(b) < 4 {
+		return false
+	}
+	switch b[0] {
+	case '[':
+		// A remnant ends in 'm' a few bytes on ("[1;36m", "[38;5;208m");
+		// SGLang's "[2026-07-20 ..." has none there.
+		if bytes.IndexByte(b[1:min(len(b), 13)], 'm') < 0 {
+			return false
+		}
+		_, _, ok := remnant(b, 0)
+		return ok
+	case '#', '\\', 'E', '^':
+		for _, s := range escSpellings {
+			if len(b) > len(s) && b[len(s)] == '[' && bytes.HasPrefix(b, s) {
+				_, _, ok := remnant(b, len(s))
+				return ok
+			}
+		}
+	}
+	return false
+}
+
 // firstRemnant returns the offset of the first colour remnant in b, -1 if
 // there is none. A line has a '[' or two ("[loggers.py:123]", SGLang's
 // "[2026-..."), so this is a short walk.

@@ -95,6 +95,11 @@ func (l *Lines) Next() (Line, bool) {
 	return line, true
 }
 
+// Uncolour strips the colour codes whose ESC byte was lost from all of
+// line and takes it apart again (Preamble.Read), reporting whether it had
+// any: for a line whose header a reader cannot find.
+func (l *Lines) Uncolour(line *Line) bool { return l.pre.Uncolour(line) }
+
 // Summary returns Info with the wrappers of most timed lines named
 // (Info.Wrappers).
 func (l *Lines) Summary() Info {

@@ -114,6 +114,10 @@ func ReadLine(raw []byte) *Line {
 	return &l
 }
 
+// Uncolour strips the colour codes whose ESC byte was lost from all of a
+// line read with ReadLine and takes it apart again (Preamble.Uncolour).
+func Uncolour(l *Line) bool { return new(Preamble).Uncolour(l) }
+
 // Preamble takes lines apart, reusing its buffers from line to line.
 type Preamble struct {
 	clean, clean2 []byte
@@ -122,27 +126,48 @@ type Preamble struct {
 
 // Read takes raw apart, in the order its parts stand. The line's slices
 // are valid until the next call.
+//
+// Colour codes whose ESC byte was lost are looked for only where they
+// stand in front of the engine's line (where a prefix or the header
+// begins, "[1;36m(APIServer pid=1)"): a line is scanned for them all
+// through only by Uncolour, which the readers call for a line whose header
+// they cannot find, so that the common line costs nothing more.
 func (p *Preamble) Read(raw []byte) Line {
 	l := Line{Raw: raw}
-	l.Text, l.stripped = p.strip(raw)
+	l.Text = raw
+	if bytes.IndexByte(raw, 0x1b) >= 0 {
+		p.clean = StripANSI(p.clean[:0], raw)
+		l.Text, l.stripped = p.clean, true
+	}
 	l.Text = trimEnd(l.Text)
-	l.Start = unwrap(&l)
-	l.Start, l.procs = p.processes(&l, l.Start)
+	if b := l.Text; len(b) > 1 && b[0] == '[' && b[1] >= '0' && b[1] <= '9' && !launcherLikely(b) && !remnantAt(b) {
+		return l // SGLang's own header, most of its lines: nothing in front
+	}
+	p.parts(&l)
+	if remnantAt(l.Text[l.Start:]) {
+		p.Uncolour(&l)
+	}
 	return l
 }
 
-// strip returns raw without its colour codes, and whether it had any.
-func (p *Preamble) strip(raw []byte) ([]byte, bool) {
-	b, stripped := raw, false
-	if bytes.IndexByte(raw, 0x1b) >= 0 {
-		p.clean = StripANSI(p.clean[:0], raw)
-		b, stripped = p.clean, true
+// parts finds the wrappers and process prefixes of l.
+func (p *Preamble) parts(l *Line) {
+	l.wrappers, l.stampAt, l.stampEnd, l.stampZoned = 0, 0, 0, false
+	l.Start = unwrap(l)
+	l.Start, l.procs = p.processes(l, l.Start)
+}
+
+// Uncolour strips the colour codes whose ESC byte was lost from all of
+// l.Text and takes the line apart again, reporting whether it had any.
+func (p *Preamble) Uncolour(l *Line) bool {
+	at := firstRemnant(l.Text)
+	if at < 0 {
+		return false
 	}
-	if at := firstRemnant(b); at >= 0 {
-		p.clean2 = stripRemnants(p.clean2[:0], b, at)
-		b, stripped = p.clean2, true
-	}
-	return b, stripped
+	p.clean2 = stripRemnants(p.clean2[:0], l.Text, at)
+	l.Text, l.stripped = p.clean2, true
+	p.parts(l)
+	return true
 }
 
 // trimEnd returns b without the blanks, tabs and carriage returns at its
@@ -191,20 +216,30 @@ func procPrefix(b []byte) (n, name int) {
 	if len(b) == 0 || b[0] != '(' {
 		return 0, 0
 	}
-	depth := 0
-	for i, c := range b {
-		switch c {
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				pid := bytes.Index(b[1:i], []byte(" pid="))
-				if pid < 0 {
-					return 0, 0
+	end := bytes.IndexByte(b, ')')
+	if end < 0 {
+		return 0, 0
+	}
+	if bytes.IndexByte(b[1:end], '(') >= 0 {
+		// Nested: find the parenthesis that closes the first.
+		depth := 0
+		for i, c := range b {
+			if c == '(' {
+				depth++
+			} else if c == ')' {
+				if depth--; depth == 0 {
+					end = i
+					break
 				}
-				return i + 1, pid + 1
 			}
 		}
+		if depth != 0 {
+			return 0, 0
+		}
 	}
-	return 0, 0
+	pid := bytes.Index(b[1:end], []byte(" pid="))
+	if pid < 0 {
+		return 0, 0
+	}
+	return end + 1, pid + 1
 }

@@ -2,6 +2,7 @@ package enginelog
 
 import (
 	"bytes"
+	"math/bits"
 	"strings"
 	"time"
 )
@@ -84,36 +85,76 @@ type stampSpan struct {
 // it.
 type matcher func(b []byte) (int, stampSpan)
 
-// matchers are the wrappers tried at each step of unwrapping.
+// matchers are the wrappers tried at each step of unwrapping, each with
+// the bytes it can begin with.
 var matchers = [...]struct {
-	kind Wrapper
-	m    matcher
+	kind  Wrapper
+	m     matcher
+	first string
 }{
-	{LogExport, matchLogExport},
-	{Journald, matchJournald},
-	{Container, matchContainer}, // also CRI
-	{KubectlPrefix, matchKubectlPrefix},
-	{Pipe, matchPipe},
-	{Compose, matchCompose},
-	{Slurm, matchSlurm},
-	{Launcher, matchLauncher},
+	{LogExport, matchLogExport, digitBytes},
+	{Journald, matchJournald, digitBytes + "JFMASOND"},
+	{Container, matchContainer, digitBytes}, // also CRI
+	{KubectlPrefix, matchKubectlPrefix, "["},
+	{Pipe, matchPipe, digitBytes},
+	{Compose, matchCompose, digitBytes + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+	{Slurm, matchSlurm, digitBytes + " "},
+	{Launcher, matchLauncher, "["},
 }
+
+const digitBytes = "0123456789"
+
+// launcherBit is the Launcher matcher's bit in candidates.
+var launcherBit = func() uint16 {
+	for k, m := range matchers {
+		if m.kind == Launcher {
+			return 1 << k
+		}
+	}
+	return 0
+}()
+
+// candidates are, for each byte, the matchers (as bits of their index)
+// that a wrapper beginning with it may be: most lines begin with a byte
+// that begins none ("(APIServer pid=1)"), and are not looked at again.
+var candidates = func() (c [256]uint16) {
+	for k, m := range matchers {
+		for i := range len(m.first) {
+			c[m.first[i]] |= 1 << k
+		}
+	}
+	return c
+}()
 
 // unwrap takes the wrappers off the front of l.Text, in any order and
 // nesting, each kind at most once, and returns the offset after them.
 func unwrap(l *Line) int {
 	b, i := l.Text, 0
-	for more := true; more; {
-		more = false
-		for _, m := range matchers {
-			if l.wrappers.Has(m.kind) || i >= len(b) {
+	for i < len(b) {
+		cand := candidates[b[i]]
+		if b[i] == '[' && i+1 < len(b) {
+			// "[2026-..." can be a launcher's stamp, "[pod/..." kubectl's;
+			// SGLang's own "[2026-07-20 10:15:03 TP0] " and "[2026-07-20
+			// 10:15:03] Decode" are neither, told without a call.
+			if b[i+1] < '0' || b[i+1] > '9' {
+				cand &^= launcherBit
+			} else if !launcherLikely(b[i:]) {
+				break
+			} else {
+				cand &= launcherBit
+			}
+		}
+		n := 0
+		for ; cand != 0 && n == 0; cand &= cand - 1 {
+			k := bits.TrailingZeros16(cand)
+			if l.wrappers.Has(matchers[k].kind) {
 				continue
 			}
-			n, st := m.m(b[i:])
-			if n == 0 {
+			var st stampSpan
+			if n, st = matchers[k].m(b[i:]); n == 0 {
 				continue
 			}
-			kind := m.kind
+			kind := matchers[k].kind
 			if kind == Container && isCRI(b[i+st.end:i+n]) {
 				kind = CRI
 			}
@@ -121,9 +162,11 @@ func unwrap(l *Line) int {
 			if st.end > 0 && l.stampEnd == 0 {
 				l.stampAt, l.stampEnd, l.stampZoned = int32(i+st.at), int32(i+st.end), st.zoned
 			}
-			i, more = i+n, true
+		}
+		if n == 0 {
 			break
 		}
+		i += n
 	}
 	return i
 }
@@ -277,22 +320,36 @@ func matchSlurm(b []byte) (int, stampSpan) {
 	return i + d + 2, stampSpan{}
 }
 
-// levelWords are Python logging's level names, as launchers and vLLM
-// print them.
-var levelWords = [...][]byte{[]byte("INFO "), []byte("DEBUG "), []byte("WARNING "), []byte("WARN "), []byte("ERROR "), []byte("CRITICAL ")}
-
-// levelWord returns the length of a level word and its space at the start
-// of b, 0 if b does not begin with one.
+// levelWord returns the length of one of Python logging's level names, as
+// launchers and vLLM print them, and its space at the start of b; 0 if b
+// does not begin with one.
 func levelWord(b []byte) int {
-	if len(b) == 0 || b[0] != 'I' && b[0] != 'D' && b[0] != 'W' && b[0] != 'E' && b[0] != 'C' {
+	if len(b) < 5 {
 		return 0
 	}
-	for _, w := range levelWords {
-		if bytes.HasPrefix(b, w) {
-			return len(w)
+	var w string
+	switch b[0] {
+	case 'I':
+		w = "INFO "
+	case 'D':
+		w = "DEBUG "
+	case 'W':
+		if w = "WARNING "; b[4] == ' ' {
+			w = "WARN "
 		}
+	case 'E':
+		w = "ERROR "
+	case 'C':
+		w = "CRITICAL "
+	default:
+		return 0
 	}
-	return 0
+	// The second letter first: "Decode batch" after SGLang's stamp is
+	// turned down without a comparison of strings.
+	if b[1] != w[1] || len(b) < len(w) || string(b[:len(w)]) != w {
+		return 0
+	}
+	return len(w)
 }
 
 // matchLauncher matches a launcher's "[YYYY-MM-DD HH:MM:SS(,mmm)?] ". The
@@ -311,30 +368,49 @@ func matchLauncher(b []byte) (int, stampSpan) {
 	if end >= len(b) || b[end] != ']' {
 		return 0, stampSpan{}
 	}
-	var st Stamp
-	if !st.Date(b[1:]) || b[11] != ' ' || !st.TimeOfDay(b[12:]) {
-		return 0, stampSpan{}
-	}
 	i := SkipSpaces(b, end+1)
 	if i == end+1 || i >= len(b) {
 		return 0, stampSpan{}
 	}
-	span := stampSpan{1, end, false}
-	if startsLine(b[i:]) {
-		return i, span
-	}
-	lw := levelWord(b[i:])
-	if lw == 0 {
+	switch b[i] {
+	case '(', '[', 'I', 'D', 'W', 'E', 'C': // a line's start, a level word
+	default:
 		return 0, stampSpan{}
 	}
-	rest := b[SkipSpaces(b, i+lw):]
-	switch {
-	case startsLine(rest) || levelWord(rest) > 0:
-		return len(b) - len(rest), span
-	case len(rest) >= 14 && st.MonthDay(rest) && rest[5] == ' ' && st.TimeOfDay(rest[6:]):
-		return i, span // the level word begins vLLM's header
+	// What follows first, the stamp after: SGLang's own "[date time]
+	// Decode batch, ..." is turned down without parsing its stamp.
+	n := 0
+	if startsLine(b[i:]) {
+		n = i
+	} else if lw := levelWord(b[i:]); lw > 0 {
+		var st Stamp
+		rest := b[SkipSpaces(b, i+lw):]
+		switch {
+		case startsLine(rest) || levelWord(rest) > 0:
+			n = len(b) - len(rest)
+		case len(rest) >= 14 && st.MonthDay(rest) && rest[5] == ' ' && st.TimeOfDay(rest[6:]):
+			n = i // the level word begins vLLM's header
+		}
 	}
-	return 0, stampSpan{}
+	var st Stamp
+	if n == 0 || !st.Date(b[1:]) || b[11] != ' ' || !st.TimeOfDay(b[12:]) {
+		return 0, stampSpan{}
+	}
+	return n, stampSpan{1, end, false}
+}
+
+// launcherLikely reports whether b, which begins with "[" and a digit,
+// may begin with a launcher's stamp: "]" (or a fraction) after the time
+// and then what matchLauncher looks for.
+func launcherLikely(b []byte) bool {
+	if len(b) < 23 || b[20] != ']' && b[20] != ',' && b[20] != '.' {
+		return false
+	}
+	if b[20] != ']' {
+		return true // a fraction: matchLauncher finds the ']'
+	}
+	c := b[22]
+	return c == '(' || c == '[' || levelWord(b[22:]) > 0
 }
 
 // startsLine reports whether b begins with what begins another line: a
@@ -392,24 +468,38 @@ func parseZoned(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// ownProcesses are the names the engines give their own processes in
-// "(Name pid=N)" prefixes: vLLM's decorate_logs (vllm/utils/system_utils.py)
-// prefixes each process's output with its multiprocessing name,
-// "APIServer", "ApiServer_0" (--api-server-count), "EngineCore",
-// "EngineCore_DP0", "Worker_TP0", "VllmWorker rank=1" (V1 until 2025),
-// "VllmWorkerProcess" (V0), "DPCoordinator". Any other name in front of a
-// line is Ray's: its actors' output is forwarded as "(ActorName pid=N,
-// ip=A)" (vLLM's "_AsyncLLMEngine" and "RayWorkerWrapper", SGLang's
-// "SGLangEngine", frameworks' own actors).
-var ownProcesses = [...]string{"APIServer", "ApiServer", "EngineCore", "Worker", "VllmWorker", "DPCoordinator"}
-
 // OwnProcess reports whether name, of a "(name pid=N)" prefix, is one an
-// engine gives its own processes.
+// engine gives its own processes: vLLM's decorate_logs
+// (vllm/utils/system_utils.py) prefixes each process's output with its
+// multiprocessing name, "APIServer", "ApiServer_0" (--api-server-count),
+// "EngineCore", "EngineCore_DP0", "Worker_TP0", "VllmWorker rank=1" (V1
+// until 2025), "VllmWorkerProcess" (V0), "DPCoordinator". Any other name
+// in front of a line is Ray's: its actors' output is forwarded as
+// "(ActorName pid=N, ip=A)" (vLLM's "_AsyncLLMEngine" and
+// "RayWorkerWrapper", SGLang's "SGLangEngine", frameworks' own actors).
 func OwnProcess(name []byte) bool {
-	for _, p := range ownProcesses {
-		if rest, ok := bytes.CutPrefix(name, []byte(p)); ok && (len(rest) == 0 || rest[0] == '_' || rest[0] == ' ' || p == "VllmWorker") {
-			return true
-		}
+	if len(name) == 0 {
+		return false
 	}
-	return false
+	var own string
+	switch name[0] {
+	case 'A':
+		if own = "APIServer"; len(name) > 1 && name[1] == 'p' {
+			own = "ApiServer"
+		}
+	case 'E':
+		own = "EngineCore"
+	case 'W':
+		own = "Worker"
+	case 'V':
+		return bytes.HasPrefix(name, []byte("VllmWorker"))
+	case 'D':
+		own = "DPCoordinator"
+	default:
+		return false
+	}
+	if len(name) < len(own) || string(name[:len(own)]) != own {
+		return false
+	}
+	return len(name) == len(own) || name[len(own)] == '_' || name[len(own)] == ' '
 }
