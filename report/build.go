@@ -3,7 +3,6 @@ package report
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -117,20 +116,25 @@ func Figures(runs []*schema.RunData, opt Options) ([]model.Figure, error) {
 
 // Write builds the report of runs and writes dir/index.html,
 // dir/summary.json and dir/tables/*.csv and *.md, each atomically. dir is
-// created if needed.
+// created if needed. The files of an earlier report in dir that this one
+// does not write are removed (render.OutDir); no other file is touched.
 func Write(dir string, runs []*schema.RunData, opt Options) error {
 	doc, sum, err := Build(runs, opt)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	out, err := render.OpenOutDir(dir, render.ReportFiles(doc))
+	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	if err := render.WriteTables(dir, doc); err != nil {
 		return err
 	}
-	if err := render.WriteJSON(filepath.Join(dir, "summary.json"), sum); err != nil {
+	if err := render.WriteJSON(filepath.Join(dir, render.SummaryFile), sum); err != nil {
 		return err
 	}
-	return render.WriteHTMLFile(filepath.Join(dir, "index.html"), doc)
+	if err := render.WriteHTMLFile(filepath.Join(dir, render.IndexFile), doc); err != nil {
+		return err
+	}
+	return out.Finish()
 }

@@ -68,6 +68,11 @@ type Run struct {
 	// "vllm-0.10+docker-compose", "sglang-2026+cri"); "" without an
 	// engine log.
 	EngineLogFormat string `parquet:"engine_log_format,dict"`
+	// MetricsFormat names the form the metrics were read in: scrapes,
+	// prometheus-text, openmetrics or query-range (schema.MetricsFormats;
+	// query-range samples are Prometheus' evaluations at its step, not the
+	// scrapes); "" without metrics.
+	MetricsFormat string `parquet:"metrics_format,dict"`
 
 	ArrivalRate   *float64 `parquet:"arrival_rate,optional"`   // workload.arrival_rate, sessions/s (lambda)
 	Turns         *int64   `parquet:"workload_turns,optional"` // workload.turns per session

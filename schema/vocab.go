@@ -89,3 +89,15 @@ const (
 	SessionAborted = "aborted"
 	SessionOpen    = "open"
 )
+
+// Metrics formats (runs.metrics_format, manifest files.metrics_format): the
+// forms of Prometheus data outlast reads (docs/run-format.md, metrics).
+const (
+	MetricsScrapes        = "scrapes"         // /metrics dumps, each after a "# scrape <unix seconds>" line
+	MetricsPrometheusText = "prometheus-text" // text format, samples with millisecond timestamps (/federate)
+	MetricsOpenMetrics    = "openmetrics"     // OpenMetrics, samples with timestamps in seconds (promtool tsdb dump-openmetrics)
+	MetricsQueryRange     = "query-range"     // JSON of the HTTP API's query_range, a file or a directory of them
+)
+
+// MetricsFormats lists the metrics formats a manifest may name.
+var MetricsFormats = []string{MetricsScrapes, MetricsPrometheusText, MetricsOpenMetrics, MetricsQueryRange}

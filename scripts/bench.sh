@@ -141,6 +141,9 @@ row_mbs "ingest pipeline 64 MB (Go bench), MB/s" BenchmarkIngestGateway ingest/r
 row_mbs "vLLM log reader, MB/s (target >= 150)" BenchmarkReader ingest/vllmlog 150
 row_mbs "SGLang log reader, MB/s (target >= 150)" BenchmarkReader ingest/sglanglog 150
 row_mbs "Prometheus scrapes reader, MB/s (>= 150)" BenchmarkReader ingest/promscrape 150
+row_mbs "timestamped Prometheus text, MB/s (>= 150)" BenchmarkTimedText ingest/promscrape 150
+row_mbs "timestamped OpenMetrics, MB/s (>= 150)" BenchmarkTimedOpenMetrics ingest/promscrape 150
+row_mbs "query_range JSON reader, MB/s (>= 150)" BenchmarkReader ingest/promjson 150
 row_secs "stats, 100 runs x 5,000 turns, s (< 2)" BenchmarkAllMeasures100Runs stats 2
 printf '%-44s %14s %14s %10s %8s\n' "outlast report, 100 simulated runs, s (< 2)" "${rep_s:--}" "-" "-" "$(check "$rep_s" 2 le)"
 row_secs "simulate a 90-minute run, s (< 0.5)" BenchmarkSimulate90Min fixtures/sim 0.5

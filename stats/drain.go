@@ -45,9 +45,12 @@ var ErrNoRateChange = errors.New("stats: drain needs trigger_start_s (the rate c
 // output_tokens or tool_tokens, so later turn contexts are unknown.
 var ErrNoGrowth = errors.New("stats: drain needs the workload's output_tokens and tool_tokens")
 
-// RemainingColdWork samples W(t) at t0, t0 + DrainSampleS, ... before the
-// run's end (at the end itself every open session would count as gone) and
-// fits its slope (§4). The contexts of a session's
+// RemainingColdWork samples W(t) at t0, t0 + DrainSampleS, ... up to and
+// including the run's end when it falls on that grid, and fits its slope
+// over them: the whole post-change interval at 10-minute samples (§4). A
+// session is in the system at t from its arrive_s until its end_s; one
+// still open when the run ends (no end_s) is in the system at the end
+// sample too. The contexts of a session's
 // remaining turns grow by output_tokens + tool_tokens per turn from its
 // latest completed turn's prompt (before its first turn completes, from its
 // context_tokens, else its first turn's prompt, else system_tokens +
@@ -66,7 +69,13 @@ func (x *RunIndex) RemainingColdWork(fit CostFit) (Drain, error) {
 		d.RateAfter = *r.TriggerRateAfter
 	}
 	growth := float64(*r.OutputTokens + *r.ToolTokens)
-	for t := d.ChangeS; t < x.End; t += DrainSampleS {
+	// Multiples rather than a running sum, so that an end on the grid is
+	// reached exactly.
+	for k := 0; ; k++ {
+		t := d.ChangeS + float64(k)*DrainSampleS
+		if t > x.End {
+			break
+		}
 		d.Points = append(d.Points, x.coldWorkAt(t, fit, growth))
 	}
 	ts := make([]float64, len(d.Points))
@@ -86,7 +95,9 @@ func (x *RunIndex) coldWorkAt(t float64, fit CostFit, growth float64) DrainPoint
 		if s.ArriveS > t {
 			break
 		}
-		if !(t < x.sessionEnd(s)) {
+		// x.sessionEnd would make an open session leave at the run's end;
+		// at the end sample it is still in the system.
+		if s.EndS != nil && !(t < *s.EndS) {
 			continue
 		}
 		p.Sessions++

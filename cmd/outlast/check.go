@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -47,12 +46,10 @@ Examples:
   outlast check --rules ci.yaml A=ds-main B=ds-pr
   outlast check --where design=prevention --require persistent_runs=0 ds
   outlast check --require collapse_rate_not_worse=true old=ds-0.8 new=ds-0.9
-
-Flags:
 `
 
 func runCheck(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs := newFlags("check", checkHelp)
 	rulesPath := fs.String("rules", "", "YAML rules file")
 	var where, require repeatedFlag
 	fs.Var(&where, "where", "COLUMN=VALUE selecting runs for the --require rule (repeatable)")
@@ -60,8 +57,7 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	by := fs.String("by", "", "split one DATASET into columns by this runs column")
 	ignore := fs.String("ignore", "", "comma-separated key fields comparisons do not match on")
 	noHolm := fs.Bool("no-holm", false, "comparison rules use raw p-values instead of Holm-adjusted ones")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), checkHelp); fs.PrintDefaults() }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	var rules *check.Rules

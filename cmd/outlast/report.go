@@ -25,6 +25,10 @@ evidence of its experiments into DIR:
   DIR/summary.json    every number shown (12 significant digits), sorted keys
   DIR/tables/*.csv    every table, also as *.md
 
+DIR holds one report: DIR/.outlast-report lists the files the report wrote,
+and the next report into DIR removes those it does not write again. Other
+files in DIR are never touched, so "--out ." is safe.
+
 Each experiment (runs sharing runs.experiment) gets the sections of its
 design: paired (Table 2 with the sign test, Figures 1 and 4), recovery
 (Table 3 with exact paired tests, Figures 5 and 8), calibration and nocache
@@ -40,17 +44,15 @@ Examples:
   outlast ingest --out ds runs/paired
   outlast report ds --out out/paired
   outlast report ds --out out/paired --title "Paired, 8B" --seed 502
-
-Flags:
+  outlast report -q ds -o out/paired      # print nothing when it succeeds
 `
 
 func runReport(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	out := fs.String("out", "", "output directory (created if needed; existing report files are replaced)")
+	fs := newFlags("report", reportHelp)
+	out := fs.out("output `DIR` (created if needed; an earlier report in it is replaced)")
 	title := fs.String("title", "", "report title (default \"outlast report: DATASET\")")
 	seed := fs.Int64("seed", 0, "seed of the single-seed figures (Figures 1, 4, 5); default: each experiment's smallest")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), reportHelp); fs.PrintDefaults() }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 || *out == "" {
@@ -76,7 +78,9 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	if err := report.Write(*out, runs, opt); err != nil {
 		return inputError(err)
 	}
-	fmt.Fprintln(stdout, filepath.Join(*out, "index.html"))
+	if !fs.quiet {
+		fmt.Fprintln(stdout, filepath.Join(*out, "index.html"))
+	}
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -24,15 +23,14 @@ engine log nor the metrics gave it), arrival rate λ (sessions/s), trigger
 (kind@start-end, seconds), control (kind@start), sessions, turns, and the
 token-weighted prefix-cache hit ratio Σcached/Σprompt over all turns.
 
-Example:
+Examples:
   outlast runs ds
-
+  outlast runs ds | grep burst
 `
 
 func runRuns(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("runs", flag.ContinueOnError)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), runsHelp) }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	fs := newFlags("runs", runsHelp)
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

@@ -148,6 +148,15 @@ func TestRunRules(t *testing.T) {
 	if out := b.String(); !strings.HasPrefix(out, "FAIL  prevention never collapses\n") || !strings.HasSuffix(out, "FAIL: 1 of 2 rules passed, 1 failed\n") {
 		t.Errorf("text:\n%s", out)
 	}
+	// A run without a prefix cache is cold throughout (its hit ratio is
+	// low from the start, so the regime test finds it degraded) but has
+	// no regime to collapse into: it is not counted.
+	off := run("n1", "prevention", "budgeter", 3, 0)
+	off.Run.PrefixCaching = false
+	rep = evaluate(t, "rules:\n  - name: n\n    where: {seed: 3}\n    require: {persistent_runs: 0}\n", []compare.Column{{Label: "A", Runs: append(ds, off)}})
+	if v := rep.Verdicts[0]; !v.Pass || !strings.Contains(strings.Join(v.Details, "\n"), "ok   persistently degraded runs: 0 of 0, at most 0 allowed; 1 caching-off run(s) not counted (uncached)") {
+		t.Errorf("caching-off run: %+v", v)
+	}
 	// A rule that selects nothing fails rather than passing vacuously.
 	rep = evaluate(t, "rules:\n  - name: none\n    where: {design: drain}\n    require: {persistent_runs: 0}\n", []compare.Column{{Label: "A", Runs: ds}})
 	if rep.Failed() != 1 {

@@ -18,7 +18,7 @@
 // kv_pool_tokens, label.KEY, ...; numbers compare as numbers). Run
 // requirements hold in every dataset (or in the one named by dataset:):
 //
-//	persistent_runs: N      at most N selected runs persistently degraded
+//	persistent_runs: N      at most N selected runs persistently degraded (caching-off runs, uncached, not counted)
 //	min_end_hit_ratio: X    every selected run's end hit ratio (last 10 min) ≥ X
 //	max_end_sessions: X     every selected run's end sessions in the system ≤ X
 //	max_recovery_min: X     every run collapsed when control began recovered within X min

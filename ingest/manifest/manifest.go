@@ -102,7 +102,10 @@ type Control struct {
 type Files struct {
 	Gateway   string // default DefaultGateway
 	EngineLog string // default DefaultEngineLog
-	Metrics   string // default DefaultMetrics
+	Metrics   string // default DefaultMetrics: a file, or a directory of query_range answers
+	// MetricsFormat is files.metrics_format, one of schema.MetricsFormats:
+	// how to read Metrics instead of telling from its content; "" to tell.
+	MetricsFormat string
 }
 
 // runNameRE is the run-name alphabet: the name becomes a Hive partition

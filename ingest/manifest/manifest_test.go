@@ -126,7 +126,7 @@ func TestExtras(t *testing.T) {
 		{"trigger extra", r.TriggerExtra, `{"note":"halves"}`},
 		{"params", r.ControlParams, `{"max":12}`},
 		{"labels", r.Labels, `{"gpu":"H100","site":"","tp":"2"}`},
-		{"files", m.Files.Gateway + " " + m.Files.EngineLog + " " + m.Files.Metrics, "logs/gateway.jsonl.zst engine.log.gz metrics.prom"},
+		{"files", m.Files.Gateway + " " + m.Files.EngineLog + " " + m.Files.Metrics + " " + m.Files.MetricsFormat, "logs/gateway.jsonl.zst engine.log.gz metrics.prom query-range"},
 		{"log tz", r.LogTZ, "Europe/Paris"},
 		{"kv source without a pool", r.KVPoolSource, ""},
 	}

@@ -313,7 +313,7 @@ func (p *parser) labels(sec yamlpos.Entry) (map[string]string, error) {
 	return out, err
 }
 
-var fileKeys = []string{"gateway", "engine_log", "metrics"}
+var fileKeys = []string{"gateway", "engine_log", "metrics", "metrics_format"}
 
 func (p *parser) files(sec yamlpos.Entry, out *Files) error {
 	return p.each(sec, func(e yamlpos.Entry, key string) error {
@@ -325,6 +325,10 @@ func (p *parser) files(sec yamlpos.Entry, out *Files) error {
 			dst = &out.EngineLog
 		case "metrics":
 			dst = &out.Metrics
+		case "metrics_format":
+			var err error
+			out.MetricsFormat, err = p.oneOf(e, key, schema.MetricsFormats)
+			return err
 		default:
 			return p.f.UnknownKey(e, "files", fileKeys)
 		}

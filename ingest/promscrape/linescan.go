@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
+
+	"github.com/outlast-dev/outlast/ingest/internal/promseries"
 )
 
 // This file is the splitter's line scan. It looks only at what decides where
@@ -85,7 +85,7 @@ func scanComment(b []byte, i int, c *comment) (int, error) {
 		c.kind = commentScrape
 		vs := skipBlank(b, ke)
 		ve := skipToken(b, vs)
-		sec, nsec, ok := parseUnix(bytes.TrimPrefix(b[vs:ve], []byte("ts=")))
+		sec, nsec, ok := promseries.ParseUnix(bytes.TrimPrefix(b[vs:ve], []byte("ts=")))
 		if !ok {
 			return vs + 1, fmt.Errorf("invalid scrape time %q: want Unix seconds", b[vs:ve])
 		}
@@ -95,65 +95,4 @@ func scanComment(b []byte, i int, c *comment) (int, error) {
 		c.sec, c.nsec = sec, nsec
 	}
 	return 0, nil
-}
-
-// trailingTS returns the timestamp of a sample line, if it has one: the
-// second of two fields after the label set, or after the name when there is
-// none. A label value may hold blanks but the value and timestamp cannot
-// hold '}' or '"', so the last of those ends the name and labels. Lines this
-// misreads are malformed, and expfmt rejects them.
-func trailingTS(b []byte) (int64, bool) {
-	i := bytes.LastIndexByte(b, '}')
-	if i < 0 {
-		i = bytes.LastIndexByte(b, '"')
-	}
-	if i < 0 {
-		i = skipToken(b, skipBlank(b, 0)) // the name
-	} else {
-		i++
-	}
-	vs := skipBlank(b, i)
-	ts := skipBlank(b, skipToken(b, vs))
-	te := skipToken(b, ts)
-	if ts == te || skipBlank(b, te) != len(b) {
-		return 0, false
-	}
-	t, err := strconv.ParseInt(string(b[ts:te]), 10, 64)
-	return t, err == nil
-}
-
-// parseUnix parses non-negative Unix seconds such as "1761566412.250"
-// exactly to nanoseconds, falling back to a float for exponent forms.
-func parseUnix(b []byte) (sec, nsec int64, ok bool) {
-	i := 0
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
-	}
-	if i > 0 && i <= 12 {
-		sec, _ = strconv.ParseInt(string(b[:i]), 10, 64)
-		if i == len(b) {
-			return sec, 0, true
-		}
-		if b[i] == '.' {
-			scale := int64(1e8)
-			j := i + 1
-			for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
-				nsec += int64(b[j]-'0') * scale
-				scale /= 10 // digits past nanoseconds add 0
-			}
-			if j == len(b) {
-				return sec, nsec, true
-			}
-		}
-	}
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) || f > 1e12 {
-		return 0, 0, false
-	}
-	s := math.Floor(f)
-	sec, nsec = int64(s), int64(math.Round((f-s)*1e9))
-	if nsec >= 1e9 {
-		sec, nsec = sec+1, nsec-1e9
-	}
-	return sec, nsec, true
 }

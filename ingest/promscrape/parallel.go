@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/outlast-dev/outlast/ingest/internal/ordered"
+	"github.com/outlast-dev/outlast/ingest/internal/promseries"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
@@ -22,7 +23,7 @@ type scrape struct {
 	c         chunk
 	name      string // the input's name, for positions
 	truncLine int    // the input's cut last line, if known when split
-	obs       []obs
+	obs       []promseries.Obs
 	synErr    *textpos.ParseError // expfmt's error
 	sem       []lineErr           // this package's errors, in series order
 }
@@ -31,7 +32,7 @@ type scrape struct {
 type parser struct {
 	p  expfmt.TextParser
 	rd bytes.Reader
-	ls []label
+	ls []promseries.Label
 }
 
 func (r *Reader) start() *ordered.Pipeline[*scrape] {

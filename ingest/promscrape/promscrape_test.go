@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -20,52 +19,6 @@ import (
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
-
-// t0 is the T0 of the small inputs: Unix second 1000.
-var t0 = time.Unix(1000, 0).UTC()
-
-// fixtures are the two real-format runs and their started_at.
-var fixtures = []struct {
-	run string
-	t0  time.Time
-}{
-	{"vllm-2026", time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)},
-	{"sglang-2026", time.Date(2026, 7, 20, 10, 15, 0, 0, time.UTC)},
-}
-
-func fixturePath(run string) string { return readertest.FixturePath(run, "metrics.prom") }
-
-// readAll reads every scrape of input, returning one text line per sample
-// or error, and the final Info.
-func readAll(t testing.TB, input string, start time.Time) ([]string, Info) {
-	t.Helper()
-	lr, err := lineio.NewReader(strings.NewReader(input), "metrics.prom")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := NewReader(lr, Options{T0: start})
-	var out []string
-	for s, err := range readertest.All(r.Next) {
-		if err != nil {
-			var pe *textpos.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a *textpos.ParseError", err)
-			}
-			out = append(out, "error: "+err.Error())
-			continue
-		}
-		out = append(out, format(s))
-		if len(out) > 100000 {
-			t.Fatal("reader does not end")
-		}
-	}
-	return out, r.Info()
-}
-
-func formatInfo(in Info) string {
-	return fmt.Sprintf("info: engine=%q kv_pool=%d scrapes=%d resets=%d first=%v last=%v unrecognised=%d",
-		in.Engine, in.KVPoolTokens, in.Scrapes, in.CounterResets, in.FirstS, in.LastS, in.Unrecognised)
-}
 
 func TestGolden(t *testing.T) {
 	for _, fx := range fixtures {
@@ -182,49 +135,9 @@ func TestCounterReset(t *testing.T) {
 	}
 }
 
-// TestTimestamps reads samples carrying their own millisecond timestamps,
-// without "# scrape" lines: consecutive samples with one timestamp are a
-// scrape, and the HELP/TYPE lines before a sample belong to its scrape.
-func TestTimestamps(t *testing.T) {
-	in := `# HELP vllm:num_requests_running Running.
-# TYPE vllm:num_requests_running gauge
-vllm:num_requests_running{engine="0"} 2 1000500
-vllm:prompt_tokens_total{engine="0"} 100 1000500
-vllm:num_requests_running{engine="0"} 3 1004750
-vllm:prompt_tokens_total{engine="0"} 160 1004750
-# HELP vllm:num_requests_running Running.
-# TYPE vllm:num_requests_running gauge
-vllm:num_requests_running{engine="0"} 5 1009000
-vllm:prompt_tokens_total{engine="0"} 200 1009000
-`
-	got, _ := readAll(t, in, t0)
-	want := []string{
-		"line=1 t=0.500 metrics/scrape engine=0 run=2 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
-		"line=5 t=4.750 metrics/scrape engine=0 run=3 wait=- kv=- dt=4.25 queries=- hits=- prompt=60 gen=- preempt=-",
-		"line=7 t=9.000 metrics/scrape engine=0 run=5 wait=- kv=- dt=4.25 queries=- hits=- prompt=40 gen=- preempt=-",
-	}
-	check(t, got, want)
-
-	// Samples of one exposition with differing timestamps start a new
-	// scrape at each change; the HELP/TYPE just before move along, so the
-	// next repeated HELP does not split again.
-	in = `# HELP a A.
-# TYPE a gauge
-a 1 1001000
-# HELP vllm:num_requests_running Running.
-# TYPE vllm:num_requests_running gauge
-vllm:num_requests_running 4 1002000
-`
-	got, _ = readAll(t, in, t0)
-	want = []string{
-		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
-		"line=4 t=2.000 metrics/scrape engine=0 run=4 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
-	}
-	check(t, got, want)
-}
-
 // TestHelpRepeat checks the fallback split: a HELP or TYPE seen twice starts
-// a new scrape, which then needs sample timestamps for its time.
+// a new scrape, which has no time without a "# scrape" line, whatever its
+// samples carry; deltas then span the scrapes in error.
 func TestHelpRepeat(t *testing.T) {
 	block := func(run int, ts string) string {
 		return fmt.Sprintf("# HELP vllm:num_requests_running Running.\n# TYPE vllm:num_requests_running gauge\n"+
@@ -232,19 +145,19 @@ func TestHelpRepeat(t *testing.T) {
 			"# TYPE vllm:prompt_tokens_total counter\nvllm:prompt_tokens_total{engine=\"0\"} %d%s\n", run, ts, run*100, ts)
 	}
 	in := "# scrape 1001\n" + block(1, "") + // header: time 1 s
-		block(2, " 1003000") + // no header: split at its HELP, time from samples
-		block(3, "") + // no header, no timestamps: no time
+		block(2, " 1003000") + // no header: split at its HELP; no time though its samples have one
+		block(3, "") + // no header: no time
 		"# scrape 1004\n" + block(4, "")
 	got, info := readAll(t, in, t0)
 	want := []string{
 		"line=1 t=1.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
-		"line=8 t=3.000 metrics/scrape engine=0 run=2 wait=- kv=- dt=2 queries=- hits=- prompt=100 gen=- preempt=-",
-		`error: metrics.prom:14: scrape has no time: no "# scrape <unix seconds>" line starts it and its samples carry no timestamps`,
-		"line=20 t=4.000 metrics/scrape engine=0 run=4 wait=- kv=- dt=1 queries=- hits=- prompt=200 gen=- preempt=-",
+		"error: metrics.prom:8: " + errNoTime.Error(),
+		"error: metrics.prom:14: " + errNoTime.Error(),
+		"line=20 t=4.000 metrics/scrape engine=0 run=4 wait=- kv=- dt=3 queries=- hits=- prompt=300 gen=- preempt=-",
 	}
 	check(t, got, want)
-	if info.Scrapes != 3 {
-		t.Errorf("Scrapes = %d, want 3", info.Scrapes)
+	if info.Scrapes != 2 {
+		t.Errorf("Scrapes = %d, want 2", info.Scrapes)
 	}
 }
 
@@ -323,19 +236,22 @@ sglang:cached_tokens_total{note="a\"b\\c\nd", cache_source="total"} 25
 	check(t, got, want)
 }
 
-// TestUnreadFamiliesNotChecked checks the documented cost of filtering: in
-// a scrape with a "# scrape" line, lines of families outlast does not read
-// never reach expfmt, so their syntax errors are not reported, while the
-// same lines in a scrape without one are.
+// TestUnreadFamiliesNotChecked checks the documented cost of filtering:
+// lines of families outlast does not read never reach expfmt (Reader) or
+// the sample scanner (TimedReader), so their syntax errors are not
+// reported; TimedReader still refuses a line that is no sample at all.
 func TestUnreadFamiliesNotChecked(t *testing.T) {
-	for _, line := range []string{`1abc 1`, `abc one`, `# TYPE abc gaugy`, `abc{a 1`, `# HELP 1abc x`} {
-		got, _ := readAll(t, "# scrape 1001\n"+line+"\nvllm:num_requests_running 3\n", t0)
+	for _, c := range []struct {
+		line    string
+		timedOK bool
+	}{{`1abc 1`, false}, {`abc one`, true}, {`# TYPE abc gaugy`, true}, {`abc{a 1`, true}, {`# HELP 1abc x`, true}} {
+		got, _ := readAll(t, "# scrape 1001\n"+c.line+"\nvllm:num_requests_running 3\n", t0)
 		if len(got) != 1 || strings.HasPrefix(got[0], "error") || !strings.Contains(got[0], "run=3") {
-			t.Errorf("%q with a scrape line: got %q, want the scrape read", line, got)
+			t.Errorf("%q with a scrape line: got %q, want the scrape read", c.line, got)
 		}
-		got, _ = readAll(t, line+"\nvllm:num_requests_running 3 1001000\n", t0)
-		if len(got) == 0 || !strings.HasPrefix(got[0], "error: metrics.prom:1: ") {
-			t.Errorf("%q without a scrape line: got %q, want an error at line 1", line, got)
+		got, _ = readTimed(t, c.line+"\nvllm:num_requests_running 3 1790000001000\n", schema.MetricsPrometheusText, t0)
+		if read := len(got) == 1 && strings.Contains(got[0], "run=3"); read != c.timedOK {
+			t.Errorf("%q with timestamps: got %q", c.line, got)
 		}
 	}
 }
@@ -572,28 +488,6 @@ func TestEdges(t *testing.T) {
 	}
 }
 
-func TestParseUnix(t *testing.T) {
-	cases := []struct {
-		in        string
-		sec, nsec int64
-		ok        bool
-	}{
-		{"1761566412.250", 1761566412, 250000000, true},
-		{"1761566412", 1761566412, 0, true},
-		{"1761566412.1234567891", 1761566412, 123456789, true},
-		{"1.5e3", 1500, 0, true},
-		{"-5", 0, 0, false},
-		{"1e400", 0, 0, false},
-		{"", 0, 0, false},
-	}
-	for _, c := range cases {
-		sec, nsec, ok := parseUnix([]byte(c.in))
-		if sec != c.sec || nsec != c.nsec || ok != c.ok {
-			t.Errorf("parseUnix(%q) = %d, %d, %v", c.in, sec, nsec, ok)
-		}
-	}
-}
-
 func FuzzScrape(f *testing.F) {
 	for _, fx := range fixtures {
 		data, err := os.ReadFile(fixturePath(fx.run))
@@ -614,31 +508,8 @@ func FuzzScrape(f *testing.F) {
 			t.Fatal(err)
 		}
 		r := NewReader(lr, Options{T0: t0})
-		lines := bytes.Count(data, []byte("\n")) + 1
-		n := 0
-		for s, err := range readertest.All(r.Next) {
-			if n++; n > lines+1 {
-				t.Fatal("more results than lines")
-			}
-			if err != nil {
-				var pe *textpos.ParseError
-				if !errors.As(err, &pe) || pe.Pos.Line < 1 || pe.Pos.Line > lines {
-					t.Fatalf("bad error %v", err)
-				}
-				continue
-			}
-			if s.Line < 1 || s.Line > int64(lines) || s.Source != schema.SourceMetrics || s.Kind != schema.LineScrape {
-				t.Fatalf("bad sample %s", format(s))
-			}
-			for _, d := range []*float64{s.IntervalS, s.PrefixQueries, s.PrefixHits, s.PromptTokens, s.GenerationTokens, s.Preemptions} {
-				if d != nil && !(*d >= 0) {
-					t.Fatalf("negative or NaN delta: %s", format(s))
-				}
-			}
-			if s.CounterReset && s.PromptTokens != nil {
-				t.Fatalf("delta on a reset: %s", format(s))
-			}
-		}
+		defer r.Close()
+		readertest.CheckScrapes(t, r.Next, bytes.Count(data, []byte("\n"))+1)
 	})
 }
 
@@ -687,13 +558,6 @@ func BenchmarkExpfmt(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-	}
-}
-
-func check(t *testing.T, got, want []string) {
-	t.Helper()
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

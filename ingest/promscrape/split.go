@@ -3,6 +3,7 @@ package promscrape
 import (
 	"bytes"
 
+	"github.com/outlast-dev/outlast/ingest/internal/promseries"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
@@ -27,10 +28,6 @@ type chunk struct {
 	first     int  // line number of the first line; 0: nothing read yet
 	header    bool // started by a "# scrape" line
 	sec, nsec int64
-	groupMS   int64 // sample timestamp of a chunk without header
-	hasGroup  bool
-	pendOff   int // chunk without header: offset in text of the lines since the last sample
-	pendLine  int // and the first of them, 0 if none
 	text      []byte
 	// nos numbers the lines of text when they are not consecutive: in a
 	// chunk with a header only the lines of the known metrics are kept.
@@ -72,7 +69,7 @@ func (r *Reader) splitNext() *scrape {
 
 func (r *Reader) reset() {
 	c := &r.c
-	c.first, c.header, c.hasGroup, c.pendLine, c.err = 0, false, false, 0, nil
+	c.first, c.header, c.err = 0, false, nil
 	c.text = c.text[:0]
 	c.nos = c.nos[:0]
 	r.gen++
@@ -86,9 +83,9 @@ func (r *Reader) fill() {
 	for {
 		var no int
 		var b []byte
-		if len(r.carry) > 0 {
-			no, b = r.carry[0].no, r.carry[0].b
-			r.carry = r.carry[1:]
+		if r.carry != nil {
+			no, b = r.carry.no, r.carry.b
+			r.carry = nil
 		} else {
 			if r.ended || !r.lr.Next() {
 				if !r.ended && r.lr.Truncated() {
@@ -105,18 +102,9 @@ func (r *Reader) fill() {
 	}
 }
 
-// split ends the current chunk: the lines of its text from offset off on,
-// numbered from first, and then line no begin the next one.
-func (r *Reader) split(off, first, no int, b []byte) bool {
-	var next []rawLine
-	for rest := r.c.text[off:]; len(rest) > 0; first++ {
-		i := bytes.IndexByte(rest, '\n')
-		next = append(next, rawLine{first, append([]byte(nil), rest[:i]...)})
-		rest = rest[i+1:]
-	}
-	r.c.text = r.c.text[:off]
-	next = append(next, rawLine{no, append([]byte(nil), b...)})
-	r.carry = append(next, r.carry...)
+// split ends the current chunk: line no begins the next one.
+func (r *Reader) split(no int, b []byte) bool {
+	r.carry = &rawLine{no, append([]byte(nil), b...)}
 	return true
 }
 
@@ -138,7 +126,7 @@ func (r *Reader) line(no int, b []byte) bool {
 			kind = cm.kind
 			switch {
 			case kind == commentScrape && c.first != 0:
-				return r.split(len(c.text), 0, no, b) // a bad scrape line still starts a scrape
+				return r.split(no, b) // a bad scrape line still starts a scrape
 			case err != nil:
 				c.first = no
 				r.fail(no, col, b, err)
@@ -155,7 +143,7 @@ func (r *Reader) line(no int, b []byte) bool {
 					gen = &st.typeGen
 				}
 				if *gen == r.gen {
-					return r.split(len(c.text), 0, no, b) // expfmt allows one per chunk
+					return r.split(no, b) // expfmt allows one per chunk
 				}
 				*gen = r.gen
 			}
@@ -166,26 +154,8 @@ func (r *Reader) line(no int, b []byte) bool {
 			}
 			c.first = no
 		}
-		if !c.header && c.pendLine == 0 {
-			c.pendOff, c.pendLine = len(c.text), no
-		}
-	} else {
-		if !c.header {
-			if ts, ok := trailingTS(b[i:]); ok {
-				if !c.hasGroup {
-					c.groupMS, c.hasGroup = ts, true
-				} else if ts != c.groupMS {
-					if c.pendLine == 0 {
-						return r.split(len(c.text), 0, no, b)
-					}
-					return r.split(c.pendOff, c.pendLine, no, b)
-				}
-			}
-			c.pendLine = 0
-		}
-		if c.first == 0 {
-			c.first = no
-		}
+	} else if c.first == 0 {
+		c.first = no
 	}
 	if c.header {
 		// Only the families read are parsed (Filtering in the package doc).
@@ -211,7 +181,7 @@ func (r *Reader) keep(b []byte, i int) bool {
 	}
 	if b[i] == '#' {
 		k := r.cm.kind
-		return (k == commentHelp || k == commentType) && known(r.cm.name)
+		return (k == commentHelp || k == commentType) && promseries.Known(r.cm.name)
 	}
 	if b[i] == '{' {
 		return true
@@ -220,7 +190,7 @@ func (r *Reader) keep(b []byte, i int) bool {
 	for j < len(b) && isNameChar(b[j]) {
 		j++
 	}
-	return known(b[i:j])
+	return promseries.Known(b[i:j])
 }
 
 // rawLine returns a copy of line no of the chunk, nil if it has none.

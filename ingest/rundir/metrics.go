@@ -1,50 +1,172 @@
 package rundir
 
 import (
+	"crypto/sha256"
+	"fmt"
+	"io"
 	"math"
+	"os"
 	"path/filepath"
-	"time"
+	"slices"
+	"strings"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/promseries"
+	"github.com/outlast-dev/outlast/ingest/promjson"
 	"github.com/outlast-dev/outlast/ingest/promscrape"
 	"github.com/outlast-dev/outlast/schema"
 )
 
 // metricsReader reads one metrics format: the samples in order, then, in
-// promscrape.Info, what it saw (scrapes, counter resets, the KV pool, the
+// promseries.Info, what it saw (scrapes, counter resets, the KV pool, the
 // span of the samples).
 type metricsReader interface {
 	Next() (schema.EngineSample, error)
-	Info() promscrape.Info
+	Info() promseries.Info
 	Close()
 }
 
-// openMetrics returns the reader of a metrics file: scrapes of /metrics
-// marked with "# scrape" lines, the one format read today.
-func openMetrics(lr *lineio.Reader, t0 time.Time) metricsReader {
-	return promscrape.NewReader(lr, promscrape.Options{T0: t0})
+// metricsFormat returns the format of the metrics at path: the manifest's
+// files.metrics_format when it gives one, else told from the content. A
+// directory holds query_range answers; a file starting with a JSON object
+// is one; else promscrape.Sniff tells the exposition forms apart, and its
+// error (a single dump, which has no time) stops the ingest.
+func metricsFormat(path, override string, dir bool) (string, error) {
+	if dir && override != "" && override != schema.MetricsQueryRange {
+		return "", fmt.Errorf("%s is a directory: files.metrics_format %s reads a file (only %s reads a directory of answers)",
+			filepath.Base(path), override, schema.MetricsQueryRange)
+	}
+	switch {
+	case override != "":
+		return override, nil
+	case dir:
+		return schema.MetricsQueryRange, nil
+	}
+	lr, err := open(path)
+	if err != nil {
+		return "", err
+	}
+	defer lr.Close()
+	head, _, err := lr.NextChunk(nil, 64<<10)
+	if err != nil && err != io.EOF {
+		return "", err
+	}
+	if promjson.Looks(head) {
+		return schema.MetricsQueryRange, nil
+	}
+	lr.Close()
+	if lr, err = open(path); err != nil {
+		return "", err
+	}
+	defer lr.Close()
+	return promscrape.Sniff(lr)
 }
 
-// readMetrics reads the metrics at path.
-func (r *runReader) readMetrics(path string) (span, error) {
+// metricsFiles returns the query_range answers of directory dir, sorted by
+// name: files named *.json, *.json.gz or *.json.zst. Other files are
+// warned of and left out; hidden files are left out.
+func (r *runReader) metricsFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range ents {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, "."):
+		case !e.Type().IsRegular():
+			r.warnf("%s/%s: not a regular file: left out", filepath.Base(dir), name)
+		case strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".json.gz") || strings.HasSuffix(name, ".json.zst"):
+			files = append(files, filepath.Join(dir, name))
+		default:
+			r.warnf("%s/%s: not a .json query_range answer: left out", filepath.Base(dir), name)
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no .json query_range answers in the directory", filepath.Base(dir))
+	}
+	slices.Sort(files)
+	return files, nil
+}
+
+// readMetrics reads the metrics at path, a file or (query_range answers) a
+// directory, in the manifest's format or the one its content shows.
+func (r *runReader) readMetrics(path, override string) (span, error) {
 	sp := newSpan()
-	lr, err := open(path)
+	st, err := os.Stat(path)
 	if err != nil {
 		return sp, err
 	}
-	defer lr.Close()
-	rd := openMetrics(lr, r.t0)
-	defer rd.Close() // before lr.Close: the reader's goroutines use lr
+	format, err := metricsFormat(path, override, st.IsDir())
+	if err != nil {
+		return sp, fmt.Errorf("%s: %w", r.dir, err)
+	}
+	files := []string{path}
+	if st.IsDir() {
+		if files, err = r.metricsFiles(path); err != nil {
+			return sp, fmt.Errorf("%s: %w", r.dir, err)
+		}
+	}
+	var inputs []*lineio.Reader
+	defer func() {
+		for _, lr := range inputs {
+			lr.Close()
+		}
+	}()
+	for _, f := range files {
+		name := filepath.Base(f)
+		if st.IsDir() {
+			name = filepath.Base(path) + "/" + name
+		}
+		lr, err := lineio.Open(f, name)
+		if err != nil {
+			return sp, err
+		}
+		inputs = append(inputs, lr)
+	}
+	var rd metricsReader
+	opt := promscrape.Options{T0: r.t0}
+	switch format {
+	case schema.MetricsScrapes:
+		rd = promscrape.NewReader(inputs[0], opt)
+	case schema.MetricsPrometheusText, schema.MetricsOpenMetrics:
+		rd = promscrape.NewTimedReader(inputs[0], format, opt)
+	case schema.MetricsQueryRange:
+		rd = promjson.NewReader(inputs, promjson.Options{T0: r.t0})
+	default:
+		return sp, fmt.Errorf("%s: unknown metrics format %q", r.dir, format)
+	}
+	defer rd.Close() // before the inputs close: a reader's goroutines use them
 	d := r.res.Data
+	d.Run.MetricsFormat = format
 	var samples span // the scrapes' span comes from Info below
 	if err := r.collectSamples(rd.Next, &samples); err != nil {
 		return sp, err
 	}
-	if err := lr.Err(); err != nil {
-		return sp, err
+	for _, lr := range inputs {
+		if err := lr.Err(); err != nil {
+			return sp, err
+		}
 	}
+	r.metricsWarnings(filepath.Base(path), rd.Info())
 	info := rd.Info()
-	base := filepath.Base(path)
+	if pool := info.KVPoolTokens; pool > 0 && d.Run.KVPoolTokens == nil {
+		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "metrics"
+	}
+	if !math.IsNaN(info.FirstS) {
+		sp = span{info.FirstS, info.LastS}
+	}
+	d.Run.MetricsSHA256, err = metricsSHA256(inputs, st.IsDir())
+	return sp, err
+}
+
+// metricsWarnings warns of what the reader saw that a researcher must
+// know.
+func (r *runReader) metricsWarnings(base string, info promseries.Info) {
+	for _, n := range info.Notes {
+		r.warnf("%s", n)
+	}
 	if info.Scrapes == 0 {
 		r.warnf("%s: WARNING: no scrape recognised: the metrics series is empty", base)
 	} else if info.Unrecognised > 0 {
@@ -53,14 +175,28 @@ func (r *runReader) readMetrics(path string) (span, error) {
 	if info.CounterResets > 0 {
 		r.warnf("%s: %d counter resets (engine restarts): deltas across them are left null", base, info.CounterResets)
 	}
-	if pool := info.KVPoolTokens; pool > 0 && d.Run.KVPoolTokens == nil {
-		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "metrics"
+	if info.Repeats > 0 {
+		r.warnf("%s: %d points given twice at one time with one value (a poll that saw the same scrape again, or overlapping exports): kept once", base, info.Repeats)
 	}
-	if !math.IsNaN(info.FirstS) {
-		sp = span{info.FirstS, info.LastS}
+	if info.RankRepeats > 0 {
+		r.warnf("%s: %d series repeated an SGLang rank under another pid: the first of each was used", base, info.RankRepeats)
 	}
-	if d.Run.MetricsSHA256, err = lr.SHA256(); err != nil {
-		return sp, err
+}
+
+// metricsSHA256 returns the sha256 of the metrics as stored: of the file,
+// or, for a directory, of its sha256sum listing ("<hex>  <name>\n" for
+// each answer, in name order).
+func metricsSHA256(inputs []*lineio.Reader, dir bool) (string, error) {
+	if !dir {
+		return inputs[0].SHA256()
 	}
-	return sp, nil
+	h := sha256.New()
+	for _, lr := range inputs {
+		sum, err := lr.SHA256()
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s  %s\n", sum, filepath.Base(lr.Name()))
+	}
+	return fmt.Sprintf("%x", h.Sum(nil)), nil
 }

@@ -204,10 +204,10 @@ func readRunDir(dir string, opt Options, exact bool, begin func(run string) (*co
 		}
 		r.checkSpan("engine log samples", span, gwSpan)
 	}
-	if p, err := findFile(dir, m.Files.Metrics, false); err != nil {
+	if p, err := findMetrics(dir, m.Files.Metrics); err != nil {
 		return nil, err
 	} else if p != "" {
-		span, err := r.readMetrics(p)
+		span, err := r.readMetrics(p, m.Files.MetricsFormat)
 		if err != nil {
 			return nil, err
 		}
@@ -231,6 +231,17 @@ func findFile(dir, name string, required bool) (string, error) {
 		return "", fmt.Errorf("%s: missing %s (required by run-format.md)", dir, name)
 	}
 	return "", nil
+}
+
+// findMetrics resolves the manifest's metrics name: a file as findFile
+// finds it, or a directory (of query_range answers). It returns "" when
+// there is neither.
+func findMetrics(dir, name string) (string, error) {
+	p := filepath.Join(dir, name)
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		return p, nil
+	}
+	return findFile(dir, name, false)
 }
 
 // runReader reads the files of one run directory into res.

@@ -1,4 +1,4 @@
-package promscrape
+package promseries
 
 import (
 	"bytes"
@@ -35,12 +35,15 @@ var sampleFields = [nFields]samplefield.Float{
 	fPreempt: samplefield.Preemptions,
 }
 
-// Known metric names, numbered.
+// Known metric names, numbered. The gauges come first, then the counters
+// (mVQueries to mSPreempt), then the two that give the KV pool size.
 const (
 	mVRunning = iota
 	mSRunning
+	mSRunningOld
 	mVWaiting
 	mSWaiting
+	mSWaitingOld
 	mVKV
 	mVKVOld
 	mSKV
@@ -64,8 +67,10 @@ const (
 var metricNames = [nMetrics]string{
 	mVRunning:     "vllm:num_requests_running",
 	mSRunning:     "sglang:num_running_reqs",
+	mSRunningOld:  "sglang:num_requests_running", // SGLang 0.3 (late 2024)
 	mVWaiting:     "vllm:num_requests_waiting",
 	mSWaiting:     "sglang:num_queue_reqs",
+	mSWaitingOld:  "sglang:num_requests_waiting", // SGLang 0.3 (late 2024)
 	mVKV:          "vllm:kv_cache_usage_perc",
 	mVKVOld:       "vllm:gpu_cache_usage_perc", // before ≈v0.10; a fraction too
 	mSKV:          "sglang:token_usage",
@@ -84,13 +89,22 @@ var metricNames = [nMetrics]string{
 	mSMaxTokens:   "sglang:max_total_num_tokens",
 }
 
+// NumMetrics is the number of known metrics, numbered from 0.
+const NumMetrics = nMetrics
+
+// isCounter reports whether metric m is a cumulative counter.
+func isCounter(m int) bool { return m >= mVQueries && m <= mSPreempt }
+
+// isGauge reports whether metric m is a gauge outlast stores as scraped.
+func isGauge(m int) bool { return m < mVQueries }
+
 // sources lists, per field, the metrics that feed it in order of
 // preference: the first present in a scrape is used, never a sum of two.
 // SGLang has no prefix-cache query counter: every prompt token is looked up
 // in the radix cache, so prompt_tokens_total serves as queries.
 var sources = [nFields][]int{
-	fRunning: {mVRunning, mSRunning},
-	fWaiting: {mVWaiting, mSWaiting},
+	fRunning: {mVRunning, mSRunning, mSRunningOld},
+	fWaiting: {mVWaiting, mSWaiting, mSWaitingOld},
 	fKV:      {mVKV, mVKVOld, mSKV},
 	fQueries: {mVQueries, mVQueriesOld, mSPrompt},
 	fHits:    {mVHits, mVHitsOld, mSHits},
@@ -99,15 +113,24 @@ var sources = [nFields][]int{
 	fPreempt: {mVPreempt, mSPreempt},
 }
 
-// known reports whether name is one of metricNames. The known names all
-// begin with "vllm:" or "sglang:", which rejects most others at once.
-func known(name []byte) bool {
+// Lookup returns the number of the known metric whose sample name is name,
+// or -1. The known names all begin with "vllm:" or "sglang:", which rejects
+// most others at once; the lookup does not allocate.
+func Lookup(name []byte) int {
 	if len(name) < 5 || name[0] != 'v' && name[0] != 's' || bytes.IndexByte(name, ':') < 0 {
-		return false
+		return -1
 	}
-	_, ok := knownNames[string(name)]
-	return ok
+	if m, ok := knownNames[string(name)]; ok {
+		return m
+	}
+	return -1
 }
+
+// Known reports whether name is the sample name of a known metric.
+func Known(name []byte) bool { return Lookup(name) >= 0 }
+
+// Name returns the sample name of known metric m.
+func Name(m int) string { return metricNames[m] }
 
 // knownNames indexes metricNames.
 var knownNames = func() map[string]int {

@@ -1,0 +1,353 @@
+package promseries
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// This file builds the sample of the series observed at one time, in
+// input order: the gauges, the counter deltas against the previous
+// recognised time (Counters in the package doc) and the KV pool size.
+
+// Info summarises what a reader has read so far.
+type Info struct {
+	Engine        string  // "vllm" | "sglang" | "" (no known metric seen)
+	KVPoolTokens  int64   // KV pool size from the first scrape that gave it, 0 if none did
+	Scrapes       int     // scrapes returned as samples
+	CounterResets int     // scrapes where a counter went down (engine restart)
+	FirstS, LastS float64 // run seconds of the first and last scrape returned; NaN if none
+	Unrecognised  int     // scrapes with none of the known metrics
+	// RankRepeats counts series left out for repeating the rank of another
+	// series of their group under another pid (Ranks in the package doc).
+	RankRepeats int
+	// Repeats counts points that the input gave twice, at one time with one
+	// value (a /federate poll that saw the same scrape again), kept once.
+	Repeats int
+	// Notes are what the input itself warns of (Prometheus' warnings and
+	// infos in a query_range answer), each prefixed with its file.
+	Notes []string
+}
+
+// Builder turns the series observed at one time into an EngineSample,
+// keeping what depends on earlier times: the counters' previous values,
+// the KV pool once known, the time of the previous sample.
+type Builder struct {
+	t0s, t0ns int64
+	info      Info
+	kvFound   bool
+
+	// Delta base: the previous recognised time.
+	havePrev        bool
+	prevSec, prevNs int64                  // its time, exact, so intervals carry no float noise
+	sets            [2][nFields]counterSet // the current and the previous time's, by turns
+	curSet          int                    // which of sets is the current time's
+	prevHas         [nFields]bool
+	stamp           uint64
+	lastTS          float64 // the previous sample, any kind
+	haveLast        bool
+
+	// Counter series by their index in the sets: a Timeline's by its
+	// number (Obs.sid), others by their key.
+	bySid  []int32
+	byKey  map[string]int32
+	nIndex int32
+
+	obs      []Obs          // the current time's series after the rank rule
+	sel      []Obs          // selectRanks' buffer
+	lowest   map[string]int // rank rule: group -> index of its lowest rank
+	replicas []string
+	vals     []float64 // the current sample's values (Build), in slab
+	slab     []float64 // values of samples to come, allocated in blocks
+}
+
+// NewBuilder returns a Builder of samples whose times count from t0, the
+// run's t=0.
+func NewBuilder(t0 time.Time) *Builder {
+	b := &Builder{t0s: t0.Unix(), t0ns: int64(t0.Nanosecond()), lowest: map[string]int{}, byKey: map[string]int32{}}
+	b.info.FirstS, b.info.LastS = math.NaN(), math.NaN()
+	return b
+}
+
+// Info returns the summary of the samples built so far.
+func (b *Builder) Info() Info { return b.info }
+
+// KVFound reports whether the KV pool size is known.
+func (b *Builder) KVFound() bool { return b.kvFound }
+
+// Note records a warning of the input's own (Info.Notes).
+func (b *Builder) Note(s string) { b.info.Notes = append(b.info.Notes, s) }
+
+// Repeated counts n points given twice (Info.Repeats).
+func (b *Builder) Repeated(n int) { b.info.Repeats += n }
+
+// RunSeconds returns Unix time sec+nsec in run seconds.
+func (b *Builder) RunSeconds(sec, nsec int64) float64 {
+	return float64(sec-b.t0s) + float64(nsec-b.t0ns)/1e9
+}
+
+// Build returns the sample of the series obs observed at Unix time
+// sec+nsec, starting at input line line. Its error, for a time that is
+// not after the previous sample's, has no position: the caller adds it.
+func (b *Builder) Build(sec, nsec int64, line int, obs []Obs) (schema.EngineSample, error) {
+	ts := b.RunSeconds(sec, nsec)
+	if b.haveLast && ts <= b.lastTS {
+		return schema.EngineSample{}, fmt.Errorf("scrape time %.3f s is not after the previous scrape's %.3f s", ts, b.lastTS)
+	}
+	b.haveLast, b.lastTS = true, ts
+
+	es := schema.EngineSample{TS: ts, Source: schema.SourceMetrics, Kind: schema.LineScrape, Line: int64(line)}
+	b.info.Scrapes++
+	if b.info.Scrapes == 1 {
+		b.info.FirstS = ts
+	}
+	b.info.LastS = ts
+	kept, repeats := b.selectRanks(b.sel[:0], obs)
+	if len(kept) > 0 && &kept[0] != &obs[0] {
+		b.sel = kept // the Builder's own buffer, reused
+	}
+	b.obs = kept
+	b.info.RankRepeats += repeats
+	if len(b.obs) == 0 {
+		b.info.Unrecognised++
+		return es, nil
+	}
+	var present [nMetrics]bool
+	for i := range b.obs {
+		present[b.obs[i].metric] = true
+	}
+	if b.info.Engine == "" {
+		b.info.Engine = schema.EngineSGLang
+		for m, ok := range present {
+			if ok && strings.HasPrefix(metricNames[m], "vllm:") {
+				b.info.Engine = schema.EngineVLLM // a scrape with both is taken for vLLM
+			}
+		}
+	}
+	var chosen [nFields]int
+	for f := range chosen {
+		chosen[f] = -1
+		for _, m := range sources[f] {
+			if present[m] {
+				chosen[f] = m
+				break
+			}
+		}
+	}
+	// The sample's fields point into a block shared with other samples:
+	// one allocation per block, not one per field.
+	if len(b.slab) < nFields+1 {
+		b.slab = make([]float64, 64*(nFields+1))
+	}
+	b.vals, b.slab = b.slab[:nFields+1:nFields+1], b.slab[nFields+1:]
+	b.kvPool(present)
+	b.fields(&es, chosen, sec, nsec)
+	return es, nil
+}
+
+// kvPool sets Info.KVPoolTokens from the first time that gives it, summed
+// over data-parallel replicas (each has its own pool).
+func (b *Builder) kvPool(present [nMetrics]bool) {
+	if b.kvFound {
+		return
+	}
+	m := mVCacheConfig
+	if !present[m] {
+		m = mSMaxTokens
+	}
+	var sum int64
+	n := 0
+	for _, o := range b.obs {
+		if o.metric != m {
+			continue
+		}
+		v := o.kvPool
+		if m == mSMaxTokens {
+			v = int64(o.value)
+		}
+		if v <= 0 {
+			return // a replica without a size: try later scrapes
+		}
+		sum += v
+		n++
+	}
+	if n > 0 {
+		b.kvFound, b.info.KVPoolTokens = true, sum
+	}
+}
+
+// fields sets, in one pass over the series of the chosen metrics, the
+// gauges (running and waiting summed, KV usage averaged), the engine index
+// (the replica's number, or -1 when several are aggregated) and the counter
+// deltas against the previous recognised time, which this time then
+// replaces.
+func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec int64) {
+	var fieldsOf [nMetrics]uint16 // a metric may feed two fields (SGLang's prompt tokens)
+	for f, m := range chosen {
+		if m >= 0 {
+			fieldsOf[m] |= 1 << f
+		}
+	}
+	// SGLang cache tiers: "total" only when no tier series is present.
+	tiers := false
+	if chosen[fHits] == mSHits {
+		for k := range b.obs {
+			o := &b.obs[k]
+			tiers = tiers || o.metric == mSHits && o.hasTier && o.tier != "total"
+		}
+	}
+	curSet, prevSet := &b.sets[b.curSet], &b.sets[1-b.curSet]
+	var curHas [nFields]bool
+	for f := nGauges; f < nFields; f++ {
+		if chosen[f] >= 0 {
+			b.stamp++
+			curSet[f].clear(b.stamp)
+			curHas[f] = true
+		}
+	}
+	var sum, delta [nFields]float64
+	var n [nFields]int
+	replicas := b.replicas[:0]
+	for k := range b.obs {
+		o := &b.obs[k]
+		for fs := fieldsOf[o.metric]; fs != 0; fs &= fs - 1 {
+			f := bits.TrailingZeros16(fs)
+			switch {
+			case f < nGauges:
+				sum[f] += o.value
+				n[f]++
+				if !slices.Contains(replicas, o.replica) {
+					replicas = append(replicas, o.replica)
+				}
+			case tiers && o.hasTier && o.tier == "total":
+			default:
+				i := b.index(o)
+				curSet[f].add(i, o.value)
+				if b.prevHas[f] {
+					pv, _ := prevSet[f].get(i)
+					delta[f] += o.value - pv // a new series counts from zero
+				}
+			}
+		}
+	}
+	b.replicas = replicas
+	for f := 0; f < nGauges; f++ {
+		if chosen[f] < 0 {
+			continue
+		}
+		v := &b.vals[f]
+		*v = sum[f]
+		if f == fKV {
+			*v = sum[f] / float64(n[f])
+		}
+		*sampleFields[f].Of(es) = v
+	}
+	switch len(replicas) {
+	case 0:
+	case 1:
+		if n, err := strconv.ParseInt(replicas[0], 10, 32); err == nil {
+			es.EngineIndex = int32(n)
+		}
+	default:
+		es.EngineIndex = -1
+	}
+
+	var has [nFields]bool
+	reset := false
+	for f := nGauges; f < nFields; f++ {
+		has[f] = curHas[f] && b.havePrev && b.prevHas[f]
+		if !has[f] {
+			continue
+		}
+		cur, prev := &curSet[f], &prevSet[f]
+		for _, i := range prev.in {
+			if cv, ok := cur.get(i); !ok || cv < prev.val[i] {
+				reset = true
+			}
+		}
+	}
+	if b.havePrev {
+		iv := &b.vals[nFields]
+		*iv = float64(sec-b.prevSec) + float64(nsec-b.prevNs)/1e9
+		es.IntervalS = iv
+	}
+	if reset {
+		es.CounterReset = true
+		b.info.CounterResets++
+	} else {
+		for f := nGauges; f < nFields; f++ {
+			if !has[f] {
+				continue
+			}
+			d := &b.vals[f]
+			*d = delta[f]
+			*sampleFields[f].Of(es) = d
+		}
+	}
+	b.havePrev, b.prevSec, b.prevNs = true, sec, nsec
+	b.curSet = 1 - b.curSet
+	b.prevHas = curHas
+}
+
+// index returns the index of counter series o in the sets.
+func (b *Builder) index(o *Obs) int32 {
+	if o.sid > 0 {
+		for int(o.sid) >= len(b.bySid) {
+			b.bySid = append(b.bySid, -1)
+		}
+		if b.bySid[o.sid] < 0 {
+			b.bySid[o.sid] = b.nIndex
+			b.nIndex++
+		}
+		return b.bySid[o.sid]
+	}
+	i, ok := b.byKey[o.key]
+	if !ok {
+		i = b.nIndex
+		b.nIndex++
+		b.byKey[o.key] = i
+	}
+	return i
+}
+
+// counterSet is the values of one counter field's series at one time, by
+// series index: a series is in the set when its stamp is the set's.
+type counterSet struct {
+	val   []float64
+	stamp []uint64
+	at    uint64
+	in    []int32 // the series in the set
+}
+
+// clear empties the set, giving it a stamp no entry has.
+func (c *counterSet) clear(stamp uint64) {
+	c.at = stamp
+	c.in = c.in[:0]
+}
+
+// add adds v to series i's value.
+func (c *counterSet) add(i int32, v float64) {
+	for int(i) >= len(c.val) {
+		c.val = append(c.val, 0)
+		c.stamp = append(c.stamp, 0)
+	}
+	if c.stamp[i] != c.at {
+		c.stamp[i], c.val[i] = c.at, 0
+		c.in = append(c.in, i)
+	}
+	c.val[i] += v
+}
+
+// get returns series i's value, if it is in the set.
+func (c *counterSet) get(i int32) (float64, bool) {
+	if int(i) < len(c.stamp) && c.stamp[i] == c.at {
+		return c.val[i], true
+	}
+	return 0, false
+}

@@ -1,0 +1,62 @@
+// Package promseries is what outlast's readers of Prometheus data share:
+// the series of vLLM and SGLang it reads (metrics.go), what a series'
+// labels mean (series.go), how the series observed at one time become one
+// schema.EngineSample (build.go, with the rank rule in rank.go), and, for
+// inputs whose samples carry their own times, a Timeline that holds their
+// points and replays them by time (timeline.go). ingest/promscrape (scrapes
+// and exposition text) and ingest/promjson (query_range JSON) parse; this
+// package does the rest.
+//
+// Series. vLLM's names are those of vllm/v1/metrics/loggers.py (and
+// vllm/engine/metrics.py before V1): num_requests_running and _waiting,
+// kv_cache_usage_perc (gpu_cache_usage_perc before ≈0.10), the
+// prefix_cache_queries/hits counters (gpu_prefix_cache_* before), the
+// prompt and generation token counters, num_preemptions, and
+// cache_config_info for the KV pool. SGLang's are those of
+// python/sglang/srt/metrics/collector.py: num_running_reqs and
+// num_queue_reqs (num_requests_running and num_requests_waiting in the
+// first collector, python/sglang/srt/metrics/metrics_collector.py of
+// 0.3.x, late 2024), token_usage, cached_tokens_total, the prompt and
+// generation token counters, num_retracted_requests_total, and
+// max_total_num_tokens for the KV pool. Where a metric was renamed, the
+// newest name present is used, never the sum of two. SGLang's
+// cache_hit_rate gauge is not read (a percent in 0.3, a fraction later);
+// hits come from the counters.
+//
+// Several engines and ranks. Series are summed (counts, counters) or
+// averaged (KV usage) over data-parallel replicas (vLLM label engine,
+// SGLang dp_rank). SGLang labels every scheduler's series with its global
+// tp_rank, pp_rank and moe_ep_rank, and with dp_rank under data
+// parallelism (python/sglang/srt/managers/scheduler_metrics_mixin.py,
+// init_metrics). The schedulers of one replica describe one batch: by
+// default only the first of each attention-TP group reports, with
+// --enable-metrics-for-all-schedulers all do. So, of the series that
+// differ only in tp_rank, moe_ep_rank or pid (prometheus_client's
+// multiprocess gauges add the writing process), the one of the lowest
+// tp_rank is used: tp_rank 0 without data parallelism, the replica's first
+// rank under DP attention (where tp_rank = dp_rank × attention-TP size),
+// one per DP rank to be summed. A series repeated under another pid at
+// that rank is left out and counted (Info.RankRepeats). Pipeline stages
+// other than pp_rank 0 are left out: they repeat stage 0's view.
+//
+// Counters. A delta needs the counter at this time and at the previous
+// recognised one; a series new since then counts from zero (SGLang creates
+// labelled series on first use). A series that went down or disappeared
+// means the engine restarted: the sample gets CounterReset and no deltas.
+// SGLang's cached_tokens_total{cache_source} is summed over the device, host
+// and storage_* tiers (any value but "total") when any of them is present,
+// else its "total" series is used, so no token is counted twice.
+//
+// Timelines. Exports from a Prometheus server give each point its own time,
+// in any order: series by series (promtool's dump, one query_range file per
+// series) or scrape by scrape (/federate). A Timeline gathers the points of
+// the known series and replays one sample per distinct time, at which each
+// series stands at its latest point no older than Lookback (5 minutes,
+// Prometheus' own lookback), unless that point is a staleness marker. For
+// one engine's export every series has a point at every scrape, so the
+// samples are the scrapes; engines scraped at other moments are counted
+// once each, as a PromQL instant query would. A point given twice with one
+// value is kept once (Info.Repeats); with two values it is an error, and
+// like any rejected point it leaves out every sample at its time, so that
+// no series looks as if it vanished.
+package promseries

@@ -1,0 +1,396 @@
+package promjson
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/outlast-dev/outlast/ingest/internal/promseries"
+	"github.com/outlast-dev/outlast/textpos"
+)
+
+// This file reads one query_range answer: the envelope, the matrix, and
+// the series of the known metrics into the Timeline.
+
+// parser reads one document.
+type parser struct {
+	s    scanner
+	r    *Reader
+	file int // the document's number in the Timeline
+
+	status, resultType     string
+	statusAt, resultTypeAt int // offsets of their values, -1 when absent
+	errorType, errorText   string
+	notes                  []string
+
+	ls  []promseries.Label
+	pts []rawPoint // the points of the series being read
+	bad []error    // their own errors (rawPoint.bad)
+	// cur is the number of the series being read once its metric is
+	// known, -1 to drop its points (a metric outlast does not read), -2
+	// while unknown (its values may come first).
+	cur   int
+	lastN int // the number of points of the previous series
+}
+
+// rawPoint is a point held until the end of its series, with the offsets
+// its errors need.
+type rawPoint struct {
+	t         int64 // Unix nanoseconds
+	v         float64
+	at, vAt   int32 // offsets of the point and its value
+	end       int32 // offset just past the point
+	bad       int32 // the point's own error: parser.bad[bad-1], at badAt; 0 for none
+	badAt     int32
+	timeKnown bool
+}
+
+// fault records the point's own error at offset at.
+func (p *parser) fault(pt *rawPoint, err error, at int) {
+	p.bad = append(p.bad, err)
+	pt.bad, pt.badAt = int32(len(p.bad)), int32(at)
+}
+
+// document reads the whole answer.
+func (p *parser) document() error {
+	s := &p.s
+	p.statusAt, p.resultTypeAt = -1, -1
+	err := s.object(func(k []byte) (err error) {
+		switch string(k) {
+		case "status":
+			p.status, p.statusAt, err = p.text()
+		case "errorType":
+			p.errorType, _, err = p.text()
+		case "error":
+			p.errorText, _, err = p.text()
+		case "warnings", "infos":
+			err = p.strings(string(k))
+		case "data":
+			err = p.data()
+		default:
+			err = s.skip(0)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	s.ws()
+	if s.i < len(s.b) {
+		return s.fail("text after the JSON document")
+	}
+	switch {
+	case p.statusAt < 0:
+		return s.errAt(0, 0, 40, `no "status": not an answer of the Prometheus HTTP API`)
+	case p.status != "success":
+		return s.errAt(p.statusAt, p.statusAt, p.statusAt+40, "Prometheus answered status %q: %s: %s", p.status, p.errorType, p.errorText)
+	}
+	return nil
+}
+
+// text reads a string value with its offset.
+func (p *parser) text() (string, int, error) {
+	p.s.ws()
+	at := p.s.i
+	if k := p.s.kind(); k != "a string" {
+		return "", at, p.s.errAt(at, at, at+40, "want a string, got %s", k)
+	}
+	b, err := p.s.str()
+	return string(b), at, err
+}
+
+// strings reads Prometheus' warnings or infos, an array of strings, into
+// the notes.
+func (p *parser) strings(what string) error {
+	kind := "warning"
+	if what == "infos" {
+		kind = "info"
+	}
+	return p.s.array(func() error {
+		t, _, err := p.text()
+		if err == nil {
+			p.notes = append(p.notes, fmt.Sprintf("%s: Prometheus %s: %s", p.s.name, kind, t))
+		}
+		return err
+	})
+}
+
+// data reads the data member: resultType and result.
+func (p *parser) data() error {
+	s := &p.s
+	s.ws()
+	at := s.i
+	err := s.object(func(k []byte) (err error) {
+		switch string(k) {
+		case "resultType":
+			p.resultType, p.resultTypeAt, err = p.text()
+		case "result":
+			err = s.array(p.series)
+		default:
+			err = s.skip(0)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case p.resultTypeAt < 0:
+		return s.errAt(at, at, at+40, `data has no "resultType"`)
+	case p.resultType != "matrix":
+		return s.errAt(p.resultTypeAt, p.resultTypeAt, p.resultTypeAt+40,
+			`resultType %q: want "matrix", the answer of /api/v1/query_range (or of /api/v1/query with a range selector such as [1h])`, p.resultType)
+	}
+	return nil
+}
+
+// series reads one member of the result: its metric (labels) and its
+// values, in either order, and adds the points of a known metric.
+func (p *parser) series() error {
+	s := &p.s
+	s.ws()
+	at := s.i
+	p.ls, p.pts, p.bad, p.cur = p.ls[:0], p.pts[:0], p.bad[:0], -2
+	metricAt, histAt := -1, -1
+	err := s.object(func(k []byte) (err error) {
+		switch string(k) {
+		case "metric":
+			s.ws()
+			metricAt = s.i
+			var name string
+			if name, err = p.metric(); err == nil {
+				err = p.resolve(name, metricAt)
+			}
+		case "values":
+			err = p.values()
+		case "histograms":
+			s.ws()
+			histAt = s.i
+			err = s.skip(0)
+		default:
+			err = s.skip(0)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if metricAt < 0 {
+		return s.errAt(at, at, s.i, `series has no "metric"`)
+	}
+	if histAt >= 0 && p.cur != -1 {
+		return s.errAt(histAt, histAt, histAt+40, "%s has native histogram points: want float values", promseries.Name(p.r.tl.Metric(p.cur)))
+	}
+	if p.cur >= 0 { // the points that came before the metric
+		for i := range p.pts {
+			p.add(p.cur, &p.pts[i])
+		}
+	}
+	return nil
+}
+
+// resolve sets p.cur for the series of metric name and labels p.ls,
+// whose metric object is at offset at.
+func (p *parser) resolve(name string, at int) error {
+	s := &p.s
+	if name == "" {
+		return s.errAt(at, at, s.i, `series has no __name__: export the series itself (query=vllm:num_requests_running), not an expression such as rate() or sum()`)
+	}
+	p.cur = -1
+	m := promseries.Lookup([]byte(name))
+	if m < 0 {
+		return nil
+	}
+	id, keep, kvErr := p.r.tl.Series(m, p.ls)
+	if kvErr != nil && !p.r.b.KVFound() {
+		p.r.errs = append(p.r.errs, s.errAt(at, at, s.i, "%v", kvErr))
+	}
+	if keep {
+		p.cur = id
+	}
+	return nil
+}
+
+// add adds a point to series id, or its error.
+func (p *parser) add(id int, pt *rawPoint) {
+	var err error
+	at := int(pt.badAt)
+	if pt.bad > 0 {
+		err = p.bad[pt.bad-1]
+	}
+	if err == nil {
+		if err = p.r.tl.Check(id, pt.v); err != nil {
+			at = int(pt.vAt)
+		}
+	}
+	if err == nil {
+		line, col := p.s.lineCol(int(pt.vAt))
+		if err = p.r.tl.Add(id, pt.t, pt.v, false, p.file, line, col); err != nil {
+			at = int(pt.vAt)
+		}
+	}
+	if err != nil {
+		p.r.errs = append(p.r.errs, p.s.errAt(at, int(pt.at), int(pt.end), "%v", err))
+		if pt.timeKnown {
+			p.r.tl.Poison(pt.t)
+		}
+	}
+}
+
+// metric reads the label set, returning the __name__ label's value.
+func (p *parser) metric() (string, error) {
+	s := &p.s
+	name := ""
+	err := s.object(func(k []byte) error {
+		v, _, err := p.text()
+		switch {
+		case err != nil:
+		case string(k) == "__name__":
+			name = v
+		default:
+			p.ls = append(p.ls, promseries.Label{Name: string(k), Value: v})
+		}
+		return err
+	})
+	return name, err
+}
+
+// values reads the points, [<unix seconds>, "<value>"] each.
+func (p *parser) values() error {
+	if p.cur >= 0 {
+		// The series of one query mostly have as many points each.
+		p.r.tl.Reserve(p.cur, p.lastN)
+	}
+	n := p.r.tl.Len(p.cur)
+	err := p.s.array(p.point)
+	if p.cur >= 0 {
+		p.lastN = p.r.tl.Len(p.cur) - n
+	}
+	return err
+}
+
+// point reads one point. A value of the wrong type is the point's error
+// (rawPoint.bad), read over; only broken syntax stops the document.
+func (p *parser) point() error {
+	s := &p.s
+	s.ws()
+	pt := rawPoint{at: int32(s.i)}
+	start := s.i
+	if s.kind() != "an array" {
+		return s.unexpected(`a point [<unix seconds>, "<value>"]`)
+	}
+	s.i++
+	s.ws()
+	if k := s.kind(); k != "a number" || s.b[s.i] == '-' {
+		p.fault(&pt, fmt.Errorf("time: want a number of Unix seconds, got %s", describe(s)), s.i)
+		return p.skipPoint(start, pt)
+	}
+	tAt := s.i
+	sec, nsec, n := promseries.UnixPrefix(s.b[s.i:]) // the usual form, in one pass
+	if n > 1 && s.b[s.i] == '0' && s.b[s.i+1] != '.' {
+		n = 0 // a leading zero, which JSON does not allow: number says so
+	}
+	if n > 0 {
+		s.i += n
+	} else {
+		num, err := s.number()
+		if err != nil {
+			return err
+		}
+		var ok bool
+		if sec, nsec, ok = promseries.ParseUnix(num); !ok {
+			p.fault(&pt, fmt.Errorf("time %s: want Unix seconds", num), tAt)
+			return p.skipPoint(start, pt)
+		}
+	}
+	pt.t, pt.timeKnown = promseries.UnixNano(sec, nsec), true
+	if err := s.expect(','); err != nil {
+		return err
+	}
+	s.ws()
+	pt.vAt = int32(s.i)
+	if k := s.kind(); k != "a string" {
+		p.fault(&pt, fmt.Errorf(`value: want a string such as "0.5", got %s`, describe(s)), s.i)
+		return p.skipPoint(start, pt)
+	}
+	v, err := s.ascii()
+	if err != nil {
+		return err
+	}
+	if pt.v, err = parseValue(v); err != nil {
+		p.fault(&pt, fmt.Errorf("value %q: want a number", v), int(pt.vAt))
+	}
+	if err := s.expect(']'); err != nil {
+		if pt.bad == 0 && s.i < len(s.b) && s.b[s.i] == ',' {
+			p.fault(&pt, errors.New("point has more than two members: want [<unix seconds>, \"<value>\"]"), s.i)
+			return p.skipPoint(start, pt)
+		}
+		return err
+	}
+	pt.end = int32(s.i)
+	p.keep(&pt)
+	return nil
+}
+
+// keep adds a point to its series, or holds it until the end of the
+// series when its metric is not known yet; points of metrics outlast does
+// not read are dropped.
+func (p *parser) keep(pt *rawPoint) {
+	switch {
+	case p.cur >= 0:
+		p.add(p.cur, pt)
+	case p.cur == -2:
+		p.pts = append(p.pts, *pt)
+	}
+}
+
+// skipPoint reads over the rest of a bad point from its start and keeps
+// its error.
+func (p *parser) skipPoint(start int, pt rawPoint) error {
+	p.s.i = start
+	if err := p.s.skip(0); err != nil {
+		return err
+	}
+	pt.end = int32(p.s.i)
+	p.keep(&pt)
+	return nil
+}
+
+// describe names the value at the scanner's offset, with its text.
+func describe(s *scanner) string {
+	k := s.kind()
+	end := s.i
+	for end < len(s.b) && end-s.i < 20 && s.b[end] != ',' && s.b[end] != ']' {
+		end++
+	}
+	return fmt.Sprintf("%s (%s)", k, s.b[s.i:end])
+}
+
+// errOf returns err as a positioned error: a syntaxError's own.
+func errOf(err error) *textpos.ParseError {
+	var se syntaxError
+	if errors.As(err, &se) {
+		return se.ParseError
+	}
+	var pe *textpos.ParseError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return nil
+}
+
+// parseValue parses a value as strconv.ParseFloat does, integers of up to
+// 15 digits (exact in a float64) without it.
+func parseValue(b []byte) (float64, error) {
+	if n := len(b); n > 0 && n <= 15 {
+		var x int64
+		for _, c := range b {
+			if c < '0' || c > '9' {
+				return strconv.ParseFloat(string(b), 64)
+			}
+			x = x*10 + int64(c-'0')
+		}
+		return float64(x), nil
+	}
+	return strconv.ParseFloat(string(b), 64)
+}

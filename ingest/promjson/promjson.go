@@ -1,0 +1,162 @@
+// Package promjson reads what the Prometheus HTTP API answers to a range
+// query, the way a researcher exports the engine's series from a
+// Prometheus server: the JSON of /api/v1/query_range (resultType matrix),
+// one file, or a directory of files with one query each. Each distinct
+// time becomes one schema.EngineSample, through the promseries Timeline
+// that also serves the timestamped exposition forms (which series, and how
+// engines, ranks and counters combine, are promseries').
+//
+// The format is that of prometheus/prometheus docs/querying/api.md
+// ("Format overview", "Range queries", "Range vectors") as its encoder
+// writes it (web/api/v1/json_codec.go, util/jsonutil/marshal.go):
+//
+//	{"status":"success","data":{"resultType":"matrix","result":[
+//	  {"metric":{"__name__":"vllm:num_requests_running","engine":"0","instance":"vllm-0:8000","job":"vllm"},
+//	   "values":[[1793102405,"0"],[1793102410.05,"1"]]}]}}
+//
+// Times are JSON numbers of Unix seconds (integers, or three decimals when
+// the milliseconds are not 0), read exactly to the nanosecond; values are
+// strings ("0.04496", "1e-07", "NaN", "+Inf"). Keys may come in any order;
+// unknown keys are read over (stats, for instance). "warnings" and, from
+// Prometheus 3, "infos" are passed on as Info.Notes. An answer of status
+// "error" is refused with its errorType and error; a resultType other than
+// matrix (an instant query's vector) is refused; a series without
+// __name__ (the result of rate() or sum()) is refused, for outlast needs
+// the raw counters; native histograms ("histograms") of a metric outlast
+// reads are refused. /api/v1/query with a range selector (vllm:…[1h])
+// answers a matrix of the raw samples at their scrape times, read the
+// same way.
+//
+// Errors are *textpos.ParseErrors at the line and byte column of the
+// offending value (an answer is usually one line); their raw text is the
+// value, not the whole line. A point of the wrong type or a bad value
+// leaves out every sample at its time (promseries.Timeline.Poison); broken
+// syntax (a truncated download) stops the file, keeping the series read
+// before it. Series of other metrics are read over: their JSON syntax is
+// checked, not their values.
+package promjson
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/promseries"
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// Options configures a Reader.
+type Options struct {
+	T0 time.Time // the run's t=0: sample time - T0 = run seconds
+}
+
+// Info summarises what a Reader has read.
+type Info = promseries.Info
+
+// Reader turns query_range answers into engine samples, one per distinct
+// time. It reads every input on the first call to Next, holding the
+// points of the known series.
+type Reader struct {
+	inputs []*lineio.Reader
+	b      *promseries.Builder
+	tl     *promseries.Timeline
+	replay *promseries.Replay
+	errs   []error
+}
+
+// NewReader returns a Reader of the answers in inputs, read in that order.
+func NewReader(inputs []*lineio.Reader, opt Options) *Reader {
+	return &Reader{inputs: inputs, b: promseries.NewBuilder(opt.T0), tl: promseries.NewTimeline()}
+}
+
+// Info returns the summary of the samples read so far.
+func (r *Reader) Info() Info { return r.b.Info() }
+
+// Close releases nothing: the reader runs no goroutines. It is there for
+// the interface the metrics readers share.
+func (r *Reader) Close() {}
+
+// Next returns the errors of the inputs, in input order, then one sample
+// per distinct time, then io.EOF.
+func (r *Reader) Next() (schema.EngineSample, error) {
+	if r.replay == nil {
+		for _, lr := range r.inputs {
+			if err := r.read(lr); err != nil {
+				r.errs = append(r.errs, err)
+			}
+		}
+		r.replay = r.tl.Replay(r.b, r.errs)
+	}
+	return r.replay.Next()
+}
+
+// read parses one input.
+func (r *Reader) read(lr *lineio.Reader) error {
+	data, err := readAll(lr)
+	if err != nil {
+		return err
+	}
+	if len(data) > math.MaxInt32 {
+		return fmt.Errorf("%s: %d bytes: a query_range answer over 2 GB is not read; split the query by time", lr.Name(), len(data))
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff")) // a byte-order mark, as some editors save
+	p := &parser{s: scanner{b: data, line: 1, name: lr.Name()}, r: r, file: r.tl.File(lr.Name())}
+	err = p.document()
+	for _, n := range p.notes {
+		r.b.Note(n)
+	}
+	if err != nil {
+		if pe := errOf(err); pe != nil {
+			return pe
+		}
+		return err
+	}
+	return nil
+}
+
+// readAll reads the whole input. An answer is usually one line, which
+// lineio returns in one chunk.
+func readAll(lr *lineio.Reader) ([]byte, error) {
+	var data []byte
+	for {
+		chunk, _, err := lr.NextChunk(nil, 1<<20)
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if data == nil {
+			data = chunk
+		} else {
+			data = append(data, chunk...)
+		}
+	}
+}
+
+// Looks reports whether b, the start of an input, is a JSON object: its
+// first byte after whitespace is '{' and a member name and its colon
+// follow. A sample of the exposition formats may begin with '{' too,
+// followed by a quoted metric name and a comma or brace.
+func Looks(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n\ufeff")
+	if len(b) == 0 || b[0] != '{' {
+		return false
+	}
+	b = bytes.TrimLeft(b[1:], " \t\r\n")
+	if len(b) == 0 || b[0] == '}' {
+		return len(b) > 0
+	}
+	if b[0] != '"' {
+		return false
+	}
+	s := scanner{b: b}
+	if _, err := s.str(); err != nil {
+		return false
+	}
+	s.ws()
+	return s.i < len(s.b) && s.b[s.i] == ':'
+}

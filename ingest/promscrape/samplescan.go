@@ -1,0 +1,244 @@
+package promscrape
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/outlast-dev/outlast/ingest/internal/promseries"
+)
+
+// This file scans the sample lines of TimedReader and Sniff with columns:
+// the name (bare, or quoted inside the braces), the label set, the value,
+// the timestamp and, in OpenMetrics, an exemplar.
+
+// sample is the layout of a sample line: byte offsets into the line.
+type sample struct {
+	start      int    // the name, or the '{' of a quoted name
+	name       []byte // the metric name (a quoted one with its escapes resolved)
+	brace      int    // the label set's '{', -1 without one
+	keyEnd     int    // just past the name and label set
+	valS, valE int    // the value
+	tsS, tsE   int    // the timestamp; tsS == tsE without one
+}
+
+// colError is an error at a 0-based byte offset of the line.
+type colError struct {
+	at  int
+	err error
+}
+
+func (e *colError) Error() string { return e.err.Error() }
+
+func errAt(at int, format string, args ...any) *colError {
+	return &colError{at, fmt.Errorf(format, args...)}
+}
+
+// scanSample lays out the sample line b, whose first non-blank byte is at
+// i. It resolves the name but not the labels (parseLabels does), so that
+// lines of other metrics cost little. om allows an exemplar after the
+// timestamp.
+func scanSample(b []byte, i int, om bool) (sample, *colError) {
+	s := sample{start: i, brace: -1}
+	if b[i] == '{' { // {"name", labels...}
+		s.brace = i
+		j := skipBlank(b, i+1)
+		if j == len(b) || b[j] != '"' {
+			return s, errAt(i, "invalid metric name: want a name or {\"quoted name\"")
+		}
+		name, e, err := quoted(b, j)
+		if err != nil {
+			return s, err
+		}
+		s.name = name
+		if k := skipBlank(b, e); k == len(b) || b[k] == '=' {
+			return s, errAt(j, "invalid metric name: a quoted name must come first in the braces")
+		}
+	} else {
+		j := i
+		for j < len(b) && isNameChar(b[j]) {
+			j++
+		}
+		if j == i || b[i] >= '0' && b[i] <= '9' {
+			return s, errAt(i, "invalid metric name: want a sample (name{labels} value timestamp) or a # comment")
+		}
+		s.name = b[i:j]
+		s.keyEnd = j
+		if j < len(b) && b[j] == '{' {
+			s.brace = j
+		}
+	}
+	if s.brace >= 0 {
+		e, err := labelSetEnd(b, s.brace)
+		if err != nil {
+			return s, err
+		}
+		s.keyEnd = e
+	}
+	if s.keyEnd == len(b) || !isBlank(b[s.keyEnd]) {
+		if s.keyEnd == len(b) {
+			return s, errAt(s.keyEnd, "missing value after %s", what(s))
+		}
+		return s, errAt(s.keyEnd, "unexpected %q after %s", b[s.keyEnd], what(s))
+	}
+	s.valS = skipBlank(b, s.keyEnd)
+	s.valE = skipToken(b, s.valS)
+	if s.valS == s.valE {
+		return s, errAt(s.valS, "missing value after %s", what(s))
+	}
+	s.tsS = skipBlank(b, s.valE)
+	s.tsE = s.tsS
+	if s.tsS < len(b) && !(om && b[s.tsS] == '#') {
+		s.tsE = skipToken(b, s.tsS)
+	}
+	rest := skipBlank(b, s.tsE)
+	if rest < len(b) && !(om && b[rest] == '#') {
+		return s, errAt(rest, "unexpected text after the timestamp")
+	}
+	return s, nil
+}
+
+func what(s sample) string {
+	if s.brace >= 0 {
+		return "the label set"
+	}
+	return "the metric name"
+}
+
+// labelSetEnd returns the offset just past the '}' closing the label set
+// that opens at b[open], skipping quoted strings.
+func labelSetEnd(b []byte, open int) (int, *colError) {
+	for j := open + 1; j < len(b); j++ {
+		switch b[j] {
+		case '}':
+			return j + 1, nil
+		case '"':
+			_, e, err := quoted(b, j)
+			if err != nil {
+				return 0, err
+			}
+			j = e - 1
+		}
+	}
+	return 0, errAt(open, "unclosed label set: no '}'")
+}
+
+// quoted reads the quoted string at b[q] and returns its content with the
+// escapes \\, \" and \n resolved, and the offset past its closing quote.
+// Other escapes are resolved as Go's (promtool quotes label values with
+// strconv.Quote).
+func quoted(b []byte, q int) ([]byte, int, *colError) {
+	esc := false
+	for j := q + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			esc = true
+			j++
+		case '"':
+			if !esc {
+				return b[q+1 : j], j + 1, nil
+			}
+			v, err := unescape(b[q : j+1])
+			if err != nil {
+				return nil, 0, errAt(q, "%v", err)
+			}
+			return v, j + 1, nil
+		}
+	}
+	return nil, 0, errAt(q, "unterminated quoted string")
+}
+
+// unescape resolves the escapes of the quoted string q (with its quotes).
+func unescape(q []byte) ([]byte, error) {
+	out := make([]byte, 0, len(q))
+	for j := 1; j < len(q)-1; j++ {
+		c := q[j]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		j++
+		switch q[j] {
+		case '\\', '"':
+			out = append(out, q[j])
+		case 'n':
+			out = append(out, '\n')
+		default:
+			s, err := strconv.Unquote(string(q))
+			if err != nil {
+				return nil, fmt.Errorf("invalid escape sequence in %s", q)
+			}
+			return []byte(s), nil
+		}
+	}
+	return out, nil
+}
+
+// parseLabels reads the label set of line b laid out in s, appending its
+// labels to ls: name="value" pairs separated by commas (one may end the
+// set), blanks between tokens, quoted UTF-8 names, no name twice.
+func parseLabels(b []byte, s sample, ls []promseries.Label) ([]promseries.Label, *colError) {
+	if s.brace < 0 {
+		return ls, nil
+	}
+	j := skipBlank(b, s.brace+1)
+	if b[j] == '"' { // the quoted metric name, already read
+		_, e, _ := quoted(b, j)
+		j = skipBlank(b, e)
+		if b[j] == ',' {
+			j = skipBlank(b, j+1)
+		}
+	}
+	first := len(ls)
+	for b[j] != '}' {
+		ns := j
+		var name []byte
+		if b[j] == '"' {
+			n, e, err := quoted(b, j)
+			if err != nil {
+				return ls, err
+			}
+			name, j = n, e
+		} else {
+			for j < len(b) && isLabelChar(b[j]) {
+				j++
+			}
+			if j == ns || b[ns] >= '0' && b[ns] <= '9' {
+				return ls, errAt(ns, "invalid label name")
+			}
+			name = b[ns:j]
+		}
+		j = skipBlank(b, j)
+		if b[j] != '=' {
+			return ls, errAt(j, "expected '=' after label name %q", name)
+		}
+		j = skipBlank(b, j+1)
+		if b[j] != '"' {
+			return ls, errAt(j, "expected '\"' at the start of the value of label %q", name)
+		}
+		v, e, err := quoted(b, j)
+		if err != nil {
+			return ls, err
+		}
+		if !utf8.Valid(v) || !utf8.Valid(name) {
+			return ls, errAt(j, "label %q: value is not valid UTF-8", name)
+		}
+		for _, l := range ls[first:] {
+			if l.Name == string(name) {
+				return ls, errAt(ns, "label %q given twice", name)
+			}
+		}
+		ls = append(ls, promseries.Label{Name: string(name), Value: string(v)})
+		j = skipBlank(b, e)
+		switch b[j] {
+		case ',':
+			j = skipBlank(b, j+1)
+		case '}':
+		default:
+			return ls, errAt(j, "expected ',' or '}' after the value of label %q", name)
+		}
+	}
+	return ls, nil
+}
+
+func isLabelChar(c byte) bool { return c != ':' && isNameChar(c) }

@@ -1,0 +1,106 @@
+package promscrape
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
+)
+
+// sniffLines bounds how far Sniff reads: a file whose first samples come
+// later is taken for scrapes, whose reader then reports what it finds.
+const sniffLines = 20000
+
+// ErrSingleDump is the reason of Sniff's error for exposition text with
+// neither "# scrape" lines nor sample timestamps: one dump of /metrics,
+// whose samples have no time.
+var ErrSingleDump = errors.New(`a /metrics dump without "# scrape <unix seconds>" lines or sample timestamps: its samples have no time. ` +
+	`Record scrapes with a "# scrape" line before each (docs/run-format.md, metrics), ` +
+	`or export the series with their times from Prometheus: /federate or promtool tsdb dump-openmetrics (samples with timestamps), ` +
+	`or the JSON of /api/v1/query_range`)
+
+// laterScrape reads on after a first sample without a timestamp, line n
+// of the input: a "# scrape" line further on makes the input scrapes (its
+// reader then reports the lines before the first one); none to the end
+// makes it a single dump, refused with err.
+func laterScrape(lr *lineio.Reader, n int, err error) (string, error) {
+	for ; lr.Next(); n++ {
+		if n == sniffLines {
+			return schema.MetricsScrapes, nil
+		}
+		b := lr.Bytes()
+		if i := skipBlank(b, 0); i < len(b) && b[i] == '#' {
+			var cm comment
+			if _, _ = scanComment(b, i, &cm); cm.kind == commentScrape {
+				return schema.MetricsScrapes, nil
+			}
+		}
+	}
+	if rerr := lr.Err(); rerr != nil {
+		return "", rerr
+	}
+	return "", err
+}
+
+// Sniff reads the start of the exposition text in lr and returns its form:
+// schema.MetricsScrapes when a "# scrape" line comes before the first
+// sample (or the input holds nothing), else, by the first sample's
+// timestamp, schema.MetricsPrometheusText (integer milliseconds) or
+// schema.MetricsOpenMetrics (seconds, or a "# EOF" or "# UNIT" line). A
+// first sample without a timestamp makes the input scrapes when a
+// "# scrape" line follows it, else it is a *textpos.ParseError at that
+// sample whose reason is ErrSingleDump, as is an input of comments alone;
+// a first line that is not exposition text is a *textpos.ParseError at its
+// column.
+func Sniff(lr *lineio.Reader) (string, error) {
+	om, comments := false, 0
+	for n := 0; lr.Next(); n++ {
+		if n == sniffLines {
+			return schema.MetricsScrapes, nil
+		}
+		b, no := lr.Bytes(), lr.Pos().Line
+		i := skipBlank(b, 0)
+		if i == len(b) {
+			continue
+		}
+		if b[i] == '#' {
+			var cm comment
+			_, _ = scanComment(b, i, &cm)
+			switch {
+			case cm.kind == commentScrape:
+				return schema.MetricsScrapes, nil
+			case isEOF(b[i:]) || bytes.HasPrefix(b[skipBlank(b, i+1):], []byte("UNIT ")):
+				om = true
+			}
+			comments++
+			continue
+		}
+		s, cerr := scanSample(b, i, true)
+		pos := textpos.Pos{File: lr.Name(), Line: no}
+		if cerr != nil {
+			return "", textpos.At(pos, cerr.at+1, b, "not Prometheus exposition text: %v", cerr.err)
+		}
+		if s.tsS == s.tsE {
+			return laterScrape(lr, n, &textpos.ParseError{Pos: pos, Raw: append([]byte(nil), b...), Err: ErrSingleDump})
+		}
+		ts := b[s.tsS:s.tsE]
+		if om || bytes.ContainsAny(ts, ".eE") || len(ts) <= 11 { // seconds stay below 1e11 until the year 5138
+			return schema.MetricsOpenMetrics, nil
+		}
+		return schema.MetricsPrometheusText, nil
+	}
+	if err := lr.Err(); err != nil {
+		return "", err
+	}
+	if comments > 0 && !om {
+		return "", &textpos.ParseError{Pos: textpos.Pos{File: lr.Name(), Line: 1},
+			Err: fmt.Errorf("no samples, only comments: %w", ErrSingleDump)}
+	}
+	if om {
+		return schema.MetricsOpenMetrics, nil
+	}
+	return schema.MetricsScrapes, nil
+}

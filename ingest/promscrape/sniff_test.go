@@ -1,0 +1,49 @@
+package promscrape
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
+)
+
+// TestSniff tells the forms apart by their first lines and refuses a
+// single dump, saying which forms to provide.
+func TestSniff(t *testing.T) {
+	cases := []struct{ in, form, err string }{
+		{"", schema.MetricsScrapes, ""},
+		{"\n\n", schema.MetricsScrapes, ""},
+		{"# scrape 1790000000.000\nvllm:num_requests_running 1\n", schema.MetricsScrapes, ""},
+		{"# a note\n\n# scrape 1790000000\n", schema.MetricsScrapes, ""},
+		{"# HELP x X.\n# TYPE x gauge\n# scrape 1790000000\nx 1\n", schema.MetricsScrapes, ""},
+		{"# TYPE x untyped\nx{a=\"1\"} 1 1790000000000\n", schema.MetricsPrometheusText, ""},
+		{"x 1 1790000000.123\n# EOF\n", schema.MetricsOpenMetrics, ""},
+		{"x 1 1790000000\n", schema.MetricsOpenMetrics, ""},
+		{"x 1 1.79e9\n", schema.MetricsOpenMetrics, ""},
+		{"# TYPE x gauge\n# UNIT x seconds\nx 1 1790000000123\n", schema.MetricsOpenMetrics, ""},
+		{"{\"x.y\",a=\"1\"} 1 1790000000123\n", schema.MetricsPrometheusText, ""},
+		{"x 1 1790000000123 # {a=\"b\"} 1\n", schema.MetricsPrometheusText, ""},
+		{"# HELP x X.\n# TYPE x gauge\nx 1\n", "", "metrics.prom:3: " + ErrSingleDump.Error()},
+		{"x 1\ny 2\n# scrape 1790000005\nx 2\n", schema.MetricsScrapes, ""}, // the reader reports lines 1-2
+		{"    vllm:num_requests_running{a=\"1\"} 0.0\n", "", "metrics.prom:1: " + ErrSingleDump.Error()},
+		{"# HELP x X.\n# TYPE x gauge\n", "", "metrics.prom:1: no samples, only comments: " + ErrSingleDump.Error()},
+		{"$ curl http://localhost:30000/metrics\n\nx 1\n", "", "metrics.prom:1:1: not Prometheus exposition text: invalid metric name: want a sample (name{labels} value timestamp) or a # comment"},
+	}
+	for _, c := range cases {
+		lr, err := lineio.NewReader(strings.NewReader(c.in), "metrics.prom")
+		if err != nil {
+			t.Fatal(err)
+		}
+		form, err := Sniff(lr)
+		var pe *textpos.ParseError
+		switch {
+		case c.err == "" && (err != nil || form != c.form):
+			t.Errorf("%q: got %q, %v; want %q", c.in, form, err, c.form)
+		case c.err != "" && (err == nil || err.Error() != c.err || !errors.As(err, &pe)):
+			t.Errorf("%q: got %q, %v;\nwant error %s", c.in, form, err, c.err)
+		}
+	}
+}
