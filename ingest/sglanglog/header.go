@@ -11,19 +11,15 @@ import (
 // prefix, or a batch line with or without one (locate.go). It is meant for
 // sniffing an unknown engine.
 func Match(line []byte) bool {
-	l := enginelog.ReadLine(line)
-	if _, ok := parseHeader(l, l.Start); ok {
-		return true
-	}
-	if enginelog.Uncolour(l) {
-		if _, ok := parseHeader(l, l.Start); ok {
-			return true
-		}
-	}
-	var h header
-	var bt batch
-	_, _, ok := batchElsewhere(l, &h, &bt)
-	return ok
+	return enginelog.Match(line, func(l *enginelog.Line) bool {
+		_, ok := parseHeader(l, l.Start)
+		return ok
+	}, func(l *enginelog.Line) bool {
+		var h header
+		var bt batch
+		_, _, ok := batchElsewhere(l, &h, &bt)
+		return ok
+	})
 }
 
 // header is a parsed SGLang line header.

@@ -13,21 +13,17 @@ import (
 // many lines, not one, because an SGLang log can begin with a few
 // vLLM-format lines (SGLang imports vLLM).
 func Match(line []byte) bool {
-	l := enginelog.ReadLine(line)
-	if _, ok := parseHeader(l, l.Start); ok {
-		return true
-	}
-	if enginelog.Uncolour(l) {
-		if _, ok := parseHeader(l, l.Start); ok {
-			return true
+	return enginelog.Match(line, func(l *enginelog.Line) bool {
+		_, ok := parseHeader(l, l.Start)
+		return ok
+	}, func(l *enginelog.Line) bool {
+		k := bytes.Index(l.Text[l.Start:], statsStart2)
+		if k < 0 {
+			return false
 		}
-	}
-	k := bytes.Index(l.Text[l.Start:], statsStart2)
-	if k < 0 {
-		return false
-	}
-	_, ok := gluedHeader(l, l.Start+k)
-	return ok
+		_, ok := gluedHeader(l, l.Start+k)
+		return ok
+	})
 }
 
 // header is a parsed vLLM line header.

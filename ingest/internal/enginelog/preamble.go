@@ -114,9 +114,15 @@ func ReadLine(raw []byte) *Line {
 	return &l
 }
 
-// Uncolour strips the colour codes whose ESC byte was lost from all of a
-// line read with ReadLine and takes it apart again (Preamble.Uncolour).
-func Uncolour(l *Line) bool { return new(Preamble).Uncolour(l) }
+// Match reports whether raw looks like a line of an engine, for a
+// reader's Match: header reports a header of the engine's where the
+// preamble ends (the line is looked at again without its colour
+// remnants), elsewhere a line of the engine's further on.
+func Match(raw []byte, header, elsewhere func(l *Line) bool) bool {
+	var p Preamble
+	l := p.Read(raw)
+	return header(&l) || p.Uncolour(&l) && header(&l) || elsewhere(&l)
+}
 
 // Preamble takes lines apart, reusing its buffers from line to line.
 type Preamble struct {
