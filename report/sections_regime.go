@@ -31,8 +31,9 @@ func (b *builder) regimeMap() {
 	xmax, ymax := 1.0, 1.0
 	var uncached []string
 	for _, r := range b.runs {
-		if !r.rd.Run.PrefixCaching {
-			// Without a cache there is no cache-warm capacity to compare with.
+		if !r.rd.Run.PrefixCaching || r.sum.Verdict == stats.VerdictCacheUnreported {
+			// Without a cache (or its counts) there is no cache-warm
+			// capacity to compare with.
 			uncached = append(uncached, r.name())
 			continue
 		}
@@ -77,7 +78,7 @@ func (b *builder) regimeMap() {
 		notes = append(notes, "No drain bound: it needs a c(L) fit (caching-off calibration runs) and synthetic workload shapes.")
 	}
 	if len(uncached) > 0 {
-		notes = append(notes, fmt.Sprintf("%d runs with prefix caching off are left out: they have no cache-warm capacity.", len(uncached)))
+		notes = append(notes, fmt.Sprintf("%d runs with prefix caching off or without cached-token counts are left out: they have no cache-warm capacity to compare with.", len(uncached)))
 	}
 	if len(missing) > 0 {
 		notes = append(notes, fmt.Sprintf("Not placed (λ, turns, think time, response time or C unknown): %s.", join(missing)))

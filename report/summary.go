@@ -58,8 +58,9 @@ type SummaryRun struct {
 	TriggerEndS   jsonnum.Float `json:"trigger_end_s"`
 	ControlKind   string        `json:"control_kind"`
 	ControlStartS jsonnum.Float `json:"control_start_s"`
-	// Verdict is healthy, persistent, partial, recovered or collapsed, or
-	// uncached for a run with prefix caching off.
+	// Verdict is healthy, persistent, partial, recovered or collapsed;
+	// uncached for a run with prefix caching off; cache-unreported for a
+	// run whose engine reported no cached tokens.
 	Verdict        string        `json:"verdict"`
 	EndHitRatio    jsonnum.Float `json:"end_hit_ratio"`
 	EndSessions    jsonnum.Float `json:"end_sessions"`

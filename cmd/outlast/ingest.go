@@ -86,27 +86,30 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	// and sessions go to the stage as the gateway log is read, so memory
 	// does not grow with the log.
 	begin := func(name string) (rundir.Sink, error) { return stage.BeginRun(name) }
-	var totalRejects int
+	var totalRejects, runs int
 	for i, dir := range dirs {
 		bar.step(i, filepath.Base(dir))
-		res, err := rundir.Stream(dir, rundir.Options{Lenient: *lenient, Version: version}, begin)
+		results, err := rundir.StreamAll(dir, rundir.Options{Lenient: *lenient, Version: version}, begin)
 		if err != nil {
 			bar.done()
 			return inputError(err)
 		}
-		if err := stage.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
-			bar.done()
-			return err
-		}
 		bar.clear()
-		for _, w := range res.Warnings {
-			fmt.Fprintf(stderr, "outlast: %s: %s\n", res.Data.Run.Run, w)
-		}
-		totalRejects += len(res.Rejects)
-		if !fs.quiet {
-			d := res.Data
-			fmt.Fprintf(stdout, "%-24s sessions %5d  turns %7d  events %5d  engine samples %6d  rejected %d\n",
-				d.Run.Run, res.Sessions, res.Turns, len(d.Events), len(d.Engine), len(res.Rejects))
+		for _, res := range results {
+			if err := stage.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
+				bar.done()
+				return err
+			}
+			for _, w := range res.Warnings {
+				fmt.Fprintf(stderr, "outlast: %s: %s\n", res.Data.Run.Run, w)
+			}
+			totalRejects += len(res.Rejects)
+			runs++
+			if !fs.quiet {
+				d := res.Data
+				fmt.Fprintf(stdout, "%-24s sessions %5d  turns %7d  events %5d  engine samples %6d  rejected %d\n",
+					d.Run.Run, res.Sessions, res.Turns, len(d.Events), len(d.Engine), len(res.Rejects))
+			}
 		}
 	}
 	bar.done()
@@ -115,7 +118,7 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	}
 	committed = true
 	if !fs.quiet {
-		fmt.Fprintf(stdout, "ingested %d runs into %s", len(dirs), *out)
+		fmt.Fprintf(stdout, "ingested %d runs into %s", runs, *out)
 		if totalRejects > 0 {
 			fmt.Fprintf(stdout, " (%d lines rejected, kept in %s)", totalRejects, filepath.Join(*out, dataset.RejectsDir))
 		}

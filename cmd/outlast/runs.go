@@ -45,6 +45,9 @@ func runRuns(stdout, stderr io.Writer, args []string) error {
 	for _, d := range runs {
 		r := d.Run
 		hit := stats.NewTurnSeries(d.Turns).HitRatio(stats.Window{Start: math.Inf(-1), End: math.Inf(1)})
+		if !stats.CacheKnown(&r) {
+			hit = math.NaN() // the engine reported no cached tokens
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n",
 			r.Run, r.Experiment, r.Arm, r.EngineName, r.EngineVersion, poolString(r.KVPoolTokens),
 			optFloat(r.ArrivalRate), r.TriggerString(), r.ControlString(), len(d.Sessions), len(d.Turns), ratio(hit))

@@ -1,6 +1,7 @@
 package rundir
 
 import (
+	"errors"
 	"io"
 	"path/filepath"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/outlast-dev/outlast/ingest/sglanglog"
 	"github.com/outlast-dev/outlast/ingest/vllmlog"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // engineFormat is an engine's log format: the engine's name in run.yaml,
@@ -170,4 +172,38 @@ func (r *runReader) collectSamples(next func() (schema.EngineSample, error), sp 
 		d.Engine = append(d.Engine, s)
 		sp.add(s.TS)
 	}
+}
+
+// EngineLog is what an engine log says of the engine, for outlast init.
+type EngineLog struct {
+	Engine       string // vllm or sglang; "" when no header was recognised
+	Format       string // the dialect, e.g. vllm-0.10
+	KVPoolTokens int64  // 0 when the log does not say
+}
+
+// ReadEngineLog reads the engine log at path as ingest would, with the
+// engine named by its lines.
+func ReadEngineLog(path string) (EngineLog, error) {
+	f, err := sniff(path)
+	if err != nil || f == nil {
+		return EngineLog{}, err
+	}
+	lr, err := open(path)
+	if err != nil {
+		return EngineLog{}, err
+	}
+	defer lr.Close()
+	log := f.open(lr, time.Unix(0, 0).UTC(), time.UTC)
+	for {
+		_, err := log.next()
+		if err == io.EOF {
+			break
+		}
+		var pe *textpos.ParseError
+		if err != nil && !errors.As(err, &pe) {
+			return EngineLog{}, err
+		}
+	}
+	sum := log.summary()
+	return EngineLog{Engine: f.name, Format: sum.format, KVPoolTokens: sum.kvPoolTokens}, lr.Err()
 }
