@@ -33,7 +33,7 @@ func (b *builder) replaySection(e *experiment, sec *model.Section, se *SummaryEx
 	sort.SliceStable(variants, func(i, j int) bool { return variants[i] == replayAsIs && variants[j] != replayAsIs })
 	byArm := map[string][]*runInfo{}
 	for _, r := range e.runs {
-		byArm[r.rd.Run.Arm] = append(byArm[r.rd.Run.Arm], r)
+		byArm[r.run.Arm] = append(byArm[r.run.Arm], r)
 	}
 	t := &model.Table{
 		ID:      "replay-" + e.slug,
@@ -56,7 +56,7 @@ func (b *builder) replaySection(e *experiment, sec *model.Section, se *SummaryEx
 	se.Counts = []SummaryCount{}
 	for _, v := range variants {
 		runs := byArm[v]
-		c := SummaryCount{Trigger: orNone(runs[0].rd.Run.TriggerKind), Control: v, Runs: len(runs)}
+		c := SummaryCount{Trigger: orNone(runs[0].run.TriggerKind), Control: v, Runs: len(runs)}
 		var hit, sess, rec []float64
 		counts := map[stats.Verdict]int{}
 		for _, r := range runs {
@@ -87,10 +87,10 @@ func (b *builder) replaySection(e *experiment, sec *model.Section, se *SummaryEx
 	for _, f := range []struct {
 		id, title string
 		axis      model.Axis
-		of        func(stats.SeriesPoint) float64
+		of        measure
 	}{
-		{"replay-hit-", "Hit ratio per minute", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, hitOf},
-		{"replay-sessions-", "Sessions in the system per minute", model.Axis{Name: "sessions"}, sessionsOf},
+		{"replay-hit-", "Hit ratio per minute", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, mHit},
+		{"replay-sessions-", "Sessions in the system per minute", model.Axis{Name: "sessions"}, mSessions},
 	} {
 		fig := &model.TimeSeries{ID: f.id + e.slug, Title: f.title, YAxes: []model.Axis{f.axis},
 			Caption: f.title + ": the observed run (black) and each variant's median over its seeds; trigger shaded, control start marked."}
@@ -114,7 +114,7 @@ func (b *builder) observedOf(e *experiment) (*runInfo, string) {
 	name := ""
 	for _, r := range e.runs {
 		var labels map[string]any
-		if json.Unmarshal([]byte(r.rd.Run.Labels), &labels) == nil {
+		if json.Unmarshal([]byte(r.run.Labels), &labels) == nil {
 			if s, ok := labels["replay_of"].(string); ok && s != "" {
 				name = s
 				break
@@ -161,20 +161,21 @@ func (b *builder) replayCaveat(obs *runInfo, name string, asIs []*runInfo) strin
 }
 
 // medianSeries is a measure per minute, the median over runs (NaN where
-// none has a value), on the first run's minutes.
-func medianSeries(name string, runs []*runInfo, of func(stats.SeriesPoint) float64, color string) model.Series {
-	first := runs[0].an.Minutes
-	y := make([]float64, len(first))
-	for k := range first {
+// none has a value), on the first run's minutes; runs of another length
+// are left out.
+func medianSeries(name string, runs []*runInfo, m measure, color string) model.Series {
+	first := runs[0].minutes[m]
+	y := make([]float64, len(first.x))
+	for k := range y {
 		var v []float64
 		for _, r := range runs {
-			if k < len(r.an.Minutes) {
-				v = append(v, of(r.an.Minutes[k]))
+			if s := r.minutes[m]; len(s.x) == len(first.x) {
+				v = append(v, s.y[k])
 			}
 		}
 		y[k], _, _ = medianRange(v)
 	}
-	return model.Series{Name: name, X: mid(pointWindows(first)), Y: y, Color: color}
+	return model.Series{Name: name, X: first.x, Y: y, Color: color}
 }
 
 // medianRange returns the median, least and largest of v, NaNs left out

@@ -54,10 +54,21 @@ var ErrNoGrowth = errors.New("stats: drain needs the workload's output_tokens an
 // remaining turns grow by output_tokens + tool_tokens per turn from its
 // latest completed turn's prompt (before its first turn completes, from its
 // context_tokens, else its first turn's prompt, else system_tokens +
-// task_tokens); a turn counts as done by t when its done_s ≤ t.
+// task_tokens); a turn counts as done by t when its done_s ≤ t. It is
+// DrainTerms followed by DrainTerms.Drain.
 func (x *RunIndex) RemainingColdWork(fit CostFit) (Drain, error) {
+	terms, err := x.DrainTerms()
+	if err != nil {
+		return Drain{Run: terms.Run, ChangeS: terms.ChangeS, RateAfter: terms.RateAfter, SlopePerHour: math.NaN(), SEPerHour: math.NaN()}, err
+	}
+	return terms.Drain(fit), nil
+}
+
+// DrainTerms samples what W(t) is made of at the times RemainingColdWork
+// samples it, before a cost fit is applied; see RemainingColdWork.
+func (x *RunIndex) DrainTerms() (DrainTerms, error) {
 	r := &x.Data.Run
-	d := Drain{Run: r.Run, RateAfter: math.NaN(), SlopePerHour: math.NaN(), SEPerHour: math.NaN()}
+	d := DrainTerms{Run: r.Run, RateAfter: math.NaN()}
 	if r.TriggerStartS == nil {
 		return d, ErrNoRateChange
 	}
@@ -76,19 +87,13 @@ func (x *RunIndex) RemainingColdWork(fit CostFit) (Drain, error) {
 		if t > x.End {
 			break
 		}
-		d.Points = append(d.Points, x.coldWorkAt(t, fit, growth))
+		d.Points = append(d.Points, x.coldWorkAt(t, growth))
 	}
-	ts := make([]float64, len(d.Points))
-	ys := make([]float64, len(d.Points))
-	for k, p := range d.Points {
-		ts[k], ys[k] = p.T/3600, p.ColdWorkS
-	}
-	d.SlopePerHour, d.SEPerHour = olsSlope(ts, ys)
 	return d, nil
 }
 
-func (x *RunIndex) coldWorkAt(t float64, fit CostFit, growth float64) DrainPoint {
-	p := DrainPoint{T: t}
+func (x *RunIndex) coldWorkAt(t float64, growth float64) DrainTermPoint {
+	p := DrainTermPoint{T: t}
 	r := &x.Data.Run
 	for _, si := range x.sessions {
 		s := &x.Data.Sessions[si]
@@ -145,7 +150,8 @@ func (x *RunIndex) coldWorkAt(t float64, fit CostFit, growth float64) DrainPoint
 		d0 := float64(j - q)
 		mf := float64(m)
 		sumL := mf*base + growth*(mf*d0+mf*(mf-1)/2)
-		p.ColdWorkS += mf*fit.A + fit.B*sumL
+		p.Turns = append(p.Turns, mf)
+		p.Tokens = append(p.Tokens, sumL)
 	}
 	return p
 }
