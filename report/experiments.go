@@ -25,7 +25,7 @@ type experiment struct {
 // normDesign maps runs.design to the design whose section it gets.
 func normDesign(d string) string {
 	switch d = strings.ToLower(strings.TrimSpace(d)); d {
-	case schema.DesignPaired, schema.DesignRecovery, schema.DesignCalibration, schema.DesignDrain, schema.DesignMixShift, schema.DesignPrevention, schema.DesignFlush:
+	case schema.DesignPaired, schema.DesignRecovery, schema.DesignCalibration, schema.DesignDrain, schema.DesignMixShift, schema.DesignPrevention, schema.DesignFlush, schema.DesignReplay:
 		return d
 	case schema.DesignNoCache:
 		return schema.DesignCalibration // caching off: the c(L) calibration
@@ -114,6 +114,7 @@ var designs = map[string]designInfo{
 	schema.DesignMixShift:    {"session-mix shift", "The workload shifts from short to long sessions (§6). A controller that is too loose collapses after the shift (bottom); one that is too tight makes first-phase sessions wait (right).", (*builder).mixShiftSection},
 	schema.DesignPrevention:  {"prevention", "How often each trigger left runs persistently degraded, per control (§3, §6).", (*builder).countsSection},
 	schema.DesignFlush:       {"cache-flush trigger", "How often each trigger left runs persistently degraded, per control (§3, §6).", (*builder).countsSection},
+	schema.DesignReplay:      {"what-if replays", "Replays of an observed run (outlast replay): the simulator fitted to the run, the run as it was (as-is) and with one thing changed per variant, each over several seeds.", (*builder).replaySection},
 	schema.DesignObserve:     {"observed runs", "Runs of design observe, or of a design this report does not know: each run's hit ratio, sessions in the system, D/C, throughput and the engine's own view over time, with its verdict and the onset of degradation. The regime map places them with every other run.", (*builder).observeSection},
 }
 

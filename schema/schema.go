@@ -41,7 +41,7 @@ var Tables = []string{TableRuns, TableSessions, TableTurns, TableEvents, TableEn
 type Run struct {
 	Run        string `parquet:"-"`               // run name, unique in a dataset (partition key)
 	Experiment string `parquet:"experiment,dict"` // runs analysed together
-	Design     string `parquet:"design,dict"`     // paired | recovery | calibration | drain | mix-shift | prevention | observe | nocache | flush
+	Design     string `parquet:"design,dict"`     // paired | recovery | calibration | drain | mix-shift | prevention | observe | nocache | flush | replay
 	Seed       *int64 `parquet:"seed,optional"`   // arms that share a base arrival stream share a seed; null if absent
 	Arm        string `parquet:"arm,dict"`        // burst, no-burst, none, budgeter, session-cap, ...
 	// StartedAt is the wall clock of t=0, UTC, microseconds.
