@@ -20,6 +20,10 @@ type fakeRun struct {
 	sessions   float64
 	turnsPerS  float64
 	model      string
+	// cachingOff makes a run without a prefix cache: every turn is cold,
+	// so its hit ratio is low from the start and the regime test calls it
+	// persistent, but its verdict is uncached.
+	cachingOff bool
 }
 
 func (f fakeRun) facts() *runFacts {
@@ -39,6 +43,10 @@ func (f fakeRun) facts() *runFacts {
 	}
 	if f.persistent {
 		s.Verdict = stats.VerdictPersistent
+	}
+	if f.cachingOff {
+		r.PrefixCaching = false
+		s.Persistent, s.Verdict = true, stats.VerdictUncached
 	}
 	return &runFacts{run: r, summary: s, endTurnsPerS: f.turnsPerS}
 }
@@ -332,5 +340,100 @@ func TestRunsColumn(t *testing.T) {
 	}
 	if _, err := RunsColumn(r, "nope"); err == nil {
 		t.Error("unknown column: no error")
+	}
+}
+
+// TestCollapseLeavesOutCachingOff checks that runs without a prefix cache,
+// which the regime test finds degraded from the start and the report calls
+// uncached, are not counted as collapsed: their own configuration keeps an
+// empty row with a footnote, and when the caching field is ignored they
+// leave the k/n of the caching-on runs unchanged, with the footnote.
+func TestCollapseLeavesOutCachingOff(t *testing.T) {
+	off := func(prefix string, seed int64) fakeRun {
+		return fakeRun{name: prefix, seed: seed, arm: "no-burst", cachingOff: true, endHit: 0.02}
+	}
+	a := facts(append(seeds("a", 1, 3, "no-burst", never, hit95), off("ax", 11), off("ay", 12))...)
+	b := facts(append(seeds("b", 1, 3, "no-burst", never, hit95), off("bx", 11), off("by", 12))...)
+	const note = "2 caching-off run(s) left out: without a prefix cache there is no second regime to collapse into (the report's verdict: uncached)"
+
+	// Only the collapse rate: the fits of caching-off runs need whole runs.
+	only := []string{MeasureCollapseRate}
+	res := mustCompare(t, []string{"A", "B"}, [][]*runFacts{a, b}, Options{Measures: only})
+	tb := table(t, res, MeasureCollapseRate)
+	if len(tb.Rows) != 2 || tb.Rows[0].Config != "caching=on" || tb.Rows[1].Config != "caching=off" {
+		t.Fatalf("rows %+v, want caching=on and caching=off", tb.Rows)
+	}
+	for j, c := range tb.Rows[1].Cells {
+		if c.Runs != 0 || c.Count != 0 || !math.IsNaN(float64(c.Value)) || c.Vs != nil {
+			t.Errorf("caching=off, column %d: %d/%d value %v vs %v; want no runs counted, no test", j, c.Count, c.Runs, c.Value, c.Vs)
+		}
+		if len(c.Footnotes) != 1 || tb.Footnotes[c.Footnotes[0]-1] != note {
+			t.Errorf("caching=off, column %d: footnotes %v of %q, want %q", j, c.Footnotes, tb.Footnotes, note)
+		}
+	}
+	if got := tb.Measure.CellText(tb.Rows[0].Cells[1]); got != "0/3" {
+		t.Errorf("caching=on cell %q, want 0/3", got)
+	}
+
+	res = mustCompare(t, []string{"A", "B"}, [][]*runFacts{a, b}, Options{Ignore: []string{"caching"}, Measures: only})
+	tb = table(t, res, MeasureCollapseRate)
+	if len(tb.Rows) != 1 {
+		t.Fatalf("rows %d, want 1", len(tb.Rows))
+	}
+	for j, c := range tb.Rows[0].Cells {
+		if got := tb.Measure.CellText(c); got != "0/3" || len(c.Footnotes) != 1 || tb.Footnotes[c.Footnotes[0]-1] != note {
+			t.Errorf("column %d: %q with footnotes %v of %q; want 0/3 and %q", j, got, c.Footnotes, tb.Footnotes, note)
+		}
+	}
+	// Three caching-on pairs, all tied (none collapsed): p = 1 with no
+	// "too few runs" note: the seeds agree.
+	if d := tb.Rows[0].Cells[1].Vs; d == nil || d.Test != TestMcNemar || !near(float64(d.P), 1) || d.Pairs != 3 {
+		t.Errorf("test %+v, want exact McNemar on the 3 caching-on pairs, p = 1", d)
+	}
+}
+
+// TestTooFewRunsCountsUntiedPairs checks the smallest possible p of the
+// paired tests against the exact sign test of the untied pairs, by hand:
+// 8 seed pairs of which 5 tie leave 3 that can move p, and the most
+// extreme split of 3, 0 against 3, has p = 2·(1/2)³ = 0.25 > α = 0.05, so
+// no difference could be detected and the footnote says so. Counting the
+// 8 pairs gave 2·(1/2)⁸ = 0.0078 and no footnote.
+func TestTooFewRunsCountsUntiedPairs(t *testing.T) {
+	a := facts(seeds("a", 1, 8, "burst", func(i int) bool { return i < 5 }, hit95)...)
+	b := facts(seeds("b", 1, 8, "burst", always, hit95)...)
+	res := mustCompare(t, []string{"A", "B"}, [][]*runFacts{a, b}, Options{})
+	tb := table(t, res, MeasureCollapseRate)
+	c := tb.Rows[0].Cells[1]
+	d := c.Vs
+	if d.Test != TestMcNemar || d.Pairs != 8 || !near(float64(d.P), 0.25) || !near(float64(d.MinP), 0.25) {
+		t.Fatalf("test %s pairs %d p %v min p %v; want mcnemar, 8 pairs, p = min p = 0.25", d.Test, d.Pairs, d.P, d.MinP)
+	}
+	want := "too few runs to detect a difference at α = 0.05: 5 of 8 pairs tie, and with 3 untied the smallest possible p is 0.250"
+	if len(c.Footnotes) != 1 || tb.Footnotes[c.Footnotes[0]-1] != want {
+		t.Errorf("footnotes %v of %q, want %q", c.Footnotes, tb.Footnotes, want)
+	}
+
+	// The sign test likewise: 8 pairs of end hit ratios, 6 equal and 2
+	// higher in B: 2 untied, smallest p 2·(1/2)² = 0.5, also the p.
+	hb := []float64{0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.97, 0.98}
+	a = facts(seeds("a", 1, 8, "burst", never, hit95)...)
+	b = facts(seeds("b", 1, 8, "burst", never, func(i int) float64 { return hb[i] })...)
+	res = mustCompare(t, []string{"A", "B"}, [][]*runFacts{a, b}, Options{})
+	tb = table(t, res, MeasureEndHit)
+	c = tb.Rows[0].Cells[1]
+	if d := c.Vs; d.Test != TestSign || !near(float64(d.P), 0.5) || !near(float64(d.MinP), 0.5) {
+		t.Fatalf("test %s p %v min p %v; want the sign test, p = min p = 0.5", d.Test, d.P, d.MinP)
+	}
+	want = "too few runs to detect a difference at α = 0.05: 6 of 8 pairs tie, and with 2 untied the smallest possible p is 0.500"
+	if len(c.Footnotes) != 1 || tb.Footnotes[c.Footnotes[0]-1] != want {
+		t.Errorf("footnotes %v of %q, want %q", c.Footnotes, tb.Footnotes, want)
+	}
+
+	// Without ties the footnote is as before: 3 pairs, 2·(1/2)³ = 0.25.
+	a = facts(seeds("a", 1, 3, "burst", never, hit95)...)
+	b = facts(seeds("b", 1, 3, "burst", always, hit95)...)
+	tb = table(t, mustCompare(t, []string{"A", "B"}, [][]*runFacts{a, b}, Options{}), MeasureCollapseRate)
+	if got := tb.Footnotes; len(got) != 1 || got[0] != "too few runs to detect a difference at α = 0.05: the smallest possible p is 0.250" {
+		t.Errorf("footnotes %q", got)
 	}
 }

@@ -31,7 +31,9 @@ func compareCells(m Measure, a, b *cell, res *Result, t *Table, out *Cell) *Delt
 		d.Test = TestMcNemar
 		d.P = Float(stats.McNemarExact(tab))
 		d.Diff = Float(float64(tab.BOnly-tab.AOnly) / float64(len(av)))
-		d.MinP = Float(stats.SignTestMinP(len(av)))
+		// Concordant pairs tie: only the discordant ones can move p.
+		d.untied = tab.AOnly + tab.BOnly
+		d.MinP = pairedMinP(d.untied)
 	case m.Kind == KindProportion:
 		ka, kb := int(sum(av)), int(sum(bv))
 		na, nb := len(av), len(bv)
@@ -54,7 +56,8 @@ func compareCells(m Measure, a, b *cell, res *Result, t *Table, out *Cell) *Delt
 		if ps.Diff.OK {
 			d.DiffLo, d.DiffHi = finiteOrNaN(ps.Diff.Lo), finiteOrNaN(ps.Diff.Hi)
 		}
-		d.MinP = Float(stats.SignTestMinP(len(av)))
+		d.untied = ps.AWins + ps.BWins
+		d.MinP = pairedMinP(d.untied)
 		if math.IsNaN(ps.P) {
 			out.note(t, "every pair ties: no test")
 		}
@@ -72,10 +75,28 @@ func compareCells(m Measure, a, b *cell, res *Result, t *Table, out *Cell) *Delt
 		d.Percent = Float(100 * float64(d.Diff) / math.Abs(base))
 	}
 	d.Higher = float64(d.Diff) > 0
-	if float64(d.MinP) > res.Alpha {
+	switch {
+	case d.Paired && d.untied == 0:
+		// Every seed gave both columns the same outcome: the data show no
+		// difference, which is not a lack of runs (the sign test says
+		// "every pair ties" above).
+	case d.Paired && d.untied < d.Pairs && float64(d.MinP) > res.Alpha:
+		out.note(t, "too few runs to detect a difference at α = %s: %d of %d pairs tie, and with %d untied the smallest possible p is %.3f",
+			fmtFloat(res.Alpha), d.Pairs-d.untied, d.Pairs, d.untied, float64(d.MinP))
+	case float64(d.MinP) > res.Alpha:
 		out.note(t, "too few runs to detect a difference at α = %s: the smallest possible p is %.3f", fmtFloat(res.Alpha), float64(d.MinP))
 	}
 	return d
+}
+
+// pairedMinP is the smallest p a paired test (exact McNemar, the sign
+// test: both binomial tests of the untied pairs) can give with untied
+// pairs that do not tie: 2·2⁻ⁿ, at most 1; 1 when every pair ties.
+func pairedMinP(untied int) Float {
+	if untied == 0 {
+		return 1
+	}
+	return Float(stats.SignTestMinP(untied))
 }
 
 // baseValue is the baseline cell's summary value (median or share), which

@@ -42,8 +42,11 @@
 //
 // # Measures and tests
 //
-//   - collapse rate: k/n runs persistently degraded (§3). Fisher's exact
-//     test; exact McNemar on seed pairs. The change is in percentage points.
+//   - collapse rate: k/n runs persistently degraded (§3), of the runs with
+//     prefix caching on: a run without a cache has every turn cold and no
+//     second regime to collapse into (the report's verdict: uncached), so
+//     it is left out, with a footnote. Fisher's exact test; exact McNemar
+//     on seed pairs. The change is in percentage points.
 //   - hit ratio and turn throughput of healthy runs over the last 10
 //     minutes: runs neither persistently degraded nor still collapsed after
 //     control, so these measure the cache apart from collapse. The median
@@ -61,7 +64,10 @@
 // per column (Options.NoHolm reports raw ones); a change is shown when the
 // adjusted p is at most α, else "~". When the smallest p a test can give
 // with the runs at hand exceeds α, a footnote says that no difference
-// could have been detected. A median's interval needs 6 runs at 95%; with
+// could have been detected; for a paired test only the pairs that do not
+// tie count (exact McNemar and the sign test are binomial tests of them:
+// with u untied pairs the smallest p is 2·2⁻ᵘ), and when every pair ties
+// the seeds agree and there is no such footnote. A median's interval needs 6 runs at 95%; with
 // fewer it prints "± ∞".
 //
 // # Examples
@@ -84,9 +90,10 @@
 //	collapse rate: share of runs persistently degraded
 //	             │    v1     │                   v2                   │
 //	             │ collapsed │ collapsed            vs base           │
-//	arm=burst            5/8         8/8        ~ (p=0.250 n=8 pairs)
+//	arm=burst            5/8        8/8¹        ~ (p=0.250 n=8 pairs)
 //	arm=no-burst         0/8         8/8  +100 pp (p=0.016 n=8 pairs)
 //	test: exact McNemar on seed pairs; ~: not significant at α = 0.05; p Holm-adjusted across 2 rows
+//	¹ too few runs to detect a difference at α = 0.05: 5 of 8 pairs tie, and with 3 untied the smallest possible p is 0.250
 //
 //	sessions in the system, last 5 minutes
 //	             │     v1     │                    v2                     │

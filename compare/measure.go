@@ -47,6 +47,10 @@ type Measure struct {
 	// Counted describes the runs the measure counts, for the footnote of a
 	// cell that has none.
 	Counted string `json:"counted"`
+	// leftOut, when set, is the footnote of a cell some of whose runs the
+	// measure does not count, with their number for its %d; a row whose
+	// runs are all left out then stays in the table, empty, with it.
+	leftOut string
 
 	// outcome (KindProportion) says whether a run has the outcome; ok is
 	// false for runs the measure leaves out.
@@ -74,8 +78,15 @@ var notRecovered = math.Inf(1)
 var Measures = []Measure{
 	{
 		ID: MeasureCollapseRate, Title: "collapse rate: share of runs persistently degraded", Unit: "collapsed",
-		Kind: KindProportion, Delta: DeltaPoints, Counted: "runs",
-		outcome: func(f *runFacts) (bool, bool) { return f.summary.Persistent, true },
+		Kind: KindProportion, Delta: DeltaPoints, Counted: "runs with prefix caching on",
+		// Every turn of a run without a prefix cache is cold by design, so
+		// its hit ratio is low from the start: there is no second regime
+		// to fall into. The report calls such a run uncached, not
+		// persistent; so does the collapse rate.
+		outcome: func(f *runFacts) (bool, bool) {
+			return f.summary.Persistent, f.summary.Verdict != stats.VerdictUncached
+		},
+		leftOut: "%d caching-off run(s) left out: without a prefix cache there is no second regime to collapse into (the report's verdict: uncached)",
 	},
 	{
 		ID: MeasureEndHit, Title: "hit ratio of healthy runs, last 10 minutes", Unit: "hit ratio",

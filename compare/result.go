@@ -112,12 +112,17 @@ type Delta struct {
 	P           Float `json:"p"`
 	PAdjusted   Float `json:"p_adjusted"`
 	Significant bool  `json:"significant"`
-	// MinP is the smallest p-value the test can give with these runs; when
+	// MinP is the smallest p-value the test can give with these runs (for
+	// a paired test, with its untied pairs; 1 when there are none); when
 	// it exceeds Alpha no difference could have been detected.
 	MinP Float `json:"min_p"`
 	// Higher reports whether the other column's value is above the
 	// baseline's (Diff > 0); whether that is worse depends on the measure.
 	Higher bool `json:"higher"`
+	// untied is, for a paired test, the number of pairs that do not tie
+	// (discordant pairs for McNemar, pairs with a nonzero difference for
+	// the sign test): only they can move its p.
+	untied int
 }
 
 // footnote returns the 1-based index of msg in t's footnotes, adding it.

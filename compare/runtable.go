@@ -24,7 +24,8 @@ func runTable(m Measure, res *Result, g grouping, show, varying []int, hidden fu
 					sel[j].runs = append(sel[j].runs, f)
 				}
 			}
-			hasRuns = hasRuns || len(sel[j].runs) > 0
+			left := len(c.runs) - len(sel[j].runs)
+			hasRuns = hasRuns || len(sel[j].runs) > 0 || m.leftOut != "" && left > 0
 		}
 		if !hasRuns {
 			continue
@@ -35,10 +36,15 @@ func runTable(m Measure, res *Result, g grouping, show, varying []int, hidden fu
 			for _, v := range hidden(c.runs) {
 				out.note(t, "runs of %s differ in %s, which the grouping hides", res.Columns[j], v)
 			}
+			left := len(g.cells[cfg][j].runs) - len(c.runs)
+			if m.leftOut != "" && left > 0 {
+				out.note(t, m.leftOut, left)
+			}
 			if len(c.runs) == 0 {
 				switch {
 				case len(g.cells[cfg][j].runs) == 0:
 					out.note(t, "configuration not in %s", res.Columns[j])
+				case m.leftOut != "":
 				default:
 					out.note(t, "%s has no %s", res.Columns[j], m.Counted)
 				}

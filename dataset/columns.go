@@ -80,7 +80,7 @@ func planOf[T any]() (*rowPlan, error) {
 			f.kind = kindInt64
 		case t.Kind() == reflect.Int32:
 			f.kind = kindInt32
-		case t.Kind() == reflect.Bool && !f.optional:
+		case t.Kind() == reflect.Bool:
 			f.kind = kindBool
 		default:
 			return nil, fmt.Errorf("dataset: %s.%s: type %s not read", rt.Name(), sf.Name, sf.Type)
@@ -218,7 +218,7 @@ func (d *columnDecoder) page(p parquet.Page) error {
 	}
 	values := int(n - p.NumNulls())
 	if d.f.kind == kindBool {
-		return d.bools(p, n)
+		return d.bools(p, n, present, values)
 	}
 	if d.f.kind == kindString {
 		if present == nil {
@@ -334,27 +334,18 @@ func (d *columnDecoder) strings(p parquet.Page, values int, dst func(k int) *str
 	return nil
 }
 
-// bools stores a boolean page's values.
-func (d *columnDecoder) bools(p parquet.Page, n int64) error {
-	r, ok := p.Values().(parquet.BooleanReader)
-	if !ok {
-		return fmt.Errorf("boolean page of type %T", p)
+// bools stores a boolean page's values, packed eight to a byte, the first
+// in the lowest bit (Parquet's plain encoding, which parquet-go keeps).
+func (d *columnDecoder) bools(p parquet.Page, n int64, present []byte, values int) error {
+	data := p.Data()
+	bits := data.Boolean()
+	if len(bits)*8 < values {
+		return fmt.Errorf("%d bytes of booleans for %d values", len(bits), values)
 	}
-	vals := make([]bool, n)
-	got := 0
-	for got < len(vals) {
-		k, err := r.ReadBooleans(vals[got:])
-		got += k
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	vals := make([]bool, values)
+	for k := range vals {
+		vals[k] = bits[k>>3]>>(k&7)&1 != 0
 	}
-	if got != len(vals) {
-		return fmt.Errorf("%d values, want %d", got, n)
-	}
-	store(d, n, nil, vals)
+	store(d, n, present, vals)
 	return nil
 }

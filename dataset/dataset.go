@@ -24,6 +24,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/rogpeppe/go-internal/lockedfile"
 
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
@@ -49,11 +50,14 @@ func PartitionDir(root, table, run string) string {
 // them into place. A failed ingest calls Abort and leaves the dataset as it
 // was. Runs may be written at the same time from several goroutines, each
 // through its own RunWriter; a run's files do not depend on which others
-// are written beside it or in what order they finish.
+// are written beside it or in what order they finish. Several stages, of
+// one process or many, may be open on one dataset at once (see lock.go).
 type Stage struct {
 	root    string
 	dir     string
-	created string // CreatedBy version string
+	created string   // CreatedBy version string
+	owner   *os.File // the stage's owner file, locked until the stage ends
+	removed []Owner  // abandoned stages removed when this one was made
 
 	attempts     atomic.Int64 // runs begun, for their spill directories
 	tableDirs    sync.Once
@@ -64,18 +68,22 @@ type Stage struct {
 	open []string   // runs begun and not finished
 }
 
-// NewStage starts a staging area under root (created if needed). version is
+// NewStage starts a staging area under root (created if needed), after
+// removing the stages of ingests that died (Removed lists them). version is
 // the outlast version recorded in each file's created_by.
 func NewStage(root, version string) (*Stage, error) {
-	if err := os.MkdirAll(root, 0o755); err != nil {
+	if err := os.MkdirAll(root, 0o777); err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(root, ".staging-")
+	dir, owner, removed, err := makeStage(root, version)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("dataset: staging in %s: %w", root, err)
 	}
-	return &Stage{root: root, dir: dir, created: version}, nil
+	return &Stage{root: root, dir: dir, created: version, owner: owner, removed: removed}, nil
 }
+
+// Removed returns the owners of the abandoned stages NewStage removed.
+func (s *Stage) Removed() []Owner { return s.removed }
 
 // WriteRun writes the five tables of d into the stage. Rows are sorted
 // first, so the bytes do not depend on the order they were collected in.
@@ -263,7 +271,7 @@ func (s *Stage) stagedPath(table, run string) string {
 func (s *Stage) makeTableDirs() error {
 	s.tableDirs.Do(func() {
 		for _, t := range schema.Tables {
-			if err := os.Mkdir(filepath.Join(s.dir, t), 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			if err := os.Mkdir(filepath.Join(s.dir, t), 0o777); err != nil && !errors.Is(err, os.ErrExist) {
 				s.tableDirsErr = err
 				return
 			}
@@ -285,7 +293,7 @@ func (s *Stage) WriteRejects(run string, rejects []*textpos.ParseError) error {
 		}
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
@@ -293,7 +301,7 @@ func (s *Stage) WriteRejects(run string, rejects []*textpos.ParseError) error {
 		buf.Write(rejectJSON(r))
 		buf.WriteByte('\n')
 	}
-	return os.WriteFile(filepath.Join(dir, run+".jsonl"), buf.Bytes(), 0o644)
+	return os.WriteFile(filepath.Join(dir, run+".jsonl"), buf.Bytes(), 0o666)
 }
 
 func writeTable[T any](s *Stage, table, run string, rows []T, syncer *fileSyncer) error {
@@ -316,15 +324,24 @@ func writeTable[T any](s *Stage, table, run string, rows []T, syncer *fileSyncer
 
 // Commit moves every staged run into the dataset, replacing earlier files of
 // the same runs, and removes the stage. Each file is replaced by a rename,
-// so a reader never sees a partial file.
+// so a reader never sees a partial file; a run's runs-table file comes
+// last, so a new run is listed only once its other tables are in place.
+// Commits of concurrent ingests take turns under the dataset's lock.
 func (s *Stage) Commit() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	unlock, err := lockedfile.MutexAt(filepath.Join(s.root, LockName)).Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	isRuns := func(t string) bool { return t == schema.TableRuns }
+	tables := append(slices.DeleteFunc(slices.Clone(schema.Tables), isRuns), schema.TableRuns)
 	for _, run := range s.runs {
-		for _, table := range schema.Tables {
+		for _, table := range tables {
 			src := s.stagedPath(table, run)
 			dstDir := PartitionDir(s.root, table, run)
-			if err := os.MkdirAll(dstDir, 0o755); err != nil {
+			if err := os.MkdirAll(dstDir, 0o777); err != nil {
 				return err
 			}
 			if err := os.Rename(src, filepath.Join(dstDir, FileName)); err != nil {
@@ -334,7 +351,7 @@ func (s *Stage) Commit() error {
 		rej := filepath.Join(s.dir, RejectsDir, run+".jsonl")
 		dst := filepath.Join(s.root, RejectsDir, run+".jsonl")
 		if st, err := os.Stat(rej); err == nil && st.Size() > 0 {
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(dst), 0o777); err != nil {
 				return err
 			}
 			if err := os.Rename(rej, dst); err != nil {
@@ -344,11 +361,11 @@ func (s *Stage) Commit() error {
 			return err
 		}
 	}
-	return os.RemoveAll(s.dir)
+	return dropStage(s.dir, s.owner)
 }
 
 // Abort discards the stage.
-func (s *Stage) Abort() error { return os.RemoveAll(s.dir) }
+func (s *Stage) Abort() error { return dropStage(s.dir, s.owner) }
 
 // Runs lists the runs in the dataset at root, sorted by name.
 func Runs(root string) ([]string, error) {

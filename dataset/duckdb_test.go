@@ -1,37 +1,16 @@
 package dataset
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/outlast-dev/outlast/internal/duckdbtest"
 	"github.com/outlast-dev/outlast/schema"
 )
 
-// duckdb runs sql in DuckDB (tools/duckdb, installed by .ci/run) and returns
-// its JSON lines. Locally without node or the package it skips; in CI
-// (CI=true) their absence fails the test, so a green CI has really read the
-// dataset through DuckDB.
-func duckdb(t *testing.T, sql string) string {
-	t.Helper()
-	dir, _ := filepath.Abs(filepath.Join("..", "tools", "duckdb"))
-	_, nodeErr := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api"))
-	if nodeErr != nil || modErr != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("DuckDB check needs node and tools/duckdb/node_modules (.ci/run installs them): %v %v", nodeErr, modErr)
-		}
-		t.Skip("node or tools/duckdb/node_modules missing; run: cd tools/duckdb && npm install --no-package-lock")
-	}
-	cmd := exec.Command("node", filepath.Join(dir, "query.mjs"), sql)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("duckdb: %v\n%s", err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
+// duckdb runs sql in DuckDB (tools/duckdb), or skips the test without it.
+func duckdb(t *testing.T, sql string) string { return duckdbtest.Query(t, sql) }
 
 func TestDuckDBReadsDataset(t *testing.T) {
 	root := t.TempDir()

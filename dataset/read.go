@@ -13,17 +13,27 @@ import (
 	"github.com/outlast-dev/outlast/schema"
 )
 
+// ReadRunRow reads one run's row of the runs table alone, without its
+// other tables.
+func ReadRunRow(root, run string) (schema.Run, error) {
+	runs, err := readTable[schema.Run](root, schema.TableRuns, run)
+	if err != nil {
+		return schema.Run{}, err
+	}
+	if len(runs) != 1 {
+		return schema.Run{}, fmt.Errorf("dataset: %s: want 1 row in runs, have %d", run, len(runs))
+	}
+	runs[0].Run = run
+	return runs[0], nil
+}
+
 // ReadRun reads one run's five tables back.
 func ReadRun(root, run string) (*schema.RunData, error) {
 	d := &schema.RunData{}
-	runs, err := readTable[schema.Run](root, schema.TableRuns, run)
-	if err != nil {
+	var err error
+	if d.Run, err = ReadRunRow(root, run); err != nil {
 		return nil, err
 	}
-	if len(runs) != 1 {
-		return nil, fmt.Errorf("dataset: %s: want 1 row in runs, have %d", run, len(runs))
-	}
-	d.Run = runs[0]
 	if d.Sessions, err = readTable[schema.Session](root, schema.TableSessions, run); err != nil {
 		return nil, err
 	}

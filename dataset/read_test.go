@@ -71,8 +71,10 @@ func TestColumnsReadAsGenericReader(t *testing.T) {
 				Limit: ptr(float64(i)), Active: ptr(int64(i)), Extra: "{}"})
 		}
 	}
+	d.Run.CacheReported = ptr(true)
 	empty := sampleRun("empty")
 	empty.Sessions, empty.Turns, empty.Events, empty.Engine = nil, nil, nil, nil
+	empty.Run.CacheReported = nil
 	writeRuns(t, root, d, empty)
 	for _, run := range []string{"full", "empty"} {
 		sameAsGeneric[schema.Run](t, root, schema.TableRuns, run)

@@ -122,7 +122,7 @@ func (sw *SortedWriter[T]) spill() error {
 
 func (sw *SortedWriter[T]) mkSpillDir() error {
 	sw.spilled = true
-	return os.MkdirAll(sw.spillDir, 0o755)
+	return os.MkdirAll(sw.spillDir, 0o777)
 }
 
 // Close writes the rest and completes the file, merging late rows in.

@@ -4,11 +4,16 @@
 //
 //	ingest/manifest    run.yaml, the run's manifest
 //	ingest/gateway     the gateway's per-request log (gateway.jsonl)
+//	ingest/aiperf      AIPerf's per-request export (profile_export.jsonl)
+//	ingest/guidellm    GuideLLM's report (benchmarks.json or .yaml)
+//	ingest/infperf     inference-perf's per_request_lifecycle_metrics.json
 //	ingest/vllmlog     vLLM's engine log
 //	ingest/sglanglog   SGLang's engine log
 //	ingest/promscrape  Prometheus scrapes of the engine's /metrics
 //	ingest/rundir      a run directory: the readers above in order, the
-//	                   checks across files, the tables of one run
+//	                   checks across files, the tables of one run (or of
+//	                   each benchmark of a GuideLLM sweep)
+//	ingest/runinit     a run directory's first run.yaml (outlast init)
 //
 // Nothing here writes the dataset: ingest/rundir streams a run's rows into
 // a Sink, which cmd/outlast connects to the dataset package.

@@ -1,11 +1,14 @@
 package report
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/report/render"
@@ -31,12 +34,18 @@ type Options struct {
 }
 
 // builder holds the state of one Build. It works in two steps: add
-// measures one run as it is read (runInfo), and finish aggregates the
-// measured runs into experiments, fits and sections.
+// measures one run as it is read (runInfo), on every core while the source
+// reads the next runs, and finish aggregates the measured runs into
+// experiments, fits and sections.
 type builder struct {
 	opt  Options
-	runs []*runInfo // by run name after finish begins
 	seen map[string]bool
+	// work takes runs to the measuring goroutines, which append to runs
+	// under mu; wg waits for them.
+	work chan *schema.RunData
+	mu   sync.Mutex
+	wg   sync.WaitGroup
+	runs []*runInfo // by run name after finish begins
 	exps []*experiment
 	// fit is the c(L) used outside the calibration sections, nil when
 	// there is none.
@@ -44,13 +53,33 @@ type builder struct {
 	fitInfo *SummaryFit
 	doc     *model.Doc
 	sum     *Summary
+	// findings are the findings section's items, in order.
+	findings []model.ListItem
+	// share is how many small multiples one experiment draws.
+	share int
 }
 
+// newBuilder starts a builder with its measuring goroutines; wait stops
+// them.
 func newBuilder(opt Options) *builder {
-	return &builder{opt: opt, seen: map[string]bool{}}
+	b := &builder{opt: opt, seen: map[string]bool{}, work: make(chan *schema.RunData)}
+	for range runtime.GOMAXPROCS(0) {
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			for rd := range b.work {
+				r := measureRun(rd)
+				b.mu.Lock()
+				b.runs = append(b.runs, r)
+				b.mu.Unlock()
+			}
+		}()
+	}
+	return b
 }
 
-// add measures one run.
+// add hands one run to be measured; the builder owns it from then on. The
+// order of runs does not matter: finish sorts them by name.
 func (b *builder) add(rd *schema.RunData) error {
 	if rd == nil {
 		return errors.New("report: nil run")
@@ -59,8 +88,14 @@ func (b *builder) add(rd *schema.RunData) error {
 		return fmt.Errorf("report: run %q appears twice", rd.Run.Run)
 	}
 	b.seen[rd.Run.Run] = true
-	b.runs = append(b.runs, measureRun(rd))
+	b.work <- rd
 	return nil
+}
+
+// wait returns once every run added has been measured.
+func (b *builder) wait() {
+	close(b.work)
+	b.wg.Wait()
 }
 
 // finish aggregates the runs added so far into the report.
@@ -70,6 +105,7 @@ func (b *builder) finish() (*model.Doc, *Summary, error) {
 	}
 	sort.Slice(b.runs, func(i, j int) bool { return b.runs[i].name() < b.runs[j].name() })
 	b.groupExperiments()
+	b.shareSmallMultiples()
 	b.globalFit()
 
 	title := b.opt.Title
@@ -77,7 +113,7 @@ func (b *builder) finish() (*model.Doc, *Summary, error) {
 		title = "outlast report"
 	}
 	b.doc = &model.Doc{Title: title}
-	b.sum = &Summary{SchemaVersion: SummaryVersion, Title: title, Dataset: b.opt.Dataset, CostFit: b.fitInfo}
+	b.sum = &Summary{SchemaVersion: SummaryVersion, Title: title, Dataset: b.opt.Dataset, CostFit: b.fitInfo, Findings: []SummaryFinding{}}
 	b.provenance()
 	b.overview()
 	for _, e := range b.exps {
@@ -85,6 +121,7 @@ func (b *builder) finish() (*model.Doc, *Summary, error) {
 	}
 	b.regimeMap()
 	b.provenanceSection()
+	b.findingsSection()
 	b.doc.Subtitle = b.subtitle()
 	if err := model.Validate(b.doc); err != nil {
 		return nil, nil, err
@@ -92,17 +129,44 @@ func (b *builder) finish() (*model.Doc, *Summary, error) {
 	return b.doc, b.sum, nil
 }
 
-// Build computes the report of a dataset: the document rendered as
-// index.html and tables, and the summary written as summary.json. The runs
-// may come in any order; the result depends only on their content and opt.
-func Build(runs []*schema.RunData, opt Options) (*model.Doc, *Summary, error) {
-	b := newBuilder(opt)
-	for _, rd := range runs {
-		if err := b.add(rd); err != nil {
-			return nil, nil, err
+// Source gives a report its runs one at a time: it calls fn with each run,
+// in any order, and stops at fn's first error, which it returns. The report
+// owns a run once fn has it (the source must not change it afterwards) and
+// keeps nothing of its tables once it has measured it, so a source that
+// reads a dataset run by run holds a few runs in memory at a time (the one
+// being read and one being measured per core), however many runs the
+// dataset has.
+type Source func(fn func(*schema.RunData) error) error
+
+// Slice is the Source of runs already in memory.
+func Slice(runs []*schema.RunData) Source {
+	return func(fn func(*schema.RunData) error) error {
+		for _, rd := range runs {
+			if err := fn(rd); err != nil {
+				return err
+			}
 		}
+		return nil
+	}
+}
+
+// BuildFrom computes the report of the runs src gives: the document
+// rendered as index.html and tables, and the summary written as
+// summary.json. The result depends only on the runs' content and opt, not
+// on their order.
+func BuildFrom(src Source, opt Options) (*model.Doc, *Summary, error) {
+	b := newBuilder(opt)
+	err := src(b.add)
+	b.wait()
+	if err != nil {
+		return nil, nil, err
 	}
 	return b.finish()
+}
+
+// Build is BuildFrom of runs in memory.
+func Build(runs []*schema.RunData, opt Options) (*model.Doc, *Summary, error) {
+	return BuildFrom(Slice(runs), opt)
 }
 
 // Figures returns the figures of the report of runs in document order, for
@@ -115,22 +179,46 @@ func Figures(runs []*schema.RunData, opt Options) ([]model.Figure, error) {
 	return model.Figures(doc), nil
 }
 
-// Write builds the report of runs and writes dir/index.html,
+// Write builds the report of the runs src gives and writes dir/index.html,
 // dir/summary.json and dir/tables/*.csv and *.md, each atomically. dir is
-// created if needed.
-func Write(dir string, runs []*schema.RunData, opt Options) error {
-	doc, sum, err := Build(runs, opt)
+// created if needed. The files of an earlier report in dir that this one
+// does not write are removed (render.OutDir); no other file is touched. It
+// returns the summary written, whose findings a command can print.
+func Write(dir string, src Source, opt Options) (*Summary, error) {
+	doc, sum, err := BuildFrom(src, opt)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("report: %w", err)
+	out, err := render.OpenOutDir(dir, render.ReportFiles(doc))
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
 	}
 	if err := render.WriteTables(dir, doc); err != nil {
-		return err
+		return nil, err
 	}
-	if err := render.WriteJSON(filepath.Join(dir, "summary.json"), sum); err != nil {
-		return err
+	if err := render.WriteJSON(filepath.Join(dir, render.SummaryFile), sum); err != nil {
+		return nil, err
 	}
-	return render.WriteHTMLFile(filepath.Join(dir, "index.html"), doc)
+	if err := render.WriteHTMLFile(filepath.Join(dir, render.IndexFile), doc); err != nil {
+		return nil, err
+	}
+	return sum, out.Finish()
+}
+
+// WriteFindings prints the findings of s, one per line, warnings marked
+// "warning:", for a terminal or a CI log; only the warnings when
+// onlyWarnings is set.
+func WriteFindings(w io.Writer, s *Summary, onlyWarnings bool) error {
+	bw := bufio.NewWriter(w)
+	for _, f := range s.Findings {
+		if onlyWarnings && !f.Warning {
+			continue
+		}
+		if f.Warning {
+			bw.WriteString("warning: ")
+		}
+		bw.WriteString(f.Text)
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
 }

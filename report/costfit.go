@@ -9,13 +9,24 @@ import (
 	"github.com/outlast-dev/outlast/stats"
 )
 
-// indexes returns the run indexes of runs.
-func indexes(runs []*runInfo) []*stats.RunIndex {
-	xs := make([]*stats.RunIndex, len(runs))
-	for i, r := range runs {
-		xs[i] = r.x
+// calibrationWindows are the calibration windows of runs
+// (stats.CalibrationWindows), kept when each run was measured.
+func calibrationWindows(runs []*runInfo) []stats.CostWindow {
+	var ws []stats.CostWindow
+	for _, r := range runs {
+		ws = append(ws, r.calibration...)
 	}
-	return xs
+	return ws
+}
+
+// allMissWindows are the all-miss windows of runs (stats.AllMissWindows),
+// kept when each run was measured.
+func allMissWindows(runs []*runInfo) []stats.CostWindow {
+	var ws []stats.CostWindow
+	for _, r := range runs {
+		ws = append(ws, r.allMiss...)
+	}
+	return ws
 }
 
 // calibrationRuns returns the caching-off runs of the calibration
@@ -27,7 +38,7 @@ func (b *builder) calibrationRuns() []*runInfo {
 			continue
 		}
 		for _, r := range e.runs {
-			if !r.rd.Run.PrefixCaching {
+			if !r.run.PrefixCaching {
 				out = append(out, r)
 			}
 		}
@@ -41,10 +52,10 @@ func (b *builder) calibrationRuns() []*runInfo {
 func (b *builder) globalFit() {
 	cal := b.calibrationRuns()
 	source := "calibration"
-	ws := stats.CalibrationWindows(indexes(cal), stats.ColdCostOptions{})
+	ws := calibrationWindows(cal)
 	if len(cal) == 0 {
 		source = "all-miss"
-		ws = stats.AllMissWindows(indexes(b.runs), stats.ColdCostOptions{})
+		ws = allMissWindows(b.runs)
 	}
 	fit, err := stats.FitColdCost(ws)
 	if err != nil || !(fit.B > 0) {
@@ -72,10 +83,10 @@ func (b *builder) fitSummary(fit stats.CostFit, ws []stats.CostWindow, source st
 		if !seen[r.name()] {
 			continue
 		}
-		if sh, ok := r.x.WorkloadShape(); ok {
-			k := shapeLabel(sh)
+		if r.shapeOK {
+			k := shapeLabel(r.shape)
 			count[k]++
-			shapes[k] = sh
+			shapes[k] = r.shape
 		}
 	}
 	best := ""
@@ -109,9 +120,8 @@ func (b *builder) sessionCost(r *runInfo) float64 {
 	if b.fit == nil {
 		return math.NaN()
 	}
-	sh, ok := r.x.WorkloadShape()
-	if !ok {
+	if !r.shapeOK {
 		return math.NaN()
 	}
-	return b.fit.SessionCost(sh)
+	return b.fit.SessionCost(r.shape)
 }

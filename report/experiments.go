@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +16,7 @@ import (
 // experiment is the runs sharing runs.experiment and a design.
 type experiment struct {
 	name   string
+	label  string // name, with the design when the name has several sections
 	slug   string // for IDs: ASCII letters, digits and '-'
 	design string
 	runs   []*runInfo // by run name
@@ -22,7 +25,7 @@ type experiment struct {
 // normDesign maps runs.design to the design whose section it gets.
 func normDesign(d string) string {
 	switch d = strings.ToLower(strings.TrimSpace(d)); d {
-	case schema.DesignPaired, schema.DesignRecovery, schema.DesignCalibration, schema.DesignDrain, schema.DesignMixShift, schema.DesignPrevention, schema.DesignFlush:
+	case schema.DesignPaired, schema.DesignRecovery, schema.DesignCalibration, schema.DesignDrain, schema.DesignMixShift, schema.DesignPrevention, schema.DesignFlush, schema.DesignReplay:
 		return d
 	case schema.DesignNoCache:
 		return schema.DesignCalibration // caching off: the c(L) calibration
@@ -41,7 +44,7 @@ func (b *builder) groupExperiments() {
 	var keys []key
 	designs := map[string]int{}
 	for _, r := range b.runs {
-		k := key{r.rd.Run.Experiment, normDesign(r.rd.Run.Design)}
+		k := key{r.run.Experiment, normDesign(r.run.Design)}
 		e, ok := by[k]
 		if !ok {
 			e = &experiment{name: k.name, design: k.design}
@@ -60,9 +63,10 @@ func (b *builder) groupExperiments() {
 	slugs := map[string]bool{}
 	for _, k := range keys {
 		e := by[k]
-		e.slug = slugify(k.name)
+		e.slug, e.label = slugify(k.name), k.name
 		if designs[k.name] > 1 {
 			e.slug = slugify(k.name + " " + k.design)
+			e.label = k.name + " (" + k.design + ")"
 		}
 		for base, n := e.slug, 2; slugs[e.slug]; n++ {
 			e.slug = base + "-" + strconv.Itoa(n)
@@ -110,7 +114,8 @@ var designs = map[string]designInfo{
 	schema.DesignMixShift:    {"session-mix shift", "The workload shifts from short to long sessions (§6). A controller that is too loose collapses after the shift (bottom); one that is too tight makes first-phase sessions wait (right).", (*builder).mixShiftSection},
 	schema.DesignPrevention:  {"prevention", "How often each trigger left runs persistently degraded, per control (§3, §6).", (*builder).countsSection},
 	schema.DesignFlush:       {"cache-flush trigger", "How often each trigger left runs persistently degraded, per control (§3, §6).", (*builder).countsSection},
-	schema.DesignObserve:     {"observed runs", "Runs of design observe, or of a design this report does not know: hit ratio and sessions in the system over time, per run.", (*builder).observeSection},
+	schema.DesignReplay:      {"what-if replays", "Replays of an observed run (outlast replay): the simulator fitted to the run, the run as it was (as-is) and with one thing changed per variant, each over several seeds.", (*builder).replaySection},
+	schema.DesignObserve:     {"observed runs", "Runs of design observe, or of a design this report does not know: each run's hit ratio, sessions in the system, D/C, throughput and the engine's own view over time, with its verdict and the onset of degradation. The regime map places them with every other run.", (*builder).observeSection},
 }
 
 // experimentSection adds the section of one experiment, chosen by design.
@@ -122,13 +127,44 @@ func (b *builder) experimentSection(e *experiment) {
 	d := designs[e.design]
 	sec := model.Section{ID: "exp-" + e.slug, Title: e.name + ": " + d.title, Intro: []string{d.intro}}
 	d.fill(b, e, &sec, &se)
+	b.sectionEngineView(e, &sec)
+	b.verdictFinding(e)
+	b.warningFindings(e)
 	b.doc.Sections = append(b.doc.Sections, sec)
 	b.sum.Experiments = append(b.sum.Experiments, se)
 }
 
-// observeSection draws each run of a design without a section of its own.
+// observeSection draws each run of a design without a section of its own
+// in its own panels, and tells when degradation began.
 func (b *builder) observeSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
-	sec.Blocks = append(sec.Blocks, perRunGrid(e))
+	sec.Blocks = append(sec.Blocks, b.observePanels(e)...)
+	b.onsetFinding(e)
+}
+
+// onsetFinding tells when degradation began in the runs that ended
+// degraded.
+func (b *builder) onsetFinding(e *experiment) {
+	var deg []*runInfo
+	for _, r := range e.runs {
+		if degraded(r) {
+			deg = append(deg, r)
+		}
+	}
+	if len(deg) == 0 {
+		b.found(e, "onsets", false, nil, numbers{"degraded_runs": 0}, "no run ended degraded.")
+		return
+	}
+	nums := numbers{"degraded_runs": float64(len(deg))}
+	for _, r := range deg {
+		nums[r.name()+".onset_s"] = r.onset
+	}
+	b.found(e, "onsets", false, runNames(deg), nums, fmt.Sprintf("%s ended degraded: %s.", plural(len(deg), "run"),
+		listRuns(deg, func(r *runInfo) string {
+			if math.IsNaN(r.onset) {
+				return string(r.sum.Verdict)
+			}
+			return fmt.Sprintf("%s from minute %s", r.sum.Verdict, fmtMin(r.onset))
+		})))
 }
 
 // seeds returns the distinct seeds of runs, ascending.
@@ -136,7 +172,7 @@ func seeds(runs []*runInfo) []int64 {
 	seen := map[int64]bool{}
 	var out []int64
 	for _, r := range runs {
-		if s := r.rd.Run.Seed; s != nil && !seen[*s] {
+		if s := r.run.Seed; s != nil && !seen[*s] {
 			seen[*s] = true
 			out = append(out, *s)
 		}
@@ -166,7 +202,7 @@ func (b *builder) featured(candidates []int64) (int64, bool) {
 func arms(runs []*runInfo) []string {
 	seen := map[string]bool{}
 	for _, r := range runs {
-		seen[r.rd.Run.Arm] = true
+		seen[r.run.Arm] = true
 	}
 	out := sortedKeys(seen)
 	sort.SliceStable(out, func(i, j int) bool { return out[i] == "none" && out[j] != "none" })
@@ -188,7 +224,7 @@ func armColor(all []string, arm string) string {
 func twinArmOf(e *experiment) string {
 	for _, a := range schema.ArmTwinAliases {
 		for _, r := range e.runs {
-			if r.rd.Run.Arm == a {
+			if r.run.Arm == a {
 				return a
 			}
 		}

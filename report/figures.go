@@ -45,12 +45,6 @@ func column(ps []stats.SeriesPoint, f func(stats.SeriesPoint) float64) []float64
 	return y
 }
 
-func hitOf(p stats.SeriesPoint) float64        { return p.HitRatio }
-func sessionsOf(p stats.SeriesPoint) float64   { return p.Sessions }
-func throughputOf(p stats.SeriesPoint) float64 { return p.TurnsPerS }
-func demandOf(p stats.SeriesPoint) float64     { return p.DemandRatio }
-func recomputeOf(p stats.SeriesPoint) float64  { return p.RecomputedTokensPerS }
-
 // triggerBand is the run's trigger as a shaded band in minutes; ok is
 // false without both times.
 func triggerBand(r *schema.Run) (model.Band, bool) {
@@ -86,14 +80,29 @@ func annotate(runs ...*runInfo) ([]model.Band, []model.Mark) {
 		if r == nil {
 			continue
 		}
-		if bd, ok := triggerBand(&r.rd.Run); ok && !containsBand(bands, bd) {
-			bands = append(bands, bd)
+		if bd, ok := triggerBand(&r.run); ok {
+			bands = addBand(bands, bd)
 		}
-		if m, ok := controlMark(&r.rd.Run); ok && !containsMark(marks, m) {
+		if m, ok := controlMark(&r.run); ok && !containsMark(marks, m) {
 			marks = append(marks, m)
 		}
 	}
 	return bands, marks
+}
+
+// addBand adds b to bs unless a band spans the same minutes; of two such
+// bands, the one named by its trigger kind wins over the generic
+// "trigger" of a twin, whose slot is its pair's trigger.
+func addBand(bs []model.Band, b model.Band) []model.Band {
+	for i, x := range bs {
+		if x.From == b.From && x.To == b.To {
+			if x.Label == "trigger" {
+				bs[i].Label = b.Label
+			}
+			return bs
+		}
+	}
+	return append(bs, b)
 }
 
 func containsBand(bs []model.Band, b model.Band) bool {
@@ -120,7 +129,7 @@ func runSpan(f *model.TimeSeries, runs ...*runInfo) *model.TimeSeries {
 	end := 0.0
 	for _, r := range runs {
 		if r != nil {
-			end = max(end, minutes(r.x.End))
+			end = max(end, minutes(r.end))
 		}
 	}
 	if end > 0 {
@@ -129,24 +138,22 @@ func runSpan(f *model.TimeSeries, runs ...*runInfo) *model.TimeSeries {
 	return f
 }
 
-// runSeries is one measure of a run per minute, as a Series.
-func runSeries(name string, r *runInfo, f func(stats.SeriesPoint) float64, color string) model.Series {
-	return model.Series{Name: name, X: mid(pointWindows(r.an.Minutes)), Y: column(r.an.Minutes, f), Color: color}
-}
-
-// perRunGrid draws each run's hit ratio and sessions in the system.
-func perRunGrid(e *experiment) *model.Grid {
+// perRunGrid draws each run's hit ratio and sessions in the system, at
+// most the experiment's share of small multiples (the rest named in a
+// note).
+func (b *builder) perRunGrid(e *experiment) []model.Block {
+	drawn, left := pick(e.runs, b.share, verdictRank)
 	g := &model.Grid{Caption: "Per run: hit ratio per minute (left axis) and mean sessions in the system (right axis, dashed); trigger shaded, control start marked.", Columns: 2}
-	for _, r := range e.runs {
+	for _, r := range drawn {
 		bands, marks := annotate(r)
-		s := runSeries("sessions", r, sessionsOf, burstColor)
+		s := runSeries("sessions", r, mSessions, burstColor)
 		s.Axis, s.Dash = 1, true
 		g.Figures = append(g.Figures, runSpan(&model.TimeSeries{
 			ID: "run-" + e.slug + "-" + r.name(), Title: r.name(),
 			YAxes:  []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}, {Name: "sessions"}},
-			Series: []model.Series{runSeries("hit ratio", r, hitOf, twinColor), s},
+			Series: []model.Series{runSeries("hit ratio", r, mHit, twinColor), s},
 			Bands:  bands, Marks: marks,
 		}, r))
 	}
-	return g
+	return withLeftOut([]model.Block{g}, left, "runs", runNames(left))
 }

@@ -180,3 +180,31 @@ func calibrationRun() *schema.RunData {
 	}
 	return rd
 }
+
+// withEngine adds to rd a metrics scrape every 60 s (at 30, 90, ... s)
+// whose prefix-cache counters give the engine hit ratio engineHit(t): 10000
+// query tokens and round(10000·engineHit(t)) hits since the previous
+// scrape, with 4 requests running, 1 waiting, KV usage 0.5 and no
+// preemption. A NaN engineHit gives scrapes without counters.
+func withEngine(rd *schema.RunData, engineHit func(t float64) float64) *schema.RunData {
+	f64 := func(v float64) *float64 { return &v }
+	for t := 30.0; t < rd.Run.DurationS; t += 60 {
+		e := schema.EngineSample{Run: rd.Run.Run, TS: t, Source: schema.SourceMetrics, Kind: schema.LineScrape, Line: int64(t),
+			Running: f64(4), Waiting: f64(1), KVUsage: f64(0.5), IntervalS: f64(60), Preemptions: f64(0)}
+		if h := engineHit(t); !math.IsNaN(h) {
+			e.PrefixQueries, e.PrefixHits = f64(10000), f64(math.Round(10000*h))
+		}
+		rd.Engine = append(rd.Engine, e)
+		rd.Run.MetricsSHA256 = "s-" + rd.Run.Run
+	}
+	return rd
+}
+
+// withoutCachedTokens clears every turn's cached tokens, as a gateway that
+// never received them records them.
+func withoutCachedTokens(rd *schema.RunData) *schema.RunData {
+	for i := range rd.Turns {
+		rd.Turns[i].CachedTokens = 0
+	}
+	return rd
+}

@@ -34,7 +34,7 @@ func pText(p float64) string {
 	if c.IsNum() {
 		return "p = " + c.String()
 	}
-	return "p " + c.String()
+	return "p " + strings.Replace(c.String(), "<", "< ", 1)
 }
 
 // seedCell shows a seed, or missing.

@@ -17,7 +17,7 @@ func (b *builder) provenance() {
 	schemas, versions := map[string]bool{}, map[string]bool{}
 	h := sha256.New()
 	for _, r := range b.runs {
-		run := &r.rd.Run
+		run := &r.run
 		schemas[orDash(run.SchemaVersion)] = true
 		versions[orDash(run.OutlastVersion)] = true
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\n", run.Run, run.ManifestSHA256, run.GatewaySHA256, run.EngineLogSHA256, run.MetricsSHA256)
@@ -72,15 +72,16 @@ func (b *builder) experimentCount() int {
 // provenanceSection lists each run's versions and input hashes.
 func (b *builder) provenanceSection() {
 	t := &model.Table{
-		ID:      "provenance",
-		Caption: "Inputs of every run: dataset schema and ingesting outlast version, engine log dialect and the sha256 (first 12 hex digits) of each input file.",
+		ID:       "provenance",
+		Caption:  "Inputs of every run: dataset schema and ingesting outlast version, engine log dialect and the sha256 (first 12 hex digits) of each input file.",
+		Sortable: true,
 		Columns: []model.Column{
 			{Name: "Run"}, {Name: "Schema"}, {Name: "outlast"}, {Name: "Engine log"},
 			{Name: "run.yaml"}, {Name: "gateway"}, {Name: "engine log"}, {Name: "metrics"}, {Name: "Rejected lines"},
 		},
 	}
 	for _, r := range b.runs {
-		run := &r.rd.Run
+		run := &r.run
 		t.Rows = append(t.Rows, []model.Cell{
 			model.Text(run.Run), model.Text(orDash(run.SchemaVersion)), model.Text(orDash(run.OutlastVersion)), model.Text(orDash(run.EngineLogFormat)),
 			model.Text(shortHash(run.ManifestSHA256)), model.Text(shortHash(run.GatewaySHA256)), model.Text(shortHash(run.EngineLogSHA256)), model.Text(shortHash(run.MetricsSHA256)),

@@ -1,33 +1,155 @@
 package report
 
 import (
+	"math"
+
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
 
-// runInfo is what the report keeps of one run: its manifest row, its index
-// and analysis and its overview row in summary.json, computed once by
-// measureRun from the run alone. Everything after it (experiments, fits,
-// sections) aggregates runInfos.
+// runInfo is what the report keeps of one run once its tables are gone:
+// its manifest row, its overview row, the per-minute series its figures
+// draw and the few windows the dataset-wide parts need (calibration and
+// all-miss windows for the c(L) fit, the remaining-cold-work terms of a
+// drain run). measureRun computes it from the run alone, so a report holds
+// one run's tables at a time, however many runs the dataset has; everything
+// after it (experiments, fits, sections) aggregates runInfos.
 type runInfo struct {
-	rd  *schema.RunData
-	x   *stats.RunIndex
-	an  stats.RunAnalysis
+	run schema.Run
+	// end is the run's end (stats.RunEnd), in seconds.
+	end float64
 	sum stats.RunSummary
 	row SummaryRun
+	// minutes are the per-minute series of the figures, downsampled.
+	minutes minuteSeries
+	// cohorts is the completion of each 5-minute arrival cohort (Figure 8).
+	cohorts []stats.CohortPoint
+	// wait is the first-turn wait before the trigger (Figure 6).
+	wait stats.WaitSummary
+	// shape is the manifest's synthetic workload shape, when complete.
+	shape   []int64
+	shapeOK bool
+	// kvPool is C in tokens, kvPoolOK whether it is known.
+	kvPool   float64
+	kvPoolOK bool
+	// responseS is R₀, the mean response time before the trigger (the
+	// regime map's healthy-side ratio).
+	responseS float64
+	// calibration holds the run's calibration windows when prefix caching
+	// is off, allMiss its all-miss windows when it is on and persistently
+	// degraded: the inputs of the dataset's c(L) fit.
+	calibration []stats.CostWindow
+	allMiss     []stats.CostWindow
+	// drain is the remaining cold work of a drain run before a c(L) fit is
+	// applied; drainErr says why there is none.
+	drain    *stats.DrainTerms
+	drainErr error
+
+	// eng is the engine's side of the overview row.
+	eng stats.EngineSummary
+	// cacheReported says whether the gateway saw cached-token counts
+	// (stats.RunIndex.CacheReported); cacheKnown is false without turns to
+	// tell from.
+	cacheReported, cacheKnown bool
+	// onset is the start of the first degraded 5-minute window (stats.OnsetS).
+	onset float64
+	// agree compares the engine's and the gateway's hit ratio over the
+	// 5-minute analysis windows.
+	agree stats.Agreement
+	// gatewayEnd is the time of the last gateway record and cutShort
+	// whether it falls more than a window before the planned end.
+	gatewayEnd float64
+	cutShort   bool
+	// noLogSamples and noMetricsSamples say that an engine log or a
+	// metrics file was read but gave no engine sample: its format may have
+	// drifted from what the readers know.
+	noLogSamples, noMetricsSamples bool
 }
 
-// measureRun is the per-run step of a report: it depends on no other run.
+// measureRun is the per-run step of a report: it depends on no other run,
+// and what it returns keeps no reference to rd's tables.
 func measureRun(rd *schema.RunData) *runInfo {
 	x := stats.NewRunIndex(rd)
+	if cacheNotReported(rd, x) {
+		// A dataset written before runs.cache_reported: the turns tell.
+		f := false
+		rd.Run.CacheReported = &f
+		x = stats.NewRunIndex(rd)
+	}
 	an := stats.Analyze(x)
-	r := &runInfo{rd: rd, x: x, an: an, sum: an.Summary}
-	r.row = summaryRun(&rd.Run, r.sum)
+	r := &runInfo{run: rd.Run, end: x.End, sum: an.Summary, cohorts: an.Cohorts, wait: an.FirstTurnWaitPhase1}
+	r.eng = x.EngineSummary()
+	r.cacheReported, r.cacheKnown = x.CacheReported()
+	// Without a cache every window reads as degraded: there is no onset
+	// to tell. Without cached-token counts the windows have no hit ratio.
+	r.onset = math.NaN()
+	if rd.Run.PrefixCaching {
+		r.onset = stats.OnsetS(turnWindows(an.Windows))
+	}
+	engHit, _ := x.EngineHitRatios(engineWindows(an.Windows))
+	r.agree = stats.HitAgreement(gatewayHit(an.Windows), engHit)
+	r.gatewayEnd, r.cutShort = x.GatewayEndS(), x.CutShort()
+	r.noLogSamples, r.noMetricsSamples = rd.Run.EngineLogSHA256 != "", rd.Run.MetricsSHA256 != ""
+	for i := range rd.Engine {
+		switch rd.Engine[i].Source {
+		case schema.SourceLog:
+			r.noLogSamples = false
+		case schema.SourceMetrics:
+			r.noMetricsSamples = false
+		}
+	}
+	r.row = summaryRun(r)
+	minuteHit, _ := x.EngineHitRatios(engineWindows(an.Minutes))
+	r.minutes = newMinuteSeries(an.Minutes, minuteHit)
+	r.shape, r.shapeOK = x.WorkloadShape()
+	r.kvPool, r.kvPoolOK = x.KVPool()
+	phase := stats.Window{Start: 0, End: x.End}
+	if ts := rd.Run.TriggerStartS; ts != nil && *ts > 0 {
+		phase.End = *ts
+	}
+	r.responseS = x.LittlesLaw(phase).ResponseS
+	one := []*stats.RunIndex{x}
+	r.calibration = stats.CalibrationWindows(one, stats.ColdCostOptions{})
+	r.allMiss = stats.AllMissWindows(one, stats.ColdCostOptions{})
+	if normDesign(rd.Run.Design) == schema.DesignDrain {
+		d, err := x.DrainTerms()
+		r.drain, r.drainErr = &d, err
+	}
 	return r
 }
 
+// cacheNotReported says whether a run of a dataset written before
+// runs.cache_reported did not receive cached-token counts: prefix caching
+// is on, no turn carried one, and the engine does not confirm that there
+// were no hits (it shows hits, or has no hit count of its own). Such a run
+// then gets what ingest now records for it (cache_reported false), and
+// stats its verdict (stats.VerdictCacheUnreported).
+func cacheNotReported(rd *schema.RunData, x *stats.RunIndex) bool {
+	if rd.Run.CacheReported != nil || !rd.Run.PrefixCaching {
+		return false
+	}
+	if reported, known := x.CacheReported(); reported || !known {
+		return false
+	}
+	eng := x.EngineSummary()
+	return !(eng.HitSource != "" && eng.RunHit == 0)
+}
+
+// cacheFlags names the engine flags that make an engine report cached
+// tokens to its clients.
+const cacheFlags = "vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report"
+
+// turnWindows returns the gateway side of each point.
+func turnWindows(ps []stats.SeriesPoint) []stats.TurnWindow {
+	out := make([]stats.TurnWindow, len(ps))
+	for i, p := range ps {
+		out[i] = p.TurnWindow
+	}
+	return out
+}
+
 // name is the run's name, unique in a dataset.
-func (r *runInfo) name() string { return r.rd.Run.Run }
+func (r *runInfo) name() string { return r.run.Run }
 
 // seedIs reports whether the run has the given seed.
-func (r *runInfo) seedIs(seed int64) bool { return r.rd.Run.Seed != nil && *r.rd.Run.Seed == seed }
+func (r *runInfo) seedIs(seed int64) bool { return r.run.Seed != nil && *r.run.Seed == seed }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/report/render"
@@ -13,15 +14,23 @@ import (
 // runs, the scatter of its windows with the fitted line, and S and 1/S for
 // every workload shape of the dataset.
 func (b *builder) calibrationSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
-	ws := stats.CalibrationWindows(indexes(e.runs), stats.ColdCostOptions{})
+	ws := calibrationWindows(e.runs)
 	fit, err := stats.FitColdCost(ws)
 	if err != nil {
 		msg := fmt.Sprintf("No fit: %v (%d windows with at least %.0f requests running throughout, from caching-off runs).", err, len(ws), stats.CalibrationMinRunning)
 		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: msg})
 		se.Warnings = append(se.Warnings, msg)
+		b.found(e, "cost-fit", true, nil, numbers{"windows": float64(len(ws))}, "no c(L) fit: "+strings.TrimPrefix(err.Error(), "stats: ")+".")
 	} else {
 		se.Fit = b.fitSummary(fit, ws, "calibration")
 		sec.Blocks = append(sec.Blocks, fitTable("fit-"+e.slug, fit, se.Fit), b.fitScatter(e, fit, ws))
+		text := fmt.Sprintf("a cold turn of context L costs c(L) = %s s + %s ms/token × L (R² %s, %s)",
+			model.Num(fit.A, 3).Display(), model.Num(1000*fit.B, 4).Display(), model.Num(fit.R2, 3).Display(), plural(fit.N, "window"))
+		if se.Fit.Shape != "" {
+			text += fmt.Sprintf("; a session of shape %s costs S = %s engine-s when every turn misses, so the degraded regime drains only below λ = 1/S = %s sessions/s",
+				se.Fit.Shape, model.Num(float64(se.Fit.S), 1).Display(), model.Num(float64(se.Fit.DrainRate), 4).Display())
+		}
+		b.found(e, "cost-fit", false, nil, numbers{"a": fit.A, "b": fit.B, "r2": fit.R2, "windows": float64(fit.N), "S": float64(se.Fit.S), "drain_rate": float64(se.Fit.DrainRate)}, text+".")
 	}
 	se.Shapes = b.shapes(fit, err == nil)
 	sec.Blocks = append(sec.Blocks, shapesTable("shapes-"+e.slug, se.Shapes, err == nil))
@@ -80,8 +89,8 @@ func (b *builder) fitScatter(e *experiment, fit stats.CostFit, ws []stats.CostWi
 func (b *builder) shapes(fit stats.CostFit, ok bool) []SummaryShape {
 	by := map[string]*SummaryShape{}
 	for _, r := range b.runs {
-		sh, okShape := r.x.WorkloadShape()
-		if !okShape || len(sh) == 0 {
+		sh := r.shape
+		if !r.shapeOK || len(sh) == 0 {
 			continue
 		}
 		k := shapeLabel(sh)

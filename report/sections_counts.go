@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/stats"
@@ -14,7 +15,7 @@ func (b *builder) countsSection(e *experiment, sec *model.Section, se *SummaryEx
 	counts := map[key]*SummaryCount{}
 	var keys []key
 	for _, r := range e.runs {
-		run := &r.rd.Run
+		run := &r.run
 		k := key{orNone(run.TriggerKind), orNone(run.ControlKind)}
 		if run.ControlKind == "" {
 			k.control = orNone(run.Arm)
@@ -56,5 +57,31 @@ func (b *builder) countsSection(e *experiment, sec *model.Section, se *SummaryEx
 		t.Rows = append(t.Rows, []model.Cell{model.Text(c.Trigger), model.Text(c.Control), model.Int(int64(c.Runs)), model.Text(fmt.Sprintf("%d/%d", c.Persistent, c.Runs)), model.Int(int64(c.Partial)), model.Int(int64(c.Recovered)), model.Int(int64(c.Collapsed)), model.Int(int64(c.Healthy))})
 		se.Counts = append(se.Counts, *c)
 	}
-	sec.Blocks = append(sec.Blocks, t, perRunGrid(e))
+	sec.Blocks = append(append(sec.Blocks, t), b.perRunGrid(e)...)
+	b.countsFinding(e, se.Counts)
+}
+
+// countsFinding tells how many runs of each trigger and control ended
+// persistently degraded.
+func (b *builder) countsFinding(e *experiment, counts []SummaryCount) {
+	triggers := map[string]bool{}
+	for _, c := range counts {
+		triggers[c.Trigger] = true
+	}
+	nums := numbers{}
+	var parts []string
+	for _, c := range counts {
+		name := c.Control
+		if len(triggers) > 1 {
+			name = c.Trigger + " with " + c.Control
+		}
+		parts = append(parts, fmt.Sprintf("%s %d of %d", name, c.Persistent, c.Runs))
+		nums[c.Trigger+"."+c.Control+".runs"] = float64(c.Runs)
+		nums[c.Trigger+"."+c.Control+".persistent"] = float64(c.Persistent)
+	}
+	lead := "persistently degraded"
+	if len(triggers) == 1 && len(counts) > 0 {
+		lead += " after the " + counts[0].Trigger + " trigger"
+	}
+	b.found(e, "outcomes", false, nil, nums, lead+": "+strings.Join(parts, ", ")+".")
 }

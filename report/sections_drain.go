@@ -16,7 +16,7 @@ import (
 func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
 	if b.fit == nil {
 		msg := "No c(L) fit (neither caching-off calibration runs nor enough all-miss windows): W(t) cannot be computed."
-		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: msg}, perRunGrid(e))
+		sec.Blocks = append(append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: msg}), b.perRunGrid(e)...)
 		se.Warnings = append(se.Warnings, msg)
 		return
 	}
@@ -32,11 +32,11 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 	}
 	se.Slopes = []SummarySlope{}
 	for _, r := range e.runs {
-		d, err := r.x.RemainingColdWork(*b.fit)
-		if err != nil {
-			se.Warnings = append(se.Warnings, r.name()+": "+err.Error())
+		if r.drainErr != nil {
+			se.Warnings = append(se.Warnings, r.name()+": "+r.drainErr.Error())
 			continue
 		}
+		d := r.drain.Drain(*b.fit)
 		drains = append(drains, d)
 		if sc := b.sessionCost(r); math.IsNaN(modelRate) && !math.IsNaN(sc) {
 			modelRate = stats.DrainBound(sc)
@@ -65,7 +65,7 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 		f.Series = append(f.Series, s)
 	}
 	for _, r := range e.runs {
-		if bd, ok := triggerBand(&r.rd.Run); ok && !containsBand(f.Bands, bd) && bd.To > bd.From {
+		if bd, ok := triggerBand(&r.run); ok && !containsBand(f.Bands, bd) && bd.To > bd.From {
 			f.Bands = append(f.Bands, bd)
 		}
 	}
@@ -94,4 +94,28 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 		model.Num(bracket.LargestNotGrowing, -1).Display(), grows, model.Num(bracket.ModelRate, 4).Display()))
 	se.Bracket = bracketSummary(bracket)
 	sec.Blocks = append(sec.Blocks, f, slopeTable, bt)
+	b.drainFinding(e, bracket)
+}
+
+// drainFinding is the measured drain bracket in a sentence, beside 1/S.
+func (b *builder) drainFinding(e *experiment, br stats.DrainBracket) {
+	nums := numbers{"largest_not_growing": br.LargestNotGrowing, "smallest_growing": br.SmallestGrowing, "largest_draining": br.LargestDraining, "model_rate": br.ModelRate}
+	if len(br.Rates) == 0 {
+		b.found(e, "drain-bracket", true, nil, nums, "no run has a drain slope: W(t) needs trigger_start_s, the rate after it and the workload's output and tool tokens.")
+		return
+	}
+	rate := func(v float64) string { return model.Num(v, -1).Display() }
+	var text string
+	switch {
+	case math.IsNaN(br.LargestNotGrowing):
+		text = fmt.Sprintf("the remaining cold work W(t) grew in every run at every rate after the change (λ from %s sessions/s)", rate(br.Rates[0].Rate))
+	case math.IsNaN(br.SmallestGrowing):
+		text = fmt.Sprintf("the remaining cold work W(t) did not grow in some run up to λ = %s sessions/s, the largest rate after the change; no rate made it grow in every run", rate(br.LargestNotGrowing))
+	default:
+		text = fmt.Sprintf("the remaining cold work W(t) did not grow in some run up to λ = %s sessions/s and grew in every run from λ = %s", rate(br.LargestNotGrowing), rate(br.SmallestGrowing))
+	}
+	if !math.IsNaN(br.ModelRate) {
+		text += fmt.Sprintf("; the model's bound is 1/S = %s", model.Num(br.ModelRate, 4).Display())
+	}
+	b.found(e, "drain-bracket", false, nil, nums, text+".")
 }

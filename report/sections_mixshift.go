@@ -1,7 +1,12 @@
 package report
 
 import (
+	"fmt"
+	"math"
+	"strings"
+
 	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/stats"
 )
 
 // mixShiftSection adds Figure 6: each run's p90 first-phase first-turn
@@ -23,10 +28,10 @@ func (b *builder) mixShiftSection(e *experiment, sec *model.Section, se *Summary
 	for _, a := range all {
 		g := model.ScatterGroup{Name: a, Color: armColor(all, a)}
 		for _, r := range e.runs {
-			if r.rd.Run.Arm != a {
+			if r.run.Arm != a {
 				continue
 			}
-			w := r.an.FirstTurnWaitPhase1
+			w := r.wait
 			g.Points = append(g.Points, [2]float64{minutes(w.P90S), r.sum.EndHit})
 			g.Labels = append(g.Labels, r.name())
 			t.Rows = append(t.Rows, []model.Cell{model.Text(r.name()), model.Text(a), model.Int(int64(w.Sessions)), model.Int(int64(w.Censored)), model.Num(minutes(w.P90S), 1), model.Num(r.sum.EndHit, 2)})
@@ -35,4 +40,41 @@ func (b *builder) mixShiftSection(e *experiment, sec *model.Section, se *Summary
 		f.Groups = append(f.Groups, g)
 	}
 	sec.Blocks = append(sec.Blocks, f, t)
+	b.mixShiftFinding(e, all)
+}
+
+// mixShiftFinding tells which arms ended degraded after the shift and how
+// long the others made first-phase sessions wait.
+func (b *builder) mixShiftFinding(e *experiment, all []string) {
+	var degraded []string
+	nDeg := 0
+	worstWait, worstArm := math.NaN(), ""
+	for _, a := range all {
+		armDegraded := false
+		for _, r := range e.runs {
+			if r.run.Arm != a {
+				continue
+			}
+			if r.sum.EndHit < stats.DegradedHit {
+				armDegraded = true
+				nDeg++
+				continue
+			}
+			if w := r.wait.P90S; !math.IsNaN(w) && !(w <= worstWait) {
+				worstWait, worstArm = w, a
+			}
+		}
+		if armDegraded {
+			degraded = append(degraded, a)
+		}
+	}
+	nums := numbers{"runs": float64(len(e.runs)), "degraded_runs": float64(nDeg), "max_p90_wait_s": worstWait}
+	text := "no arm ended degraded after the shift"
+	if len(degraded) > 0 {
+		text = fmt.Sprintf("%s ended degraded after the shift (end hit ratio below 0.5 in %d of %d runs)", strings.Join(degraded, ", "), nDeg, len(e.runs))
+	}
+	if worstArm != "" {
+		text += fmt.Sprintf("; the runs that kept the cache made first-phase sessions wait up to %s min at the 90th percentile (%s)", model.Num(minutes(worstWait), 1).Display(), worstArm)
+	}
+	b.found(e, "mix-shift", false, nil, nums, text+".")
 }

@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"math"
+	"strings"
 
 	"github.com/outlast-dev/outlast/report/model"
 )
@@ -11,8 +13,9 @@ import (
 func (b *builder) overview() {
 	multi := len(b.exps) > 1
 	t := &model.Table{
-		ID:      "overview",
-		Caption: "Every run and its outcome. End hit: token-weighted hit ratio over the last 10 minutes; end sessions: mean sessions in the system over the last 5; N* = C/L̄; peak D/C: the largest 1-minute mean of resident demand over the KV pool.",
+		ID:       "overview",
+		Caption:  "Every run and its outcome. End hit: token-weighted hit ratio over the last 10 minutes at the gateway, and the engine's own over the same minutes; end sessions: mean sessions in the system over the last 5; onset: start of the first degraded 5-minute window; N* = C/L̄; peak D/C: the largest 1-minute mean of resident demand over the KV pool.",
+		Sortable: true,
 	}
 	t.Columns = append(t.Columns, model.Column{Name: "Run"})
 	if multi {
@@ -20,26 +23,28 @@ func (b *builder) overview() {
 	}
 	t.Columns = append(t.Columns, []model.Column{
 		{Name: "Arm"}, {Name: "Seed", Align: model.AlignRight}, {Name: "Trigger"}, {Name: "Control"}, {Name: "Verdict"},
-		{Name: "End hit"}, {Name: "End sessions"}, {Name: "N*"}, {Name: "Peak D/C"},
+		{Name: "End hit"}, {Name: "Engine end hit"}, {Name: "End sessions"}, {Name: "Onset", Unit: "min"}, {Name: "N*"}, {Name: "Peak D/C"},
 	}...)
 	setup := &model.Table{
-		ID:      "setup",
-		Caption: "Every run's engine and workload: KV pool C, arrival rate λ, turns per session T, mean think time Z.",
+		ID:       "setup",
+		Caption:  "Every run's engine and workload: KV pool C, arrival rate λ, turns per session T, mean think time Z.",
+		Sortable: true,
 		Columns: []model.Column{
 			{Name: "Run"}, {Name: "Engine"}, {Name: "Version"}, {Name: "Model"}, {Name: "Prefix caching"},
 			{Name: "C", Unit: "tokens"}, {Name: "λ", Unit: "sessions/s"}, {Name: "T", Unit: "turns"}, {Name: "Z", Unit: "s"},
 		},
 	}
 	var warnings []string
+	warned := map[string][]string{}
 	for _, r := range b.runs {
-		run, s := &r.rd.Run, r.sum
+		run, s := &r.run, r.sum
 		row := []model.Cell{model.Text(run.Run)}
 		if multi {
 			row = append(row, model.Text(run.Experiment))
 		}
 		row = append(row,
 			model.Text(orDash(run.Arm)), seedCell(run.Seed), model.Text(triggerLabel(run)), model.Text(controlLabel(run)), model.Text(string(s.Verdict)),
-			model.Num(s.EndHit, 2), model.Num(s.EndSessions, 1), model.Num(s.NStar, 1), model.Num(s.PeakDemandRatio, 2))
+			model.Num(s.EndHit, 2), model.Num(r.eng.EndHit, 2), model.Num(s.EndSessions, 1), minuteCell(r.onset), model.Num(s.NStar, 1), model.Num(s.PeakDemandRatio, 2))
 		t.Rows = append(t.Rows, row)
 		caching := "off"
 		if run.PrefixCaching {
@@ -50,15 +55,34 @@ func (b *builder) overview() {
 			optInt(run.KVPoolTokens), optNum(run.ArrivalRate, -1), optInt(run.Turns), optNum(run.ThinkMeanS, -1),
 		})
 		for _, w := range s.Warnings {
-			warnings = append(warnings, run.Run+": "+w)
+			if warned[w] == nil {
+				warnings = append(warnings, w)
+			}
+			warned[w] = append(warned[w], run.Run)
 		}
 		b.sum.Runs = append(b.sum.Runs, r.row)
 	}
-	t.Notes = append(t.Notes, "Verdict: persistent = every 5-minute window from the first degraded one (hit < 0.5) after the trigger to the end is degraded; partial = not persistent but end hit < 0.8; recovered/collapsed = collapsed when control began, then recovered or not (§3, §6); uncached = prefix caching off, every turn is cold by design, so no regime applies.")
+	t.Notes = append(t.Notes, "Verdict: persistent = every 5-minute window from the first degraded one (hit < 0.5) after the trigger to the end is degraded; partial = not persistent but end hit < 0.8; recovered/collapsed = collapsed when control began, then recovered or not (§3, §6); uncached = prefix caching off, every turn is cold by design, so no regime applies; cache-unreported = the engine reported no cached tokens (vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report), so the hit ratio is unknown and shown as –, not 0.")
 	sec := model.Section{ID: "overview", Title: "Overview", Blocks: []model.Block{t, setup}}
 	sec.Intro = []string{fmt.Sprintf("%d runs. Sections follow each experiment's design; the regime map places every run.", len(b.runs))}
+	// One note per distinct warning, naming its runs: a campaign's runs
+	// often share one (an unknown KV pool), which would otherwise fill the
+	// page.
 	for _, w := range warnings {
-		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: w})
+		runs := warned[w]
+		names := strings.Join(runs, ", ")
+		if len(runs) > maxWarnedRuns {
+			names = strings.Join(runs[:maxWarnedRuns], ", ") + fmt.Sprintf(" and %d more (summary.json lists each run's warnings)", len(runs)-maxWarnedRuns)
+		}
+		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: names + ": " + w})
 	}
 	b.doc.Sections = append(b.doc.Sections, sec)
+}
+
+// maxWarnedRuns is how many runs a warning note names.
+const maxWarnedRuns = 20
+
+// minuteCell shows seconds as minutes to 2 decimals at most.
+func minuteCell(s float64) model.Cell {
+	return model.Num(math.Round(minutes(s)*100)/100, -1)
 }

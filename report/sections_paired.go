@@ -61,10 +61,11 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 		sign.Notes = []string{"No discordant pair: the test has nothing to count."}
 	}
 	sec.Blocks = append(sec.Blocks, sign)
+	b.pairedFinding(e, t2, twin)
 
 	if len(t2.Rows) == 0 {
 		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: fmt.Sprintf("No complete pair: Table 2 needs a %q and a %q run with the same seed.", twin, schema.ArmBurst)})
-		sec.Blocks = append(sec.Blocks, perRunGrid(e))
+		sec.Blocks = append(sec.Blocks, b.perRunGrid(e)...)
 		return
 	}
 	// Without --seed, feature the first pair in which only the burst run
@@ -100,7 +101,21 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 	sec.Blocks = append(sec.Blocks, b.figure1(e, seed, headline, why, tw, bu))
 
 	grid := &model.Grid{Caption: "Every pair: hit ratio per minute, twin (blue) against burst (red), burst shaded.", Columns: 3}
-	for _, row := range t2.Rows {
+	drawn, left := pick(t2.Rows, b.share, func(row stats.Table2Row) int {
+		switch {
+		case row.Seed == seed:
+			return 0
+		case row.Burst.Persistent != row.Twin.Persistent:
+			return 1
+		case row.Burst.Persistent:
+			return 2
+		}
+		return 3
+	})
+	if len(left) > 0 {
+		grid.Caption = fmt.Sprintf("%d of %d pairs (the featured one, then those where one run degraded): hit ratio per minute, twin (blue) against burst (red), burst shaded.", len(drawn), len(t2.Rows))
+	}
+	for _, row := range drawn {
 		tw, bu := runByName(e, row.Twin.Run), runByName(e, row.Burst.Run)
 		bands, marks := annotate(bu, tw)
 		title := fmt.Sprintf("seed %d", row.Seed)
@@ -115,17 +130,42 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 		grid.Figures = append(grid.Figures, runSpan(&model.TimeSeries{
 			ID: fmt.Sprintf("pair-%s-%d", e.slug, row.Seed), Title: title,
 			YAxes:  []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}},
-			Series: []model.Series{runSeries("no burst", tw, hitOf, twinColor), runSeries("burst", bu, hitOf, burstColor)},
+			Series: []model.Series{runSeries("no burst", tw, mHit, twinColor), runSeries("burst", bu, mHit, burstColor)},
 			Bands:  bands, Marks: marks,
 		}, tw, bu))
 	}
-	sec.Blocks = append(sec.Blocks, grid)
+	var names []string
+	for _, row := range left {
+		names = append(names, fmt.Sprintf("seed %d (%s, %s)", row.Seed, row.Twin.Run, row.Burst.Run))
+	}
+	sec.Blocks = append(sec.Blocks, withLeftOut([]model.Block{grid}, left, "pairs", names)...)
 	sec.Blocks = append(sec.Blocks, b.figure4(e, seed, tw, bu))
+	sec.Blocks = append(sec.Blocks, b.engineView(e, viewRun{tw, "twin", twinColor}, viewRun{bu, "burst", burstColor})...)
+}
+
+// pairedFinding is Table 2 in a sentence: how many burst runs and twins
+// ended persistently degraded, and the sign test.
+func (b *builder) pairedFinding(e *experiment, t2 stats.Table2, twin string) {
+	n := len(t2.Rows)
+	if n == 0 {
+		b.found(e, "sign-test", true, nil, numbers{"pairs": 0},
+			fmt.Sprintf("no complete pair: Table 2 needs a %q and a %q run with the same seed.", twin, schema.ArmBurst))
+		return
+	}
+	burst, tw := t2.BurstOnly+t2.Both, t2.TwinOnly+t2.Both
+	test := fmt.Sprintf("exact sign test %s, %s", pText(t2.SignP), plural(n, "pair"))
+	if t2.BurstOnly+t2.TwinOnly == 0 {
+		test = fmt.Sprintf("no discordant pair for the sign test, %s", plural(n, "pair"))
+	}
+	b.found(e, "sign-test", false, nil,
+		numbers{"pairs": float64(n), "burst_persistent": float64(burst), "twin_persistent": float64(tw),
+			"burst_only": float64(t2.BurstOnly), "twin_only": float64(t2.TwinOnly), "both": float64(t2.Both), "neither": float64(t2.Neither), "p": t2.SignP},
+		fmt.Sprintf("bursts left %d of %d servers persistently degraded, their twins %d (%s).", burst, n, tw, test))
 }
 
 // pairPanel is one panel of a pair's figure: one measure, twin against
 // burst.
-func pairPanel(id, title string, y model.Axis, tw, bu *runInfo, f func(stats.SeriesPoint) float64) *model.TimeSeries {
+func pairPanel(id, title string, y model.Axis, tw, bu *runInfo, f measure) *model.TimeSeries {
 	bands, marks := annotate(bu, tw)
 	return runSpan(&model.TimeSeries{
 		ID: id, Title: title, YAxes: []model.Axis{y},
@@ -139,12 +179,12 @@ func pairPanel(id, title string, y model.Axis, tw, bu *runInfo, f func(stats.Ser
 func (b *builder) figure1(e *experiment, seed int64, headline, why string, tw, bu *runInfo) *model.Grid {
 	id := fmt.Sprintf("fig1-%s", e.slug)
 	return &model.Grid{
-		Caption: fmt.Sprintf("Figure 1. %sSeed %d (%s): %s against its twin %s. Same base arrivals; the burst run additionally receives the injected burst (shaded). Per-minute token-weighted hit ratio, turn throughput and mean sessions in the system.", headline, seed, why, bu.rd.Run.Run, tw.rd.Run.Run),
+		Caption: fmt.Sprintf("Figure 1. %sSeed %d (%s): %s against its twin %s. Same base arrivals; the burst run additionally receives the injected burst (shaded). Per-minute token-weighted hit ratio, turn throughput and mean sessions in the system.", headline, seed, why, bu.run.Run, tw.run.Run),
 		Columns: 1,
 		Figures: []model.Figure{
-			pairPanel(id+"-hit", "Prefix-cache hit ratio", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, hitOf),
-			pairPanel(id+"-throughput", "Turn throughput", model.Axis{Name: "throughput", Unit: "turns/s"}, tw, bu, throughputOf),
-			pairPanel(id+"-sessions", "Sessions in the system", model.Axis{Name: "sessions"}, tw, bu, sessionsOf),
+			pairPanel(id+"-hit", "Prefix-cache hit ratio", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, mHit),
+			pairPanel(id+"-throughput", "Turn throughput", model.Axis{Name: "throughput", Unit: "turns/s"}, tw, bu, mThroughput),
+			pairPanel(id+"-sessions", "Sessions in the system", model.Axis{Name: "sessions"}, tw, bu, mSessions),
 		},
 	}
 }
@@ -153,7 +193,7 @@ func (b *builder) figure1(e *experiment, seed int64, headline, why string, tw, b
 // tokens per second and hit ratio per minute.
 func (b *builder) figure4(e *experiment, seed int64, tw, bu *runInfo) *model.Grid {
 	id := fmt.Sprintf("fig4-%s", e.slug)
-	dc := pairPanel(id+"-demand", "Resident demand over the KV pool", model.Axis{Name: "D/C"}, tw, bu, demandOf)
+	dc := pairPanel(id+"-demand", "Resident demand over the KV pool", model.Axis{Name: "D/C"}, tw, bu, mDemand)
 	if len(dc.Series[0].X) > 0 {
 		x := []float64{dc.Series[0].X[0], dc.Series[0].X[len(dc.Series[0].X)-1]}
 		dc.Series = append(dc.Series, model.Series{Name: "pool (D/C = 1)", X: x, Y: []float64{1, 1}, Color: boundColor, Dash: true})
@@ -163,8 +203,8 @@ func (b *builder) figure4(e *experiment, seed int64, tw, bu *runInfo) *model.Gri
 		Columns: 3,
 		Figures: []model.Figure{
 			dc,
-			pairPanel(id+"-recompute", "Recomputed prompt tokens", model.Axis{Name: "recomputed", Unit: "tokens/s"}, tw, bu, recomputeOf),
-			pairPanel(id+"-hit", "Hit ratio", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, hitOf),
+			pairPanel(id+"-recompute", "Recomputed prompt tokens", model.Axis{Name: "recomputed", Unit: "tokens/s"}, tw, bu, mRecompute),
+			pairPanel(id+"-hit", "Hit ratio", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, mHit),
 		},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/stats"
@@ -70,6 +71,7 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 		pw.Notes = append(pw.Notes, fmt.Sprintf("Matched seeds: %s. p is 1 without discordant seeds; it is not adjusted for the %d comparisons.", join(t3.MatchedSeeds), len(pw.Rows)))
 	}
 	sec.Blocks = append(sec.Blocks, pw)
+	b.recoveryFindings(e, t3, se.Pairwise)
 
 	all := arms(e.runs)
 	candidates := t3.MatchedSeeds
@@ -78,18 +80,21 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 	}
 	seed, ok := b.featured(candidates)
 	if !ok {
-		sec.Blocks = append(sec.Blocks, perRunGrid(e))
+		sec.Blocks = append(sec.Blocks, b.perRunGrid(e)...)
+		sec.Blocks = append(sec.Blocks, b.engineView(e, featuredPerArm(e, 4)...)...)
 		return
 	}
 	se.FeaturedSeed = &seed
 	var hit, ses []model.Series
 	var feat []*runInfo
+	var views []viewRun
 	for _, a := range all {
 		for _, r := range e.runs {
-			if r.rd.Run.Arm == a && r.seedIs(seed) {
+			if r.run.Arm == a && r.seedIs(seed) {
 				feat = append(feat, r)
-				hit = append(hit, runSeries(a, r, hitOf, armColor(all, a)))
-				ses = append(ses, runSeries(a, r, sessionsOf, armColor(all, a)))
+				views = append(views, viewRun{r, a, armColor(all, a)})
+				hit = append(hit, runSeries(a, r, mHit, armColor(all, a)))
+				ses = append(ses, runSeries(a, r, mSessions, armColor(all, a)))
 				break
 			}
 		}
@@ -105,6 +110,7 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 		},
 	})
 	sec.Blocks = append(sec.Blocks, b.figure8(e, all))
+	sec.Blocks = append(sec.Blocks, b.engineView(e, views...)...)
 }
 
 // figure8 is the completion of each 5-minute arrival cohort per arm,
@@ -121,13 +127,13 @@ func (b *builder) figure8(e *experiment, all []string) *model.TimeSeries {
 	for _, a := range all {
 		var rs []*runInfo
 		for _, r := range e.runs {
-			if r.rd.Run.Arm == a && r.sum.CollapsedAtControl {
+			if r.run.Arm == a && r.sum.CollapsedAtControl {
 				rs = append(rs, r)
 			}
 		}
 		if len(rs) == 0 {
 			for _, r := range e.runs {
-				if r.rd.Run.Arm == a {
+				if r.run.Arm == a {
 					rs = append(rs, r)
 				}
 			}
@@ -135,7 +141,7 @@ func (b *builder) figure8(e *experiment, all []string) *model.TimeSeries {
 		feat = append(feat, rs...)
 		sum, cnt := map[float64]float64{}, map[float64]int{}
 		for _, r := range rs {
-			for _, c := range r.an.Cohorts {
+			for _, c := range r.cohorts {
 				if !math.IsNaN(c.Done.Fraction) {
 					m := minutes((c.Start + c.End) / 2)
 					sum[m] += c.Done.Fraction
@@ -166,4 +172,57 @@ func table3Cells(r stats.Table3Row) []model.Cell {
 		model.Range(r.EndHitMin, r.EndHitMax, 2),
 		pctRange(r.CohortDoneMin, r.CohortDoneMax),
 	}
+}
+
+// recoveryFindings is Table 3 in a sentence, each controller's recoveries
+// with the uncontrolled arm last, and the matched comparison with the
+// smallest p.
+func (b *builder) recoveryFindings(e *experiment, t3 stats.Table3, pairwise []SummaryPairwise) {
+	rows := append([]stats.Table3Row(nil), t3.All...)
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Arm != "none" && rows[j].Arm == "none" })
+	nums := numbers{}
+	var parts []string
+	for _, r := range rows {
+		nums[r.Arm+".collapsed"] = float64(r.Collapsed())
+		nums[r.Arm+".recovered"] = float64(r.Recovered)
+		nums[r.Arm+".recover_min"], nums[r.Arm+".recover_max"] = r.RecoverMin, r.RecoverMax
+		if r.Collapsed() == 0 {
+			continue
+		}
+		name := r.Arm
+		if name == "none" {
+			name = "no control"
+		}
+		s := fmt.Sprintf("%s %d of %d", name, r.Recovered, r.Collapsed())
+		if len(parts) == 0 {
+			s = fmt.Sprintf("%s recovered %d of %d collapsed runs", name, r.Recovered, r.Collapsed())
+		}
+		switch label := recoverRangeLabel(r.RecoverMin, r.RecoverMax); {
+		case r.Recovered == 0:
+		case label == "<5":
+			s += " within 5 minutes"
+		default:
+			s += " (" + label + " min)"
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		b.found(e, "recovery", false, nil, nums, "no run was collapsed when control began: there is nothing to recover from.")
+	} else {
+		b.found(e, "recovery", false, nil, nums, strings.Join(parts, ", ")+".")
+	}
+	best := -1
+	for i, p := range pairwise {
+		if !p.P.IsNaN() && (best < 0 || p.P < pairwise[best].P) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return
+	}
+	p := pairwise[best]
+	b.found(e, "recovery-test", false, nil,
+		numbers{"seeds": float64(p.Seeds), "a_recovered": float64(p.Both + p.AOnly), "b_recovered": float64(p.Both + p.BOnly), "p": float64(p.P)},
+		fmt.Sprintf("on the %s collapsed in every arm, %s recovered %d and %s %d (exact paired test %s).",
+			plural(p.Seeds, "seed"), p.ArmA, p.Both+p.AOnly, p.ArmB, p.Both+p.BOnly, pText(float64(p.P))))
 }

@@ -31,8 +31,9 @@ func (b *builder) regimeMap() {
 	xmax, ymax := 1.0, 1.0
 	var uncached []string
 	for _, r := range b.runs {
-		if !r.rd.Run.PrefixCaching {
-			// Without a cache there is no cache-warm capacity to compare with.
+		if !r.run.PrefixCaching || r.sum.Verdict == stats.VerdictCacheUnreported {
+			// Without a cache (or its counts) there is no cache-warm
+			// capacity to compare with.
 			uncached = append(uncached, r.name())
 			continue
 		}
@@ -77,7 +78,7 @@ func (b *builder) regimeMap() {
 		notes = append(notes, "No drain bound: it needs a c(L) fit (caching-off calibration runs) and synthetic workload shapes.")
 	}
 	if len(uncached) > 0 {
-		notes = append(notes, fmt.Sprintf("%d runs with prefix caching off are left out: they have no cache-warm capacity.", len(uncached)))
+		notes = append(notes, fmt.Sprintf("%d runs with prefix caching off or without cached-token counts are left out: they have no cache-warm capacity to compare with.", len(uncached)))
 	}
 	if len(missing) > 0 {
 		notes = append(notes, fmt.Sprintf("Not placed (λ, turns, think time, response time or C unknown): %s.", join(missing)))
@@ -96,18 +97,14 @@ func (b *builder) regimeMap() {
 // offeredLoad is a run's healthy-side ratio λT(Z+R₀)L̄/C and where λ = 1/S
 // falls on the same axis; NaN when an input is unknown.
 func (b *builder) offeredLoad(r *runInfo) (x, drainX float64) {
-	run := &r.rd.Run
-	c, okC := r.x.KVPool()
+	run := &r.run
+	c, okC := r.kvPool, r.kvPoolOK
 	if run.ArrivalRate == nil || run.Turns == nil || run.ThinkMeanS == nil || !okC {
 		return math.NaN(), math.NaN()
 	}
-	phase := stats.Window{Start: 0, End: r.x.End}
-	if run.TriggerStartS != nil && *run.TriggerStartS > 0 {
-		phase.End = *run.TriggerStartS
-	}
-	r0 := r.x.LittlesLaw(phase).ResponseS
+	r0 := r.responseS
 	lbar := r.sum.MeanContext
-	if sh, ok := r.x.WorkloadShape(); ok && len(sh) > 0 {
+	if sh := r.shape; r.shapeOK && len(sh) > 0 {
 		var s float64
 		for _, l := range sh {
 			s += float64(l)

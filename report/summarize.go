@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/outlast-dev/outlast/internal/jsonnum"
-	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
 
@@ -13,7 +12,8 @@ import (
 // put in the summary.
 
 // summaryRun is a run's overview row in summary.json.
-func summaryRun(run *schema.Run, s stats.RunSummary) SummaryRun {
+func summaryRun(r *runInfo) SummaryRun {
+	run, s := &r.run, r.sum
 	sr := SummaryRun{
 		Run: run.Run, Experiment: run.Experiment, Design: run.Design, Arm: run.Arm, Seed: run.Seed,
 		Engine: run.EngineName, EngineVersion: run.EngineVersion, Model: run.EngineModel, PrefixCaching: run.PrefixCaching,
@@ -31,6 +31,19 @@ func summaryRun(run *schema.Run, s stats.RunSummary) SummaryRun {
 		sr.RecoveryStatus = string(s.Recovery.Status)
 		sr.RecoveryLabel = recoveryLabel(*s.Recovery)
 	}
+	sr.OnsetS = jsonnum.Float(r.onset)
+	if r.cacheKnown {
+		sr.CacheReported = &r.cacheReported
+	}
+	sr.EngineHitSource = r.eng.HitSource
+	sr.EngineEndHitRatio = jsonnum.Float(r.eng.EndHit)
+	sr.KVUsagePeak = jsonnum.Float(r.eng.KVUsagePeak)
+	sr.Preemptions = jsonnum.Float(r.eng.Preemptions)
+	if a := r.agree; a.Windows > 0 {
+		sr.EngineAgreement = &SummaryAgreement{Windows: a.Windows, Differing: a.Differing,
+			MeanDiff: jsonnum.Float(a.MeanDiff), MaxAbsDiff: jsonnum.Float(a.MaxAbsDiff), Disagree: a.Disagree}
+	}
+	sr.GatewayEndS, sr.CutShort = jsonnum.Float(r.gatewayEnd), r.cutShort
 	return sr
 }
 

@@ -23,6 +23,49 @@ type Summary struct {
 	// experiments (regime map, drain); nil when none could be fitted.
 	CostFit   *SummaryFit          `json:"cost_fit"`
 	RegimeMap []SummaryRegimePoint `json:"regime_map"`
+	// Findings are the report's conclusions and the warnings that change
+	// how its numbers read, in the order the page shows them.
+	Findings []SummaryFinding `json:"findings"`
+}
+
+// SummaryFinding is one conclusion or warning of the report, computed
+// from the numbers it quotes.
+type SummaryFinding struct {
+	// Experiment and Design name the experiment section it is about.
+	Experiment string `json:"experiment"`
+	Design     string `json:"design"`
+	// Kind says what it is: the design's result (sign-test,
+	// recovery, recovery-test, cost-fit, drain-bracket, mix-shift,
+	// outcomes, onsets), the verdict counts (verdicts), or a warning
+	// (rejected-lines, format-drift, cache-unreported, cut-short,
+	// engine-disagrees).
+	Kind string `json:"kind"`
+	// Warning marks a statement that changes how the numbers read.
+	Warning bool `json:"warning"`
+	// Text is the sentence the page and the command print, beginning with
+	// the experiment's name (and its design, when the experiment has runs
+	// of several designs).
+	Text string `json:"text"`
+	// Runs are the runs it is about ([] when it is about all of them).
+	Runs []string `json:"runs"`
+	// Numbers are the numbers the sentence quotes, by name (null when
+	// missing).
+	Numbers map[string]jsonnum.Float `json:"numbers"`
+}
+
+// SummaryAgreement compares the engine's hit ratio with the gateway's over
+// a run's 5-minute analysis windows (stats.HitAgreement).
+type SummaryAgreement struct {
+	// Windows is the number of windows where both ratios exist; Differing
+	// how many differ by more than 0.1.
+	Windows   int `json:"windows"`
+	Differing int `json:"differing"`
+	// MeanDiff is the mean of engine − gateway, MaxAbsDiff the largest
+	// |engine − gateway|.
+	MeanDiff   jsonnum.Float `json:"mean_diff"`
+	MaxAbsDiff jsonnum.Float `json:"max_abs_diff"`
+	// Disagree: at least 3 windows, and a quarter of them, differ.
+	Disagree bool `json:"disagree"`
 }
 
 // SummaryProvenance says what the report was computed from.
@@ -58,8 +101,12 @@ type SummaryRun struct {
 	TriggerEndS   jsonnum.Float `json:"trigger_end_s"`
 	ControlKind   string        `json:"control_kind"`
 	ControlStartS jsonnum.Float `json:"control_start_s"`
-	// Verdict is healthy, persistent, partial, recovered or collapsed, or
-	// uncached for a run with prefix caching off.
+	// Verdict is healthy, persistent, partial, recovered or collapsed;
+	// uncached for a run with prefix caching off; cache-unreported for a
+	// run whose engine reported no cached tokens (runs.cache_reported
+	// false, or, in a dataset written before that column, no turn carried
+	// a cached-token count while the engine does not confirm zero hits):
+	// its end hit ratio, degradation and recovery are then null.
 	Verdict        string        `json:"verdict"`
 	EndHitRatio    jsonnum.Float `json:"end_hit_ratio"`
 	EndSessions    jsonnum.Float `json:"end_sessions"`
@@ -78,6 +125,38 @@ type SummaryRun struct {
 	// minutes after control began (null without control).
 	CohortDone jsonnum.Float `json:"cohort_done"`
 	Warnings   []string      `json:"warnings"`
+	// OnsetS is the start of the first degraded 5-minute analysis window
+	// anywhere in the run (from t = 0, the trigger included); null if none,
+	// for runs with prefix caching off (every window reads as degraded) and
+	// for runs without cached-token counts (no window has a hit ratio).
+	// FirstDegradedS counts only from the trigger's end.
+	OnsetS jsonnum.Float `json:"onset_s"`
+	// CacheReported is whether the gateway saw cached-token counts:
+	// runs.cache_reported, else (a dataset written before that column)
+	// whether some turn carried one; null without turns to tell from.
+	CacheReported *bool `json:"cache_reported"`
+	// EngineHitSource says where the engine's hit ratio comes from:
+	// "counters" (prefix-cache counter deltas of the metrics scrapes),
+	// "prefill" (SGLang prefill lines' cached and new tokens), "log" (the
+	// rate the engine log printed, over the engine's own horizon), or ""
+	// without one. EngineEndHitRatio is the engine's hit ratio over the
+	// same last 10 minutes as EndHitRatio; null without engine data.
+	EngineHitSource   string        `json:"engine_hit_source"`
+	EngineEndHitRatio jsonnum.Float `json:"engine_end_hit_ratio"`
+	// KVUsagePeak is the largest KV-pool usage fraction of any engine
+	// sample of the run; null when the engine reports none.
+	KVUsagePeak jsonnum.Float `json:"kv_usage_peak"`
+	// Preemptions is the number of preemptions (SGLang: retractions) the
+	// engine reported over the run, from the metrics counters when the run
+	// has them, else from the log; null when the engine reports none.
+	Preemptions jsonnum.Float `json:"preemptions"`
+	// EngineAgreement compares the engine's and the gateway's hit ratio
+	// per 5-minute window; null where the two do not both exist.
+	EngineAgreement *SummaryAgreement `json:"engine_agreement"`
+	// GatewayEndS is the time of the run's last gateway record; CutShort
+	// is true when it falls more than 5 minutes before the planned end.
+	GatewayEndS jsonnum.Float `json:"gateway_end_s"`
+	CutShort    bool          `json:"cut_short"`
 	// Inputs are the sha256 of the run's input files ("" when absent).
 	ManifestSHA256  string `json:"manifest_sha256"`
 	GatewaySHA256   string `json:"gateway_sha256"`

@@ -41,7 +41,7 @@ var Tables = []string{TableRuns, TableSessions, TableTurns, TableEvents, TableEn
 type Run struct {
 	Run        string `parquet:"-"`               // run name, unique in a dataset (partition key)
 	Experiment string `parquet:"experiment,dict"` // runs analysed together
-	Design     string `parquet:"design,dict"`     // paired | recovery | calibration | drain | mix-shift | prevention | observe | nocache | flush
+	Design     string `parquet:"design,dict"`     // paired | recovery | calibration | drain | mix-shift | prevention | observe | nocache | flush | replay
 	Seed       *int64 `parquet:"seed,optional"`   // arms that share a base arrival stream share a seed; null if absent
 	Arm        string `parquet:"arm,dict"`        // burst, no-burst, none, budgeter, session-cap, ...
 	// StartedAt is the wall clock of t=0, UTC, microseconds.
@@ -59,9 +59,14 @@ type Run struct {
 	CPUOffloadTokens *int64 `parquet:"cpu_offload_tokens,optional"` // host-tier KV tokens, null if not given
 	LogTZ            string `parquet:"log_tz,dict"`                 // zone of the engine log's timestamps (default UTC)
 	// EngineLogFormat names the engine log dialect recognised: vllm-v0,
-	// vllm-0.7, vllm-0.8, vllm-0.9, vllm-0.10, vllm-2026, sglang, sglang-0.4,
-	// sglang-0.5 or sglang-2026 (see the vllmlog and sglanglog packages);
-	// "" without an engine log.
+	// vllm-0.7, vllm-0.8, vllm-0.9, vllm-0.10, vllm-2026, sglang,
+	// sglang-0.1, sglang-0.3, sglang-0.4, sglang-0.5 or sglang-2026 (see
+	// the vllmlog and sglanglog packages), then "+" and the wrappers that
+	// stand in front of most of its lines, if any, in this order:
+	// logexport-tsv, cri, journald, container-rfc3339, kubectl-prefix,
+	// timestamp-pipe, docker-compose, slurm-label, launcher, ray (such as
+	// "vllm-0.10+docker-compose", "sglang-2026+cri"); "" without an
+	// engine log.
 	EngineLogFormat string `parquet:"engine_log_format,dict"`
 	// MetricsFormat names the form the metrics were read in: scrapes,
 	// prometheus-text, openmetrics or query-range (schema.MetricsFormats;
@@ -99,6 +104,42 @@ type Run struct {
 	OutlastVersion  string `parquet:"outlast_version,dict"`
 	SchemaVersion   string `parquet:"schema_version,dict"`
 	RejectedLines   int64  `parquet:"rejected_lines"` // lines rejected in --lenient mode (kept under _rejects/)
+
+	// GatewayFormat names the format of the gateway log: outlast (the
+	// native gateway.jsonl), aiperf, guidellm or inference-perf; "" in
+	// datasets written before the load generators were read.
+	GatewayFormat string `parquet:"gateway_format,dict"`
+	// CacheReported says whether any turn carried an engine-reported
+	// cached-token figure. False: the engine was not asked to report them
+	// (vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report)
+	// or the load generator does not record them, so the turns'
+	// cached_tokens are unknown, not 0, and there is no hit ratio. Null in
+	// datasets written before the column existed.
+	CacheReported *bool `parquet:"cache_reported,optional"`
+	// ExcludedRecords counts the load generator's records that are not
+	// part of the run: AIPerf's warmup phase, GuideLLM's requests outside
+	// the benchmark's measured window. Null for outlast's own format.
+	ExcludedRecords *int64 `parquet:"excluded_records,optional"`
+	// Benchmark is the index of the GuideLLM benchmark the run is (a sweep
+	// gives one run per benchmark); null for other formats.
+	Benchmark *int64 `parquet:"benchmark,optional"`
+	// LoadStrategy is the load generator's scheduling (GuideLLM's strategy
+	// type, e.g. concurrent, constant, poisson; AIPerf's or
+	// inference-perf's load type from the manifest's workload.load_strategy);
+	// "" when not known. LoadRate (requests/s) and LoadConcurrency are its
+	// target rate and concurrency, null when it has none.
+	LoadStrategy    string   `parquet:"load_strategy,dict"`
+	LoadRate        *float64 `parquet:"load_rate,optional"`
+	LoadConcurrency *int64   `parquet:"load_concurrency,optional"`
+	// ClockAnchor says how a gateway log on a monotonic clock
+	// (inference-perf) was put on the wall clock: per_session (the
+	// per-session file's epoch times), created (the server's "created"
+	// seconds in the responses) or manifest (files.clock_offset_s); ""
+	// when the log's times are wall-clock already. ClockUncertaintyS is
+	// the half-width of the anchor's interval, seconds; null without one
+	// or when the manifest gave it.
+	ClockAnchor       string   `parquet:"clock_anchor,dict"`
+	ClockUncertaintyS *float64 `parquet:"clock_uncertainty_s,optional"`
 }
 
 // Session is one row per session that arrived at the gateway.
@@ -126,7 +167,7 @@ type Turn struct {
 	FirstTokenS  *float64 `parquet:"first_token_s,optional"` // first output token
 	DoneS        float64  `parquet:"done_s"`                 // completion (the record's ts)
 	PromptTokens int64    `parquet:"prompt_tokens"`
-	CachedTokens int64    `parquet:"cached_tokens"` // engine-reported cached prompt tokens (null in the log = 0)
+	CachedTokens int64    `parquet:"cached_tokens"` // engine-reported cached prompt tokens (null in the log = 0; unknown when runs.cache_reported is false)
 	OutputTokens int64    `parquet:"output_tokens"`
 	Status       string   `parquet:"status,dict"` // ok | error | aborted
 }

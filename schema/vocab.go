@@ -17,11 +17,14 @@ const (
 	DesignObserve     = "observe"
 	DesignNoCache     = "nocache"
 	DesignFlush       = "flush"
+	// DesignReplay marks the runs outlast replay simulates from an observed
+	// run: the run as it was and its counterfactual variants, one arm each.
+	DesignReplay = "replay"
 )
 
 // Designs lists every design a manifest may name.
 var Designs = []string{DesignPaired, DesignRecovery, DesignCalibration, DesignDrain, DesignMixShift,
-	DesignPrevention, DesignObserve, DesignNoCache, DesignFlush}
+	DesignPrevention, DesignObserve, DesignNoCache, DesignFlush, DesignReplay}
 
 // Engine names (manifest engine.name).
 const (

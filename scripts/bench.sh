@@ -2,15 +2,15 @@
 # make bench: the Go benchmarks (MB/s where they set bytes), then whole
 # processes on generated inputs: outlast ingest against DuckDB's
 # read_json -> COPY TO parquet on the same gateway log, both on 2 cores,
-# and the peak-memory check on a 2 GB log; then a campaign of simulated
-# runs (scripts/bench-campaign.sh): ingest beside DuckDB on the runs'
-# gateway logs, outlast report and compare beside DuckDB's per-run window
-# query. Prints the tables of results and ratios (docs/performance.md
-# explains them). Usage: bench.sh BIN
+# and the peak-memory checks on a 2 GB log and a 1 GB GuideLLM report;
+# then a campaign of simulated runs (scripts/bench-campaign.sh): ingest
+# beside DuckDB on the runs' gateway logs, outlast report and compare
+# beside DuckDB's per-run window query. Prints the tables of results and
+# ratios (docs/performance.md explains them). Usage: bench.sh BIN
 #
-# Environment: GW_MB (default 658) and BIG_MB (default 2048) size the
-# generated logs; REPEAT (default 3) whole-process runs of each tool, the
-# fastest kept; SKIP_BIG=1 skips the 2 GB check; SKIP_REPORT=1 skips the
+# Environment: GW_MB (default 658), BIG_MB (default 2048) and GL_MB
+# (default 1000, the GuideLLM report) size the generated logs; REPEAT (default 3) whole-process runs of each tool, the
+# fastest kept; SKIP_BIG=1 skips the 2 GB and GuideLLM checks; SKIP_REPORT=1 skips the
 # report timing on 100 simulated runs; HUGE_MB (unset: skipped)
 # adds one peak-RSS run on a log that large, generated and then deleted
 # (5120 takes 5 GB of disk for a minute); SKIP_CAMPAIGN=1 skips the
@@ -74,6 +74,21 @@ if [ -n "${HUGE_MB:-}" ]; then
   rm -rf "$OUT/ds-huge" "$huge"
 fi
 
+# GuideLLM's report is one JSON document, read as a stream: outlast ingest
+# of a 1 GB report must stay under 256 MB peak RSS.
+gl_s="" gl_rss=""
+if [ "${SKIP_BIG:-0}" != 1 ]; then
+  gl="$OUT/guidellm${GL_MB:-1000}"
+  if [ ! -f "$gl/run.yaml" ]; then
+    go run ./internal/benchgen/cmd/benchgen -format guidellm -mb "${GL_MB:-1000}" -out "$gl" >&2
+  fi
+  gl_bytes=$(stat -c %s "$gl/benchmarks.json")
+  echo "== outlast ingest $gl ($gl_bytes bytes, GuideLLM): peak RSS" >&2
+  rm -rf "$OUT/ds-gl"
+  read -r gl_s gl_rss < <(REPEAT=1 measure "$BIN" ingest -q --out "$OUT/ds-gl" "$gl")
+  rm -rf "$OUT/ds-gl"
+fi
+
 # The report end to end (read the dataset, every measure, the HTML page):
 # 100 simulated runs (the paired design, 50 seeds, 90 minutes; ~4,000
 # turns each).
@@ -123,6 +138,13 @@ row_secs() { # row LABEL BENCH PKG TARGET_S
   printf '%-44s %14s %14s %10s %8s\n' "$1" "${v:--}" "-" "-" "$(check "$v" "$4" le)"
 }
 row_mbs "gateway reader (Go bench), MB/s" BenchmarkReader ingest/gateway ""
+row_mbs "AIPerf reader, MB/s (target >= 150)" BenchmarkReader ingest/aiperf 150
+row_mbs "GuideLLM reader, MB/s (target >= 150)" BenchmarkReader ingest/guidellm 150
+row_mbs "inference-perf reader, MB/s (target >= 150)" BenchmarkReader ingest/infperf 150
+if [ -n "$gl_s" ]; then
+  printf '%-44s %14s %14s %10s %8s\n' "GuideLLM $((gl_bytes / 1000000)) MB -> Parquet, MB/s" "$(rate "$gl_bytes" "$gl_s")" "-" "-" "-"
+  printf '%-44s %14s %14s %10s %8s\n' "  peak RSS, MB (target < 256)" "$(mb "$gl_rss")" "-" "-" "$(check "$(mb "$gl_rss")" 255.99 le)"
+fi
 row_mbs "ingest pipeline 64 MB (Go bench), MB/s" BenchmarkIngestGateway ingest/rundir ""
 row_mbs "vLLM log reader, MB/s (target >= 150)" BenchmarkReader ingest/vllmlog 150
 row_mbs "SGLang log reader, MB/s (target >= 150)" BenchmarkReader ingest/sglanglog 150
@@ -133,6 +155,7 @@ row_mbs "query_range JSON reader, MB/s (>= 150)" BenchmarkReader ingest/promjson
 row_secs "stats, 100 runs x 5,000 turns, s (< 2)" BenchmarkAllMeasures100Runs stats 2
 printf '%-44s %14s %14s %10s %8s\n' "outlast report, 100 simulated runs, s (< 2)" "${rep_s:--}" "-" "-" "$(check "$rep_s" 2 le)"
 row_secs "simulate a 90-minute run, s (< 0.5)" BenchmarkSimulate90Min fixtures/sim 0.5
+row_secs "replay 16 seeds of a 60-minute run, s (< 5)" BenchmarkReplay16Seeds60Min replay 5
 printf '%-44s %14s %14s %10s %8s\n' "per-run fixed cost (Go bench), ms (<= 5)" "$(go_metric BenchmarkRunFixedCost ingest/campaign ms/run)" "-" "-" \
   "$(check "$(go_metric BenchmarkRunFixedCost ingest/campaign ms/run)" 5 le)"
 

@@ -45,16 +45,30 @@ var ErrNoRateChange = errors.New("stats: drain needs trigger_start_s (the rate c
 // output_tokens or tool_tokens, so later turn contexts are unknown.
 var ErrNoGrowth = errors.New("stats: drain needs the workload's output_tokens and tool_tokens")
 
-// RemainingColdWork samples W(t) at t0, t0 + DrainSampleS, ... before the
-// run's end (at the end itself every open session would count as gone) and
-// fits its slope (§4). The contexts of a session's
+// RemainingColdWork samples W(t) at t0, t0 + DrainSampleS, ... up to and
+// including the run's end when it falls on that grid, and fits its slope
+// over them: the whole post-change interval at 10-minute samples (§4). A
+// session is in the system at t from its arrive_s until its end_s; one
+// still open when the run ends (no end_s) is in the system at the end
+// sample too. The contexts of a session's
 // remaining turns grow by output_tokens + tool_tokens per turn from its
 // latest completed turn's prompt (before its first turn completes, from its
 // context_tokens, else its first turn's prompt, else system_tokens +
-// task_tokens); a turn counts as done by t when its done_s ≤ t.
+// task_tokens); a turn counts as done by t when its done_s ≤ t. It is
+// DrainTerms followed by DrainTerms.Drain.
 func (x *RunIndex) RemainingColdWork(fit CostFit) (Drain, error) {
+	terms, err := x.DrainTerms()
+	if err != nil {
+		return Drain{Run: terms.Run, ChangeS: terms.ChangeS, RateAfter: terms.RateAfter, SlopePerHour: math.NaN(), SEPerHour: math.NaN()}, err
+	}
+	return terms.Drain(fit), nil
+}
+
+// DrainTerms samples what W(t) is made of at the times RemainingColdWork
+// samples it, before a cost fit is applied; see RemainingColdWork.
+func (x *RunIndex) DrainTerms() (DrainTerms, error) {
 	r := &x.Data.Run
-	d := Drain{Run: r.Run, RateAfter: math.NaN(), SlopePerHour: math.NaN(), SEPerHour: math.NaN()}
+	d := DrainTerms{Run: r.Run, RateAfter: math.NaN()}
 	if r.TriggerStartS == nil {
 		return d, ErrNoRateChange
 	}
@@ -66,27 +80,29 @@ func (x *RunIndex) RemainingColdWork(fit CostFit) (Drain, error) {
 		d.RateAfter = *r.TriggerRateAfter
 	}
 	growth := float64(*r.OutputTokens + *r.ToolTokens)
-	for t := d.ChangeS; t < x.End; t += DrainSampleS {
-		d.Points = append(d.Points, x.coldWorkAt(t, fit, growth))
+	// Multiples rather than a running sum, so that an end on the grid is
+	// reached exactly.
+	for k := 0; ; k++ {
+		t := d.ChangeS + float64(k)*DrainSampleS
+		if t > x.End {
+			break
+		}
+		d.Points = append(d.Points, x.coldWorkAt(t, growth))
 	}
-	ts := make([]float64, len(d.Points))
-	ys := make([]float64, len(d.Points))
-	for k, p := range d.Points {
-		ts[k], ys[k] = p.T/3600, p.ColdWorkS
-	}
-	d.SlopePerHour, d.SEPerHour = olsSlope(ts, ys)
 	return d, nil
 }
 
-func (x *RunIndex) coldWorkAt(t float64, fit CostFit, growth float64) DrainPoint {
-	p := DrainPoint{T: t}
+func (x *RunIndex) coldWorkAt(t float64, growth float64) DrainTermPoint {
+	p := DrainTermPoint{T: t}
 	r := &x.Data.Run
 	for _, si := range x.sessions {
 		s := &x.Data.Sessions[si]
 		if s.ArriveS > t {
 			break
 		}
-		if !(t < x.sessionEnd(s)) {
+		// x.sessionEnd would make an open session leave at the run's end;
+		// at the end sample it is still in the system.
+		if s.EndS != nil && !(t < *s.EndS) {
 			continue
 		}
 		p.Sessions++
@@ -134,7 +150,8 @@ func (x *RunIndex) coldWorkAt(t float64, fit CostFit, growth float64) DrainPoint
 		d0 := float64(j - q)
 		mf := float64(m)
 		sumL := mf*base + growth*(mf*d0+mf*(mf-1)/2)
-		p.ColdWorkS += mf*fit.A + fit.B*sumL
+		p.Turns = append(p.Turns, mf)
+		p.Tokens = append(p.Tokens, sumL)
 	}
 	return p
 }

@@ -53,6 +53,34 @@ func TestRemainingColdWork(t *testing.T) {
 	}
 }
 
+// TestRemainingColdWorkEndSample checks that the sample at the run's end is
+// in the fit (the paper fits over the whole post-change interval) and that
+// the sessions still open then are in the system, while one that ended at
+// that moment is not. The run of TestRemainingColdWork ending at 1800 s
+// instead of 1801 s: the same three samples, now the last at the end.
+//
+//	W = 7.648, 8.648, 12.296 at t = 1/6, 1/3, 1/2 h (see above).
+//	x̄ = 1/3, Sxx = 2·(1/6)² = 1/18, Sxy = (1/6)·(12.296 − 7.648) = 0.774667,
+//	slope = Sxy/Sxx = 13.944 /h; ȳ = 9.530667, residuals 0.441333,
+//	−0.882667, 0.441333, RSS = 1.168651, SE = √(RSS/(3−2)·18) = 4.58647.
+//
+// Without the end sample the fit had two points: (8.648 − 7.648)·6 =
+// 6 /h, and no SE.
+func TestRemainingColdWorkEndSample(t *testing.T) {
+	rd := drainRun()
+	rd.Run.DurationS = 1800
+	rd.Sessions = append(rd.Sessions, schema.Session{Session: "s5", ArriveS: 1750, EndS: f64(1800), Status: "done", ContextTokens: i64(800)})
+	d, err := NewRunIndex(rd).RemainingColdWork(CostFit{A: 0.5, B: 0.001})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Points) != 3 || d.Points[2].T != 1800 || d.Points[2].Sessions != 3 || !near(d.Points[2].ColdWorkS, 12.296, 1e-9) {
+		t.Fatalf("points %+v, want the end sample at 1800 s with s1, s2, s3 (W 12.296)", d.Points)
+	}
+	checkNear(t, "slope", d.SlopePerHour, 13.944, 1e-9)
+	checkNear(t, "se", d.SEPerHour, math.Sqrt(1.1686506666666667*18), 1e-9)
+}
+
 func TestRemainingColdWorkMissing(t *testing.T) {
 	rd := drainRun()
 	rd.Run.TriggerStartS = nil

@@ -52,6 +52,7 @@ type RunIndex struct {
 func NewRunIndex(rd *schema.RunData) *RunIndex {
 	x := &RunIndex{Data: rd, End: RunEnd(rd)}
 	x.Turns = NewTurnSeries(rd.Turns)
+	x.Turns.cacheUnknown = !CacheKnown(&rd.Run)
 
 	x.sessions = make([]int, len(rd.Sessions))
 	for i := range x.sessions {

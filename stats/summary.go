@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // Verdict is a run's outcome in the report's overview.
@@ -11,15 +13,20 @@ type Verdict string
 
 // Verdicts. A run whose control started while it was collapsed is
 // recovered or collapsed; a run with prefix caching off is uncached (the
-// hit-ratio regimes of §3 do not apply: every turn is cold by design); any
-// other run is persistent, partial or healthy.
+// hit-ratio regimes of §3 do not apply: every turn is cold by design); a
+// run whose engine reported no cached tokens is cache-unreported (its hit
+// ratio is unknown, not 0); any other run is persistent, partial or
+// healthy.
 const (
-	VerdictUncached   Verdict = "uncached"   // prefix caching off: no regime to classify
-	VerdictHealthy    Verdict = "healthy"    // neither persistently nor partially degraded
-	VerdictPersistent Verdict = "persistent" // persistently degraded (§3)
-	VerdictPartial    Verdict = "partial"    // partially degraded (§3)
-	VerdictRecovered  Verdict = "recovered"  // collapsed when control began, then recovered (§6)
-	VerdictCollapsed  Verdict = "collapsed"  // collapsed when control began, not recovered (§6)
+	VerdictUncached Verdict = "uncached" // prefix caching off: no regime to classify
+	// VerdictCacheUnreported: no turn carried a cached-token count
+	// (runs.cache_reported false), so there is no hit ratio to classify.
+	VerdictCacheUnreported Verdict = "cache-unreported"
+	VerdictHealthy         Verdict = "healthy"    // neither persistently nor partially degraded
+	VerdictPersistent      Verdict = "persistent" // persistently degraded (§3)
+	VerdictPartial         Verdict = "partial"    // partially degraded (§3)
+	VerdictRecovered       Verdict = "recovered"  // collapsed when control began, then recovered (§6)
+	VerdictCollapsed       Verdict = "collapsed"  // collapsed when control began, not recovered (§6)
 )
 
 // SeriesPoint is one window of a run's time series, gateway and engine side
@@ -118,7 +125,10 @@ func (x *RunIndex) Summarize() RunSummary {
 	reg := x.Regime()
 	s.EndHit, s.FirstDegradedS, s.Persistent, s.Partial = reg.EndHit, reg.FirstDegradedS, reg.Persistent, reg.Partial
 	s.EndSessions = x.Population.Mean(x.EndWindow(EndSessionsS))
-	if math.IsNaN(s.EndHit) {
+	cacheKnown := CacheKnown(r)
+	if !cacheKnown {
+		s.Warnings = append(s.Warnings, "the engine reported no cached tokens (runs.cache_reported false; vLLM needs --enable-prompt-tokens-details, SGLang --enable-cache-report): no hit ratio, no regime verdict")
+	} else if math.IsNaN(s.EndHit) {
 		s.Warnings = append(s.Warnings, "no turn completed in the last 10 minutes: end hit ratio missing")
 	}
 	c, okC := x.KVPool()
@@ -145,6 +155,8 @@ func (x *RunIndex) Summarize() RunSummary {
 	switch {
 	case !r.PrefixCaching:
 		s.Verdict = VerdictUncached
+	case !cacheKnown:
+		s.Verdict = VerdictCacheUnreported
 	case s.Persistent:
 		s.Verdict = VerdictPersistent
 	case s.Partial:
@@ -155,7 +167,7 @@ func (x *RunIndex) Summarize() RunSummary {
 	}
 	// A control that starts at t=0 (prevention, or "none" written as 0) has
 	// no window before it to be collapsed in.
-	if r.ControlStartS != nil && *r.ControlStartS > 0 && r.PrefixCaching {
+	if r.ControlStartS != nil && *r.ControlStartS > 0 && r.PrefixCaching && cacheKnown {
 		cs := *r.ControlStartS
 		s.CohortDone = x.CohortCompletion(Window{Start: cs, End: cs + CohortS})
 		collapsed, ok := x.CollapsedAt(cs)
@@ -455,3 +467,8 @@ func PairedRecovery(summaries []RunSummary, armA, armB string, seeds []int64) Pa
 	}
 	return t
 }
+
+// CacheKnown reports whether a run's turns carry the engine's cached-token
+// counts: runs.cache_reported is true, or null (a dataset written before
+// the column, whose cached tokens were taken as reported).
+func CacheKnown(r *schema.Run) bool { return r.CacheReported == nil || *r.CacheReported }

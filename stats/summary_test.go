@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/outlast-dev/outlast/schema"
@@ -292,5 +293,35 @@ func TestVerdictUncachedAndControlFromStart(t *testing.T) {
 	s := NewRunIndex(prev).Summarize()
 	if s.Verdict != VerdictHealthy || s.Recovery != nil || len(s.Warnings) != 1 {
 		t.Errorf("control from t=0: verdict %q recovery %v warnings %q; want healthy, none, only the unknown-C warning", s.Verdict, s.Recovery, s.Warnings)
+	}
+}
+
+// TestVerdictCacheUnreported checks a run whose engine reported no cached
+// tokens: not a hit ratio of 0 (which would read as persistent from the
+// first window), but no hit ratio, and a verdict that says why; null
+// (datasets before the column) reads as reported.
+func TestVerdictCacheUnreported(t *testing.T) {
+	cold := func(float64) float64 { return 0.0 }
+	no := false
+	rd := hitRun(3600, 0, cold)
+	rd.Run.CacheReported = &no
+	rd.Run.ControlKind, rd.Run.ControlStartS = "budgeter", f64(1200)
+	x := NewRunIndex(rd)
+	s := x.Summarize()
+	if s.Verdict != VerdictCacheUnreported || s.Persistent || s.Partial || !math.IsNaN(s.EndHit) || s.Recovery != nil {
+		t.Errorf("verdict %q persistent %v partial %v end hit %v recovery %v; want cache-unreported, no regime, NaN, none",
+			s.Verdict, s.Persistent, s.Partial, s.EndHit, s.Recovery)
+	}
+	if !strings.Contains(strings.Join(s.Warnings, "\n"), "--enable-prompt-tokens-details") {
+		t.Errorf("warnings %q do not say why", s.Warnings)
+	}
+	for _, w := range Analyze(x).Windows {
+		if w.Turns > 0 && (!math.IsNaN(w.HitRatio) || !math.IsNaN(w.LowCacheShare) || !math.IsNaN(w.RecomputedTokensPerS)) {
+			t.Fatalf("window %+v has cache measures", w.TurnWindow)
+		}
+	}
+	rd.Run.CacheReported = nil
+	if v := NewRunIndex(rd).Summarize().Verdict; v != VerdictCollapsed {
+		t.Errorf("cache_reported null: verdict %q, want collapsed (all-miss when control began)", v)
 	}
 }

@@ -157,6 +157,10 @@ type TurnSeries struct {
 	cumCached  []int64
 	cumLow     []int32 // turns with less than half their prompt cached
 	failedDone []float64
+	// cacheUnknown: the engine reported no cached tokens, so every measure
+	// that needs them (hit ratio, low-cache share, recomputed tokens) is
+	// NaN, not what a cached count of 0 would give.
+	cacheUnknown bool
 }
 
 // NewTurnSeries sorts the turns' completion times once and builds prefix
@@ -256,6 +260,9 @@ func (s *TurnSeries) Window(w Window) TurnWindow {
 	} else {
 		tw.TurnsPerS = math.NaN()
 		tw.RecomputedTokensPerS = math.NaN()
+	}
+	if s.cacheUnknown {
+		tw.HitRatio, tw.LowCacheShare, tw.RecomputedTokensPerS = math.NaN(), math.NaN(), math.NaN()
 	}
 	return tw
 }

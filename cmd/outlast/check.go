@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -37,6 +36,12 @@ A rules file:
       compare: {baseline: A, candidate: B}
       require: {collapse_rate_not_worse: true, alpha: 0.05}
 
+--format json prints the same verdicts as one JSON object (pass, passed,
+failed, and each rule's details with the measure, value, limit, p-value and
+runs behind them); --format markdown prints them for a CI job's summary page
+(e.g. >> "$GITHUB_STEP_SUMMARY"). The exit status is the same in every
+format.
+
 Run requirements: persistent_runs, min_end_hit_ratio, max_end_sessions,
 max_recovery_min, min_runs (default 1). Comparison requirements:
 collapse_rate_not_worse, hit_ratio_not_worse, throughput_not_worse, alpha.
@@ -47,12 +52,11 @@ Examples:
   outlast check --rules ci.yaml A=ds-main B=ds-pr
   outlast check --where design=prevention --require persistent_runs=0 ds
   outlast check --require collapse_rate_not_worse=true old=ds-0.8 new=ds-0.9
-
-Flags:
+  outlast check --rules ci.yaml --format markdown ds >> "$GITHUB_STEP_SUMMARY"
 `
 
 func runCheck(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs := newFlags("check", checkHelp)
 	rulesPath := fs.String("rules", "", "YAML rules file")
 	var where, require repeatedFlag
 	fs.Var(&where, "where", "COLUMN=VALUE selecting runs for the --require rule (repeatable)")
@@ -60,9 +64,14 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	by := fs.String("by", "", "split one DATASET into columns by this runs column")
 	ignore := fs.String("ignore", "", "comma-separated key fields comparisons do not match on")
 	noHolm := fs.Bool("no-holm", false, "comparison rules use raw p-values instead of Holm-adjusted ones")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), checkHelp); fs.PrintDefaults() }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	format := fs.String("format", check.FormatText, "output: text, json (every verdict with its numbers) or markdown (for a CI job's summary page)")
+	if err := fs.parse(stdout, args); err != nil {
 		return err
+	}
+	switch *format {
+	case check.FormatText, check.FormatJSON, check.FormatMarkdown:
+	default:
+		return usageErrorf("check: --format %q: want text, json or markdown", *format)
 	}
 	var rules *check.Rules
 	switch {
@@ -96,8 +105,8 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return inputError(err)
 	}
-	// WriteText buffers its output and reports a failed write.
-	if err := rep.WriteText(stdout); err != nil {
+	// The writers buffer their output and report a failed write.
+	if err := rep.Write(stdout, *format); err != nil {
 		return err
 	}
 	if n := rep.Failed(); n > 0 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -36,7 +35,7 @@ a seed are paired (same seed, same arm): paired tests use the shared seeds,
 otherwise the runs are compared as independent samples.
 
 Measures, one table each, a row per configuration:
-  collapse rate       k/n persistently degraded; Fisher's exact, exact McNemar if paired
+  collapse rate       k/n persistently degraded (caching-on runs); Fisher's exact, exact McNemar if paired
   hit ratio           median end hit ratio of healthy runs; Mann-Whitney U, sign test if paired
   turn throughput     median turns/s of healthy runs, last 10 minutes; likewise
   end sessions        median sessions in the system, last 5 minutes; likewise
@@ -50,12 +49,11 @@ Examples:
   outlast compare old=ds-0.8 new=ds-0.9
   outlast compare --by engine_version ds
   outlast compare --ignore pool v1=ds400k v2=ds200k --format csv
-
-Flags:
+  outlast compare --format html -o cmp.html old=ds-0.8 new=ds-0.9
 `
 
 func runCompare(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs := newFlags("compare", compareHelp)
 	by := fs.String("by", "", "split one DATASET into columns by this runs column")
 	ignore := fs.String("ignore", "", "comma-separated key fields to leave out of the configuration key: "+strings.Join(compare.KeyFields, ", "))
 	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level")
@@ -63,9 +61,8 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 	noHolm := fs.Bool("no-holm", false, "report raw p-values instead of Holm-adjusted ones")
 	measures := fs.String("measures", "", "comma-separated measures to show (default all): "+strings.Join(compare.MeasureIDs(), ", "))
 	format := fs.String("format", "text", "output format: text, csv, json or html")
-	out := fs.String("out", "", "output file (default: standard output)")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), compareHelp); fs.PrintDefaults() }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	out := fs.out("output `FILE` (default: standard output)")
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	opts := compare.Options{Alpha: *alpha, Confidence: *confidence, NoHolm: *noHolm, By: *by}
@@ -88,7 +85,7 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *out == "" {
+	if *out == "" || *out == "-" {
 		bw := bufio.NewWriter(stdout)
 		if err := write(bw, res); err != nil {
 			return err

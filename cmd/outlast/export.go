@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
-	"fmt"
 	"io"
 	"strings"
 
@@ -18,7 +16,7 @@ func init() {
 	commands["export"] = command{summary: "write one table of a dataset as CSV or Arrow IPC (Feather)", run: runExport}
 }
 
-const exportHelp = `Usage: outlast export DATASET --table T [--format csv|arrow] [--out FILE]
+const exportHelp = `Usage: outlast export DATASET --table T [--format csv|arrow] [-o FILE]
 
 Export writes one table of the dataset, every run together with the run name
 as the first column, as CSV (nulls are empty fields) or as an Arrow IPC file
@@ -30,17 +28,15 @@ Tables: ` + "runs, sessions, turns, events, engine" + `
 Examples:
   outlast export ds --table turns > turns.csv
   outlast export ds --table engine --format arrow --out engine.arrow
-
-Flags:
+  outlast export ds --table runs -o runs.csv
 `
 
 func runExport(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs := newFlags("export", exportHelp)
 	table := fs.String("table", "", "table to export: "+strings.Join(schema.Tables, ", "))
 	format := fs.String("format", "csv", "csv or arrow")
-	out := fs.String("out", "", "output file (default: standard output)")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), exportHelp); fs.PrintDefaults() }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	out := fs.out("output `FILE` (default: standard output)")
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 || *table == "" {
@@ -83,7 +79,7 @@ func runExport(stdout, stderr io.Writer, args []string) error {
 		}
 		return tw.Close()
 	}
-	if *out == "" {
+	if *out == "" || *out == "-" {
 		bw := bufio.NewWriter(stdout)
 		if err := write(bw); err != nil {
 			return err

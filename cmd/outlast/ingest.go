@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,7 +17,7 @@ func init() {
 	commands["ingest"] = command{summary: "read run directories into a Parquet dataset", run: runIngest}
 }
 
-const ingestHelp = `Usage: outlast ingest [--lenient] --out DATASET RUN_DIR...
+const ingestHelp = `Usage: outlast ingest [--lenient] -o DATASET RUN_DIR...
 
 Ingest reads run directories (run.yaml, gateway.jsonl, and optionally
 engine.log and metrics.prom, each possibly .gz or .zst; see
@@ -29,6 +28,9 @@ docs/run-format.md) and writes their tables into the Parquet dataset DATASET:
 A directory without run.yaml is searched one level down for run directories,
 so "outlast ingest --out ds experiments/paired" takes every run in it.
 Re-ingesting a run replaces its files; the same inputs give identical bytes.
+Several ingests may write one dataset at once and all succeed (commits take
+turns; of two ingests of one run the later commit wins). An ingest that was
+killed leaves DATASET/.staging-*; the next ingest removes it.
 
 Strict by default: the first bad line stops the ingest with its position
 (file:line: reason), exit status 2, and the dataset is left as it was.
@@ -38,8 +40,7 @@ DATASET/_rejects/RUN.jsonl and counted in the summary.
 Examples:
   outlast ingest --out ds fixtures/real/vllm-2026
   outlast ingest --lenient --out ds runs/*
-
-Flags:
+  outlast ingest -q -o ds runs/paired        # no per-run summary
 `
 
 // ingestMemoryLimit is the soft limit of the Go heap during ingest: below
@@ -69,13 +70,10 @@ func collectNear(limit int64) (restore func()) {
 }
 
 func runIngest(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("out", "", "dataset directory to write (created if needed)")
+	fs := newFlags("ingest", ingestHelp)
+	out := fs.out("`DATASET` directory to write (created if needed)")
 	lenient := fs.Bool("lenient", false, "keep going past bad lines, keeping them under DATASET/_rejects/")
-	quiet := fs.Bool("q", false, "print no per-run summary")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), ingestHelp); fs.PrintDefaults() }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
@@ -90,7 +88,12 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	bar := newProgress(stderr, "ingest", len(dirs))
+	if !fs.quiet {
+		for _, o := range stage.Removed() {
+			fmt.Fprintf(stderr, "outlast: removed %s, left by an ingest that did not finish (%s)\n", filepath.Join(*out, o.Stage), o)
+		}
+	}
+	bar := fs.bar(stderr, "ingest", len(dirs))
 	committed := false
 	defer func() {
 		if !committed {
@@ -99,27 +102,30 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	}()
 	// The dataset's run writer is the Sink the runs stream into: the turns
 	// and sessions go to the stage as the gateway log is read, so memory
-	// does not grow with the log. Runs are read several at once; their
-	// results come back in the order of dirs.
+	// does not grow with the log. Several directories are read at once;
+	// their results come back in the order of dirs.
 	begin := func(name string) (rundir.Sink, error) { return stage.BeginRun(name) }
-	var totalRejects int
+	var totalRejects, runs int
 	opt := campaign.Options{
 		Run:      rundir.Options{Lenient: *lenient, Version: version},
 		Progress: bar.stepBytes,
 	}
-	err = campaign.Ingest(dirs, opt, begin, func(_ int, res *rundir.Result) error {
-		if err := stage.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
-			return stageError{err}
-		}
+	err = campaign.Ingest(dirs, opt, begin, func(_ int, results []*rundir.Result) error {
 		bar.clear()
-		for _, w := range res.Warnings {
-			fmt.Fprintf(stderr, "outlast: %s: %s\n", res.Data.Run.Run, w)
-		}
-		totalRejects += len(res.Rejects)
-		if !*quiet {
-			d := res.Data
-			fmt.Fprintf(stdout, "%-24s sessions %5d  turns %7d  events %5d  engine samples %6d  rejected %d\n",
-				d.Run.Run, res.Sessions, res.Turns, len(d.Events), len(d.Engine), len(res.Rejects))
+		for _, res := range results {
+			if err := stage.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
+				return stageError{err}
+			}
+			for _, w := range res.Warnings {
+				fmt.Fprintf(stderr, "outlast: %s: %s\n", res.Data.Run.Run, w)
+			}
+			totalRejects += len(res.Rejects)
+			runs++
+			if !fs.quiet {
+				d := res.Data
+				fmt.Fprintf(stdout, "%-24s sessions %5d  turns %7d  events %5d  engine samples %6d  rejected %d\n",
+					d.Run.Run, res.Sessions, res.Turns, len(d.Events), len(d.Engine), len(res.Rejects))
+			}
 		}
 		return nil
 	})
@@ -134,8 +140,8 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	committed = true
-	if !*quiet {
-		fmt.Fprintf(stdout, "ingested %d runs into %s", len(dirs), *out)
+	if !fs.quiet {
+		fmt.Fprintf(stdout, "ingested %d runs into %s", runs, *out)
 		if totalRejects > 0 {
 			fmt.Fprintf(stdout, " (%d lines rejected, kept in %s)", totalRejects, filepath.Join(*out, dataset.RejectsDir))
 		}

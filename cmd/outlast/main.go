@@ -106,6 +106,8 @@ Commands:
 	}
 	fmt.Fprint(w, strings.TrimLeft(`
 Run "outlast <command> --help" for a command's flags and examples.
+Every command takes -h/--help, -q/--quiet and --progress; the commands
+that write files take -o/--out.
 Exit status: 0 ok, 1 a finding (failed check or regression), 2 bad input or usage.
 `, "\n"))
 }

@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/outlast-dev/outlast/compare"
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/report"
 	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/schema"
 )
 
 func init() {
@@ -18,19 +22,34 @@ func init() {
 
 const reportHelp = `Usage: outlast report DATASET --out DIR [--title T] [--seed N]
 
-Report reads a Parquet dataset (written by "outlast ingest") and writes the
-evidence of its experiments into DIR:
+Report reads a Parquet dataset (written by "outlast ingest") run by run and
+writes the evidence of its experiments into DIR:
 
   DIR/index.html      one self-contained page (charts inlined, no network)
   DIR/summary.json    every number shown (12 significant digits), sorted keys
   DIR/tables/*.csv    every table, also as *.md
+
+DIR holds one report: DIR/.outlast-report lists the files the report wrote,
+and the next report into DIR removes those it does not write again. Other
+files in DIR are never touched, so "--out ." is safe.
 
 Each experiment (runs sharing runs.experiment) gets the sections of its
 design: paired (Table 2 with the sign test, Figures 1 and 4), recovery
 (Table 3 with exact paired tests, Figures 5 and 8), calibration and nocache
 (the c(L) fit, S and 1/S), drain (W(t), slopes, bracket), mix-shift
 (Figure 6), prevention and flush (outcome counts). Every run appears in the
-overview and on the regime map; runs of other designs get per-run figures.
+overview and on the regime map; observed runs (design observe, or one the
+report does not know) get panels of their own, with verdict and onset.
+
+The page opens with the findings: per experiment, its result in a sentence
+(the sign test, recoveries, the c(L) fit, the drain bracket), its verdict
+counts, and the warnings that change how the numbers read (rejected lines,
+an engine log or metrics file that gave nothing, cached tokens never
+reported, runs cut short, engine and gateway hit ratios that disagree).
+Report prints them on stdout, warnings marked "warning:", then the path
+of index.html; with -q it prints only the warnings, on stderr. Each section shows the engine's own view (KV cache usage,
+running and waiting requests, preemptions, the engine's hit ratio) beside
+the gateway's.
 
 The same dataset gives byte-identical files. No date is written unless
 SOURCE_DATE_EPOCH is set.
@@ -40,27 +59,21 @@ Examples:
   outlast ingest --out ds runs/paired
   outlast report ds --out out/paired
   outlast report ds --out out/paired --title "Paired, 8B" --seed 502
-
-Flags:
+  outlast report -q ds -o out/paired      # print nothing when it succeeds
 `
 
 func runReport(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	out := fs.String("out", "", "output directory (created if needed; existing report files are replaced)")
+	fs := newFlags("report", reportHelp)
+	out := fs.out("output `DIR` (created if needed; an earlier report in it is replaced)")
 	title := fs.String("title", "", "report title (default \"outlast report: DATASET\")")
 	seed := fs.Int64("seed", 0, "seed of the single-seed figures (Figures 1, 4, 5); default: each experiment's smallest")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), reportHelp); fs.PrintDefaults() }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 || *out == "" {
 		return usageErrorf("report needs one DATASET and --out DIR (see outlast report --help)")
 	}
 	ds := fs.Arg(0)
-	runs, err := dataset.ReadAll(ds)
-	if err != nil {
-		return inputError(err)
-	}
 	// The base name only: an absolute path would tie the output to this
 	// machine.
 	label := filepath.Base(filepath.Clean(ds))
@@ -73,11 +86,78 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 			opt.Seed = seed
 		}
 	})
-	if err := report.Write(*out, runs, opt); err != nil {
+	sum, err := report.Write(*out, eachRun(ds), opt)
+	if err != nil {
 		return inputError(err)
+	}
+	// The findings are the command's summary; with -q only its warnings
+	// are printed, on standard error like every warning.
+	if fs.quiet {
+		return report.WriteFindings(stderr, sum, true)
+	}
+	if err := report.WriteFindings(stdout, sum, false); err != nil {
+		return err
 	}
 	fmt.Fprintln(stdout, filepath.Join(*out, "index.html"))
 	return nil
+}
+
+// eachRun reads the runs of the dataset at root on every core, a few at a
+// time, and hands each to fn as it arrives (the report does not depend on
+// the order): a report holds a few runs' tables at a time, however many
+// the dataset has. After a failure no run after it by name is read, and the
+// error of the first failing run by name is returned, whatever the timing.
+func eachRun(root string) report.Source {
+	return func(fn func(*schema.RunData) error) error {
+		names, err := dataset.Runs(root)
+		if err != nil {
+			return err
+		}
+		type read struct {
+			i   int
+			rd  *schema.RunData
+			err error
+		}
+		var first atomic.Int64 // index of the first failing run so far
+		first.Store(int64(len(names)))
+		next, out := make(chan int), make(chan read)
+		var wg sync.WaitGroup
+		for range min(runtime.GOMAXPROCS(0), len(names)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					if int64(i) > first.Load() {
+						continue
+					}
+					rd, err := dataset.ReadRun(root, names[i])
+					out <- read{i, rd, err}
+				}
+			}()
+		}
+		go func() {
+			for i := range names {
+				if int64(i) > first.Load() {
+					break
+				}
+				next <- i
+			}
+			close(next)
+			wg.Wait()
+			close(out)
+		}()
+		var firstErr error
+		for r := range out {
+			if r.err == nil && firstErr == nil {
+				r.err = fn(r.rd)
+			}
+			if r.err != nil && int64(r.i) < first.Load() {
+				first.Store(int64(r.i))
+				firstErr = r.err
+			}
+		}
+		return firstErr
+	}
 }
 
 // reportFigures gives compare --format html the figures of each column's

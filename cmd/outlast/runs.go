@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -25,15 +24,14 @@ engine log nor the metrics gave it), arrival rate λ (sessions/s), trigger
 (kind@start-end, seconds), control (kind@start), sessions, turns, and the
 token-weighted prefix-cache hit ratio Σcached/Σprompt over all turns.
 
-Example:
+Examples:
   outlast runs ds
-
+  outlast runs ds | grep burst
 `
 
 func runRuns(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("runs", flag.ContinueOnError)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), runsHelp) }
-	if err := parseFlags(fs, stdout, args); err != nil {
+	fs := newFlags("runs", runsHelp)
+	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -46,6 +44,9 @@ func runRuns(stdout, stderr io.Writer, args []string) error {
 	err := dataset.Each(fs.Arg(0), func(d *schema.RunData) error {
 		r := d.Run
 		hit := stats.NewTurnSeries(d.Turns).HitRatio(stats.Window{Start: math.Inf(-1), End: math.Inf(1)})
+		if !stats.CacheKnown(&r) {
+			hit = math.NaN() // the engine reported no cached tokens
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n",
 			r.Run, r.Experiment, r.Arm, r.EngineName, r.EngineVersion, poolString(r.KVPoolTokens),
 			optFloat(r.ArrivalRate), r.TriggerString(), r.ControlString(), len(d.Sessions), len(d.Turns), ratio(hit))

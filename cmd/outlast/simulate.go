@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -47,10 +45,6 @@ Designs and their arms (the paper's Table 1 parameters):
                +1.5 lambda for 5 min at minute 10, 120 min
   prevention   none / budgeter (from 0): lambda 0.04, 2x arrivals for 2 min at minute 10
 
-Flags:
-`
-
-const simulateExamples = `
 Examples:
   outlast simulate --design paired --seeds 12 --out runs/paired
   outlast simulate --design recovery --seeds 4 --engine sglang --out runs/recovery
@@ -64,12 +58,11 @@ Examples:
 // runSimulate parses the simulate flags, builds the design's configuration
 // and writes its runs.
 func runSimulate(stdout, stderr io.Writer, args []string) error {
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("simulate", simulateHelp)
 	design := fs.String("design", "paired", "experiment design: "+strings.Join(sim.Designs, ", "))
 	seeds := fs.Int("seeds", 1, "number of seeds; arms of one seed share the base arrivals")
 	seed := fs.Uint64("seed", 501, "first seed")
-	out := fs.String("out", "", "output directory (created); one run directory per arm and seed (required)")
+	out := fs.out("output `DIR` (created); one run directory per arm and seed (required)")
 	duration := fs.String("duration", "", "run length, e.g. 90m or 5400 (seconds); default: the design's")
 	lambda := fs.Float64("lambda", 0, "base session arrival rate, sessions/s; default: the design's")
 	pool := fs.Int("pool", 0, "KV pool size C in tokens; default 400000")
@@ -83,26 +76,8 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	workload := fs.String("workload", "synthetic", "session shapes: synthetic (the design's) or trace (the embedded heterogeneous set)")
 	caching := fs.String("prefix-caching", "", "on or off; default: the design's")
 	experiment := fs.String("experiment", "", "experiment name in the manifests; default <design>-8b")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), simulateHelp)
-		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), simulateExamples)
-	}
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return nil
-		}
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageErrorf("simulate: %v", err)
+	if err := fs.parse(stdout, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("simulate: unexpected arguments %q", fs.Args())
@@ -178,14 +153,16 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	if err := cfg.Validate(); err != nil {
 		return usageErrorf("simulate: %v", err)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := os.MkdirAll(*out, 0o777); err != nil {
 		return inputError(err)
 	}
 	paths, err := sim.WriteExperiment(*out, cfg)
 	if err != nil {
 		return inputError(err)
 	}
-	fmt.Fprintf(stdout, "simulated %d runs (%s, %d seeds from %d, %d arms) into %s\n", len(paths), cfg.Design, cfg.Seeds, cfg.FirstSeed, len(cfg.Arms), *out)
+	if !fs.quiet {
+		fmt.Fprintf(stdout, "simulated %d runs (%s, %d seeds from %d, %d arms) into %s\n", len(paths), cfg.Design, cfg.Seeds, cfg.FirstSeed, len(cfg.Arms), *out)
+	}
 	return nil
 }
 

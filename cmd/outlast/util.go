@@ -2,10 +2,10 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/term"
@@ -18,50 +18,35 @@ const version = "0.1.0"
 // errHelp ends a command after its help was printed, with exit status 0.
 var errHelp = &exitError{code: 0, err: errors.New("")}
 
-// parseFlags parses args. --help prints the command's help to stdout and
-// returns errHelp; any other flag error is a usage error (exit status 2).
-// Flags may follow positional arguments ("ingest DIR --out ds").
-func parseFlags(fs *flag.FlagSet, stdout io.Writer, args []string) error {
-	fs.SetOutput(io.Discard)
-	var pos []string
-	for {
-		err := fs.Parse(args)
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return errHelp
-		}
-		if err != nil {
-			return usageErrorf("%s: %v (see outlast %s --help)", fs.Name(), err, fs.Name())
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	return fs.Parse(append([]string{"--"}, pos...))
-}
-
-// progress draws a one-line bar on stderr when stderr is a terminal, and
-// nothing otherwise (CI logs and pipes stay clean).
+// progress shows how far a command of several steps has got, on stderr:
+// a one-line bar redrawn in place on a terminal, one plain line per step
+// elsewhere with --progress always, nothing otherwise (so CI logs and
+// pipes stay clean by default).
 type progress struct {
 	w     io.Writer
 	label string
 	n     int
 	tty   bool
+	on    bool
 }
 
-func newProgress(w io.Writer, label string, n int) *progress {
+// newProgress returns the progress of n steps on w in mode auto, always or
+// never (the values of --progress).
+func newProgress(w io.Writer, label string, n int, mode string) *progress {
 	tty := false
 	if f, ok := w.(*os.File); ok {
 		tty = term.IsTerminal(int(f.Fd()))
 	}
-	return &progress{w: w, label: label, n: n, tty: tty}
+	on := n >= 2 && (mode == "always" || mode == "auto" && tty)
+	return &progress{w: w, label: label, n: n, tty: tty, on: on}
 }
 
 func (p *progress) step(i int, what string) {
-	if !p.tty || p.n < 2 {
+	if !p.on {
+		return
+	}
+	if !p.tty {
+		fmt.Fprintf(p.w, "%s %d/%d %s\n", p.label, i+1, p.n, what)
 		return
 	}
 	const width = 30
@@ -70,13 +55,23 @@ func (p *progress) step(i int, what string) {
 		strings.Repeat("=", filled), strings.Repeat(" ", width-filled), i, p.n, what)
 }
 
-// stepBytes shows i of the n steps done, and bytes of total bytes.
-func (p *progress) stepBytes(i int, bytes, total int64) {
-	p.step(i, fmt.Sprintf("%.1f/%.1f MB", float64(bytes)/1e6, float64(total)/1e6))
+// stepBytes shows that done of the n steps are done, the last what, and
+// bytes of their total: a campaign's run directories and their inputs.
+func (p *progress) stepBytes(done int, what string, bytes, total int64) {
+	if !p.on {
+		return
+	}
+	mb := fmt.Sprintf("%.1f/%.1f MB", float64(bytes)/1e6, float64(total)/1e6)
+	if !p.tty {
+		fmt.Fprintf(p.w, "%s %d/%d %s (%s)\n", p.label, done, p.n, filepath.Base(what), mb)
+		return
+	}
+	p.step(done, mb)
 }
 
+// clear erases the bar, so that a line printed next starts clean.
 func (p *progress) clear() {
-	if p.tty && p.n >= 2 {
+	if p.on && p.tty {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 }

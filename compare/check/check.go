@@ -1,14 +1,13 @@
 package check
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/outlast-dev/outlast/compare"
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -17,9 +16,35 @@ import (
 type Verdict struct {
 	Rule string `json:"rule"`
 	Pass bool   `json:"pass"`
-	// Details are the numbers behind the verdict, one line each; a line
-	// starting with "FAIL" is a reason the rule failed.
-	Details []string `json:"details"`
+	// Details are the numbers behind the verdict, one line of the text
+	// output each; a detail that is not OK is a reason the rule failed.
+	Details []Detail `json:"details"`
+}
+
+// Detail is one number behind a verdict.
+type Detail struct {
+	OK bool `json:"ok"`
+	// Dataset is the label of the dataset it is about when the rule
+	// covers several; "" otherwise.
+	Dataset string `json:"dataset,omitempty"`
+	// Text is the line as printed, without its mark and dataset.
+	Text string `json:"text"`
+	// Measure is what was checked: a run requirement (min_runs,
+	// persistent_runs, min_end_hit_ratio, max_end_sessions,
+	// max_recovery_min) or a comparison measure (collapse_rate,
+	// end_hit_ratio, turns_per_s) in the configuration Config.
+	Measure string `json:"measure"`
+	Config  string `json:"config,omitempty"`
+	// Value is the value found (for a comparison, candidate minus
+	// baseline), Limit the bound a run requirement sets and P a
+	// comparison's Holm-adjusted p-value (raw with NoHolm); null where
+	// they do not apply or are missing.
+	Value jsonnum.Float `json:"value"`
+	Limit jsonnum.Float `json:"limit"`
+	P     jsonnum.Float `json:"p"`
+	// Runs are the runs behind Value (the worst run, the runs that
+	// failed).
+	Runs []string `json:"runs,omitempty"`
 }
 
 // Report is the outcome of every rule, in rule order.
@@ -36,29 +61,6 @@ func (r *Report) Failed() int {
 		}
 	}
 	return n
-}
-
-// WriteText prints each rule as "PASS name" or "FAIL name" with its
-// details indented under it, and a last line with the counts and the
-// overall verdict, which is what the exit status says.
-func (r *Report) WriteText(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	for _, v := range r.Verdicts {
-		word := "PASS"
-		if !v.Pass {
-			word = "FAIL"
-		}
-		fmt.Fprintf(bw, "%s  %s\n", word, v.Rule)
-		for _, d := range v.Details {
-			fmt.Fprintf(bw, "      %s\n", d)
-		}
-	}
-	overall := "PASS"
-	if r.Failed() > 0 {
-		overall = "FAIL"
-	}
-	fmt.Fprintf(bw, "%s: %d of %d rules passed, %d failed\n", overall, len(r.Verdicts)-r.Failed(), len(r.Verdicts), r.Failed())
-	return bw.Flush()
 }
 
 // Evaluate checks every rule against the columns (one per dataset, the
@@ -186,23 +188,22 @@ func (ev *evaluator) runs(r *Rule) (Verdict, error) {
 		if err != nil {
 			return v, err
 		}
-		prefix := ""
+		dataset := ""
 		if len(ev.columns) > 1 {
-			prefix = col.Label + ": "
+			dataset = col.Label
 		}
-		add := func(pass bool, format string, args ...any) {
-			word := "ok  "
-			if !pass {
-				word = "FAIL"
-				v.Pass = false
-			}
-			v.Details = append(v.Details, word+" "+prefix+fmt.Sprintf(format, args...))
+		// add records a detail comparing value with limit under the
+		// requirement key.
+		add := func(pass bool, key string, value, limit float64, runs []string, format string, args ...any) {
+			v.Pass = v.Pass && pass
+			v.Details = append(v.Details, Detail{OK: pass, Dataset: dataset, Text: fmt.Sprintf(format, args...),
+				Measure: key, Value: jsonnum.Float(value), Limit: jsonnum.Float(limit), P: jsonnum.Float(math.NaN()), Runs: runs})
 		}
 		minRuns := 1.0
 		if m, ok := r.Require[ReqMinRuns]; ok {
 			minRuns = m
 		}
-		add(float64(len(sel)) >= minRuns, "%s: %d runs (need at least %d)", whereText(r.Where), len(sel), int(minRuns))
+		add(float64(len(sel)) >= minRuns, ReqMinRuns, float64(len(sel)), minRuns, nil, "%s: %d runs (need at least %d)", whereText(r.Where), len(sel), int(minRuns))
 		if len(sel) == 0 {
 			continue
 		}
@@ -211,25 +212,34 @@ func (ev *evaluator) runs(r *Rule) (Verdict, error) {
 			sums = append(sums, ev.summary(rd))
 		}
 		if limit, ok := r.Require[ReqPersistentRuns]; ok {
+			// A run without a prefix cache is cold throughout, not
+			// collapsed (its verdict is uncached), as in compare.
 			var bad []string
+			uncached := 0
 			for _, s := range sums {
-				if s.Persistent {
+				switch {
+				case s.Verdict == stats.VerdictUncached:
+					uncached++
+				case s.Persistent:
 					bad = append(bad, s.Run)
 				}
 			}
-			detail := fmt.Sprintf("persistently degraded runs: %d of %d, at most %d allowed", len(bad), len(sums), int(limit))
+			detail := fmt.Sprintf("persistently degraded runs: %d of %d, at most %d allowed", len(bad), len(sums)-uncached, int(limit))
 			if len(bad) > 0 {
 				detail += " (" + names(bad) + ")"
 			}
-			add(float64(len(bad)) <= limit, "%s", detail)
+			if uncached > 0 {
+				detail += fmt.Sprintf("; %d caching-off run(s) not counted (uncached)", uncached)
+			}
+			add(float64(len(bad)) <= limit, ReqPersistentRuns, float64(len(bad)), limit, bad, "%s", detail)
 		}
 		if limit, ok := r.Require[ReqMinEndHitRatio]; ok {
 			worst, run := extreme(sums, func(s stats.RunSummary) float64 { return s.EndHit }, true)
-			add(worst >= limit, "smallest end hit ratio %s (%s), at least %s required", fmtNum(worst), run, fmtNum(limit))
+			add(worst >= limit, ReqMinEndHitRatio, worst, limit, []string{run}, "smallest end hit ratio %s (%s), at least %s required", fmtNum(worst), run, fmtNum(limit))
 		}
 		if limit, ok := r.Require[ReqMaxEndSessions]; ok {
 			worst, run := extreme(sums, func(s stats.RunSummary) float64 { return s.EndSessions }, false)
-			add(worst <= limit, "largest end sessions in the system %s (%s), at most %s allowed", fmtNum(worst), run, fmtNum(limit))
+			add(worst <= limit, ReqMaxEndSessions, worst, limit, []string{run}, "largest end sessions in the system %s (%s), at most %s allowed", fmtNum(worst), run, fmtNum(limit))
 		}
 		if limit, ok := r.Require[ReqMaxRecoveryMin]; ok {
 			n, allOK := 0, true
@@ -242,13 +252,13 @@ func (ev *evaluator) runs(r *Rule) (Verdict, error) {
 				allOK = allOK && ok
 				switch {
 				case s.Recovery.Status != stats.Recovered:
-					add(false, "%s: %s after control began at %s s", s.Run, s.Recovery.Status, fmtNum(s.ControlStartS))
+					add(false, ReqMaxRecoveryMin, math.NaN(), limit, []string{s.Run}, "%s: %s after control began at %s s", s.Run, s.Recovery.Status, fmtNum(s.ControlStartS))
 				case s.Recovery.Minutes > limit:
-					add(false, "%s: recovered after %s min, at most %s allowed", s.Run, fmtNum(s.Recovery.Minutes), fmtNum(limit))
+					add(false, ReqMaxRecoveryMin, s.Recovery.Minutes, limit, []string{s.Run}, "%s: recovered after %s min, at most %s allowed", s.Run, fmtNum(s.Recovery.Minutes), fmtNum(limit))
 				}
 			}
 			if allOK {
-				add(true, "%d runs collapsed when control began, all recovered within %s min", n, fmtNum(limit))
+				add(true, ReqMaxRecoveryMin, math.NaN(), limit, nil, "%d runs collapsed when control began, all recovered within %s min", n, fmtNum(limit))
 			}
 		}
 	}
@@ -340,18 +350,16 @@ func (ev *evaluator) comparison(r *Rule, opts compare.Options) (Verdict, error) 
 					}
 					tested++
 					worse := cand.Vs.Significant && cand.Vs.Higher == cmp.higherIsWorse && float64(cand.Vs.Diff) != 0
-					word := "ok  "
-					if worse {
-						word = "FAIL"
-						v.Pass = false
-					}
-					v.Details = append(v.Details, fmt.Sprintf("%s %s, %s: %s %s, %s %s: %s", word, m.ID, row.Config,
-						base.Column, m.CellText(base), cand.Column, m.CellText(cand), m.DeltaText(cand.Vs)))
+					v.Pass = v.Pass && !worse
+					v.Details = append(v.Details, Detail{OK: !worse, Measure: m.ID, Config: row.Config,
+						Text:  fmt.Sprintf("%s, %s: %s %s, %s %s: %s", m.ID, row.Config, base.Column, m.CellText(base), cand.Column, m.CellText(cand), m.DeltaText(cand.Vs)),
+						Value: jsonnum.Float(cand.Vs.Diff), Limit: jsonnum.Float(math.NaN()), P: jsonnum.Float(cand.Vs.PAdjusted)})
 				}
 			}
 			if tested == 0 {
 				v.Pass = false
-				v.Details = append(v.Details, fmt.Sprintf("FAIL %s: %s vs %s: no configuration with runs on both sides to compare", m.ID, p[0].Label, p[1].Label))
+				v.Details = append(v.Details, Detail{Measure: m.ID, Text: fmt.Sprintf("%s: %s vs %s: no configuration with runs on both sides to compare", m.ID, p[0].Label, p[1].Label),
+					Value: jsonnum.Float(math.NaN()), Limit: jsonnum.Float(math.NaN()), P: jsonnum.Float(math.NaN())})
 			}
 		}
 	}

@@ -2,12 +2,15 @@ package check
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/outlast-dev/outlast/compare"
+	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -134,11 +137,14 @@ func TestRunRules(t *testing.T) {
 		t.Fatalf("verdicts %+v", rep.Verdicts)
 	}
 	v0, v1 := rep.Verdicts[0], rep.Verdicts[1]
-	if v0.Pass || !strings.Contains(strings.Join(v0.Details, "\n"), "FAIL persistently degraded runs: 1 of 2, at most 0 allowed (p2)") {
+	d := v0.Details[1]
+	if v0.Pass || d.OK || d.Text != "persistently degraded runs: 1 of 2, at most 0 allowed (p2)" ||
+		d.Measure != ReqPersistentRuns || d.Value != 1 || d.Limit != 0 || len(d.Runs) != 1 || d.Runs[0] != "p2" {
 		t.Errorf("prevention rule: %+v", v0)
 	}
 	// Hit ratio over the last 10 minutes: 950/1000 on every turn.
-	if !v1.Pass || !strings.Contains(strings.Join(v1.Details, "\n"), "smallest end hit ratio 0.95 (q1)") {
+	d = v1.Details[1]
+	if !v1.Pass || !d.OK || d.Text != "smallest end hit ratio 0.95 (q1), at least 0.9 required" || d.Value != 0.95 || d.Limit != 0.9 {
 		t.Errorf("hit rule: %+v", v1)
 	}
 	var b bytes.Buffer
@@ -147,6 +153,15 @@ func TestRunRules(t *testing.T) {
 	}
 	if out := b.String(); !strings.HasPrefix(out, "FAIL  prevention never collapses\n") || !strings.HasSuffix(out, "FAIL: 1 of 2 rules passed, 1 failed\n") {
 		t.Errorf("text:\n%s", out)
+	}
+	// A run without a prefix cache is cold throughout (its hit ratio is
+	// low from the start, so the regime test finds it degraded) but has
+	// no regime to collapse into: it is not counted.
+	off := run("n1", "prevention", "budgeter", 3, 0)
+	off.Run.PrefixCaching = false
+	rep = evaluate(t, "rules:\n  - name: n\n    where: {seed: 3}\n    require: {persistent_runs: 0}\n", []compare.Column{{Label: "A", Runs: append(ds, off)}})
+	if v := rep.Verdicts[0]; !v.Pass || !v.Details[1].OK || v.Details[1].Text != "persistently degraded runs: 0 of 0, at most 0 allowed; 1 caching-off run(s) not counted (uncached)" {
+		t.Errorf("caching-off run: %+v", v)
 	}
 	// A rule that selects nothing fails rather than passing vacuously.
 	rep = evaluate(t, "rules:\n  - name: none\n    where: {design: drain}\n    require: {persistent_runs: 0}\n", []compare.Column{{Label: "A", Runs: ds}})
@@ -168,7 +183,8 @@ func TestComparisonRule(t *testing.T) {
 	rules := "rules:\n  - name: B not worse than A\n    compare: {baseline: A, candidate: B}\n    require: {collapse_rate_not_worse: true}\n"
 	// 6 seeds, all collapsed in B only: McNemar p = 2·2⁻⁶ = 0.031 < 0.05.
 	rep := evaluate(t, rules, []compare.Column{{Label: "A", Runs: healthy}, {Label: "B", Runs: degraded}})
-	if rep.Failed() != 1 || !strings.Contains(rep.Verdicts[0].Details[0], "+100 pp (p=0.031 n=6 pairs)") {
+	if d := rep.Verdicts[0].Details[0]; rep.Failed() != 1 || d.OK || !strings.Contains(d.Text, "+100 pp (p=0.031 n=6 pairs)") ||
+		d.Measure != compare.MeasureCollapseRate || d.Value != 1 || !near(float64(d.P), 0.03125) {
 		t.Errorf("worse candidate: %+v", rep.Verdicts)
 	}
 	// Better is not worse.
@@ -190,5 +206,77 @@ func TestComparisonRule(t *testing.T) {
 	rs, _ = FromFlags(nil, []string{"collapse_rate_not_worse=true"})
 	if _, err := Evaluate(rs, []compare.Column{{Label: "A", Runs: healthy}}, compare.Options{}); err == nil {
 		t.Error("comparison over one dataset: no error")
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+
+// TestReportFormats writes one report in each format: the text the
+// command prints, JSON with the numbers, Markdown for a CI summary page.
+func TestReportFormats(t *testing.T) {
+	nan := jsonnum.Float(math.NaN())
+	rep := &Report{Verdicts: []Verdict{
+		{Rule: "runs", Pass: true, Details: []Detail{{OK: true, Text: "all runs: 4 runs (need at least 4)", Measure: ReqMinRuns, Value: 4, Limit: 4, P: nan}}},
+		{Rule: "a | perfect_cache", Pass: false, Details: []Detail{
+			{OK: true, Dataset: "A", Text: "all runs: 4 runs (need at least 1)", Measure: ReqMinRuns, Value: 4, Limit: 1, P: nan},
+			{OK: false, Dataset: "A", Text: "smallest end hit ratio 0.93 (s1-none), at least 1 required", Measure: ReqMinEndHitRatio, Value: 0.93, Limit: 1, P: nan, Runs: []string{"s1-none"}},
+		}},
+	}}
+	for _, tc := range []struct{ format, want string }{
+		{FormatText, `PASS  runs
+      ok   all runs: 4 runs (need at least 4)
+FAIL  a | perfect_cache
+      ok   A: all runs: 4 runs (need at least 1)
+      FAIL A: smallest end hit ratio 0.93 (s1-none), at least 1 required
+FAIL: 1 of 2 rules passed, 1 failed
+`},
+		{FormatMarkdown, `### outlast check: FAIL: 1 of 2 rules passed, 1 failed
+
+| Rule | Verdict |
+|---|---|
+| runs | PASS |
+| a \| perfect\_cache | **FAIL** |
+
+#### PASS: runs
+
+- ok all runs: 4 runs (need at least 4)
+
+#### **FAIL**: a | perfect\_cache
+
+- ok A: all runs: 4 runs (need at least 1)
+- **FAIL** A: smallest end hit ratio 0.93 (s1-none), at least 1 required
+`},
+	} {
+		var b bytes.Buffer
+		if err := rep.Write(&b, tc.format); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tc.want {
+			t.Errorf("%s:\n%s\nwant:\n%s", tc.format, b.String(), tc.want)
+		}
+	}
+	var b bytes.Buffer
+	if err := rep.Write(&b, FormatJSON); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Pass           bool
+		Passed, Failed int
+		Verdicts       []struct {
+			Rule    string
+			Pass    bool
+			Details []map[string]any
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	d := got.Verdicts[1].Details[1]
+	if got.Pass || got.Passed != 1 || got.Failed != 1 || got.Verdicts[1].Pass || d["ok"] != false || d["dataset"] != "A" ||
+		d["measure"] != "min_end_hit_ratio" || d["value"] != 0.93 || d["limit"] != 1.0 || d["p"] != nil || d["runs"].([]any)[0] != "s1-none" {
+		t.Errorf("JSON:\n%s", b.String())
+	}
+	if err := rep.Write(&b, "yaml"); err == nil {
+		t.Error("unknown format: no error")
 	}
 }

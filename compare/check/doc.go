@@ -18,7 +18,7 @@
 // kv_pool_tokens, label.KEY, ...; numbers compare as numbers). Run
 // requirements hold in every dataset (or in the one named by dataset:):
 //
-//	persistent_runs: N      at most N selected runs persistently degraded
+//	persistent_runs: N      at most N selected runs persistently degraded (caching-off runs, uncached, not counted)
 //	min_end_hit_ratio: X    every selected run's end hit ratio (last 10 min) ≥ X
 //	max_end_sessions: X     every selected run's end sessions in the system ≤ X
 //	max_recovery_min: X     every run collapsed when control began recovered within X min
@@ -41,4 +41,11 @@
 // unknown keys (with the key most likely meant), duplicate keys, unknown
 // columns and ill-typed values. Evaluate returns a Report whose verdict
 // (every rule holds or not) is what the command's exit status says.
+//
+// A Report is written as text (WriteText: each rule, then its details
+// marked ok or FAIL), as JSON (WriteJSON: pass, passed, failed and every
+// verdict with its Details: the measure checked, the value found, the
+// limit, a comparison's p-value and the runs behind the value) or as
+// Markdown for a CI job's summary page (WriteMarkdown: a table of the
+// rules, then each rule's details).
 package check

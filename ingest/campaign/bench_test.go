@@ -52,7 +52,14 @@ func ingestAll(b *testing.B, root string, dirs []string, workers int) {
 	}
 	err = Ingest(dirs, Options{Run: rundir.Options{Version: "bench"}, Workers: workers},
 		func(name string) (rundir.Sink, error) { return st.BeginRun(name) },
-		func(_ int, res *rundir.Result) error { return st.WriteRejects(res.Data.Run.Run, res.Rejects) })
+		func(_ int, results []*rundir.Result) error {
+			for _, res := range results {
+				if err := st.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,8 @@
 // Package campaign ingests a campaign, many run directories, on every core:
-// several runs are read at once through rundir.Stream, each into its own
-// Sink, and their results are handed back in the order the directories
-// were given, whatever order the runs finish in.
+// several directories are read at once through rundir.StreamAll, each run
+// into its own Sink (a directory of several runs, such as a sweep, reads
+// them one after another), and the results are handed back in the order
+// the directories were given, whatever order they finish in.
 //
 // A run's files depend only on its own directory, so the dataset is the
 // same bytes as when the runs are read one after another. What the caller
@@ -36,10 +37,10 @@ type Options struct {
 	// MaxBytes bounds the input bytes (Size) of the runs read at once,
 	// but for the first; 0 means DefaultMaxBytes.
 	MaxBytes int64
-	// Progress, if set, is called on the caller's goroutine each time a
-	// run has been read: how many runs are done, their bytes and the bytes
-	// of all the runs (Size).
-	Progress func(runs int, bytes, total int64)
+	// Progress, if set, is called on the caller's goroutine after Done,
+	// with each directory in order: how many are done, the one just done,
+	// their bytes and the bytes of all the directories (Size).
+	Progress func(done int, dir string, bytes, total int64)
 }
 
 // DefaultMaxBytes is the default bound on the input bytes of the runs
@@ -47,18 +48,19 @@ type Options struct {
 // and a run of a large gateway log alone.
 const DefaultMaxBytes = 64 << 20
 
-// Done is called on the caller's goroutine with each run's result, in the
-// order of the directories; i is the run's index in them. An error from
-// Done stops the ingest like an error reading the run.
-type Done func(i int, res *rundir.Result) error
+// Done is called on the caller's goroutine with the results of each
+// directory's runs, in the order of the directories; i is the directory's
+// index in them. An error from Done stops the ingest like an error
+// reading the directory.
+type Done func(i int, res []*rundir.Result) error
 
-// Ingest reads the run directories dirs into the Sinks begin opens, runs
-// in parallel, and calls done with each run's result in the order of dirs.
-// On the first error in that order (reading a run, or from done) no more
-// runs are started, the runs already started are waited for, and the error
-// is returned after done has been called for every run before it. Two runs
-// with the same name are an error of the later one in dirs, as when they
-// are read in turn.
+// Ingest reads the run directories dirs into the Sinks begin opens, several
+// at once, and calls done with each directory's results in the order of
+// dirs. On the first error in that order (reading a directory, or from
+// done) no more directories are started, those already started are waited
+// for, and the error is returned after done has been called for every
+// directory before it. Two runs with the same name are an error of the
+// later directory, as when they are read in turn.
 func Ingest(dirs []string, opt Options, begin rundir.BeginFunc, done Done) error {
 	workers := opt.Workers
 	if workers <= 0 {
@@ -83,7 +85,7 @@ func Ingest(dirs []string, opt Options, begin rundir.BeginFunc, done Done) error
 
 	type outcome struct {
 		i   int
-		res *rundir.Result
+		res []*rundir.Result
 		err error
 	}
 	jobs := make(chan int)
@@ -92,7 +94,7 @@ func Ingest(dirs []string, opt Options, begin rundir.BeginFunc, done Done) error
 	for range workers {
 		wg.Go(func() {
 			for i := range jobs {
-				res, err := rundir.Stream(dirs[i], opt.Run, c.beginFunc(i))
+				res, err := rundir.StreamAll(dirs[i], opt.Run, c.beginFunc(i))
 				c.ended(i)
 				results <- outcome{i, res, err}
 			}
@@ -103,7 +105,6 @@ func Ingest(dirs []string, opt Options, begin rundir.BeginFunc, done Done) error
 	next, report := 0, 0             // the next run to start, to report
 	failed := len(dirs)              // index of the first error, len(dirs) if none
 	var firstErr error
-	var runs int
 	var bytes, inFlightBytes int64
 	inFlight := 0
 	for report < failed {
@@ -122,11 +123,6 @@ func Ingest(dirs []string, opt Options, begin rundir.BeginFunc, done Done) error
 		o := <-results
 		inFlight--
 		inFlightBytes -= sizes[o.i]
-		runs++
-		bytes += sizes[o.i]
-		if opt.Progress != nil {
-			opt.Progress(runs, bytes, total)
-		}
 		if o.err != nil && o.i < failed {
 			failed, firstErr = o.i, o.err
 		}
@@ -141,7 +137,11 @@ func Ingest(dirs []string, opt Options, begin rundir.BeginFunc, done Done) error
 				failed, firstErr = report, err
 				break
 			}
+			bytes += sizes[report]
 			report++
+			if opt.Progress != nil {
+				opt.Progress(report, dirs[report-1], bytes, total)
+			}
 		}
 	}
 	close(jobs)
@@ -175,16 +175,19 @@ func Size(dir string) int64 {
 	return n
 }
 
-// campaign gives each run its name in the order of the directories: a run
-// opens its Sink only once every run before it has opened its own (or
-// failed before), so that a name given twice is always the later run's
-// error, as when the runs are read in turn. Runs name themselves right
-// after reading their manifest, so the wait is short.
+// campaign gives each run its name in the order of the directories: a
+// directory opens the Sink of its first run only once every directory
+// before it has opened its own first (or failed before), so that a name
+// given twice is the later directory's error, as when they are read in
+// turn. Runs name themselves right after reading their manifest, so the
+// wait is short. The later runs of a directory of several claim their
+// names as they come: one of them given twice is the error of whichever
+// directory claims it second.
 type campaign struct {
 	dirs  []string
 	begin rundir.BeginFunc
 	mu    sync.Mutex
-	names map[string]int // run name → index of the run that took it
+	names map[string]int // run name → index of the directory that took it
 	named []chan struct{}
 	once  []sync.Once
 }
@@ -198,34 +201,42 @@ func newCampaign(dirs []string, begin rundir.BeginFunc) *campaign {
 	return c
 }
 
-// beginFunc returns the BeginFunc of run i.
+// beginFunc returns the BeginFunc of directory i.
 func (c *campaign) beginFunc(i int) rundir.BeginFunc {
 	return func(name string) (rundir.Sink, error) {
-		c.after(i, func() {
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			if _, taken := c.names[name]; !taken {
-				c.names[name] = i
-			}
-		})
-		c.mu.Lock()
-		holder := c.names[name]
-		c.mu.Unlock()
+		holder, first := i, false
+		c.after(i, func() { holder, first = c.claim(name, i), true })
+		if !first {
+			holder = c.claim(name, i)
+		}
 		if holder != i {
 			return nil, fmt.Errorf("%s: run %q is also %s", c.dirs[i], name, c.dirs[holder])
 		}
-		// A run read again (rundir.Stream after a hash collision) begins
-		// again under the same name.
+		// A run read again (after a hash collision) begins again under the
+		// same name.
 		return c.begin(name)
 	}
 }
 
-// ended marks run i as done naming itself, if it never did (an error
-// before its manifest was read), so that the runs after it go on.
+// claim gives name to directory i unless another has it, and returns the
+// directory that has it.
+func (c *campaign) claim(name string, i int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if holder, taken := c.names[name]; taken {
+		return holder
+	}
+	c.names[name] = i
+	return i
+}
+
+// ended marks directory i as done naming its first run, if it never did
+// (an error before its manifest was read), so that the directories after
+// it go on.
 func (c *campaign) ended(i int) { c.after(i, func() {}) }
 
-// after runs f once for run i, after every earlier run has named itself
-// or ended, then lets the later runs go on.
+// after runs f once for directory i, after every earlier directory has
+// named its first run or ended, then lets the later ones go on.
 func (c *campaign) after(i int, f func()) {
 	c.once[i].Do(func() {
 		if i > 0 {

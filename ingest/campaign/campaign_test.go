@@ -82,6 +82,32 @@ func writeCampaign(root string) ([]string, error) {
 		}
 		dirs = append(dirs, dst)
 	}
+	// A GuideLLM sweep: one directory, two runs (sw-b0, sw-b1), among the
+	// others.
+	sweep := filepath.Join(root, "sweep")
+	if err := os.MkdirAll(sweep, 0o755); err != nil {
+		return nil, err
+	}
+	real2026 := filepath.Join("..", "..", "fixtures", "real", "vllm-2026")
+	for src, dst := range map[string]string{
+		filepath.Join("..", "guidellm", "testdata", "sweep.json"): "benchmarks.json",
+		filepath.Join(real2026, "engine.log"):                     "engine.log",
+		filepath.Join(real2026, "metrics.prom"):                   "metrics.prom",
+	} {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(sweep, dst), b, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	m := "format: outlast-run/1\nrun: sw\nexperiment: e\ndesign: observe\narm: none\nstarted_at: 2026-10-27T12:00:02Z\nduration_s: 225\n" +
+		"engine: {name: vllm, model: Qwen/Qwen3-8B, prefix_caching: true}\nfiles:\n  gateway: benchmarks.json\n"
+	if err := os.WriteFile(filepath.Join(sweep, rundir.ManifestName), []byte(m), 0o644); err != nil {
+		return nil, err
+	}
+	dirs = slices.Insert(dirs, len(dirs)/2, sweep)
 	return dirs, nil
 }
 
@@ -108,15 +134,17 @@ func inTurn(t *testing.T, dirs []string, opt rundir.Options) (map[string][]byte,
 	}
 	var out []result
 	for _, dir := range dirs {
-		res, err := rundir.Stream(dir, opt, func(name string) (rundir.Sink, error) { return st.BeginRun(name) })
+		results, err := rundir.StreamAll(dir, opt, func(name string) (rundir.Sink, error) { return st.BeginRun(name) })
 		if err != nil {
 			st.Abort()
 			return nil, out, err
 		}
-		if err := st.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
-			t.Fatal(err)
+		for _, res := range results {
+			if err := st.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, resultOf(res))
 		}
-		out = append(out, resultOf(res))
 	}
 	if err := st.Commit(); err != nil {
 		t.Fatal(err)
@@ -151,25 +179,31 @@ func inParallel(t *testing.T, dirs []string, opt rundir.Options, workers int, se
 		return &slowSink{Sink: rw, delay: delay}, nil
 	}
 	var out []result
-	var progressed []int
-	o := Options{Run: opt, Workers: workers, Progress: func(runs int, _, _ int64) { progressed = append(progressed, runs) }}
-	err = Ingest(dirs, o, begin, func(i int, res *rundir.Result) error {
-		if i != len(out) {
-			t.Errorf("result of run %d handed back after %d others", i, len(out))
+	var handed int // directories handed back
+	var progressed []string
+	o := Options{Run: opt, Workers: workers, Progress: func(done int, dir string, _, _ int64) {
+		progressed = append(progressed, fmt.Sprint(done, " ", dir))
+	}}
+	err = Ingest(dirs, o, begin, func(i int, results []*rundir.Result) error {
+		if i != handed {
+			t.Errorf("results of directory %d handed back after %d others", i, handed)
 		}
-		if err := st.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
-			t.Fatal(err)
+		handed++
+		for _, res := range results {
+			if err := st.WriteRejects(res.Data.Run.Run, res.Rejects); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, resultOf(res))
 		}
-		out = append(out, resultOf(res))
 		return nil
 	})
 	if err != nil {
 		st.Abort()
 		return nil, out, err
 	}
-	for i, n := range progressed {
-		if n != i+1 {
-			t.Errorf("progress counted %v, want 1, 2, 3, ...", progressed)
+	for i, p := range progressed {
+		if want := fmt.Sprint(i+1, " ", dirs[i]); p != want {
+			t.Errorf("progress %d: %q, want %q", i, p, want)
 			break
 		}
 	}
@@ -242,6 +276,9 @@ func TestParallelSameBytesAsInTurn(t *testing.T) {
 		want, wantRes, err := inTurn(t, dirs, opt)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(wantRes) <= len(dirs) {
+			t.Fatalf("%d runs from %d directories: the campaign lacks a directory of several runs", len(wantRes), len(dirs))
 		}
 		for _, workers := range []int{1, 3, 8} {
 			got, gotRes, err := inParallel(t, dirs, opt, workers, uint64(workers))
@@ -323,7 +360,7 @@ func TestDoneErrorStops(t *testing.T) {
 	var seen []int
 	err = Ingest(dirs, Options{Run: rundir.Options{Version: "test"}, Workers: 3},
 		func(name string) (rundir.Sink, error) { return st.BeginRun(name) },
-		func(i int, _ *rundir.Result) error {
+		func(i int, _ []*rundir.Result) error {
 			seen = append(seen, i)
 			if i == 2 {
 				return stop
@@ -377,7 +414,7 @@ func TestRunsInFlightBounded(t *testing.T) {
 			return &countingSink{Sink: rw, open: &open}, nil
 		}
 		err = Ingest(dirs, Options{Run: rundir.Options{Version: "test"}, Workers: c.workers, MaxBytes: c.maxBytes}, begin,
-			func(int, *rundir.Result) error { return nil })
+			func(int, []*rundir.Result) error { return nil })
 		st.Abort()
 		if err != nil {
 			t.Fatal(err)

@@ -46,6 +46,7 @@ func (r *Reader) parse(raw []byte, pos textpos.Pos) (Record, *lineError) {
 		rec.Start, err = r.sessionStart(&l)
 	case EvTurn:
 		rec.Turn, err = r.turn(&l, rec.T)
+		rec.CachedReported = cachedReported(&l, r.details)
 	case EvSessionEnd:
 		rec.End, err = r.sessionEnd(&l)
 	case EvPark, EvResume, EvTrigger, EvRate, EvControl:
@@ -158,6 +159,7 @@ func (r *Reader) turn(l *object, t float64) (*schema.Turn, *lineError) {
 // tokens fills the token counts from the plain fields or the OpenAI usage
 // object. When both forms are given they must agree.
 func (r *Reader) tokens(l *object, tr *schema.Turn) *lineError {
+	r.details = r.details[:0] // cachedReported reads what this line left
 	usage, hasUsage := l.get(kUsage)
 	if hasUsage && isNull(usage.val) {
 		hasUsage = false
@@ -382,4 +384,23 @@ func extra(l *object, used *[numKeys]bool) (string, *lineError) {
 	}
 	buf.WriteByte('}')
 	return buf.String(), nil
+}
+
+// cachedReported reports whether the turn line l carried a cached-token
+// figure: a cached_tokens member or a usage.prompt_tokens_details
+// .cached_tokens that is not null. details holds the members of
+// prompt_tokens_details as tokens last scanned them, when it did.
+func cachedReported(l *object, details []member) bool {
+	if m, ok := l.get(kCachedTokens); ok && !isNull(m.val) {
+		return true
+	}
+	if !l.present(kUsage) {
+		return false
+	}
+	for _, m := range details {
+		if string(m.key) == "cached_tokens" && !isNull(m.val) {
+			return true
+		}
+	}
+	return false
 }

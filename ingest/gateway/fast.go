@@ -28,6 +28,7 @@ func (r *Reader) fastTurn(b []byte, pos textpos.Pos) (Record, bool) {
 		session                      string
 		turn, prompt, cached, output int64
 		status                       = "ok"
+		cachedReported               bool
 	)
 	for i := 1; ; {
 		// A key: plain bytes up to the quote, then a colon.
@@ -136,7 +137,7 @@ func (r *Reader) fastTurn(b []byte, pos textpos.Pos) (Record, bool) {
 			case kOutputTokens:
 				output = v
 			case kCachedTokens:
-				cached = v
+				cached, cachedReported = v, !null
 			}
 		case kStatus:
 			switch string(val) {
@@ -176,7 +177,7 @@ func (r *Reader) fastTurn(b []byte, pos textpos.Pos) (Record, bool) {
 	tr.PromptTokens, tr.CachedTokens, tr.OutputTokens, tr.Status = prompt, cached, output, status
 	box.times = times
 	box.link(hasTime)
-	return Record{Pos: pos, Raw: b, Ev: EvTurn, T: t, Turn: tr}, true
+	return Record{Pos: pos, Raw: b, Ev: EvTurn, T: t, Turn: tr, CachedReported: cachedReported}, true
 }
 
 // fastTime converts a time value as requiredTime does, for the forms it

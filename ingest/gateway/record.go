@@ -32,6 +32,11 @@ type Record struct {
 	// Next: its memory is reused. Origin is filled by the Collector.
 	Turn  *schema.Turn
 	Event *schema.Event // park, resume, trigger, rate or control
+	// CachedReported says a turn record carried a cached-token figure
+	// (cached_tokens or usage.prompt_tokens_details.cached_tokens, not
+	// null), 0 included: a log in which no turn does comes from an engine
+	// that was not asked to report them.
+	CachedReported bool
 }
 
 // SessionStart is a session_start record.

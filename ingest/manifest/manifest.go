@@ -77,6 +77,12 @@ type Workload struct {
 	TaskTokens   *int64
 	OutputTokens *int64
 	ToolTokens   *int64
+	// LoadStrategy, RequestRate (requests/s) and Concurrency describe a
+	// load generator's schedule (runs.load_strategy, load_rate,
+	// load_concurrency); outlast init copies them from its configuration.
+	LoadStrategy string
+	RequestRate  *float64
+	Concurrency  *int64
 	Extra        map[string]any
 }
 
@@ -106,7 +112,30 @@ type Files struct {
 	// MetricsFormat is files.metrics_format, one of schema.MetricsFormats:
 	// how to read Metrics instead of telling from its content; "" to tell.
 	MetricsFormat string
+	// GatewayFormat is files.gateway_format, one of GatewayFormats; ""
+	// lets ingest detect the format from the file's first bytes.
+	GatewayFormat string
+	// Benchmark is files.benchmark: the one benchmark of a GuideLLM file
+	// (a sweep holds several) read as the run; nil reads every benchmark,
+	// one run each.
+	Benchmark *int64
+	// ClockOffsetS is files.clock_offset_s: Unix time minus the gateway
+	// log's clock, for a load generator that records monotonic times
+	// (inference-perf) when its output directory holds no wall-clock
+	// anchor.
+	ClockOffsetS *float64
 }
+
+// Gateway log formats (files.gateway_format).
+const (
+	GatewayOutlast       = "outlast"
+	GatewayAIPerf        = "aiperf"
+	GatewayGuideLLM      = "guidellm"
+	GatewayInferencePerf = "inference-perf"
+)
+
+// GatewayFormats lists the gateway log formats ingest reads.
+var GatewayFormats = []string{GatewayOutlast, GatewayAIPerf, GatewayGuideLLM, GatewayInferencePerf}
 
 // runNameRE is the run-name alphabet: the name becomes a Hive partition
 // directory, so it must be safe in a path.
@@ -154,6 +183,9 @@ func (m *Manifest) Run() schema.Run {
 		TaskTokens:       m.Workload.TaskTokens,
 		OutputTokens:     m.Workload.OutputTokens,
 		ToolTokens:       m.Workload.ToolTokens,
+		LoadStrategy:     m.Workload.LoadStrategy,
+		LoadRate:         m.Workload.RequestRate,
+		LoadConcurrency:  m.Workload.Concurrency,
 		WorkloadExtra:    sortedJSON(m.Workload.Extra),
 		TriggerExtra:     "{}",
 		ControlParams:    "{}",

@@ -73,6 +73,9 @@ func (p *parser) manifest(root *yaml.Node) (*Manifest, error) {
 		return nil, p.errorf(root, "missing required key format (want format: %s)", Format)
 	}
 
+	if err := p.placeholder(root, ""); err != nil {
+		return nil, err
+	}
 	m := &Manifest{Format: Format, Files: Files{Gateway: DefaultGateway, EngineLog: DefaultEngineLog, Metrics: DefaultMetrics}}
 	seen := map[string]bool{}
 	var engineKey *yaml.Node
@@ -197,6 +200,12 @@ func (p *parser) workload(sec yamlpos.Entry, out *Workload) error {
 			out.OutputTokens, err = p.optInt(e, path)
 		case "tool_tokens":
 			out.ToolTokens, err = p.optInt(e, path)
+		case "load_strategy":
+			out.LoadStrategy, err = p.optStr(e, path)
+		case "request_rate":
+			out.RequestRate, err = p.optNumber(e, path)
+		case "concurrency":
+			out.Concurrency, err = p.optInt(e, path)
 		default:
 			err = p.extra(&out.Extra, e, path)
 		}
@@ -313,10 +322,10 @@ func (p *parser) labels(sec yamlpos.Entry) (map[string]string, error) {
 	return out, err
 }
 
-var fileKeys = []string{"gateway", "engine_log", "metrics", "metrics_format"}
+var fileKeys = []string{"gateway", "engine_log", "metrics", "metrics_format", "gateway_format", "benchmark", "clock_offset_s"}
 
 func (p *parser) files(sec yamlpos.Entry, out *Files) error {
-	return p.each(sec, func(e yamlpos.Entry, key string) error {
+	return p.each(sec, func(e yamlpos.Entry, key string) (err error) {
 		var dst *string
 		switch e.Name {
 		case "gateway":
@@ -326,8 +335,18 @@ func (p *parser) files(sec yamlpos.Entry, out *Files) error {
 		case "metrics":
 			dst = &out.Metrics
 		case "metrics_format":
-			var err error
 			out.MetricsFormat, err = p.oneOf(e, key, schema.MetricsFormats)
+			return err
+		case "gateway_format":
+			if !yamlpos.IsNull(e.Value) {
+				out.GatewayFormat, err = p.oneOf(e, key, GatewayFormats)
+			}
+			return err
+		case "benchmark":
+			out.Benchmark, err = p.optInt(e, key)
+			return err
+		case "clock_offset_s":
+			out.ClockOffsetS, err = p.optNumber(e, key)
 			return err
 		default:
 			return p.f.UnknownKey(e, "files", fileKeys)

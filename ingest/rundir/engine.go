@@ -1,14 +1,17 @@
 package rundir
 
 import (
+	"errors"
 	"io"
 	"path/filepath"
 	"time"
 
+	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/sglanglog"
 	"github.com/outlast-dev/outlast/ingest/vllmlog"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // engineFormat is an engine's log format: the engine's name in run.yaml,
@@ -29,8 +32,25 @@ type engineLog struct {
 // logSummary is what an engine-log reader saw, once it is done.
 type logSummary struct {
 	format         string // the dialect, e.g. vllm-0.10
+	wrappers       string // the wrappers in front of most lines, e.g. docker-compose
 	kvPoolTokens   int64  // 0 when the log does not say
 	lines, samples int    // lines read, stats lines among them
+	untimed        int    // stats lines without any time, not read
+}
+
+// summaryOf returns the part of a reader's Info that rundir uses.
+func summaryOf(i enginelog.Info) logSummary {
+	return logSummary{i.Format, i.Wrappers, i.KVPoolTokens, i.Lines, i.SampleLines, i.Untimed}
+}
+
+// logFormat returns the runs table's engine_log_format: the dialect, and
+// the wrappers in front of most of its lines after a "+" ("vllm-0.10",
+// "vllm-0.10+docker-compose", "sglang-2026+cri+ray").
+func (s logSummary) logFormat() string {
+	if s.wrappers == "" || s.format == "" {
+		return s.format
+	}
+	return s.format + "+" + s.wrappers
 }
 
 // engineFormats are the engine logs read, in the order sniff prefers on a
@@ -38,17 +58,11 @@ type logSummary struct {
 var engineFormats = []engineFormat{
 	{name: "vllm", match: vllmlog.Match, open: func(lr *lineio.Reader, t0 time.Time, loc *time.Location) engineLog {
 		rd := vllmlog.NewReader(lr, vllmlog.Options{T0: t0, Loc: loc})
-		return engineLog{rd.Next, func() logSummary {
-			i := rd.Info()
-			return logSummary{i.Format, i.KVPoolTokens, i.Lines, i.SampleLines}
-		}}
+		return engineLog{rd.Next, func() logSummary { return summaryOf(rd.Info()) }}
 	}},
 	{name: "sglang", match: sglanglog.Match, open: func(lr *lineio.Reader, t0 time.Time, loc *time.Location) engineLog {
 		rd := sglanglog.NewReader(lr, sglanglog.Options{T0: t0, Loc: loc})
-		return engineLog{rd.Next, func() logSummary {
-			i := rd.Info()
-			return logSummary{i.Format, i.KVPoolTokens, i.Lines, i.SampleLines}
-		}}
+		return engineLog{rd.Next, func() logSummary { return summaryOf(rd.Info()) }}
 	}},
 }
 
@@ -82,9 +96,12 @@ func (r *runReader) readEngineLog(path, engine string) (span, error) {
 	}
 	sum := log.summary()
 	d := r.res.Data
-	d.Run.EngineLogFormat = sum.format
-	if sum.samples == 0 {
+	d.Run.EngineLogFormat = sum.logFormat()
+	switch {
+	case sum.samples == 0:
 		r.warnf("%s: WARNING: no %s stats line recognised in %d lines: the log format may have drifted; the engine series is empty", filepath.Base(path), format.name, sum.lines)
+	case sum.untimed > 0:
+		r.warnf("%s: WARNING: %d of %d %s stats lines carry no time (no header of the engine's, no wrapper stamp with a zone: an engine before headers, or lines pasted without theirs): they are not read", filepath.Base(path), sum.untimed, sum.samples, format.name)
 	}
 	if pool := sum.kvPoolTokens; pool > 0 && d.Run.KVPoolTokens == nil {
 		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "engine_log"
@@ -108,7 +125,8 @@ func engineFormatNamed(name string) (engineFormat, bool) {
 
 // sniff returns the engine format whose header most of the first 500 lines
 // of path match (an SGLang log can start with a few lines in vLLM's
-// format), nil when none does.
+// format), nil when none does. The readers' Match sees through the
+// wrappers in front of the lines (enginelog's preamble).
 func sniff(path string) (*engineFormat, error) {
 	lr, err := open(path)
 	if err != nil {
@@ -154,4 +172,38 @@ func (r *runReader) collectSamples(next func() (schema.EngineSample, error), sp 
 		d.Engine = append(d.Engine, s)
 		sp.add(s.TS)
 	}
+}
+
+// EngineLog is what an engine log says of the engine, for outlast init.
+type EngineLog struct {
+	Engine       string // vllm or sglang; "" when no header was recognised
+	Format       string // the dialect, e.g. vllm-0.10
+	KVPoolTokens int64  // 0 when the log does not say
+}
+
+// ReadEngineLog reads the engine log at path as ingest would, with the
+// engine named by its lines.
+func ReadEngineLog(path string) (EngineLog, error) {
+	f, err := sniff(path)
+	if err != nil || f == nil {
+		return EngineLog{}, err
+	}
+	lr, err := open(path)
+	if err != nil {
+		return EngineLog{}, err
+	}
+	defer lr.Close()
+	log := f.open(lr, time.Unix(0, 0).UTC(), time.UTC)
+	for {
+		_, err := log.next()
+		if err == io.EOF {
+			break
+		}
+		var pe *textpos.ParseError
+		if err != nil && !errors.As(err, &pe) {
+			return EngineLog{}, err
+		}
+	}
+	sum := log.summary()
+	return EngineLog{Engine: f.name, Format: sum.format, KVPoolTokens: sum.kvPoolTokens}, lr.Err()
 }

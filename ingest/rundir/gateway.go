@@ -7,7 +7,6 @@ import (
 
 	"github.com/outlast-dev/outlast/ingest/gateway"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
-	"github.com/outlast-dev/outlast/ingest/manifest"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
@@ -34,12 +33,6 @@ var outlastGateway = gatewayFormat{
 	name: "outlast",
 	open: func(lr *lineio.Reader, t0 time.Time) gatewayReader { return gateway.NewReader(lr, t0) },
 }
-
-// gatewayFormatOf returns the format of the run's gateway log. outlast's
-// own format is the only one read today; the exports of load generators
-// are other gatewayFormat values, to be chosen here by the manifest or by
-// the log's first bytes.
-func gatewayFormatOf(*manifest.Manifest) gatewayFormat { return outlastGateway }
 
 // gatewayLog is what the second passes over the gateway log need.
 type gatewayLog struct {
@@ -87,6 +80,7 @@ func (r *runReader) readGateway(path string, format gatewayFormat) (span, error)
 		})
 	}
 	r.gw = gatewayLog{path: path, format: format, col: col}
+	var turns, cached int64
 	for {
 		rec, err := rd.Next()
 		if err == io.EOF {
@@ -109,6 +103,12 @@ func (r *runReader) readGateway(path string, format gatewayFormat) (span, error)
 			continue
 		}
 		sp.add(rec.T)
+		if rec.Turn != nil {
+			turns++
+			if rec.CachedReported {
+				cached++
+			}
+		}
 	}
 	if err := col.Finish(); err != nil {
 		return sp, err
@@ -133,6 +133,7 @@ func (r *runReader) readGateway(path string, format gatewayFormat) (span, error)
 	for _, u := range col.Unknown() {
 		r.warnf("%s: unknown event kind %q (%d lines, ignored)", u.First, u.Ev, u.Count)
 	}
+	r.cacheReported(lr.Name(), turns, cached)
 	d := r.res.Data
 	d.Sessions, d.Turns, d.Events = col.Tables(d.Run.DurationS)
 	sum, err := lr.SHA256()

@@ -10,10 +10,18 @@
 // that memory does not grow with the log; cmd/outlast gives it the
 // dataset's run writer, which this package does not know.
 //
+// The gateway log is outlast's own gateway.jsonl or a load generator's
+// per-request export (AIPerf, GuideLLM, inference-perf), chosen by
+// files.gateway_format or by its first bytes. A GuideLLM report with
+// several benchmarks (a sweep) is one run per benchmark: ReadAll and
+// StreamAll return them all; Read and Stream refuse such a directory.
+//
 // The files of this package follow the run directory: rundir.go the
-// manifest and the order of reading, gateway.go the gateway log and its
-// cross-line rules, repeated.go the second pass that names the first line
-// of a repeated record, engine.go the engine log, metrics.go the scrapes.
+// manifest and the order of reading, format.go which gateway log and
+// format, gateway.go outlast's gateway log and its cross-line rules,
+// repeated.go the second pass that names the first line of a repeated
+// record, loadgen.go the load generators' exports, engine.go the engine
+// log, metrics.go the scrapes.
 // Each input kind is read through a small interface (gatewayReader,
 // engineFormat, metricsReader), where other formats of the same input plug
 // in. Nothing here is shared between runs, so runs may be read in parallel,
@@ -27,6 +35,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/gateway"
@@ -90,22 +99,54 @@ func IsRunDir(dir string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// Read reads the run in dir into memory.
+// Read reads the run in dir into memory. A directory that holds several
+// runs (a GuideLLM sweep) is an error: use ReadAll.
 func Read(dir string, opt Options) (*Result, error) {
+	return one(ReadAll(dir, opt))
+}
+
+// ReadAll reads the runs in dir into memory: one run, or one per
+// benchmark of a GuideLLM sweep.
+func ReadAll(dir string, opt Options) ([]*Result, error) {
 	res, err := readRunDir(dir, opt, true, nil)
 	if err != nil {
 		return nil, err
 	}
-	res.Turns, res.Sessions = int64(len(res.Data.Turns)), int64(len(res.Data.Sessions))
+	for _, r := range res {
+		r.Turns, r.Sessions = int64(len(r.Data.Turns)), int64(len(r.Data.Sessions))
+	}
 	return res, nil
+}
+
+// one returns the only result of a run directory.
+func one(res []*Result, err error) (*Result, error) {
+	if err != nil {
+		return nil, err
+	}
+	if len(res) != 1 {
+		names := make([]string, len(res))
+		for i, r := range res {
+			names[i] = r.Data.Run.Run
+		}
+		return nil, fmt.Errorf("the directory holds %d runs (%s): read them with ReadAll or StreamAll, or pick one with files.benchmark", len(res), strings.Join(names, ", "))
+	}
+	return res[0], nil
 }
 
 // Stream reads the run in dir into the Sink that begin opens for it. The
 // turns and sessions go to the Sink as the gateway log is read, so memory
 // grows with the sessions open at once, not with the log's size; the other
 // tables go to Finish at the end. On an error the Sink is aborted. The
-// rejects are the caller's to store.
+// rejects are the caller's to store. A directory that holds several runs
+// is an error: use StreamAll.
 func Stream(dir string, opt Options, begin BeginFunc) (*Result, error) {
+	return one(StreamAll(dir, opt, begin))
+}
+
+// StreamAll is Stream for a directory of one run or several (a GuideLLM
+// sweep: one run per benchmark, each through its own Sink, one after
+// another).
+func StreamAll(dir string, opt Options, begin BeginFunc) ([]*Result, error) {
 	res, err := stream(dir, opt, begin, false)
 	if errors.Is(err, gateway.ErrKeyCollision) {
 		// Ended sessions are known by a 64-bit hash of their id; two ids
@@ -116,7 +157,7 @@ func Stream(dir string, opt Options, begin BeginFunc) (*Result, error) {
 	return res, err
 }
 
-func stream(dir string, opt Options, begin BeginFunc, exact bool) (*Result, error) {
+func stream(dir string, opt Options, begin BeginFunc, exact bool) ([]*Result, error) {
 	var sink *countingSink
 	res, err := readRunDir(dir, opt, exact, func(name string) (*countingSink, error) {
 		s, err := begin(name)
@@ -127,13 +168,9 @@ func stream(dir string, opt Options, begin BeginFunc, exact bool) (*Result, erro
 		return sink, nil
 	})
 	if err != nil {
-		if sink != nil {
+		if sink != nil && !sink.finished {
 			sink.Abort()
 		}
-		return nil, err
-	}
-	res.Turns, res.Sessions = sink.turns, sink.sessions+int64(len(res.Data.Sessions))
-	if err := sink.Finish(res.Data); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -143,6 +180,7 @@ func stream(dir string, opt Options, begin BeginFunc, exact bool) (*Result, erro
 type countingSink struct {
 	Sink
 	turns, sessions int64
+	finished        bool
 }
 
 func (s *countingSink) AddTurn(t schema.Turn) error {
@@ -155,10 +193,17 @@ func (s *countingSink) AddSession(row schema.Session) error {
 	return s.Sink.AddSession(row)
 }
 
-// readRunDir reads the run in dir. With begin, the turns and sessions go to
-// the Sink it returns for the run's name instead of into memory, with
+// finish stores the run res through the Sink, counting its rows.
+func (s *countingSink) finish(res *Result) error {
+	res.Turns, res.Sessions = s.turns, s.sessions+int64(len(res.Data.Sessions))
+	s.finished = true
+	return s.Sink.Finish(res.Data)
+}
+
+// readRunDir reads the runs in dir. With begin, the turns and sessions go
+// to the Sink it returns for each run's name instead of into memory, with
 // sessions known after their end by the hash of their id unless exact.
-func readRunDir(dir string, opt Options, exact bool, begin func(run string) (*countingSink, error)) (*Result, error) {
+func readRunDir(dir string, opt Options, exact bool, begin func(run string) (*countingSink, error)) ([]*Result, error) {
 	mpath := filepath.Join(dir, ManifestName)
 	mbytes, err := os.ReadFile(mpath)
 	if err != nil {
@@ -168,54 +213,106 @@ func readRunDir(dir string, opt Options, exact bool, begin func(run string) (*co
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	res := &Result{Data: &schema.RunData{Run: m.Run()}}
-	run := &res.Data.Run
-	run.ManifestSHA256 = fmt.Sprintf("%x", sha256.Sum256(mbytes))
-	run.OutlastVersion = opt.Version
-	run.SchemaVersion = schema.Version
-	if run.LogTZ == "" {
-		run.LogTZ = "UTC"
+	base := m.Run()
+	base.ManifestSHA256 = fmt.Sprintf("%x", sha256.Sum256(mbytes))
+	base.OutlastVersion = opt.Version
+	base.SchemaVersion = schema.Version
+	if base.LogTZ == "" {
+		base.LogTZ = "UTC"
 	}
 	loc, err := m.Location()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	r := &runReader{dir: dir, opt: opt, res: res, exact: exact, t0: m.StartedAt, loc: loc}
-	if begin != nil {
-		if r.sink, err = begin(run.Run); err != nil {
+	gw, format, err := gatewayFile(dir, m)
+	if err != nil {
+		return nil, err
+	}
+	d := &dirReader{dir: dir, opt: opt, m: m, base: base, loc: loc, exact: exact, begin: begin, gwPath: gw}
+	if format == manifest.GatewayGuideLLM {
+		return d.readGuideLLM()
+	}
+	r, err := d.newRun(base, m.StartedAt)
+	if err != nil {
+		return nil, err
+	}
+	r.res.Data.Run.GatewayFormat = format
+	var gwSpan span
+	switch format {
+	case manifest.GatewayOutlast:
+		gwSpan, err = r.readGateway(gw, outlastGateway)
+	case manifest.GatewayAIPerf:
+		gwSpan, err = r.readAIPerf(gw)
+	case manifest.GatewayInferencePerf:
+		gwSpan, err = r.readInferencePerf(gw)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := r.finishRun(gwSpan, nil); err != nil {
+		return nil, err
+	}
+	return []*Result{r.res}, nil
+}
+
+// dirReader is what the runs of one directory share.
+type dirReader struct {
+	dir    string
+	opt    Options
+	m      *manifest.Manifest
+	base   schema.Run // the manifest's run, with provenance
+	loc    *time.Location
+	exact  bool
+	begin  func(run string) (*countingSink, error)
+	gwPath string
+}
+
+// newRun starts reading the run run, whose t=0 is t0.
+func (d *dirReader) newRun(run schema.Run, t0 time.Time) (*runReader, error) {
+	res := &Result{Data: &schema.RunData{Run: run}}
+	r := &runReader{dir: d.dir, opt: d.opt, m: d.m, res: res, exact: d.exact, t0: t0, loc: d.loc}
+	if d.begin != nil {
+		var err error
+		if r.sink, err = d.begin(run.Run); err != nil {
 			return nil, err
 		}
 	}
+	return r, nil
+}
 
-	gw, err := findFile(dir, m.Files.Gateway, true)
-	if err != nil {
-		return nil, err
-	}
-	gwSpan, err := r.readGateway(gw, gatewayFormatOf(m))
-	if err != nil {
-		return nil, err
-	}
-	if p, err := findFile(dir, m.Files.EngineLog, false); err != nil {
-		return nil, err
+// finishRun reads the engine log and the metrics into the run whose
+// gateway activity spans gwSpan, keeping only the samples in clip when it
+// is set (a sweep's benchmark shares them with the others), and passes the
+// run to its Sink.
+func (r *runReader) finishRun(gwSpan span, clip *span) error {
+	m, res := r.m, r.res
+	if p, err := findFile(r.dir, m.Files.EngineLog, false); err != nil {
+		return err
 	} else if p != "" {
 		span, err := r.readEngineLog(p, m.Engine.Name)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		r.checkSpan("engine log samples", span, gwSpan)
 	}
-	if p, err := findMetrics(dir, m.Files.Metrics); err != nil {
-		return nil, err
+	if p, err := findMetrics(r.dir, m.Files.Metrics); err != nil {
+		return err
 	} else if p != "" {
 		span, err := r.readMetrics(p, m.Files.MetricsFormat)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		r.checkSpan("metrics scrapes", span, gwSpan)
 	}
-	run.RejectedLines = int64(len(res.Rejects))
+	if clip != nil {
+		r.clipEngine(*clip)
+	}
+	res.Data.Run.RejectedLines = int64(len(res.Rejects))
 	res.Data.Sort()
-	return res, nil
+	if r.sink != nil {
+		return r.sink.finish(res)
+	}
+	return nil
 }
 
 // findFile resolves a manifest file name, also trying .gz and .zst variants.
@@ -248,6 +345,7 @@ func findMetrics(dir, name string) (string, error) {
 type runReader struct {
 	dir  string
 	opt  Options
+	m    *manifest.Manifest
 	res  *Result
 	sink *countingSink // nil: turns and sessions into memory
 	t0   time.Time     // the manifest's started_at

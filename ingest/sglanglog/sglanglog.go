@@ -4,21 +4,40 @@
 //
 // It reads the lines as SGLang prints them: the header of configure_logger
 // in sglang/srt/utils.py, "[YYYY-MM-DD HH:MM:SS(.mmm)? TAGS] message" with
-// rank tags in any order, behind what enginelog takes off the front (ANSI
-// colour, a container stamp, and here at most one process prefix, Ray's
-// "(SGLangEngine pid=N, ip=A)"); and the scheduler's batch lines
-// (sglang/srt/managers/scheduler.py, later scheduler_metrics_mixin.py),
-// "batch." and "batch," with an optional " [ITER]", with or without a
-// trailing comma, fields in any order. Lines are parsed by hand, without
-// regular expressions, because logs can be large.
+// rank tags in any order, "[HH:MM:SS TAGS]" before late 2024 (the date
+// from the run's start, rolling over midnight), and one custom logging
+// config's header (header.go); behind what enginelog takes off the front
+// (colour codes, the wrappers of log collectors, and here at most one
+// process prefix, Ray's "(SGLangEngine pid=N, ip=A)"), or after text glued
+// in front on the same line. The batch lines are the scheduler's
+// (sglang/srt/managers/scheduler.py, later scheduler_metrics_mixin.py):
+// "batch." and "batch," with an optional " [ITER]", "Prefill
+// batch(mixed #running-req: N).", mid-2024's "[gpu_id=N] " in front, with
+// or without a trailing comma, fields in any order and unknown fields
+// passed over; and SGLang 0.1's "new fill batch." and nameless decode
+// lines (locate.go). A batch line must carry the fields its form always
+// has (batch.go); one that does not is cut or damaged, a positioned error.
+//
+// A batch line with no time at all (SGLang 0.1 printed no header; pasted
+// messages lose theirs) gives no sample and is counted in Info.Untimed,
+// unless a wrapper stamps it with its zone (a container's RFC 3339 stamp):
+// the engine's own clock is taken whenever the line has one, the wrapper's
+// only then. Of the ranks that print copies of one batch, the lines of
+// pipeline stage 0 and attention context-parallel rank 0 (and, without a
+// DP tag, TP rank 0) are kept and the others counted in Info.Repeats
+// (ranks.repeat); each data-parallel rank is a replica of its own, kept,
+// with its DP rank as the sample's EngineIndex. Lines are parsed by hand,
+// without regular expressions, because logs can be large.
 package sglanglog
 
 import (
 	"bytes"
 	"io"
+	"math"
 
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/samplefield"
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -29,6 +48,8 @@ type Options = enginelog.Options
 // anywhere in the log (see Info.Format).
 const (
 	FormatBase = "sglang"      // SGLang headers but no batch line or dated marker
+	Format01   = "sglang-0.1"  // "new fill batch." or a nameless decode line, without headers (2024 until May)
+	Format03   = "sglang-0.3"  // "[HH:MM:SS]" headers without a date (v0.2 to v0.3.x, until late 2024)
 	Format04   = "sglang-0.4"  // "Prefill batch." / "Decode batch." or "largest-len" (v0.4.x-v0.5.3, up to 2025-10-23)
 	Format05   = "sglang-0.5"  // "batch," or "batch [N]," with a trailing comma (2025-10-23 to 2026-01-29)
 	Format2026 = "sglang-2026" // "batch," without trailing comma, "#pending-token", or "KV Cache is allocated. dtype:" (2026-01-30 on)
@@ -38,6 +59,8 @@ const (
 const (
 	rankNone = iota
 	rankBase
+	rank01
+	rank03
 	rank04
 	rank05
 	rank2026
@@ -45,7 +68,7 @@ const (
 
 // Info is what a reader learned besides the samples. Its Format is the
 // name of the newest dialect marker seen (FormatBase ... Format2026), ""
-// if no SGLang header was seen at all. Its KVPoolTokens is the first
+// if no SGLang header or batch line was seen at all. Its KVPoolTokens is the first
 // "max_total_num_tokens=N" (the scheduler's authoritative pool size);
 // without it, the first "KV Cache is allocated ... #tokens: N" (a per-rank
 // pool).
@@ -59,13 +82,19 @@ type Reader struct {
 	allocTok int64                       // KV Cache is allocated ... #tokens:
 	slab     enginelog.Slab[batchValues] // backing for samples' fields
 	ended    bool
+	h        header // the current line's, and its batch line
+	bt       batch
+	// everyLine yields what a line holds whatever the other lines: every
+	// rank's copy of a batch, and a line with no time as a sample at a
+	// NaN time (the real-lines corpus test reads lines one by one).
+	everyLine bool
 }
 
 // NewReader returns a reader of the SGLang log in lr.
 func NewReader(lr *lineio.Reader, opt Options) *Reader {
 	return &Reader{
 		in:      enginelog.NewLines(lr, opt),
-		dialect: enginelog.NewDialect("", FormatBase, Format04, Format05, Format2026),
+		dialect: enginelog.NewDialect("", FormatBase, Format01, Format03, Format04, Format05, Format2026),
 		slab:    enginelog.NewSlab[batchValues](256),
 	}
 }
@@ -73,7 +102,7 @@ func NewReader(lr *lineio.Reader, opt Options) *Reader {
 // Info returns what the reader learned so far; call it after Next has
 // returned io.EOF for the whole log's figures.
 func (r *Reader) Info() Info {
-	in := r.in.Info
+	in := r.in.Summary()
 	in.Format = r.dialect.Name()
 	in.KVPoolTokens = r.maxTotal
 	if in.KVPoolTokens == 0 {
@@ -87,9 +116,10 @@ func (r *Reader) Info() Info {
 // seconds since T0, EngineIndex the DP rank (0 without a DP tag) and Line
 // the 1-based line number. It returns io.EOF at the end, and a
 // *textpos.ParseError for a batch or KV-pool line it cannot parse (a
-// malformed number, a field that is not "key: value"); the reader then goes
-// on with the next line. Other engine output (startup chatter, uvicorn
-// access lines, tracebacks) is read and passed over.
+// malformed number, a field that is not "key: value", a field the line's
+// form always carries missing); the reader then goes on with the next
+// line. Other engine output (startup chatter, uvicorn access lines,
+// tracebacks) is read and passed over.
 func (r *Reader) Next() (schema.EngineSample, error) {
 	for !r.ended {
 		line, ok := r.in.Next()
@@ -100,7 +130,8 @@ func (r *Reader) Next() (schema.EngineSample, error) {
 			}
 			break
 		}
-		s, ok, err := r.readLine(&line)
+		var s schema.EngineSample
+		ok, err := r.readLine(&line, &s)
 		if err != nil || ok {
 			return s, err
 		}
@@ -109,83 +140,118 @@ func (r *Reader) Next() (schema.EngineSample, error) {
 }
 
 var (
-	prefillBatch = []byte("Prefill batch")
-	decodeBatch  = []byte("Decode batch")
 	maxTotalKey  = []byte("max_total_num_tokens=")
 	allocatedMsg = []byte("KV Cache is allocated.")
 )
 
-// readLine parses one line; ok reports a sample.
-func (r *Reader) readLine(l *enginelog.Line) (s schema.EngineSample, ok bool, err error) {
-	h, hok := parseHeader(l)
-	if !hok {
-		return s, false, nil
+// readLine parses one line into s; ok reports a sample. The header and
+// the batch line are taken apart in the reader's h and bt, and the sample
+// is built in place, because copying them from function to function for
+// every line costs a good share of the reader's time.
+func (r *Reader) readLine(l *enginelog.Line, s *schema.EngineSample) (ok bool, err error) {
+	h, bt := &r.h, &r.bt
+	var hok bool
+	if *h, hok = parseHeader(l, l.Start); !hok && r.in.Uncolour(l) {
+		*h, hok = parseHeader(l, l.Start)
 	}
+	var ts float64
+	if hok {
+		ts = r.saw(l, h)
+		at := h.msg + gpuID(l.Text[h.msg:])
+		msg := l.Text[at:]
+		switch {
+		case bytes.HasPrefix(msg, maxTotalKey):
+			return false, r.maxTotalLine(l, at)
+		case bytes.HasPrefix(msg, allocatedMsg):
+			return false, r.allocatedLine(l, at)
+		}
+		if !findBatch(l.Text, at, bt) {
+			return false, nil
+		}
+	} else {
+		var glued bool
+		if hok, glued, ok = batchElsewhere(l, h, bt); !ok {
+			return false, nil
+		}
+		if glued {
+			r.in.Info.Glued++
+			ts = r.saw(l, h)
+		}
+	}
+	return r.batchLine(l, h, hok, ts, bt, s)
+}
+
+// saw records a header: the log is SGLang's, and the line has the time it
+// returns, in seconds since T0.
+func (r *Reader) saw(l *enginelog.Line, h *header) float64 {
 	r.dialect.Saw(rankBase)
-	ts := r.in.Stamp(r.in.Clock.Date(h.Stamp))
-	msg := l.Text[h.msg:]
-	var kind string
-	var rest []byte
-	switch {
-	case bytes.HasPrefix(msg, prefillBatch):
-		kind, rest = schema.LinePrefill, msg[len(prefillBatch):]
-	case bytes.HasPrefix(msg, decodeBatch):
-		kind, rest = schema.LineDecode, msg[len(decodeBatch):]
-	case bytes.HasPrefix(msg, maxTotalKey):
-		return s, false, r.maxTotalLine(l, h.msg)
-	case bytes.HasPrefix(msg, allocatedMsg):
-		return s, false, r.allocatedLine(l, h.msg)
-	default:
-		return s, false, nil
+	if h.timeOnly {
+		r.dialect.Saw(rank03)
+		return r.in.Stamp(l, r.in.Clock.TimeOnly(h.Stamp))
 	}
-	// "(Prefill|Decode) batch( \[\d+\])?[.,] "
-	if n := iterTag(rest); n > 0 {
-		rest = rest[n:]
-	}
-	if len(rest) == 0 || (rest[0] != '.' && rest[0] != ',') || (len(rest) > 1 && rest[1] != ' ') {
-		return s, false, nil // another message that begins with these words
-	}
+	return r.in.Stamp(l, r.in.Clock.Date(h.Stamp))
+}
+
+// batchLine reads the batch line bt of l, whose header h, at ts, is valid
+// when hok, into s; ok reports a sample.
+func (r *Reader) batchLine(l *enginelog.Line, h *header, hok bool, ts float64, bt *batch, s *schema.EngineSample) (bool, error) {
 	r.in.Info.SampleLines++
-	punct, punctAt := rest[0], len(msg)-len(rest)
-	// The fields run from start to end of msg, without the punctuation,
-	// the blanks around them and a trailing comma.
-	start, end := punctAt+1, len(msg)
-	for end > start && msg[end-1] == ' ' {
-		end--
+	if bt.end <= bt.fields {
+		return false, l.Errorf(bt.fields, "%s: no fields", bt.form.what)
 	}
-	trailing := end > start && msg[end-1] == ','
-	if trailing {
-		end--
-	}
-	start = enginelog.SkipSpaces(msg[:end], start)
-	rest = msg[start:end]
-	if len(rest) == 0 {
-		return schema.EngineSample{}, false, l.Errorf(h.msg+min(punctAt+2, len(msg)), "SGLang %s batch line: no fields", kind)
-	}
-	s = schema.EngineSample{
+	*s = schema.EngineSample{
 		TS:          ts,
 		Source:      schema.SourceLog,
-		Kind:        kind,
-		EngineIndex: h.dp,
+		Kind:        bt.form.kind,
+		EngineIndex: h.ranks.dp,
 		Line:        int64(l.Pos.Line),
 	}
-	// A ", " left at the end (a line ending in ", ,") is not followed by
-	// an empty field.
-	fl, ferr := parseFields(bytes.TrimSuffix(rest, []byte(", ")), &s, r.slab.New())
-	if ferr != nil {
-		return schema.EngineSample{}, false, l.FieldsErr(h.msg+start, ferr, "SGLang "+kind+" batch line")
+	v := r.slab.New()
+	fl, seen, err := parseFields(l.Text[bt.fields:bt.end], bt.form.sep, s, v)
+	if err != nil {
+		return false, l.FieldsErr(bt.fields, err, bt.form.what)
 	}
+	if bt.mixed >= 0 && s.Running == nil {
+		v.num[samplefield.Running] = float64(bt.mixed)
+		s.Running, seen = &v.num[samplefield.Running], seen|needRunning
+	}
+	if err := lacking(bt.form.needs, seen, bt.end-bt.fields); err != nil {
+		return false, l.FieldsErr(bt.fields, err, bt.form.what)
+	}
+	r.sawBatch(h, hok, bt, fl)
+
+	if !hok {
+		wt, timed := l.WrapperTime()
+		if !timed {
+			r.in.Info.Untimed++
+			s.TS = math.NaN()
+			return r.everyLine, nil
+		}
+		s.TS = r.in.Stamp(l, wt)
+	}
+	if hok && h.ranks.repeat() {
+		r.in.Info.Repeats++
+		return r.everyLine, nil
+	}
+	return true, nil
+}
+
+// sawBatch records what a batch line tells about the log's dialect.
+func (r *Reader) sawBatch(h *header, hok bool, bt *batch, fl fieldFlags) {
 	switch {
+	case bt.form.rank != 0:
+		r.dialect.Saw(bt.form.rank)
 	case fl.newest:
 		r.dialect.Saw(rank2026)
-	case punct == '.' || fl.largestLen:
+	case bt.punct == '.' && hok && h.timeOnly:
+		r.dialect.Saw(rank03)
+	case bt.punct == '.' || fl.largestLen:
 		r.dialect.Saw(rank04)
-	case trailing:
+	case bt.trailing:
 		r.dialect.Saw(rank05)
 	default:
 		r.dialect.Saw(rank2026)
 	}
-	return s, true, nil
 }
 
 // maxTotalLine reads "max_total_num_tokens=N, chunked_prefill_size=...",

@@ -7,13 +7,23 @@ import (
 )
 
 // Match reports whether line looks like a vLLM log line: a vLLM header
-// (level, "MM-DD HH:MM:SS", "[file:line]") after any ANSI colour, container
-// stamp and process prefixes. It is meant for sniffing an unknown engine;
-// judge by many lines, not one, because an SGLang log can begin with a few
+// (level, "MM-DD HH:MM:SS", "[file:line]") after any colour codes,
+// wrappers and process prefixes, or a stats line's header after text
+// glued in front. It is meant for sniffing an unknown engine; judge by
+// many lines, not one, because an SGLang log can begin with a few
 // vLLM-format lines (SGLang imports vLLM).
 func Match(line []byte) bool {
-	_, ok := parseHeader(enginelog.ReadLine(line))
-	return ok
+	return enginelog.Match(line, func(l *enginelog.Line) bool {
+		_, ok := parseHeader(l, l.Start)
+		return ok
+	}, func(l *enginelog.Line) bool {
+		k := bytes.Index(l.Text[l.Start:], statsStart2)
+		if k < 0 {
+			return false
+		}
+		_, ok := gluedHeader(l, l.Start+k)
+		return ok
+	})
 }
 
 // header is a parsed vLLM line header.
@@ -25,17 +35,18 @@ type header struct {
 
 var levels = [...][]byte{[]byte("INFO "), []byte("DEBUG "), []byte("WARNING "), []byte("ERROR "), []byte("CRITICAL ")}
 
-// parseHeader parses the header of l after its preamble,
+// parseHeader parses the header of l at offset i of its Text (l.Start:
+// after its preamble),
 //
 //	LEVEL MM-DD HH:MM:SS [file:line] message
 //
 // where the "[" is missing before vLLM 0.8.
-func parseHeader(l *enginelog.Line) (header, bool) {
+func parseHeader(l *enginelog.Line, i int) (header, bool) {
 	var h header
-	for i := range l.Procs() {
-		h.rank = max(h.rank, procRank(l.Proc(i)))
+	for k := range l.Procs() {
+		h.rank = max(h.rank, procRank(l.Proc(k)))
 	}
-	b, i := l.Text, l.Start
+	b := l.Text
 	lvl := false
 	for _, lv := range levels {
 		if bytes.HasPrefix(b[i:], lv) {
@@ -81,6 +92,23 @@ func parseHeader(l *enginelog.Line) (header, bool) {
 		h.rank = rank
 	}
 	return h, true
+}
+
+// gluedHeader finds the header of a stats line that does not begin where
+// the preamble ends: the engine's line begins after other text on the
+// same physical line (a progress bar or streamed output written without a
+// newline). It looks for the header in front of the fields, at the last
+// level word before them; false if there is none.
+func gluedHeader(l *enginelog.Line, fields int) (header, bool) {
+	before := l.Text[l.Start:fields]
+	for _, lv := range levels {
+		if j := bytes.LastIndex(before, lv); j > 0 {
+			if h, ok := parseHeader(l, l.Start+j); ok {
+				return h, true
+			}
+		}
+	}
+	return header{}, false
 }
 
 // procRank dates the name of a process prefix: vLLM names the processes

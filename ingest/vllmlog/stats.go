@@ -61,6 +61,20 @@ type statsFlags struct {
 	rank int
 }
 
+// needs are the fields every stats line carries, as bits: Running and the
+// waiting queue in every form since the first V1 line ("Running: N reqs,
+// Waiting: N reqs"), and the generation throughput wherever the prompt
+// throughput stands (vllm/engine/metrics.py, vllm/v1/metrics/loggers.py).
+// A line without one is cut or damaged, not a form of vLLM's.
+type needs uint8
+
+const (
+	needRunning needs = 1 << iota
+	needWaiting
+	needPrompt // not needed: marks that the generation throughput is
+	needGen
+)
+
 // statsValues backs a sample's optional fields.
 type statsValues [samplefield.NumLogFloats]float64
 
@@ -82,62 +96,113 @@ type statsKey struct {
 	unit  unit
 	field samplefield.Float // the sample field it feeds
 	statsFlags
+	need needs
 }
 
-// statsKeyOf returns what key means, and false for a key this reader
-// does not know. A switch, not a map: there is one lookup per field, and a
-// map's is several times slower.
-func statsKeyOf(key []byte) (statsKey, bool) {
+// statsKeys are the keys this reader knows, by statsKeyID.
+var statsKeys = [...]statsKey{
+	statsUnknown:     {},
+	statsPrompt:      {unit: unitTokensPerS, field: samplefield.PromptTput, need: needPrompt},
+	statsGen:         {unit: unitTokensPerS, field: samplefield.GenTput, need: needGen},
+	statsRunning:     {unit: unitReqs, field: samplefield.Running, need: needRunning},
+	statsWaiting:     {unit: unitReqs, field: samplefield.Waiting, need: needWaiting},
+	statsPending:     {unit: unitReqs, field: samplefield.Waiting, statsFlags: statsFlags{v0: true}, need: needWaiting}, // V0's name for the waiting queue
+	statsSwapped:     {unit: unitReqs, statsFlags: statsFlags{v0: true}},
+	statsCPUKV:       {unit: unitPercent, statsFlags: statsFlags{v0: true}},
+	statsPreemptions: {field: samplefield.Preemptions, statsFlags: statsFlags{rank: rank010}},
+	statsGPUKV:       {unit: unitPercent, field: samplefield.KVUsage},
+	statsHitRate:     {unit: unitPercent, field: samplefield.LoggedHitRate},
+	statsDeferred:    {unit: unitReqs, statsFlags: statsFlags{rank: rank2026}},
+	statsCorrupted:   {unit: unitReqs, statsFlags: statsFlags{rank: rank010}},
+	statsOtherRate:   {unit: unitPercent, statsFlags: statsFlags{rank: rank010}},
+}
+
+// statsKeyID names an entry of statsKeys.
+type statsKeyID uint8
+
+const (
+	statsUnknown statsKeyID = iota
+	statsPrompt
+	statsGen
+	statsRunning
+	statsWaiting
+	statsPending
+	statsSwapped
+	statsCPUKV
+	statsPreemptions
+	statsGPUKV
+	statsHitRate
+	statsDeferred
+	statsCorrupted
+	statsOtherRate
+)
+
+// statsKeyOf returns what key means, nil for a key this reader does not
+// know. A switch, not a map: there is one lookup per field, and a map's is
+// several times slower; it returns a small number, not the statsKey,
+// which costs as much again.
+func statsKeyOf(key []byte) *statsKey {
+	if id := statsKeyIDOf(key); id != statsUnknown {
+		return &statsKeys[id]
+	}
+	return nil
+}
+
+func statsKeyIDOf(key []byte) statsKeyID {
 	switch string(key) {
 	case "Avg prompt throughput":
-		return statsKey{unit: unitTokensPerS, field: samplefield.PromptTput}, true
+		return statsPrompt
 	case "Avg generation throughput":
-		return statsKey{unit: unitTokensPerS, field: samplefield.GenTput}, true
+		return statsGen
 	case "Running":
-		return statsKey{unit: unitReqs, field: samplefield.Running}, true
+		return statsRunning
 	case "Waiting":
-		return statsKey{unit: unitReqs, field: samplefield.Waiting}, true
-	case "Pending": // V0's name for the waiting queue
-		return statsKey{unit: unitReqs, field: samplefield.Waiting, statsFlags: statsFlags{v0: true}}, true
+		return statsWaiting
+	case "Pending":
+		return statsPending
 	case "Swapped":
-		return statsKey{unit: unitReqs, statsFlags: statsFlags{v0: true}}, true
+		return statsSwapped
 	case "CPU KV cache usage":
-		return statsKey{unit: unitPercent, statsFlags: statsFlags{v0: true}}, true
+		return statsCPUKV
 	case "Preemptions":
-		return statsKey{field: samplefield.Preemptions, statsFlags: statsFlags{rank: rank010}}, true
+		return statsPreemptions
 	case "GPU KV cache usage":
-		return statsKey{unit: unitPercent, field: samplefield.KVUsage}, true
+		return statsGPUKV
 	case "Prefix cache hit rate":
-		return statsKey{unit: unitPercent, field: samplefield.LoggedHitRate}, true
+		return statsHitRate
 	case "Deferred":
-		return statsKey{unit: unitReqs, statsFlags: statsFlags{rank: rank2026}}, true
+		return statsDeferred
 	case "Corrupted":
-		return statsKey{unit: unitReqs, statsFlags: statsFlags{rank: rank010}}, true
+		return statsCorrupted
 	case "External prefix cache hit rate", "MM cache hit rate":
-		return statsKey{unit: unitPercent, statsFlags: statsFlags{rank: rank010}}, true
+		return statsOtherRate
 	}
-	return statsKey{}, false
+	return statsUnknown
 }
 
 // parseStats parses the ", "-separated "Key: value unit" fields of a stats
 // line into s, with v as the fields' backing. Known keys (statsKeyOf) must
 // carry a well-formed number and their unit; unknown keys (newer optional
-// fields) are passed over, with any ", "-separated pieces of their values.
+// fields, patched builds' own) are passed over, with any ", "-separated
+// pieces of their values. The fields every stats line carries (needs)
+// must be there.
 func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags, error) {
 	var fl statsFlags
+	var seen needs
 	// The V0 line ends with a period after its last "%".
 	if n := len(body); n >= 2 && body[n-1] == '.' && body[n-2] == '%' {
 		body = body[:n-1]
 	}
 	fields := enginelog.NewFields(body)
 	for fields.Next() {
-		k, known := statsKeyOf(fields.Key())
-		if !known {
+		k := statsKeyOf(fields.Key())
+		if k == nil {
 			fields.Skip()
 			continue
 		}
 		fl.v0 = fl.v0 || k.v0
 		fl.rank = max(fl.rank, k.rank)
+		seen |= k.need
 		x, at, err := numberWithUnit(fields.Val(), k.unit)
 		if err != nil {
 			return fl, fields.ValueErr(at, err)
@@ -150,6 +215,9 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 	if err := fields.Err(); err != nil {
 		return fl, err
 	}
+	if seen&(needRunning|needWaiting) != needRunning|needWaiting || seen&needPrompt != 0 && seen&needGen == 0 {
+		return fl, missing(seen, len(body))
+	}
 	if s.KVUsage != nil {
 		*s.KVUsage /= 100
 	}
@@ -157,6 +225,34 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 		*s.LoggedHitRate /= 100
 	}
 	return fl, nil
+}
+
+// missing returns a *FieldError at offset end naming the first field a
+// stats line needs and lacks, nil when it has them all.
+func missing(seen needs, end int) error {
+	var name string
+	switch {
+	case seen&needRunning == 0:
+		name = "Running"
+	case seen&needWaiting == 0:
+		name = "Waiting"
+	case seen&needPrompt != 0 && seen&needGen == 0:
+		name = "Avg generation throughput"
+	default:
+		return nil
+	}
+	return &enginelog.FieldError{Off: end, Err: fmt.Errorf("missing %q: the line is cut or damaged", name)}
+}
+
+// looksLikeStats reports whether b, from a "Running: " on, holds the
+// fields of a stats line: "Running: N reqs" and a waiting queue.
+func looksLikeStats(b []byte) bool {
+	n := len(statsStart2)
+	for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+		n++
+	}
+	return n > len(statsStart2) && bytes.HasPrefix(b[n:], []byte(" reqs")) &&
+		(bytes.Contains(b, []byte("Waiting: ")) || bytes.Contains(b, []byte("Pending: ")))
 }
 
 // numberWithUnit parses "12.5 tokens/s", "3 reqs", "0    reqs", "18.4%" or,

@@ -3,13 +3,19 @@
 //
 // It reads the lines as vLLM prints them: the header of vllm/logger.py
 // ("LEVEL MM-DD HH:MM:SS [file:line] message", without the "[" before
-// vLLM 0.8), behind what enginelog takes off the front (ANSI colour, a
-// container stamp, any number of "(Name pid=N)" prefixes of vLLM's worker
-// and engine-core processes); the V1 stats line of
-// vllm/v1/metrics/loggers.py with or without "Engine NNN: " or
-// "N Engines Aggregated: ", its optional fields in any position; and the
-// V0 engine's stats line (vllm/engine/metrics.py) followed by its separate
-// prefix-cache line. Lines are parsed by hand, without regular
+// vLLM 0.8), behind what enginelog takes off the front (colour codes, also
+// with their ESC byte lost; the wrappers of log collectors and launchers;
+// any number of "(Name pid=N)" prefixes of vLLM's worker and engine-core
+// processes or of Ray's actors), or after text glued in front on the same
+// line (a progress bar); the V1 stats line of vllm/v1/metrics/loggers.py
+// with or without "Engine NNN: " or "N Engines Aggregated: ", its
+// optional and unknown fields in any position; and the V0 engine's stats
+// line (vllm/engine/metrics.py, earlier llm_engine.py) followed by its
+// separate prefix-cache line, which alone is a sample of its own. A stats
+// line must carry Running, the waiting queue and, with the prompt
+// throughput, the generation throughput (stats.go); one that does not, or
+// whose header is lost (", Running: 10 reqs, ..."), is a damaged line and
+// a positioned error. Lines are parsed by hand, without regular
 // expressions, because logs can be large.
 package vllmlog
 
@@ -19,6 +25,7 @@ import (
 
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/samplefield"
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -88,7 +95,7 @@ func NewReader(lr *lineio.Reader, opt Options) *Reader {
 // Info returns what the reader learned so far; call it after Next has
 // returned io.EOF for the whole log's figures.
 func (r *Reader) Info() Info {
-	in := r.in.Info
+	in := r.in.Summary()
 	in.Format = r.dialect.Name()
 	if r.v0 {
 		in.Format = FormatV0
@@ -147,18 +154,24 @@ var (
 
 // readLine parses one line and queues what it yields.
 func (r *Reader) readLine(l *enginelog.Line) {
-	h, ok := parseHeader(l)
+	h, ok := parseHeader(l, l.Start)
+	if !ok && r.in.Uncolour(l) {
+		h, ok = parseHeader(l, l.Start)
+	}
 	if !ok {
-		return
+		if h, ok = r.headerElsewhere(l); !ok {
+			return
+		}
 	}
 	r.dialect.Saw(h.rank)
-	ts := r.in.Stamp(r.in.Clock.Yearless(h.Stamp))
+	ts := r.in.Stamp(l, r.in.Clock.Yearless(h.Stamp))
 	msg := l.Text[h.msg:]
 
 	// The V0 engine prints its prefix-cache hit rate on the line after its
 	// stats line; attach it, or release the stats sample without it.
+	rest, hitRate := bytes.CutPrefix(msg, v0HitRate)
 	if r.pending != nil {
-		if rest, ok := bytes.CutPrefix(msg, v0HitRate); ok {
+		if hitRate {
 			p := r.pending
 			r.pending = nil
 			v, off, err := percentField(rest)
@@ -173,6 +186,10 @@ func (r *Reader) readLine(l *enginelog.Line) {
 			return
 		}
 		r.flushPending()
+	}
+	if hitRate {
+		r.loneHitRate(l, h, ts, rest)
+		return
 	}
 
 	if bytes.HasPrefix(msg, kvSizePrefix) {
@@ -209,6 +226,51 @@ func (r *Reader) readLine(l *enginelog.Line) {
 		return
 	}
 	r.queue = append(r.queue, result{s: s})
+}
+
+// headerElsewhere handles a line whose preamble is not followed by a vLLM
+// header but which holds the fields of a stats line: their header further
+// on (text glued in front of the engine's line, counted in Info.Glued), or
+// none at all, which makes the line a damaged stats line whose start is
+// lost. Lines without stats fields are not vLLM's or not stats lines.
+func (r *Reader) headerElsewhere(l *enginelog.Line) (header, bool) {
+	k := bytes.Index(l.Text[l.Start:], statsStart2)
+	if k < 0 {
+		return header{}, false
+	}
+	k += l.Start
+	if h, ok := gluedHeader(l, k); ok {
+		r.in.Info.Glued++
+		return h, true
+	}
+	if looksLikeStats(l.Text[k:]) {
+		r.in.Info.SampleLines++
+		r.fail(l.Errorf(k, "vLLM stats line without its header (\"LEVEL MM-DD HH:MM:SS [file:line]\"): the start of the line is lost"))
+	}
+	return header{}, false
+}
+
+// loneHitRate reads a V0 prefix-cache line that does not follow a stats
+// line (the stats line was not in the log, or another line came between):
+// a sample of its own with only the hit rate, at offset rest of the
+// message.
+func (r *Reader) loneHitRate(l *enginelog.Line, h header, ts float64, rest []byte) {
+	r.in.Info.SampleLines++
+	r.v0 = true
+	x, off, err := percentField(rest)
+	if err != nil {
+		r.fail(l.Errorf(len(l.Text)-len(rest)+off, "vLLM V0 prefix cache hit rate: %v", err))
+		return
+	}
+	v := r.slab.New()
+	v[samplefield.LoggedHitRate] = x / 100
+	r.queue = append(r.queue, result{s: schema.EngineSample{
+		TS:            ts,
+		Source:        schema.SourceLog,
+		Kind:          schema.LineStats,
+		Line:          int64(l.Pos.Line),
+		LoggedHitRate: &v[samplefield.LoggedHitRate],
+	}})
 }
 
 // kvSize reads "GPU KV cache size: 400,000 tokens" and its merged form, the

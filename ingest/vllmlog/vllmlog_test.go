@@ -16,9 +16,10 @@ import (
 // engine describes the reader to the shared tests, with the real-format
 // runs under fixtures/real and their manifests' started_at.
 var engine = readertest.Engine{
-	Open:  func(lr *lineio.Reader, opt enginelog.Options) readertest.Reader { return NewReader(lr, opt) },
-	Match: Match,
-	Kinds: []string{schema.LineStats},
+	Open:   func(lr *lineio.Reader, opt enginelog.Options) readertest.Reader { return NewReader(lr, opt) },
+	Match:  Match,
+	Corpus: "vllm",
+	Kinds:  []string{schema.LineStats},
 	Fixtures: []readertest.Fixture{
 		{Run: "vllm-0.8", T0: "2025-03-20T14:00:00Z", Format: Format08},
 		{Run: "vllm-0.10", T0: "2025-09-02T05:20:00Z", Format: Format010},
@@ -177,6 +178,115 @@ func TestLineShapes(t *testing.T) {
 			Line: "INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 18.4%, Prefix cache hit ra",
 			Err:  `field "Prefix cache hit ra" is not "key: value"`,
 		},
+		// Logs as users have them: trailing blanks, wrappers, colour codes
+		// without their ESC byte, text glued in front (real lines of the
+		// real-lines corpus unless marked constructed).
+		{
+			Name: "trailing blanks of a terminal copy",
+			T0:   "2026-07-14T21:30:00Z",
+			Line: "(APIServer pid=5150) INFO 07-14 21:33:52 [loggers.py:273] Engine 000: Avg prompt throughput: 1546.5 tokens/s, Avg generation throughput: 3.3 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 3.0%, Prefix cache hit rate: 0.0%  ",
+			Want: &schema.EngineSample{TS: 232, Running: f(1), Waiting: f(0), KVUsage: f(0.03), LoggedHitRate: f(0), PromptTput: f(1546.5), GenTput: f(3.3)},
+		},
+		{
+			Name: "constructed: trailing tab and CR",
+			T0:   "2026-07-14T21:30:00Z",
+			Line: "(APIServer pid=5150) INFO 07-14 21:33:52 [loggers.py:273] Engine 000: Avg prompt throughput: 1546.5 tokens/s, Avg generation throughput: 3.3 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 3.0%, Prefix cache hit rate: 0.0% \t\r",
+			Want: &schema.EngineSample{TS: 232, Running: f(1), Waiting: f(0), KVUsage: f(0.03), LoggedHitRate: f(0), PromptTput: f(1546.5), GenTput: f(3.3)},
+		},
+		{
+			Name: "early V1 line, its own trailing space",
+			T0:   "2025-01-20T00:00:00Z",
+			Line: "INFO 01-20 00:00:30 loggers.py:40] Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 3 reqs, Waiting: 1 reqs ",
+			Want: &schema.EngineSample{TS: 30, Running: f(3), Waiting: f(1), PromptTput: f(1), GenTput: f(2)},
+		},
+		{
+			Name: "docker compose v2 and the APIServer prefix",
+			T0:   "2026-07-02T08:30:00Z",
+			Line: "vllm-1  | (APIServer pid=1) INFO 07-02 08:34:45 [loggers.py:273] Engine 000: Avg prompt throughput: 2564.1 tokens/s, Avg generation throughput: 2.1 tokens/s, Running: 0 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.0%, Prefix cache hit rate: 0.0%",
+			Want: &schema.EngineSample{TS: 285, Running: f(0), Waiting: f(0), KVUsage: f(0), LoggedHitRate: f(0), PromptTput: f(2564.1), GenTput: f(2.1)},
+		},
+		{
+			Name: "journald",
+			T0:   "2026-04-05T18:00:00Z",
+			Line: "Apr 05 18:07:38 gpu4090d bash[59857]: (APIServer pid=59857) INFO 04-05 18:07:38 [loggers.py:259] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Waiting: 4 reqs, GPU KV cache usage: 0.0%, Prefix cache hit rate: 0.0%, MM cache hit rate: 30.3%",
+			Want: &schema.EngineSample{TS: 458, Running: f(0), Waiting: f(4), KVUsage: f(0), LoggedHitRate: f(0), PromptTput: f(0), GenTput: f(0)},
+		},
+		{
+			Name: "launcher stamp at UTC+8 before an engine at UTC: the engine's clock",
+			T0:   "2024-07-08T07:00:00Z",
+			Line: "[2024-07-08 15:17:34] INFO 07-08 07:17:34 metrics.py:334] Avg prompt throughput: 6501.4 tokens/s, Avg generation throughput: 69.1 tokens/s, Running: 4 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 15.6%, CPU KV cache usage: 0.0%",
+			Want: &schema.EngineSample{TS: 17*60 + 34, Running: f(4), Waiting: f(0), KVUsage: f(0.156), PromptTput: f(6501.4), GenTput: f(69.1)},
+		},
+		{
+			Name: "kubectl stamp in UTC before an engine at UTC-7: the engine's clock",
+			T0:   "2025-10-14T17:00:00Z",
+			Line: "2025-10-15T00:00:48.753199366Z (APIServer pid=1) INFO 10-14 17:00:48 [loggers.py:123] Engine 000: Avg prompt throughput: 1479.5 tokens/s, Avg generation throughput: 834.0 tokens/s, Running: 39 reqs, Waiting: 0 reqs, GPU KV cache usage: 75.8%, Prefix cache hit rate: 42.4%",
+			Want: &schema.EngineSample{TS: 48, Running: f(39), Waiting: f(0), KVUsage: f(0.758), LoggedHitRate: f(0.424), PromptTput: f(1479.5), GenTput: f(834)},
+		},
+		{
+			Name: "constructed: kubectl stamp and a prefix whose colour codes lost their ESC",
+			T0:   "2025-09-02T13:00:00Z",
+			Line: "2025-09-02T13:08:10.448213904Z [1;36m(APIServer pid=158)[0;0m INFO 09-02 13:08:10 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 238.7 tokens/s, Running: 10 reqs, Waiting: 0 reqs, GPU KV cache usage: 4.1%, Prefix cache hit rate: 53.7%",
+			Want: &schema.EngineSample{TS: 490, Running: f(10), Waiting: f(0), KVUsage: f(0.041), LoggedHitRate: f(0.537), PromptTput: f(0), GenTput: f(238.7)},
+		},
+		{
+			Name: "constructed: header parts whose colour codes lost their ESC",
+			T0:   "2026-10-27T12:00:00Z",
+			Line: "INFO [90m10-27 12:01:23[0m [90m[loggers.py:310][0m Engine 000: Avg prompt throughput: 823.9 tokens/s, Avg generation throughput: 107.5 tokens/s, Running: 3 reqs, Waiting: 0 reqs, GPU KV cache usage: 6.7%, Prefix cache hit rate: 80.5%",
+			Want: &schema.EngineSample{TS: 83, Running: f(3), Waiting: f(0), KVUsage: f(0.067), LoggedHitRate: f(0.805), PromptTput: f(823.9), GenTput: f(107.5)},
+		},
+		{
+			Name: "Slurm task label",
+			T0:   "2024-05-03T00:50:00Z",
+			Line: "0: INFO 05-03 00:53:42 metrics.py:229] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.0%, CPU KV cache usage: 0.0%",
+			Want: &schema.EngineSample{TS: 222, Running: f(0), Waiting: f(0), KVUsage: f(0), PromptTput: f(0), GenTput: f(0)},
+		},
+		{
+			Name: "log viewer stamp at UTC+2",
+			T0:   "2025-05-30T07:55:00Z",
+			Line: "2025-05-30 09:55:29.284 | INFO 05-30 07:55:29 [loggers.py:116] Engine 000: Avg prompt throughput: 1.1 tokens/s, Avg generation throughput: 315.1 tokens/s, Running: 2 reqs, Waiting: 0 reqs, GPU KV cache usage: 2.9%, Prefix cache hit rate: 0.0%",
+			Want: &schema.EngineSample{TS: 29, Running: f(2), Waiting: f(0), KVUsage: f(0.029), LoggedHitRate: f(0), PromptTput: f(1.1), GenTput: f(315.1)},
+		},
+		{
+			Name: "constructed: a progress bar glued in front",
+			T0:   "2025-09-02T13:00:00Z",
+			Line: "Processed prompts:  50%|█████     | 5/10 [00:01<00:01,  3.20it/s]INFO 09-02 13:08:10 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 238.7 tokens/s, Running: 10 reqs, Waiting: 0 reqs, GPU KV cache usage: 4.1%, Prefix cache hit rate: 53.7%",
+			Want: &schema.EngineSample{TS: 490, Running: f(10), Waiting: f(0), KVUsage: f(0.041), LoggedHitRate: f(0.537), PromptTput: f(0), GenTput: f(238.7)},
+		},
+		{
+			Name: "V0 prefix-cache line without its stats line",
+			T0:   "2025-05-25T06:50:00Z",
+			Line: "INFO 05-25 06:50:29 [metrics.py:502] Prefix cache hit rate: GPU: 12.50%, CPU: 90.00%",
+			Want: &schema.EngineSample{TS: 29, LoggedHitRate: f(0.125)},
+		},
+		{
+			Name: "stats line whose start is lost",
+			T0:   "2025-09-02T13:00:00Z",
+			Line: ", Running: 10 reqs, Waiting: 0 reqs, GPU KV cache usage: 3.5%, Prefix cache hit rate: 53.7%",
+			Err:  `engine.log:1:3: vLLM stats line without its header`,
+		},
+		{
+			Name: "stats line cut before its waiting queue",
+			T0:   "2025-09-02T13:00:00Z",
+			Line: "(APIServer pid=158) INFO 09-02 13:08:10 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 238.7 tokens/s, Running: 10 reqs",
+			Err:  `engine.log:1:166: vLLM stats line: missing "Waiting": the line is cut or damaged`,
+		},
+		{
+			Name: "stats line cut after its prompt throughput",
+			T0:   "2025-09-02T13:00:00Z",
+			Line: "INFO 09-02 13:08:10 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Running: 10 reqs, Waiting: 0 reqs",
+			Err:  `missing "Avg generation throughput"`,
+		},
+		{
+			Name: "other text with Running in it",
+			T0:   "2025-09-02T13:00:00Z",
+			Line: "Running: benchmark 3 of 5",
+		},
+		{
+			Name: "journald blob",
+			T0:   "2026-08-18T22:00:00Z",
+			Line: "Aug 18 22:22:14 sys0 vllm[188957]: [102B blob data]",
+		},
 		{
 			Name: "coloured malformed line has no column",
 			T0:   "2026-10-27T12:00:00Z",
@@ -241,11 +351,43 @@ func TestKVPoolSize(t *testing.T) {
 		{Name: "no commas", Log: "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 1234 tokens\n", Tokens: 1234, Format: Format08},
 		{Name: "first line wins", Log: "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 1,000 tokens\nINFO 03-11 06:18:33 [kv_cache_utils.py:537] GPU KV cache size: 2,000 tokens\n", Tokens: 1000, Format: Format08},
 		{Name: "bad grouping", Log: "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 12,34 tokens\n", Tokens: 0, Format: Format08, Err: `engine.log:1:64: vLLM KV cache size line: malformed token count "12,34"`},
+		{Name: "colour codes that lost their ESC, a space before the reset", Log: "[1;36m(EngineCore_0 pid=260) [0;0m INFO 09-01 12:21:24 [kv_cache_utils.py:849] GPU KV cache size: 122,880 tokens\n", Tokens: 122880, Format: Format08},
+		{Name: "colour codes spelled out", Log: "#033[1;36m(EngineCore_0 pid=260)#033[0;0m INFO 09-01 12:21:24 [kv_cache_utils.py:849] GPU KV cache size: 122,880 tokens\n", Tokens: 122880, Format: Format08},
 		{Name: "no log", Log: "hello\n", Tokens: 0, Format: ""},
 	})
 }
 
 const statsTail = " [loggers.py:123] Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 1.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%, Prefix cache hit rate: 1.0%\n"
+
+// TestWrappersOfALog names the wrappers in front of most lines of a log;
+// a few wrapped lines among others name none.
+func TestWrappersOfALog(t *testing.T) {
+	for _, tc := range []struct{ log, want string }{
+		{"vllm-1  | INFO 03-20 14:00:05" + statsTail + "vllm-1  | INFO 03-20 14:00:15" + statsTail, "docker-compose"},
+		{"2025-03-20T14:00:05Z vllm-1  | INFO 03-20 14:00:05" + statsTail + "hello\n", "container-rfc3339+docker-compose"},
+		{"2025-03-20T14:00:05Z INFO 03-20 14:00:05" + statsTail + "INFO 03-20 14:00:15" + statsTail + "INFO 03-20 14:00:25" + statsTail, ""},
+	} {
+		_, errs, info := readAll(t, tc.log, Options{T0: utc("2025-03-20T14:00:00Z")})
+		if len(errs) != 0 || info.Wrappers != tc.want {
+			t.Errorf("%q: wrappers %q, errors %v; want %q", tc.log, info.Wrappers, errs, tc.want)
+		}
+	}
+	if _, _, info := engine.ReadFixture(t, engine.Fixtures[2]); info.Wrappers != "" {
+		t.Errorf("vllm-2026 (6 of 123 lines docker-stamped): wrappers %q, want none", info.Wrappers)
+	}
+}
+
+// TestGluedAndDamagedCounts counts the lines with text glued in front and
+// the damaged ones among the sample lines.
+func TestGluedAndDamagedCounts(t *testing.T) {
+	log := "INFO 03-20 14:00:05" + statsTail +
+		"  5% 1/20 [00:01<00:20]INFO 03-20 14:00:15" + statsTail +
+		"cache usage: 1.0%, Running: 1 reqs, Waiting: 0 reqs\n"
+	samples, errs, info := readAll(t, log, Options{T0: utc("2025-03-20T14:00:00Z")})
+	if len(samples) != 2 || samples[1].TS != 15 || len(errs) != 1 || info.Glued != 1 || info.SampleLines != 3 {
+		t.Errorf("%d samples, errors %v, info %+v; want 2 samples, the second at 15 s, 1 error, 1 glued, 3 sample lines", len(samples), errs, info)
+	}
+}
 
 // TestYearRollover starts a run on Dec 31 and lets the log go on into
 // January: the year must advance with the log.
@@ -391,3 +533,7 @@ func FuzzVLLMLine(f *testing.F) {
 // BenchmarkReader measures throughput over the fixtures repeated to a few
 // megabytes.
 func BenchmarkReader(b *testing.B) { engine.Benchmark(b, "2026-10-27T12:00:00Z") }
+
+// TestRealLines reads every vLLM line of the real-lines corpus and
+// compares what the reader takes from it with what the corpus says.
+func TestRealLines(t *testing.T) { engine.CheckCorpus(t, readertest.LoadCorpus(t, "vllm")) }

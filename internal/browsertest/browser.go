@@ -36,6 +36,9 @@ type Result struct {
 	Drawn       int      // charts whose canvas has at least one painted pixel
 	Requests    int      // performance resource entries: must be 0
 	Errors      []string // console.error, window errors, CSP violations
+	// ReadyMs is the page's own clock (performance.now) when every chart
+	// had been drawn: how long the page took to open, from navigation.
+	ReadyMs int
 }
 
 // Err returns nil if every chart was initialised and drew, nothing was
@@ -84,11 +87,18 @@ const browserTimeout = 3 * time.Minute
 // run (no Chromium, crash, page never finished); call Result.Err to
 // judge the page.
 func CheckInBrowser(htmlPath string) (Result, error) {
-	out, err := runChromium(htmlPath, "--dump-dom")
+	out, err := DumpDOM(htmlPath)
 	if err != nil {
 		return Result{}, err
 	}
 	return parseDumpedDOM(out)
+}
+
+// DumpDOM loads the HTML file at htmlPath in headless Chromium, lets its
+// scripts run and returns the document as they left it (--dump-dom), for
+// tests that drive a page with a script of their own.
+func DumpDOM(htmlPath string) ([]byte, error) {
+	return runChromium(htmlPath, "--dump-dom")
 }
 
 // Screenshot saves a PNG of the top width×height pixels of the HTML file
@@ -189,6 +199,9 @@ func parseDumpedDOM(dom []byte) (Result, error) {
 	r.Initialised = num("data-charts-init")
 	r.Drawn = num("data-charts-drawn")
 	r.Requests = num("data-requests")
+	if attrs["data-ready-ms"] != "" {
+		r.ReadyMs = num("data-ready-ms")
+	}
 	if e := json.Unmarshal([]byte(attrs["data-errors"]), &r.Errors); e != nil && err == nil {
 		err = fmt.Errorf("browser check: bad data-errors: %w", e)
 	}

@@ -6,7 +6,7 @@
 // comparison, and package report/render turns any valid Doc into HTML,
 // CSV and Markdown.
 //
-// The set of blocks is closed (*Table, *Note, *Grid and the figures
+// The set of blocks is closed (*Table, *Note, *List, *Grid and the figures
 // *TimeSeries, *Scatter and *Bar), so that every renderer handles every
 // kind. Values that cannot be had are NaN in figures (a gap) and Missing
 // cells in tables, never 0.
@@ -39,8 +39,8 @@ type Section struct {
 	Blocks []Block
 }
 
-// Block is one element of a section: a *Table, a *Note, a *Grid or a
-// Figure (*TimeSeries, *Scatter, *Bar).
+// Block is one element of a section: a *Table, a *Note, a *List, a *Grid
+// or a Figure (*TimeSeries, *Scatter, *Bar).
 type Block interface {
 	isBlock()
 }
@@ -60,6 +60,21 @@ type Note struct {
 	Text string
 }
 
+// List is a list of short statements, such as a report's findings.
+type List struct {
+	Items []ListItem
+}
+
+// ListItem is one statement of a List: Label, when set, is shown first and
+// links to the section whose ID is Link (when set); Warning marks a
+// statement that changes how the numbers read.
+type ListItem struct {
+	Label   string
+	Link    string
+	Text    string
+	Warning bool
+}
+
 // Grid lays out small-multiple figures, Columns per row.
 type Grid struct {
 	Caption string
@@ -70,6 +85,7 @@ type Grid struct {
 
 func (*Table) isBlock() {}
 func (*Note) isBlock()  {}
+func (*List) isBlock()  {}
 func (*Grid) isBlock()  {}
 
 // Tables returns the tables of d in document order.

@@ -11,6 +11,9 @@ type Table struct {
 	// Rows hold one Cell per column.
 	Rows  [][]Cell
 	Notes []string
+	// Sortable lets a reader of the HTML page sort the rows by any column
+	// and filter them by text, in place; the other renderers ignore it.
+	Sortable bool
 }
 
 // Align is the horizontal alignment of a column.

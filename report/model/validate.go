@@ -9,7 +9,8 @@ import (
 // Validate checks d for everything the renderers rely on: unique and
 // well-formed section, table and chart IDs, rows as wide as their tables,
 // series with matching X/Y lengths, finite non-decreasing time axes and
-// valid axis indexes. It reports all problems found.
+// valid axis indexes, and list links to existing sections. It reports all
+// problems found.
 func Validate(d *Doc) error {
 	if d == nil {
 		return errors.New("report: nil Doc")
@@ -32,6 +33,11 @@ func Validate(d *Doc) error {
 			v.block(fmt.Sprintf("%s block %d", where, j), b)
 		}
 	}
+	for _, l := range v.links {
+		if !v.sections[l.to] {
+			v.errf("%s: link to %q, which is no section", l.where, l.to)
+		}
+	}
 	return errors.Join(v.errs...)
 }
 
@@ -40,7 +46,11 @@ type validator struct {
 	sections map[string]bool
 	tables   map[string]bool
 	charts   map[string]string // chart ID -> figure ID
+	links    []link            // checked once every section is known
 }
+
+// link is a list item's link to a section.
+type link struct{ where, to string }
 
 func (v *validator) errf(format string, args ...any) {
 	v.errs = append(v.errs, fmt.Errorf("report: "+format, args...))
@@ -57,6 +67,16 @@ func (v *validator) block(where string, b Block) {
 	case *Note:
 		if b == nil {
 			v.errf("%s: nil note", where)
+		}
+	case *List:
+		if b == nil {
+			v.errf("%s: nil list", where)
+			return
+		}
+		for k, it := range b.Items {
+			if it.Link != "" {
+				v.links = append(v.links, link{fmt.Sprintf("%s item %d", where, k), it.Link})
+			}
 		}
 	case *Grid:
 		if b == nil {

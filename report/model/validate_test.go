@@ -48,6 +48,10 @@ func TestValidateIDs(t *testing.T) {
 		{"x NaN", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{&TimeSeries{ID: "f", Series: []Series{{X: []float64{0, math.NaN()}, Y: []float64{1, 1}}}}}}}}, "not finite"},
 		{"bad axis", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{&TimeSeries{ID: "f", Series: []Series{{Axis: 1}}}}}}}, "uses y axis 1 of 1"},
 		{"nil block", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{(*Scatter)(nil)}}}}, "nil figure"},
+		// A list may link to a section before or after it.
+		{"list links", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{&List{Items: []ListItem{{Link: "b"}, {Link: "a"}, {Text: "no link"}}}}}, {ID: "b"}}}, ""},
+		{"dangling link", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{&List{Items: []ListItem{{Link: "c"}}}}}}}, "link to \"c\", which is no section"},
+		{"nil list", &Doc{Sections: []Section{{ID: "a", Blocks: []Block{(*List)(nil)}}}}, "nil list"},
 	}
 	for _, c := range cases {
 		err := Validate(c.doc)

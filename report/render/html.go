@@ -3,9 +3,12 @@ package render
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/base64"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/outlast-dev/outlast/internal/atomicfile"
 	"github.com/outlast-dev/outlast/report/model"
@@ -20,14 +23,36 @@ var (
 	guardJS string
 	//go:embed assets/runtime.js
 	runtimeJS string
+	//go:embed assets/tables.js
+	tablesJS string
 )
 
 // EChartsVersion is the version of the embedded Apache ECharts.
 const EChartsVersion = "5.6.0"
 
-// CSP is the Content-Security-Policy of every HTML report: inline scripts
-// and styles only, images only from data: URLs, no network at all.
-const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+// echartsScript is the inline script that defines ECharts.
+var echartsScript = "/* Apache ECharts " + EChartsVersion + ", Apache-2.0, embedded unmodified */\n" + echartsJS
+
+// inlineScripts are the page's code, in page order: the error guard,
+// ECharts, the chart runtime and the table script. The chart options are
+// JSON data blocks, which no policy governs because they do not run.
+var inlineScripts = []string{guardJS, echartsScript, runtimeJS, tablesJS}
+
+// CSP is the Content-Security-Policy of every HTML report: only the page's
+// own inline scripts, each allowed by its sha256, so that no other script
+// can run even if one were injected into the page; inline styles; images
+// only from data: URLs; no network at all.
+var CSP = "default-src 'none'; script-src " + scriptHashes(inlineScripts) + "; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+
+// scriptHashes lists the CSP hash source of each script.
+func scriptHashes(scripts []string) string {
+	hs := make([]string, len(scripts))
+	for i, s := range scripts {
+		sum := sha256.Sum256([]byte(s))
+		hs[i] = "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	return strings.Join(hs, " ")
+}
 
 // WriteHTML writes d as one self-contained HTML file: ECharts, styles and
 // data are inlined and the CSP forbids any request. It validates d first

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"html"
@@ -126,19 +127,31 @@ func TestWriteHTMLDownsamples(t *testing.T) {
 func TestWriteHTMLSelfContained(t *testing.T) {
 	full := renderSample(t)
 	page := string(withoutECharts(t, full))
-	if !strings.HasPrefix(CSP, "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:") {
-		t.Errorf("CSP = %q allows more than inline code and data: images", CSP)
+	if !regexp.MustCompile(`^default-src 'none'; script-src( 'sha256-[A-Za-z0-9+/]{43}=')+; style-src 'unsafe-inline'; img-src data:; `).MatchString(CSP) {
+		t.Errorf("CSP = %q allows more than the page's own scripts, inline styles and data: images", CSP)
 	}
-	if !strings.Contains(page, `<meta http-equiv="Content-Security-Policy" content="`+html.EscapeString(CSP)+`">`) {
-		t.Error("CSP meta missing")
+	meta := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(page)
+	if meta == nil || html.UnescapeString(meta[1]) != CSP {
+		t.Errorf("CSP meta = %q, want %q", meta, CSP)
+	}
+	// Every inline script is allowed by its hash, and nothing else is.
+	scripts := regexp.MustCompile(`(?s)<script>(.*?)</script>`).FindAllStringSubmatch(string(full), -1)
+	for _, s := range scripts {
+		sum := sha256.Sum256([]byte(s[1]))
+		if h := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(CSP, h) {
+			t.Errorf("inline script starting %.40q: its hash %s is not in the CSP", s[1], h)
+		}
+	}
+	if n := strings.Count(CSP, "'sha256-"); n != len(scripts) {
+		t.Errorf("the CSP allows %d scripts, the page has %d", n, len(scripts))
 	}
 	for _, bad := range []string{"http://", "https://", "//cdn", "<link rel=\"stylesheet\"", "@import", "src=\""} {
 		if strings.Contains(page, bad) {
 			t.Errorf("page references %q", bad)
 		}
 	}
-	if strings.Count(string(full), "<script>") != 3 {
-		t.Errorf("want exactly 3 inline code scripts (guard, ECharts, runtime), got %d", strings.Count(string(full), "<script>"))
+	if strings.Count(string(full), "<script>") != 4 {
+		t.Errorf("want exactly 4 inline code scripts (guard, ECharts, runtime, tables), got %d", strings.Count(string(full), "<script>"))
 	}
 	for _, want := range []string{
 		`"animation":false`, `"useUTC":true`, `"tooltip":`, `"legend":`,
@@ -146,6 +159,8 @@ func TestWriteHTMLSelfContained(t *testing.T) {
 		`id="sec-persistence"`, `href="#sec-persistence"`, `id="tbl-table2"`,
 		`<th colspan="2">No burst (twin)</th>`, `<span class="mark">∗</span>`, `<td class="al-r missing">–</td>`,
 		`@media print`, `&lt;angle brackets&gt; &amp; ampersands`,
+		`<table class="data sortable">`, `<ul class="findings">`, `<li><a href="#sec-persistence">paired-8b</a>: bursts left`,
+		`<li class="warn"><a href="#sec-signals">signals</a>: one run had no metrics after minute 80 &lt;and&gt; that`, `<li>A finding without a label.</li>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)

@@ -11,7 +11,7 @@ import (
 const bigSeriesN = 200_000
 
 // sampleDoc returns a report with every block kind, shaped like the
-// paper's figures: a burst/no-burst pair with a shaded burst and a
+// paper's figures: a list of findings, a burst/no-burst pair with a shaded burst and a
 // control-start mark, a series with gaps, a 2×10^5-point series, a
 // scatter with labels and a fitted line, bars, a grid of small multiples
 // and Table 2 with grouped columns, markers and a missing cell.
@@ -86,6 +86,11 @@ func sampleDoc() *model.Doc {
 				ID: "persistence", Title: "Persistent degradation",
 				Intro: []string{"Paired runs share every base session and differ only in an injected burst.", "Second paragraph with <angle brackets> & ampersands."},
 				Blocks: []model.Block{
+					&model.List{Items: []model.ListItem{
+						{Label: "paired-8b", Link: "persistence", Text: "bursts left 5 of 8 servers persistently degraded, their twins 0."},
+						{Label: "signals", Link: "signals", Text: "one run had no metrics after minute 80 <and> that changes the reading.", Warning: true},
+						{Text: "A finding without a label."},
+					}},
 					&model.Note{Text: "The burst ran from minute 10 to 15."},
 					&model.TimeSeries{
 						ID: "fig1", Title: "A burst that outlasts itself", Caption: "Hit ratio (left) and throughput (right), seed 501.",
@@ -158,7 +163,8 @@ func table2() *model.Table {
 			{Group: "Burst", Name: "Hit"},
 			{Group: "Burst", Name: "Sessions"},
 		},
-		Notes: []string{"∗ persistently degraded from its first degraded window after the burst to the end of the run.", "Seed 513 has no twin | run."},
+		Notes:    []string{"∗ persistently degraded from its first degraded window after the burst to the end of the run.", "Seed 513 has no twin | run."},
+		Sortable: true,
 	}
 	rows := []struct {
 		seed   int64

@@ -21,8 +21,8 @@ func WriteTables(dir string, d *model.Doc) error {
 	if err := model.Validate(d); err != nil {
 		return err
 	}
-	out := filepath.Join(dir, "tables")
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	out := filepath.Join(dir, TablesDir)
+	if err := os.MkdirAll(out, 0o777); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	for _, t := range model.Tables(d) {

@@ -10,15 +10,15 @@ import (
 )
 
 type viewDoc struct {
-	Title, Subtitle string
-	Provenance      []model.KV
-	Sections        []viewSection
-	CSP             string
-	CSS             template.CSS
-	Guard, ECharts  template.JS
-	Runtime         template.JS
-	EChartsVersion  string
-	Charts, Tables  int
+	Title, Subtitle  string
+	Provenance       []model.KV
+	Sections         []viewSection
+	CSP              string
+	CSS              template.CSS
+	Guard, ECharts   template.JS
+	Runtime, TableJS template.JS
+	EChartsVersion   string
+	Charts, Tables   int
 }
 
 type viewSection struct {
@@ -35,7 +35,7 @@ func buildView(d *model.Doc) (*viewDoc, error) {
 	v := &viewDoc{
 		Title: d.Title, Subtitle: d.Subtitle, Provenance: d.Provenance,
 		CSP: CSP, CSS: template.CSS(reportCSS),
-		Guard: template.JS(guardJS), ECharts: template.JS("/* Apache ECharts " + EChartsVersion + ", Apache-2.0, embedded unmodified */\n" + echartsJS), Runtime: template.JS(runtimeJS),
+		Guard: template.JS(guardJS), ECharts: template.JS(echartsScript), Runtime: template.JS(runtimeJS), TableJS: template.JS(tablesJS),
 		EChartsVersion: EChartsVersion,
 	}
 	for i := range d.Sections {
@@ -62,6 +62,8 @@ func (v *viewDoc) block(b model.Block) (template.HTML, error) {
 		err = tableTpl.Execute(&sb, tableView(b))
 	case *model.Note:
 		err = noteTpl.Execute(&sb, b)
+	case *model.List:
+		err = listTpl.Execute(&sb, b)
 	case *model.Grid:
 		cols := b.Columns
 		if cols < 1 {
@@ -133,6 +135,7 @@ type tdView struct {
 
 type tableViewT struct {
 	Anchor, ID, Caption string
+	Sortable            bool
 	Groups              []thView // nil when no column has a group
 	Head                []thView
 	Rows                [][]tdView
@@ -142,7 +145,7 @@ type tableViewT struct {
 var alignClass = [...]string{model.AlignLeft: "al-l", model.AlignRight: "al-r", model.AlignCenter: "al-c", model.AlignAuto: "al-l"}
 
 func tableView(t *model.Table) tableViewT {
-	tv := tableViewT{Anchor: "tbl-" + t.ID, ID: t.ID, Caption: t.Caption, Notes: t.Notes}
+	tv := tableViewT{Anchor: "tbl-" + t.ID, ID: t.ID, Caption: t.Caption, Notes: t.Notes, Sortable: t.Sortable}
 	classes := make([]string, len(t.Columns))
 	grouped := false
 	for j, c := range t.Columns {

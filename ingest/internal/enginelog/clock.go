@@ -23,6 +23,12 @@ type Clock struct {
 	year     int
 	haveYear bool
 	prev     time.Time
+
+	// Time-only stamps: the day of the latest (its year, month and day in
+	// a Stamp), once the first fixed it, and the latest's time.
+	day     Stamp
+	haveDay bool
+	prevDay time.Time
 }
 
 // NewClock returns the clock of a log read with opt.
@@ -73,6 +79,52 @@ func (c *Clock) Yearless(st Stamp) time.Time {
 	}
 	c.prev = t
 	return t
+}
+
+// maxBack is how far a time-only stamp may fall before the previous one
+// and still be on its day: lines of different processes are slightly out
+// of order, while midnight passing takes the clock back by about a day.
+const maxBack = 12 * time.Hour
+
+// TimeOnly returns the time of a stamp with only a time of day (SGLang's
+// "[HH:MM:SS TP0]" before late 2024): the first stamp takes the day, of
+// those around T0's, that puts it nearest T0; later ones keep the day
+// unless the clock went back by more than 12 hours, which is midnight
+// passing.
+func (c *Clock) TimeOnly(st Stamp) time.Time {
+	if !c.haveDay {
+		d0 := c.t0.In(c.loc)
+		var best time.Time
+		for k := -1; k <= 1; k++ {
+			c.setDay(d0.Year(), d0.Month(), d0.Day()+k)
+			if t := c.onDay(st); k == -1 || absDur(t.Sub(c.t0)) < absDur(best.Sub(c.t0)) {
+				best = t
+			}
+		}
+		c.setDay(best.Year(), best.Month(), best.Day())
+		c.haveDay, c.prevDay = true, best
+		return best
+	}
+	t := c.onDay(st)
+	if t.Before(c.prevDay.Add(-maxBack)) {
+		c.setDay(c.day.Year, time.Month(c.day.Mon), c.day.Day+1)
+		t = c.onDay(st)
+	}
+	c.prevDay = t
+	return t
+}
+
+// setDay makes y-m-d (normalised, so that day 0 and day 32 roll over)
+// the day of time-only stamps.
+func (c *Clock) setDay(y int, m time.Month, d int) {
+	t := time.Date(y, m, d, 12, 0, 0, 0, time.UTC)
+	c.day = Stamp{Year: t.Year(), Mon: int(t.Month()), Day: t.Day()}
+}
+
+// onDay returns the time of st on the day of time-only stamps.
+func (c *Clock) onDay(st Stamp) time.Time {
+	st.Year, st.Mon, st.Day = c.day.Year, c.day.Mon, c.day.Day
+	return c.Date(st)
 }
 
 func absDur(d time.Duration) time.Duration {

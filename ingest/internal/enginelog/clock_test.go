@@ -27,6 +27,38 @@ func TestYearless(t *testing.T) {
 	}
 }
 
+// TestTimeOnly places time-only stamps: the first on the day around T0
+// that puts it nearest T0, later ones on that day until midnight passes.
+func TestTimeOnly(t *testing.T) {
+	for _, tc := range []struct {
+		t0    string
+		times [][3]int
+		want  []string
+	}{
+		{"2024-08-31T04:40:00Z", [][3]int{{4, 40, 55}, {4, 40, 56}, {4, 40, 50}, {23, 59, 59}, {0, 0, 3}, {0, 0, 1}},
+			[]string{"2024-08-31T04:40:55Z", "2024-08-31T04:40:56Z", "2024-08-31T04:40:50Z", "2024-08-31T23:59:59Z", "2024-09-01T00:00:03Z", "2024-09-01T00:00:01Z"}},
+		// Started just before midnight: the first line, after midnight, is on the next day.
+		{"2024-12-31T23:59:50Z", [][3]int{{0, 0, 5}, {0, 1, 0}}, []string{"2025-01-01T00:00:05Z", "2025-01-01T00:01:00Z"}},
+		// Started just after midnight, the log a little before.
+		{"2024-03-01T00:00:10Z", [][3]int{{23, 59, 58}, {0, 0, 20}}, []string{"2024-02-29T23:59:58Z", "2024-03-01T00:00:20Z"}},
+	} {
+		c := NewClock(Options{T0: mustUTC(tc.t0)})
+		for i, hms := range tc.times {
+			if got := c.TimeOnly(Stamp{Hour: hms[0], Min: hms[1], Sec: hms[2]}).Format(time.RFC3339); got != tc.want[i] {
+				t.Errorf("T0 %s, stamp %d %v: %s, want %s", tc.t0, i, hms, got, tc.want[i])
+			}
+		}
+	}
+}
+
+func mustUTC(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
 // TestDate checks full stamps in a zone, across the minutes the clock
 // caches, and the seconds since T0.
 func TestDate(t *testing.T) {

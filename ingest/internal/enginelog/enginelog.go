@@ -1,11 +1,12 @@
 // Package enginelog is what the engine-log readers (vllmlog, sglanglog)
 // share: their options and summary, the loop that reads a log line by
-// line, the preamble that log collectors and launchers put in front of an
-// engine's own line (preamble.go), the parts of a stamp and the clock that
-// places it on the run's time line, the walk over a stats line's "key:
-// value" fields, the dialect a log shows, and allocation-free number
-// parsing. Everything works on []byte, so that the readers' hot paths
-// allocate nothing.
+// line, the preamble in front of an engine's own line (preamble.go: colour
+// codes, also with their ESC byte lost, in colour.go; the wrappers that
+// log collectors, launchers and Ray put there, in wrappers.go; process
+// prefixes), the parts of a stamp and the clock that places it on the
+// run's time line, the walk over a stats line's "key: value" fields, the
+// dialect a log shows, and allocation-free number parsing. Everything
+// works on []byte, so that the readers' hot paths allocate nothing.
 package enginelog
 
 import (
@@ -40,6 +41,22 @@ type Info struct {
 	// FirstS and LastS are the earliest and latest time, in seconds since
 	// T0, of any line with a header of the engine; NaN if there was none.
 	FirstS, LastS float64
+	// Wrappers names the wrappers in front of most of the lines that carry
+	// a time (WrapperSet.String, such as "docker-compose"); "" for none. A
+	// collector wraps every line it collects; a few wrapped lines are
+	// pieces pasted into the log.
+	Wrappers string
+	// Glued counts the lines on which the engine's own line began after
+	// other text: a progress bar or streamed output written without a
+	// newline. They are read.
+	Glued int
+	// Untimed counts the stats or batch lines that carry no time at all
+	// (no stamp of the engine's, no wrapper stamp with its zone): they
+	// give no sample.
+	Untimed int
+	// Repeats counts the batch lines left out as another rank's copy of a
+	// batch (each reader says which ranks it keeps).
+	Repeats int
 }
 
 // Lines reads a log for a reader: one line at a time, its preamble taken
@@ -51,6 +68,10 @@ type Lines struct {
 	Clock Clock
 	lr    *lineio.Reader
 	pre   Preamble
+	// timed counts the lines with a time (Stamp), wrapped those among
+	// them in front of which each wrapper stands.
+	timed   int
+	wrapped [numWrappers]int
 }
 
 // NewLines returns the lines of the log in lr.
@@ -74,12 +95,40 @@ func (l *Lines) Next() (Line, bool) {
 	return line, true
 }
 
+// Uncolour strips the colour codes whose ESC byte was lost from all of
+// line and takes it apart again (Preamble.Read), reporting whether it had
+// any: for a line whose header a reader cannot find.
+func (l *Lines) Uncolour(line *Line) bool { return l.pre.Uncolour(line) }
+
+// Summary returns Info with the wrappers of most timed lines named
+// (Info.Wrappers).
+func (l *Lines) Summary() Info {
+	in := l.Info
+	var s WrapperSet
+	for w := range numWrappers {
+		if 2*l.wrapped[w] > l.timed {
+			s.add(w)
+		}
+	}
+	in.Wrappers = s.String()
+	return in
+}
+
 // Err returns the first read error of the log.
 func (l *Lines) Err() error { return l.lr.Err() }
 
-// Stamp returns t in seconds since T0, taking t as the time of a line with
-// a header of the engine (Info.FirstS, Info.LastS).
-func (l *Lines) Stamp(t time.Time) float64 {
+// Stamp returns t in seconds since T0, taking t as the time of line (a
+// line with a header of the engine, or a stats line timed by its wrapper):
+// Info.FirstS, Info.LastS and the wrappers of lines with a time.
+func (l *Lines) Stamp(line *Line, t time.Time) float64 {
+	l.timed++
+	if ws := line.wrappers; ws != 0 {
+		for w := range numWrappers {
+			if ws.Has(w) {
+				l.wrapped[w]++
+			}
+		}
+	}
 	ts := l.Clock.Since(t)
 	if math.IsNaN(l.Info.FirstS) || ts < l.Info.FirstS {
 		l.Info.FirstS = ts

@@ -12,6 +12,7 @@ import (
 // ", ". Anywhere else it is an error.
 type Fields struct {
 	body []byte
+	sep  []byte
 	// The current field: its key is body[key:colon], its value
 	// body[colon+2:end]. Offsets rather than slices, so that stepping on
 	// stores no pointer, which costs a write barrier while the GC runs.
@@ -37,19 +38,23 @@ var (
 
 // NewFields returns the fields of body, the fields part of a line. A body
 // that ends with ", " ends with an empty field, which is an error.
-func NewFields(body []byte) Fields { return Fields{body: body} }
+func NewFields(body []byte) Fields { return Fields{body: body, sep: fieldSep} }
+
+// NewFieldsSep returns the fields of body separated by sep instead of
+// ", " (SGLang 0.1 separated them by ". ").
+func NewFieldsSep(body, sep []byte) Fields { return Fields{body: body, sep: sep} }
 
 // Next advances to the next field, reporting whether there is one; at the
 // end or at an error it reports false (see Err).
 func (f *Fields) Next() bool {
 	for f.err == nil && f.next <= len(f.body) {
 		at, rest := f.next, f.body[f.next:]
-		end := bytes.Index(rest, fieldSep)
+		end := bytes.Index(rest, f.sep)
 		if end < 0 {
 			end = len(rest)
 		}
 		piece := rest[:end]
-		f.next += end + len(fieldSep)
+		f.next += end + len(f.sep)
 		colon := bytes.Index(piece, keySep)
 		if colon < 0 {
 			if !f.skip {

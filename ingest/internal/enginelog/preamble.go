@@ -3,6 +3,7 @@ package enginelog
 import (
 	"bytes"
 	"errors"
+	"time"
 
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -10,21 +11,24 @@ import (
 // This file takes apart what stands in front of an engine's own line. A
 // line as read may carry, outermost first:
 //
-//	colour      ANSI escape sequences anywhere in the line (stripped first)
-//	wrappers    prefixes of the tools that collected the log (wrappers)
-//	processes   "(Name pid=N ...)" prefixes of the engine's own processes
+//	colour      ANSI escape sequences anywhere in the line, and colour
+//	            codes whose ESC byte was lost (colour.go), stripped first
+//	wrappers    prefixes of the tools that collected the log (wrappers.go)
+//	processes   "(Name pid=N ...)" prefixes of the engine's own processes,
+//	            or of Ray's actors
 //
 // and then the engine's header, which each reader parses from Line.Start.
-// Both readers get every wrapper and colour form recognised here: this is
-// the one place to add a new one.
+// Blanks, tabs and carriage returns at the end of a line are not part of
+// it: a terminal copy pads lines with spaces, a CRLF file ends them in
+// "\r".
 
 // Line is one line of an engine log with its preamble taken apart.
 type Line struct {
 	Pos textpos.Pos
 	// Raw is the line as read.
 	Raw []byte
-	// Text is Raw without its colour codes: Raw itself when it had none.
-	// Offsets below are offsets in Text.
+	// Text is Raw without its colour codes and trailing blanks: a slice of
+	// Raw when it had no colour codes. Offsets below are offsets in Text.
 	Text []byte
 	// Start is where the engine's own line begins, after the wrappers and
 	// the process prefixes.
@@ -34,6 +38,11 @@ type Line struct {
 	// in the heap, which costs a write barrier while the GC runs.
 	procs    []int32
 	stripped bool
+	wrappers WrapperSet
+	// The first wrapper stamp: Text[stampAt:stampEnd], and whether it
+	// carries its zone.
+	stampAt, stampEnd int32
+	stampZoned        bool
 }
 
 // Procs returns the number of process prefixes.
@@ -42,6 +51,32 @@ func (l *Line) Procs() int { return len(l.procs) / 2 }
 // Proc returns the name of the i-th process prefix ("APIServer",
 // "EngineCore_DP0"), counting from the outermost.
 func (l *Line) Proc(i int) []byte { return l.Text[l.procs[2*i]:l.procs[2*i+1]] }
+
+// Wrappers returns the wrappers in front of the line, Ray's among them
+// when a process prefix is not one of the engine's own (OwnProcess).
+func (l *Line) Wrappers() WrapperSet { return l.wrappers }
+
+// WrapperStamp returns the stamp of the outermost wrapper that has one,
+// as written; nil if none has.
+func (l *Line) WrapperStamp() []byte {
+	if l.stampEnd == 0 {
+		return nil
+	}
+	return l.Text[l.stampAt:l.stampEnd]
+}
+
+// WrapperTime returns the instant of the wrapper stamp when it carries its
+// zone (an RFC 3339 stamp with "Z" or an offset); false for none and for
+// wall-clock stamps, whose zone is the collecting machine's and unknown.
+// Readers use it only for a line without a stamp of the engine's own: the
+// two clocks often disagree (a UTC container stamp in front of an engine
+// printing local time).
+func (l *Line) WrapperTime() (time.Time, bool) {
+	if !l.stampZoned {
+		return time.Time{}, false
+	}
+	return parseZoned(string(l.WrapperStamp()))
+}
 
 // Col returns the 1-based column in Raw of offset off in Text, for an
 // error. It is 0 (no column) for a negative off and when colour codes were
@@ -79,117 +114,138 @@ func ReadLine(raw []byte) *Line {
 	return &l
 }
 
+// Match reports whether raw looks like a line of an engine, for a
+// reader's Match: header reports a header of the engine's where the
+// preamble ends (the line is looked at again without its colour
+// remnants), elsewhere a line of the engine's further on.
+func Match(raw []byte, header, elsewhere func(l *Line) bool) bool {
+	var p Preamble
+	l := p.Read(raw)
+	return header(&l) || p.Uncolour(&l) && header(&l) || elsewhere(&l)
+}
+
 // Preamble takes lines apart, reusing its buffers from line to line.
 type Preamble struct {
-	clean []byte
-	procs []int32
+	clean, clean2 []byte
+	procs         []int32
 }
 
 // Read takes raw apart, in the order its parts stand. The line's slices
 // are valid until the next call.
+//
+// Colour codes whose ESC byte was lost are looked for only where they
+// stand in front of the engine's line (where a prefix or the header
+// begins, "[1;36m(APIServer pid=1)"): a line is scanned for them all
+// through only by Uncolour, which the readers call for a line whose header
+// they cannot find, so that the common line costs nothing more.
 func (p *Preamble) Read(raw []byte) Line {
 	l := Line{Raw: raw}
-	l.Text, l.stripped = p.strip(raw)
-	l.Start, l.procs = p.processes(l.Text, unwrap(l.Text))
+	l.Text = raw
+	if bytes.IndexByte(raw, 0x1b) >= 0 {
+		p.clean = StripANSI(p.clean[:0], raw)
+		l.Text, l.stripped = p.clean, true
+	}
+	l.Text = trimEnd(l.Text)
+	if b := l.Text; len(b) > 1 && b[0] == '[' && b[1] >= '0' && b[1] <= '9' && !launcherLikely(b) && !remnantAt(b) {
+		return l // SGLang's own header, most of its lines: nothing in front
+	}
+	p.parts(&l)
+	if remnantAt(l.Text[l.Start:]) {
+		p.Uncolour(&l)
+	}
 	return l
 }
 
-// strip returns raw without its colour codes, and whether it had any.
-func (p *Preamble) strip(raw []byte) ([]byte, bool) {
-	if bytes.IndexByte(raw, 0x1b) < 0 {
-		return raw, false
+// parts finds the wrappers and process prefixes of l.
+func (p *Preamble) parts(l *Line) {
+	l.wrappers, l.stampAt, l.stampEnd, l.stampZoned = 0, 0, 0, false
+	l.Start = unwrap(l)
+	l.Start, l.procs = p.processes(l, l.Start)
+}
+
+// Uncolour strips the colour codes whose ESC byte was lost from all of
+// l.Text and takes the line apart again, reporting whether it had any.
+func (p *Preamble) Uncolour(l *Line) bool {
+	at := firstRemnant(l.Text)
+	if at < 0 {
+		return false
 	}
-	p.clean = StripANSI(p.clean[:0], raw)
-	return p.clean, true
+	p.clean2 = stripRemnants(p.clean2[:0], l.Text, at)
+	l.Text, l.stripped = p.clean2, true
+	p.parts(l)
+	return true
 }
 
-// wrapper returns the length of its prefix at the start of b (with the
-// blanks after it), 0 when b does not begin with it.
-type wrapper func(b []byte) int
-
-// wrappers are the prefixes that the tools collecting a log put in front
-// of each line, outermost first; each is taken off at most once.
-var wrappers = [...]wrapper{
-	SkipContainerStamp, // docker logs -t, Kubernetes log files
-}
-
-// unwrap returns the offset in b after the wrappers.
-func unwrap(b []byte) int {
-	i := 0
-	for _, w := range wrappers {
-		i += w(b[i:])
+// trimEnd returns b without the blanks, tabs and carriage returns at its
+// end.
+func trimEnd(b []byte) []byte {
+	n := len(b)
+	for n > 0 && (b[n-1] == ' ' || b[n-1] == '\t' || b[n-1] == '\r') {
+		n--
 	}
-	return i
+	return b[:n]
 }
 
-// processes returns the offset in b after the "(Name pid=N ...)" prefixes
-// from offset i on, and where their names are (Line.procs). A parenthesis
-// that does not close, or holds no " pid=", ends them: it is the engine's
-// line, or not a line of the engine's.
-func (p *Preamble) processes(b []byte, i int) (int, []int32) {
+// processes returns the offset in l.Text after the "(Name pid=N ...)"
+// prefixes from offset i on, and where their names are (Line.procs); a
+// name that is not one of the engine's own marks the line as Ray's. A
+// parenthesis that does not close, or holds no " pid=", ends them: it is
+// the engine's line, or not a line of the engine's.
+func (p *Preamble) processes(l *Line, i int) (int, []int32) {
+	b := l.Text
+	if i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i += cutRemnant(b[i:])
+	}
 	if i >= len(b) || b[i] != '(' {
 		return i, nil
 	}
 	p.procs = p.procs[:0]
 	for i < len(b) && b[i] == '(' {
-		end := bytes.IndexByte(b[i:], ')')
-		if end < 0 {
+		n, name := procPrefix(b[i:])
+		if n == 0 {
 			break
 		}
-		inner := b[i+1 : i+end]
-		pid := bytes.Index(inner, []byte(" pid="))
-		if pid < 0 {
-			break
+		p.procs = append(p.procs, int32(i+1), int32(i+name))
+		if !OwnProcess(b[i+1 : i+name]) {
+			l.wrappers.add(Ray)
 		}
-		p.procs = append(p.procs, int32(i+1), int32(i+1+pid))
-		i = SkipSpaces(b, i+end+1)
+		i = SkipSpaces(b, i+n)
 	}
 	return i, p.procs
 }
 
-// StripANSI appends b without its ANSI escape sequences to dst.
-func StripANSI(dst, b []byte) []byte {
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c != 0x1b {
-			dst = append(dst, c)
-			continue
-		}
-		if i+1 < len(b) && b[i+1] == '[' {
-			// CSI: parameters and intermediates, then one final byte 0x40-0x7e.
-			j := i + 2
-			for j < len(b) && b[j] >= 0x20 && b[j] <= 0x3f {
-				j++
+// procPrefix returns the length of a "(Name pid=N ...)" prefix at the
+// start of b, the parentheses balanced (Ray Data names its actors
+// "MapWorker(MapBatches(...))"), and the offset where its " pid=" begins;
+// 0 when b does not begin with one.
+func procPrefix(b []byte) (n, name int) {
+	if len(b) == 0 || b[0] != '(' {
+		return 0, 0
+	}
+	end := bytes.IndexByte(b, ')')
+	if end < 0 {
+		return 0, 0
+	}
+	if bytes.IndexByte(b[1:end], '(') >= 0 {
+		// Nested: find the parenthesis that closes the first.
+		depth := 0
+		for i, c := range b {
+			if c == '(' {
+				depth++
+			} else if c == ')' {
+				if depth--; depth == 0 {
+					end = i
+					break
+				}
 			}
-			i = j // the final byte (or the end)
-			continue
 		}
-		// Other escapes: intermediates 0x20-0x2f, then one final byte
-		// (ESC 7, ESC ( B, ...).
-		j := i + 1
-		for j < len(b) && b[j] >= 0x20 && b[j] <= 0x2f {
-			j++
+		if depth != 0 {
+			return 0, 0
 		}
-		i = j
 	}
-	return dst
-}
-
-// SkipContainerStamp returns the offset after a leading Docker/Kubernetes
-// RFC 3339 stamp ("2026-10-27T12:00:05.123456789Z "), or 0 if there is none.
-func SkipContainerStamp(b []byte) int {
-	if len(b) < 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' {
-		return 0
+	pid := bytes.Index(b[1:end], []byte(" pid="))
+	if pid < 0 {
+		return 0, 0
 	}
-	if _, ok := Two(b[0:2]); !ok {
-		return 0
-	}
-	if _, ok := Two(b[2:4]); !ok {
-		return 0
-	}
-	sp := bytes.IndexByte(b, ' ')
-	if sp < 0 {
-		return 0
-	}
-	return SkipSpaces(b, sp)
+	return end + 1, pid + 1
 }

@@ -118,6 +118,11 @@ func (r *Reader) trim() {
 	r.buf = b
 }
 
+// Read reads the input's bytes, decompressed, for a format that is one
+// document rather than lines (a JSON or YAML report). It is not to be
+// mixed with Next.
+func (r *Reader) Read(p []byte) (int, error) { return r.br.Read(p) }
+
 // Bytes returns the current line without its line ending. It is valid until
 // the next call to Next.
 func (r *Reader) Bytes() []byte { return r.buf }

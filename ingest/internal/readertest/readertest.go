@@ -56,9 +56,19 @@ type Engine struct {
 	Kinds []string
 	// Fixtures are the engine's runs under fixtures/real.
 	Fixtures []Fixture
+	// Corpus is the engine's name in the real-lines corpus (LoadCorpus),
+	// whose lines seed the fuzz target.
+	Corpus string
 	// Columns name the sample fields that the golden files show after the
 	// line, time, kind and engine (see Render).
 	Columns []string
+	// OpenLine, if set, opens the reader for a corpus line read on its
+	// own: every rank's copy of a batch kept, and a line with no time at
+	// all given as a sample with a NaN time (CheckCorpus).
+	OpenLine func(*lineio.Reader, enginelog.Options) Reader
+	// Ranks, if set, returns the rank tags of a line's header as printed
+	// and whether the reader keeps the batch lines of that rank.
+	Ranks func(line []byte) (tags string, kept bool)
 }
 
 // Fixture is a run under fixtures/real whose engine log the reader reads.
@@ -374,8 +384,8 @@ func (e Engine) Render(info enginelog.Info, samples []schema.EngineSample) []byt
 	return b.Bytes()
 }
 
-// Fuzz feeds arbitrary logs, seeded with every line of the fixtures and
-// seeds: the reader must never panic, must report errors as positioned
+// Fuzz feeds arbitrary logs, seeded with every line of the fixtures, of
+// the engine's real-lines corpus and seeds: the reader must never panic, must report errors as positioned
 // ParseErrors, must yield samples of its kinds, and only from lines that
 // Match.
 func (e Engine) Fuzz(f *testing.F, t0 string, seeds ...string) {
@@ -386,6 +396,11 @@ func (e Engine) Fuzz(f *testing.F, t0 string, seeds ...string) {
 		}
 		for _, l := range strings.Split(string(b), "\n") {
 			f.Add(l)
+		}
+	}
+	if e.Corpus != "" {
+		for _, c := range LoadCorpus(f, e.Corpus) {
+			f.Add(c.Line)
 		}
 	}
 	for _, s := range seeds {

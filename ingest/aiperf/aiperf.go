@@ -1,0 +1,209 @@
+// Package aiperf reads AIPerf's per-request export, profile_export.jsonl
+// (ai-dynamo/aiperf): one JSON object per line, {"metadata": {...},
+// "metrics": {tag: {"value": v, "unit": u}}, "error": ...}, one line per
+// request, in the order requests completed. Each line becomes a turn of
+// the run; the sessions are derived (ingest/internal/loadgen).
+//
+// Field names and units are AIPerf's own:
+//   - the record: aiperf/common/models/record_models.py (MetricRecordInfo,
+//     MetricRecordMetadata) at 5e0b1e17 and db4f6397 (2025), written by
+//     aiperf/post_processors/record_export_results_processor.py with
+//     model_dump_json: every key present, nulls written;
+//     src/aiperf/common/metric_records_wire.py and
+//     src/aiperf/common/models/record_export_models.py (2026, msgspec with
+//     omit_defaults): null keys and defaults omitted, so was_cancelled
+//     appears only when true;
+//   - the metric tags: aiperf/metrics/types/ttft_metric.py
+//     (time_to_first_token; "ttft" in builds of 2025-10-09 only), the
+//     usage metrics usage_prompt_tokens, usage_completion_tokens and
+//     usage_prompt_cache_read_tokens (2026 builds), input_sequence_length,
+//     output_sequence_length and error_isl (client-side tokenizer counts);
+//   - the units: aiperf/common/enums/metric_enums.py (MetricTimeUnit: ns,
+//     us, ms, sec).
+//
+// The mapping, per turn:
+//
+//	session         metadata.x_correlation_id (one per session instance;
+//	                conversation_id repeats when a dataset is reused), else
+//	                x_request_id as a one-turn session
+//	turn            metadata.turn_index (0-based)
+//	ready           metadata.credit_issued_ns (2026 builds), else null
+//	sent, done      metadata.request_start_ns, request_end_ns (Unix ns)
+//	first token     sent + metrics.time_to_first_token (or ttft) in its unit
+//	prompt tokens   usage_prompt_tokens, else input_sequence_length, else
+//	                error_isl (client-side: warned)
+//	output tokens   usage_completion_tokens, else output_sequence_length
+//	cached tokens   usage_prompt_cache_read_tokens (absent: not reported)
+//	status          aborted if was_cancelled, else error if error is set,
+//	                else ok
+//
+// Records of benchmark_phase warmup are not part of the run: they are
+// counted (Info.Warmup), not returned. A phase other than warmup and
+// profiling is an error.
+package aiperf
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
+)
+
+// Info is what the reader saw, complete once Next has returned io.EOF.
+type Info struct {
+	Records int // non-blank lines read
+	Warmup  int // warmup records, not part of the run
+	// ClientTokens counts the completed turns whose prompt tokens are
+	// AIPerf's client-side count (no usage_prompt_tokens from the server).
+	ClientTokens int
+}
+
+// Reader reads turns from profile_export.jsonl. It cuts the input into
+// chunks of whole lines and parses them on GOMAXPROCS goroutines
+// (parallel.go); Next hands the turns out in input order, with exact
+// positions, as a sequential reader would.
+type Reader struct {
+	lr   *lineio.Reader
+	t0ns int64
+	pipe *pipeline
+	cur  *batch
+	idx  int
+	info Info
+
+	blank      int
+	firstBlank textpos.Pos
+	warnings   []string
+	done       bool
+}
+
+// NewReader reads turns from lr; t0 is the run's t=0, which record times
+// are measured from. Call Close when done unless Next has returned io.EOF.
+func NewReader(lr *lineio.Reader, t0 time.Time) *Reader {
+	return &Reader{lr: lr, t0ns: t0.UnixNano()}
+}
+
+// Next returns the next turn, or io.EOF after the last. The turn is valid
+// until the next call. A bad line gives a *textpos.ParseError and the
+// reader goes on with the next line; a bad last line without a newline (the
+// run was stopped mid-write) is a warning instead.
+func (r *Reader) Next() (*loadgen.Turn, error) {
+	if r.pipe == nil {
+		r.pipe = startPipeline(r.lr, r.t0ns)
+	}
+	for {
+		if r.cur == nil || r.idx == len(r.cur.items) {
+			if r.cur != nil {
+				r.pipe.release(r.cur)
+				r.cur = nil
+			}
+			b, err := r.pipe.next()
+			if err == io.EOF {
+				r.finish()
+				return nil, io.EOF
+			}
+			if err != nil {
+				return nil, err
+			}
+			if b.blank > 0 {
+				if r.blank == 0 {
+					r.firstBlank = b.firstBlank
+				}
+				r.blank += b.blank
+			}
+			r.cur, r.idx = b, 0
+			continue
+		}
+		it := &r.cur.items[r.idx]
+		r.idx++
+		r.info.Records++
+		if it.err != nil {
+			last := r.cur.truncated && r.idx == len(r.cur.items) && it.turn.Pos.Line == r.cur.lastLine
+			if it.err.syntax && last {
+				r.warnings = append(r.warnings, fmt.Sprintf("%s: the last line is cut short (%s): the run was stopped mid-write; line ignored", it.turn.Pos, it.err.Msg))
+				continue
+			}
+			return nil, textpos.At(it.turn.Pos, it.err.Off+1, it.turn.Raw, "%s", it.err.Msg)
+		}
+		if it.warmup {
+			r.info.Warmup++
+			continue
+		}
+		if it.client && it.turn.Row.Status == schema.TurnOK {
+			r.info.ClientTokens++
+		}
+		it.link()
+		return &it.turn, nil
+	}
+}
+
+// link points the turn's times at its item's: the items may have moved
+// since parsing set them (the slice grew).
+func (it *item) link() {
+	row := &it.turn.Row
+	for i, p := range [3]**float64{&row.ReadyS, &row.SentS, &row.FirstTokenS} {
+		if *p != nil {
+			*p = &it.times[i]
+		}
+	}
+}
+
+func (r *Reader) finish() {
+	if r.done {
+		return
+	}
+	r.done = true
+	if r.blank > 0 {
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d blank line(s) ignored (first here)", r.firstBlank, r.blank))
+	}
+	name := r.lr.Name()
+	if r.info.Warmup > 0 {
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d warmup record(s) (benchmark_phase warmup) are not part of the run: counted in runs.excluded_records, not stored", name, r.info.Warmup))
+	}
+	if r.info.ClientTokens > 0 {
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d completed turn(s) carry no server usage (usage_prompt_tokens): their token counts are AIPerf's client-side tokenizer counts (input_sequence_length, output_sequence_length); AIPerf builds of 2025 count only the new turn's text, not the conversation's history", name, r.info.ClientTokens))
+	}
+}
+
+// Close stops the parsing goroutines and waits for them; the line reader
+// may then be closed.
+func (r *Reader) Close() {
+	if r.pipe != nil {
+		r.pipe.Stop()
+	}
+}
+
+// Info returns what the reader saw.
+func (r *Reader) Info() Info { return r.info }
+
+// Warnings returns the problems that did not stop reading; complete once
+// Next has returned io.EOF.
+func (r *Reader) Warnings() []string { return slices.Clone(r.warnings) }
+
+// Sniff reports whether line, the first non-blank line of a file, is an
+// AIPerf record: an object whose first member is "metadata", holding the
+// request_start_ns and benchmark_phase every build writes, beside
+// "metrics".
+func Sniff(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	return bytes.HasPrefix(line, []byte(`{"metadata":`)) && bytes.Contains(line, []byte(`"metrics":`)) &&
+		bytes.Contains(line, []byte(`"request_start_ns":`)) && bytes.Contains(line, []byte(`"benchmark_phase":`))
+}
+
+// errorf is a bad value of the line at offset off (-1: the whole line).
+func errorf(off int, format string, args ...any) *lineError {
+	return &lineError{Err: *jsondoc.Errf(off, format, args...)}
+}
+
+// lineError is why a line is bad; syntax marks invalid JSON, which on a
+// cut-short last line is only a warning.
+type lineError struct {
+	jsondoc.Err
+	syntax bool
+}

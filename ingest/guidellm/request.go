@@ -1,0 +1,390 @@
+package guidellm
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
+	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
+)
+
+// bucketStatus is the turn status of each request list.
+var bucketStatus = [3]string{schema.TurnOK, schema.TurnError, schema.TurnAborted}
+
+// Next returns the current benchmark's next turn, or io.EOF after its last
+// request (then the benchmark's In and Excluded are complete). The turn is
+// valid until the next call. A bad request gives a *textpos.ParseError and
+// the reader goes on with the next one.
+func (r *Reader) Next() (*loadgen.Turn, error) {
+	t, err := r.next()
+	var re *requestError
+	if errors.As(err, &re) {
+		return nil, re.err // a bad request: the next one can be read
+	}
+	if err != nil && err != io.EOF && !errors.Is(err, errSampled) {
+		r.state = stDone // the document cannot be read past a fault in its structure
+	}
+	return t, err
+}
+
+// requestError is a bad request, after which reading goes on.
+type requestError struct{ err error }
+
+func (e *requestError) Error() string { return e.err.Error() }
+
+// errSampled marks the error of a sampled benchmark.
+var errSampled = errors.New("sampled")
+
+func (r *Reader) next() (*loadgen.Turn, error) {
+	for r.state == stRequests {
+		if r.bucket == "" {
+			key, off, ok, err := r.doc.Key()
+			if err != nil {
+				return nil, noEOF(r.doc, err)
+			}
+			if !ok {
+				return nil, r.benchmarkEnd()
+			}
+			switch key {
+			case "successful", "errored", "incomplete":
+				if r.doc.PeekKind() == 'n' {
+					r.doc.ReadToken()
+					continue
+				}
+				tok, err := r.doc.ReadToken()
+				if err != nil {
+					return nil, noEOF(r.doc, err)
+				}
+				if tok.Kind() != '[' {
+					return nil, r.doc.Errorf(off, nil, "benchmarks[%d].requests.%s: want a list of requests, got %s", r.bench.Index, key, kindName(tok.Kind()))
+				}
+				r.bucket = key
+			case "total":
+				if err := r.doc.SkipValue(); err != nil {
+					return nil, noEOF(r.doc, err)
+				}
+			default:
+				return nil, r.doc.Errorf(off, nil, "benchmarks[%d].requests: unknown request list %q (GuideLLM writes successful, errored, incomplete and total)", r.bench.Index, key)
+			}
+			continue
+		}
+		if r.doc.PeekKind() == ']' {
+			if _, err := r.doc.ReadToken(); err != nil {
+				return nil, err
+			}
+			r.bucket = ""
+			continue
+		}
+		raw, start, err := r.doc.ReadValue()
+		if err != nil {
+			return nil, noEOF(r.doc, err)
+		}
+		r.doc.Release(start)
+		b := bucketIndex(r.bucket)
+		t := &r.turn
+		pos, col := r.doc.Pos(start)
+		*t = loadgen.Turn{Pos: pos, Column: col, Raw: raw}
+		in, e := r.req.parse(raw, t, &r.times, r.t0, r.bench)
+		if e != nil {
+			epos, ecol := r.doc.Pos(start + int64(max(e.Off, 0)))
+			if e.Off < 0 {
+				epos, ecol = pos, col
+			}
+			return nil, &requestError{jsondocError(epos, ecol, raw, fmt.Sprintf("benchmarks[%d].requests.%s: %s", r.bench.Index, r.bucket, e.Msg))}
+		}
+		if !in {
+			r.bench.Excluded++
+			continue
+		}
+		r.bench.In[b]++
+		t.Row.Status = bucketStatus[b]
+		if t.Row.Status == schema.TurnOK && r.req.nullTokens != "" {
+			return nil, &requestError{jsondocError(pos, col, raw, fmt.Sprintf("benchmarks[%d].requests.%s: a completed request with %s null", r.bench.Index, r.bucket, r.req.nullTokens))}
+		}
+		return t, nil
+	}
+	return nil, io.EOF
+}
+
+func bucketIndex(name string) int {
+	for i, b := range Buckets {
+		if b == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// benchmarkEnd reads the benchmark's members after its requests, then
+// checks what was read against GuideLLM's own counts.
+func (r *Reader) benchmarkEnd() error {
+	b := r.bench
+	for {
+		key, _, ok, err := r.doc.Key()
+		if err != nil {
+			return noEOF(r.doc, err)
+		}
+		if !ok {
+			break
+		}
+		raw, start, err := r.doc.ReadValue()
+		if err != nil {
+			return noEOF(r.doc, err)
+		}
+		if key == "requests" {
+			return r.doc.Errorf(start, nil, "benchmarks[%d]: a second requests member", b.Index)
+		}
+		if e := b.read(key, raw); e != nil {
+			return r.doc.Errorf(start+int64(e.Off), raw, "benchmarks[%d].%s", b.Index, e.Msg)
+		}
+	}
+	r.state = stBenchmarks
+	name := r.doc.Name()
+	if b.Excluded > 0 {
+		r.warnf("%s: benchmarks[%d]: %d request(s) outside the benchmark's measured window (GuideLLM's warmup and cooldown) are not part of the run: counted in runs.excluded_records, not stored", name, b.Index, b.Excluded)
+	}
+	if b.totalsRaw == nil {
+		r.warnf("%s: benchmarks[%d]: no metrics.request_totals: cannot check that every request was written (not sampled)", name, b.Index)
+		return io.EOF
+	}
+	for i, k := range Buckets {
+		switch {
+		case b.totals[i] < 0:
+		case b.In[i] < b.totals[i]:
+			msg := fmt.Sprintf("benchmarks[%d]: the file holds %d of the %d %s requests GuideLLM counted in its measured window (request_totals): the requests were sampled (sample_size, --sample-requests), so every rate and window outlast computes would be wrong; run GuideLLM without sampling", b.Index, b.In[i], b.totals[i], k)
+			if r.opt.Lenient {
+				r.warnf("%s: WARNING: %s (read anyway: --lenient)", name, msg)
+				continue
+			}
+			return &sampledError{fmt.Sprintf("%s: %s, or ingest with --lenient to read the sample", name, msg)}
+		case b.In[i] > b.totals[i]:
+			r.warnf("%s: benchmarks[%d]: %d %s requests in the measured window, but request_totals counts %d", name, b.Index, b.In[i], k, b.totals[i])
+		}
+	}
+	return io.EOF
+}
+
+// request holds the scratch tables of one request's objects.
+type request struct {
+	top, info, timings, input jsondoc.Object
+	// nullTokens names the token count that was null, "" if none: only
+	// a request that did not complete may lack one.
+	nullTokens string
+}
+
+// parse fills t from the request raw (valid JSON) and reports whether it
+// lies in the benchmark's measured window. Offsets in errors are in raw.
+func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsondoc.Time, b *Benchmark) (bool, *jsondoc.Err) {
+	if raw[0] != '{' {
+		return false, jsondoc.Errf(0, "want a request object, got %s", jsondoc.Describe(raw))
+	}
+	q.top = jsondoc.Members(raw, 0, q.top[:0])
+	*times = [3]float64{}
+	row := &t.Row
+	q.nullTokens = ""
+	var start, end float64
+	var err *jsondoc.Err
+	if _, ok := q.top.Get("info"); ok {
+		start, end, err = q.v04(row, times, t0)
+	} else if _, ok := q.top.Get("scheduler_info"); ok {
+		start, end, err = q.v03(row, times, t0)
+	} else {
+		return false, jsondoc.Errf(-1, "missing required field info (or v0.3's scheduler_info)")
+	}
+	if err != nil {
+		return false, err
+	}
+	if row.SentS != nil && row.DoneS < *row.SentS {
+		return false, jsondoc.Errf(-1, "the request ends before it was sent")
+	}
+	for i, k := range []string{"prompt_tokens", "output_tokens"} {
+		m, ok := q.top.Get(k)
+		if !ok {
+			return false, jsondoc.Errf(-1, "missing required field %s", k)
+		}
+		var n int64
+		if jsondoc.IsNull(m.Val) {
+			q.nullTokens = k
+		} else if n, err = m.Count(k); err != nil {
+			return false, err
+		}
+		if i == 0 {
+			row.PromptTokens = n
+		} else {
+			row.OutputTokens = n
+		}
+	}
+	cached, ok := q.top.Get("cached_tokens")
+	if !ok || jsondoc.IsNull(cached.Val) {
+		// Before the computed field was serialised, and where it is null,
+		// input_metrics has the count.
+		if in, found := q.top.Get("input_metrics"); found && !jsondoc.IsNull(in.Val) {
+			if q.input, err = in.Object("input_metrics", q.input); err != nil {
+				return false, err
+			}
+			cached, ok = q.input.Get("cached_tokens")
+		}
+	}
+	if ok && !jsondoc.IsNull(cached.Val) {
+		if row.CachedTokens, err = cached.Count("cached_tokens"); err != nil {
+			return false, err
+		}
+		t.CachedReported = true
+		if row.CachedTokens > row.PromptTokens && q.nullTokens != "prompt_tokens" {
+			return false, jsondoc.Errf(cached.Off, "cached_tokens %d exceeds prompt_tokens %d", row.CachedTokens, row.PromptTokens)
+		}
+	}
+	return b.inWindow(start, end), nil
+}
+
+// v04 reads the session and times of a request of v0.4 or later (info,
+// info.timings); start and end are its start (NaN if unknown) and end in
+// Unix seconds, for the window.
+func (q *request) v04(row *schema.Turn, times *[3]float64, t0 jsondoc.Time) (start, end float64, err *jsondoc.Err) {
+	m, _ := q.top.Get("info")
+	if q.info, err = m.Object("info", q.info); err != nil {
+		return 0, 0, err
+	}
+	if row.Session, err = q.session(); err != nil {
+		return 0, 0, err
+	}
+	if tm, ok := q.info.Get("turn_index"); ok && !jsondoc.IsNull(tm.Val) {
+		n, err := tm.Count("info.turn_index")
+		if err != nil {
+			return 0, 0, err
+		}
+		if n > math.MaxInt32 {
+			return 0, 0, jsondoc.Errf(tm.Off, "info.turn_index: %d is too large", n)
+		}
+		row.Turn = int32(n)
+	}
+	tm, ok := q.info.Get("timings")
+	if !ok {
+		return 0, 0, jsondoc.Errf(-1, "missing required field info.timings")
+	}
+	if q.timings, err = tm.Object("info.timings", q.timings); err != nil {
+		return 0, 0, err
+	}
+	return q.times(q.timings, "info.timings", row, times, t0,
+		[]string{"targeted_start"}, []string{"request_start", "resolve_start"},
+		[]string{"first_token_iteration"}, []string{"request_end", "resolve_end"})
+}
+
+// session returns a v0.4+ request's session: its conversation, and the
+// sub-agent's branch of it, else the request itself.
+func (q *request) session() (string, *jsondoc.Err) {
+	if c, ok := q.info.Get("conversation_id"); ok && !jsondoc.IsNull(c.Val) && string(c.Val) != `""` {
+		s, err := c.String("info.conversation_id")
+		if err != nil {
+			return s, err
+		}
+		if a, ok := q.info.Get("agent_id"); ok && !jsondoc.IsNull(a.Val) {
+			agent, err := a.String("info.agent_id")
+			if err != nil {
+				return "", err
+			}
+			if agent != "" {
+				s += "/" + agent
+			}
+		}
+		return s, nil
+	}
+	for _, o := range []jsondoc.Object{q.info, q.top} {
+		if id, ok := o.Get("request_id"); ok && !jsondoc.IsNull(id.Val) {
+			return requestID(id)
+		}
+	}
+	return "", jsondoc.Errf(-1, "missing required field request_id")
+}
+
+// requestID returns a request's id, which must not be empty: it names the
+// request's session when there is no conversation.
+func requestID(m jsondoc.Member) (string, *jsondoc.Err) {
+	s, err := m.String("request_id")
+	if err == nil && s == "" {
+		err = jsondoc.Errf(m.Off, "request_id: want a non-empty string")
+	}
+	return s, err
+}
+
+// v03 reads the session and times of a v0.3 request (scheduler_info, no
+// sessions: each request is a session of its own).
+func (q *request) v03(row *schema.Turn, times *[3]float64, t0 jsondoc.Time) (start, end float64, err *jsondoc.Err) {
+	id, ok := q.top.Get("request_id")
+	if !ok {
+		return 0, 0, jsondoc.Errf(-1, "missing required field request_id")
+	}
+	if row.Session, err = requestID(id); err != nil {
+		return 0, 0, err
+	}
+	m, _ := q.top.Get("scheduler_info")
+	if q.info, err = m.Object("scheduler_info", q.info); err != nil {
+		return 0, 0, err
+	}
+	// first_token_time sits on the request itself: look it up there.
+	if ft, ok := q.top.Get("first_token_time"); ok {
+		q.info = append(q.info, jsondoc.Member{Key: []byte("first_token_time"), Val: ft.Val, Off: ft.Off})
+	}
+	return q.times(q.info, "scheduler_info", row, times, t0,
+		[]string{"targeted_start_time"}, []string{"request_start"}, []string{"first_token_time"}, []string{"request_end", "worker_end"})
+}
+
+// times reads a request's ready, sent, first-token and done times from the
+// first present key of each list.
+func (q *request) times(o jsondoc.Object, name string, row *schema.Turn, times *[3]float64, t0 jsondoc.Time, ready, sent, first, done []string) (start, end float64, err *jsondoc.Err) {
+	start = math.NaN()
+	for i, keys := range [4][]string{ready, sent, first, done} {
+		var tm jsondoc.Time
+		found := false
+		for _, k := range keys {
+			m, ok := o.Get(k)
+			if !ok || jsondoc.IsNull(m.Val) {
+				continue
+			}
+			if tm, err = m.Seconds(name + "." + k); err != nil {
+				return 0, 0, err
+			}
+			if tm.Sec < 0 {
+				return 0, 0, jsondoc.Errf(m.Off, "%s.%s: want a Unix time, got %s", name, k, m.Val)
+			}
+			found = true
+			break
+		}
+		if !found {
+			if i == 3 {
+				return 0, 0, jsondoc.Errf(-1, "missing required field %s.%s", name, keys[0])
+			}
+			continue
+		}
+		v := tm.Since(t0)
+		switch i {
+		case 0:
+			times[0], row.ReadyS = v, &times[0]
+		case 1:
+			times[1], row.SentS = v, &times[1]
+			start = tm.Float()
+		case 2:
+			times[2], row.FirstTokenS = v, &times[2]
+		case 3:
+			row.DoneS = v
+			end = tm.Float()
+		}
+	}
+	return start, end, nil
+}
+
+// jsondocError is a ParseError at pos and col for the request raw.
+func jsondocError(pos textpos.Pos, col int, raw []byte, msg string) error {
+	return textpos.At(pos, col, raw, "%s", msg)
+}
+
+// sampledError is the error of a sampled benchmark: the benchmark was read
+// to its end, so the next one can be.
+type sampledError struct{ msg string }
+
+func (e *sampledError) Error() string        { return e.msg }
+func (e *sampledError) Is(target error) bool { return target == errSampled }

@@ -1,0 +1,241 @@
+package jsondoc
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Err is a bad value: what is wrong with it, and its offset in the record
+// (-1 when the fault is an absent member, which has no place).
+type Err struct {
+	Off int
+	Msg string
+}
+
+func (e *Err) Error() string { return e.Msg }
+
+// Errf returns an Err at offset off.
+func Errf(off int, format string, args ...any) *Err {
+	return &Err{Off: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// IsNull reports whether the value v is null.
+func IsNull(v []byte) bool { return string(v) == "null" }
+
+// Describe names the kind of the value v for messages: "a string",
+// "an object", "null", ...
+func Describe(v []byte) string {
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch v[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return string(v)
+	case 'n':
+		return "null"
+	}
+	return "the number " + string(v)
+}
+
+func isNumber(v []byte) bool { return len(v) > 0 && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) }
+
+// Object parses the member's value as an object into dst; name is the
+// member's dotted path for the error.
+func (m Member) Object(name string, dst Object) (Object, *Err) {
+	if len(m.Val) == 0 || m.Val[0] != '{' {
+		return nil, Errf(m.Off, "%s: want an object, got %s", name, Describe(m.Val))
+	}
+	return Members(m.Val, m.Off, dst[:0]), nil
+}
+
+// String returns the member's string value.
+func (m Member) String(name string) (string, *Err) {
+	if len(m.Val) == 0 || m.Val[0] != '"' {
+		return "", Errf(m.Off, "%s: want a string, got %s", name, Describe(m.Val))
+	}
+	body := m.Val[1 : len(m.Val)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return string(body), nil
+	}
+	var s string
+	if err := json.Unmarshal(m.Val, &s); err != nil {
+		return "", Errf(m.Off, "%s: %v", name, err)
+	}
+	return s, nil
+}
+
+// Number returns the member's value as a finite number.
+func (m Member) Number(name string) (float64, *Err) {
+	if !isNumber(m.Val) {
+		return 0, Errf(m.Off, "%s: want a number, got %s", name, Describe(m.Val))
+	}
+	v, ok := ParseFloat(m.Val)
+	if !ok {
+		return 0, Errf(m.Off, "%s: number %s is out of range", name, m.Val)
+	}
+	return v, nil
+}
+
+// Count returns the member's value as a non-negative whole number. A
+// float with no fraction (12.0, as Python may write a count) is one.
+func (m Member) Count(name string) (int64, *Err) {
+	v, err := m.Int(name)
+	if err != nil {
+		return 0, err
+	}
+	if v < 0 {
+		return 0, Errf(m.Off, "%s: want a non-negative integer, got %s", name, m.Val)
+	}
+	return v, nil
+}
+
+// Int returns the member's value as a whole number.
+func (m Member) Int(name string) (int64, *Err) {
+	if !isNumber(m.Val) {
+		return 0, Errf(m.Off, "%s: want an integer, got %s", name, Describe(m.Val))
+	}
+	if v, ok := ParseInt(m.Val); ok {
+		return v, nil
+	}
+	f, ok := ParseFloat(m.Val)
+	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, Errf(m.Off, "%s: want an integer, got %s", name, m.Val)
+	}
+	return int64(f), nil
+}
+
+// Bool returns the member's value as true or false.
+func (m Member) Bool(name string) (bool, *Err) {
+	switch string(m.Val) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, Errf(m.Off, "%s: want true or false, got %s", name, Describe(m.Val))
+}
+
+// Seconds returns the member's value, a time in seconds, split into its
+// whole seconds and its fraction, so that a Unix time (1.79e9) loses no
+// digit of its fraction before the run's t=0 is taken away.
+func (m Member) Seconds(name string) (Time, *Err) {
+	if !isNumber(m.Val) {
+		return Time{}, Errf(m.Off, "%s: want a time in seconds, got %s", name, Describe(m.Val))
+	}
+	if sec, frac, ok := SplitDecimal(m.Val); ok {
+		return Time{sec, frac}, nil
+	}
+	v, ok := ParseFloat(m.Val)
+	if !ok {
+		return Time{}, Errf(m.Off, "%s: number %s is out of range", name, m.Val)
+	}
+	s := math.Floor(v)
+	return Time{int64(s), v - s}, nil
+}
+
+// Time is a time in seconds held as whole seconds plus a fraction in
+// [0, 1).
+type Time struct {
+	Sec  int64
+	Frac float64
+}
+
+// Since returns t − t0 in seconds, the large parts subtracted exactly.
+func (t Time) Since(t0 Time) float64 { return float64(t.Sec-t0.Sec) + (t.Frac - t0.Frac) }
+
+// Float returns t as one number.
+func (t Time) Float() float64 { return float64(t.Sec) + t.Frac }
+
+// pow10 holds the exactly representable powers of ten.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// ParseInt parses a plain JSON integer (no fraction or exponent); ok is
+// false for another form or one that does not fit in an int64.
+func ParseInt(raw []byte) (int64, bool) {
+	i, neg := 0, false
+	if len(raw) > 0 && raw[0] == '-' {
+		neg, i = true, 1
+	}
+	if i >= len(raw) || len(raw)-i > 19 {
+		return 0, false
+	}
+	var v uint64
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0') // 19 digits cannot overflow a uint64
+	}
+	if neg {
+		if v > 1<<63 {
+			return 0, false
+		}
+		return -int64(v), true
+	}
+	if v > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(v), true
+}
+
+// ParseFloat parses a JSON number, without allocating for plain decimals
+// of at most 15 fraction digits.
+func ParseFloat(raw []byte) (float64, bool) {
+	if sec, frac, ok := SplitDecimal(raw); ok {
+		return float64(sec) + frac, true
+	}
+	if len(raw) > 1 && raw[0] == '-' {
+		if sec, frac, ok := SplitDecimal(raw[1:]); ok {
+			return -(float64(sec) + frac), true
+		}
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false
+	}
+	return f, true
+}
+
+// SplitDecimal splits a plain non-negative decimal "123.456" into its
+// integer part and its fraction, each exact to float64 rounding; ok is false
+// for other forms (sign, exponent, more than 18 integer or 15 fraction
+// digits).
+func SplitDecimal(raw []byte) (sec int64, frac float64, ok bool) {
+	i := 0
+	for i < len(raw) && raw[i] >= '0' && raw[i] <= '9' {
+		sec = sec*10 + int64(raw[i]-'0')
+		i++
+	}
+	if i == 0 || i > 18 {
+		return 0, 0, false
+	}
+	if i == len(raw) {
+		return sec, 0, true
+	}
+	if raw[i] != '.' {
+		return 0, 0, false
+	}
+	i++
+	digits := len(raw) - i
+	if digits < 1 || digits >= len(pow10) {
+		return 0, 0, false
+	}
+	var m int64
+	for ; i < len(raw); i++ {
+		if raw[i] < '0' || raw[i] > '9' {
+			return 0, 0, false
+		}
+		m = m*10 + int64(raw[i]-'0')
+	}
+	return sec, float64(m) / pow10[digits], true
+}

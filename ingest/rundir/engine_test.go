@@ -1,0 +1,143 @@
+package rundir
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// wrapLines returns log with each line behind prefix(i), the 0-based line
+// number.
+func wrapLines(log string, prefix func(i int) string) string {
+	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix(i) + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// TestWrappedEngineLogs reads fixture logs as log collectors leave them:
+// every line behind a wrapper gives the samples of the plain log, and the
+// wrapper is named in the runs table's engine_log_format.
+func TestWrappedEngineLogs(t *testing.T) {
+	wrappers := []struct {
+		name   string
+		prefix func(i int) string
+	}{
+		{"docker-compose", func(int) string { return "engine-1  | " }},
+		{"container-rfc3339", func(i int) string { return fmt.Sprintf("2020-01-01T00:00:%02d.5Z ", i%60) }},
+		{"journald", func(int) string { return "Jan 01 00:00:00 gpu-node-3 vllm[4242]: " }},
+		{"cri", func(int) string { return "2020-01-01T02:00:00.1234+02:00 stdout F " }},
+		{"container-rfc3339+docker-compose", func(i int) string { return "engine-1  | 2020-01-01T00:00:00Z " }},
+		{"launcher", func(int) string { return "[2020-01-01 00:00:00] INFO " }},
+		{"kubectl-prefix", func(int) string { return "[pod/engine-7d9f8-x2k4p/engine] " }},
+	}
+	for _, run := range []string{"vllm-0.10", "sglang-2026"} {
+		plain := read(t, fixture(run), Options{Version: "test"})
+		for _, w := range wrappers {
+			if w.name == "launcher" && strings.HasPrefix(run, "sglang") {
+				continue // a launcher's stamp with a level word is followed by a vLLM line
+			}
+			t.Run(run+"/"+w.name, func(t *testing.T) {
+				dir := copyRun(t, run)
+				rewrite(t, filepath.Join(dir, "engine.log"), func(log string) string { return wrapLines(log, w.prefix) })
+				got := read(t, dir, Options{Version: "test"})
+				if f := got.Data.Run.EngineLogFormat; f != run+"+"+w.name {
+					t.Errorf("engine_log_format %q, want %q", f, run+"+"+w.name)
+				}
+				sameEngine(t, got.Data.Engine, plain.Data.Engine)
+			})
+		}
+	}
+}
+
+// sameEngine checks that two engine series hold the same samples.
+func sameEngine(t *testing.T, got, want []schema.EngineSample) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d engine samples, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if g, w := fmt.Sprintf("%+v", deref(got[i])), fmt.Sprintf("%+v", deref(want[i])); g != w {
+			t.Fatalf("sample %d:\n got %s\nwant %s", i, g, w)
+		}
+	}
+}
+
+// deref shows a sample's optional fields by value.
+func deref(s schema.EngineSample) string {
+	f := func(p *float64) string {
+		if p == nil {
+			return "nil"
+		}
+		return fmt.Sprint(*p)
+	}
+	n := func(p *int64) string {
+		if p == nil {
+			return "nil"
+		}
+		return fmt.Sprint(*p)
+	}
+	return fmt.Sprint(s.TS, s.Kind, s.EngineIndex, s.Line, f(s.Running), f(s.Waiting), f(s.KVUsage), n(s.TokensUsed),
+		f(s.PromptTput), f(s.GenTput), f(s.LoggedHitRate), f(s.Preemptions), n(s.NewSeqs), n(s.NewTokens), n(s.CachedTokens))
+}
+
+// TestWrappedLogIsSniffed sniffs the engine of a wrapped log.
+func TestWrappedLogIsSniffed(t *testing.T) {
+	dir := copyRun(t, "vllm-0.10")
+	rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string { return strings.Replace(m, "name: vllm", "name: other", 1) })
+	rewrite(t, filepath.Join(dir, "engine.log"), func(log string) string {
+		return wrapLines(log, func(int) string { return "Sep 02 05:20:00 node vllm[118]: " })
+	})
+	res := read(t, dir, Options{Version: "test"})
+	if f := res.Data.Run.EngineLogFormat; f != "vllm-0.10+journald" || len(res.Data.Engine) == 0 {
+		t.Errorf("sniffed %q with %d samples, want vllm-0.10+journald", f, len(res.Data.Engine))
+	}
+}
+
+// TestBatchLinesWithoutTimeAreALoudWarning strips the headers off an
+// SGLang log: its batch lines carry no time, give no sample, and say so.
+func TestBatchLinesWithoutTimeAreALoudWarning(t *testing.T) {
+	dir := copyRun(t, "sglang-2026")
+	rewrite(t, filepath.Join(dir, "engine.log"), func(log string) string {
+		lines := strings.Split(log, "\n")
+		for i, l := range lines {
+			if j := strings.Index(l, "] "); strings.HasPrefix(l, "[") && j > 0 {
+				lines[i] = l[j+2:]
+			}
+		}
+		return strings.Join(lines, "\n")
+	})
+	res := read(t, dir, Options{Version: "test"})
+	for _, s := range res.Data.Engine {
+		if s.Source == schema.SourceLog {
+			t.Fatalf("a sample from a line without a time: %+v", s)
+		}
+	}
+	warned(t, res, "sglang stats lines carry no time")
+}
+
+// TestDamagedBatchLine: a batch line with fields cut out is a positioned
+// error in strict mode and a reject in lenient mode, like vLLM's.
+func TestDamagedBatchLine(t *testing.T) {
+	for _, tc := range []struct{ run, line string }{
+		{"sglang-2026", "[2026-07-20 10:17:00] Prefill batch, #new-seq: 1, #new-token: 896, #cached-tounning-req: 45, #queue-req: 81, #pending-token: 70187, npu graph: False, input th"},
+		{"vllm-0.10", ", Running: 10 reqs, Waiting: 0 reqs, GPU KV cache usage: 3.5%, Prefix cache hit rate: 53.7%"},
+	} {
+		dir := copyRun(t, tc.run)
+		log := filepath.Join(dir, "engine.log")
+		n := strings.Count(readFile(t, log), "\n")
+		appendLine(t, log, tc.line)
+		_, err := Read(dir, Options{Version: "test"})
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("engine.log:%d:", n+1)) {
+			t.Errorf("%s: strict error %v, want one at engine.log:%d", tc.run, err, n+1)
+		}
+		res := read(t, dir, Options{Version: "test", Lenient: true})
+		if len(res.Rejects) != 1 || string(res.Rejects[0].Raw) != tc.line || res.Data.Run.RejectedLines != 1 {
+			t.Errorf("%s: lenient rejects %v, want the line", tc.run, res.Rejects)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package rundir
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/outlast-dev/outlast/ingest/aiperf"
+	"github.com/outlast-dev/outlast/ingest/guidellm"
+	"github.com/outlast-dev/outlast/ingest/infperf"
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/manifest"
+)
+
+// loadgenNames are the file names the load generators give their
+// per-request exports, tried in order when the manifest names no gateway
+// log and there is no gateway.jsonl.
+var loadgenNames = []string{"profile_export.jsonl", "benchmarks.json", "benchmarks.yaml", "per_request_lifecycle_metrics.json"}
+
+// gatewayFile returns the path of the run's gateway log and its format:
+// files.gateway_format when the manifest gives it, else the one its first
+// bytes show.
+func gatewayFile(dir string, m *manifest.Manifest) (string, string, error) {
+	p, err := findFile(dir, m.Files.Gateway, false)
+	if err != nil {
+		return "", "", err
+	}
+	if p == "" && m.Files.Gateway == manifest.DefaultGateway {
+		for _, n := range loadgenNames {
+			if p, err = findFile(dir, n, false); p != "" || err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		return "", "", err
+	}
+	if p == "" {
+		return "", "", fmt.Errorf("%s: missing %s (required by run-format.md)", dir, m.Files.Gateway)
+	}
+	if m.Files.GatewayFormat != "" {
+		return p, m.Files.GatewayFormat, nil
+	}
+	format, err := Detect(p)
+	return p, format, err
+}
+
+// Detect returns the gateway-log format of the file at path (possibly .gz
+// or .zst) from its first bytes: an AIPerf record, a GuideLLM report (JSON
+// or YAML), an inference-perf list of request records, else outlast's own
+// gateway log.
+func Detect(path string) (string, error) {
+	lr, err := lineio.Open(path, filepath.Base(path))
+	if err != nil {
+		return "", err
+	}
+	defer lr.Close()
+	head := make([]byte, 4096)
+	n, err := io.ReadFull(lr, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return "", fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return detect(head[:n]), nil
+}
+
+func detect(head []byte) string {
+	trimmed := bytes.TrimLeft(head, " \t\r\n")
+	switch {
+	case aiperf.Sniff(firstLine(trimmed)):
+		return manifest.GatewayAIPerf
+	case guidellm.Sniff(trimmed):
+		return manifest.GatewayGuideLLM
+	case infperf.Sniff(trimmed):
+		return manifest.GatewayInferencePerf
+	}
+	return manifest.GatewayOutlast
+}
+
+func firstLine(b []byte) []byte {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i]
+	}
+	return b
+}

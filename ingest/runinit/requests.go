@@ -1,0 +1,159 @@
+package runinit
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"time"
+
+	"github.com/outlast-dev/outlast/ingest/aiperf"
+	"github.com/outlast-dev/outlast/ingest/gateway"
+	"github.com/outlast-dev/outlast/ingest/guidellm"
+	"github.com/outlast-dev/outlast/ingest/infperf"
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
+	"github.com/outlast-dev/outlast/ingest/manifest"
+	"github.com/outlast-dev/outlast/textpos"
+)
+
+// epoch is t=0 for the readers here: their run seconds are Unix seconds.
+var epoch = time.Unix(0, 0).UTC()
+
+// requests reads the gateway log at path for the span of its requests:
+// from the first one's ready (else sent) time to the last one's end. Bad
+// records are skipped: ingest reports them.
+func (f *Facts) requests(path string) error {
+	lr, err := lineio.Open(path, filepath.Base(path))
+	if err != nil {
+		return err
+	}
+	defer lr.Close()
+	switch f.GatewayFormat {
+	case manifest.GatewayAIPerf:
+		rd := aiperf.NewReader(lr, epoch)
+		defer rd.Close() // before lr.Close: the reader's goroutines use lr
+		err = f.turns(rd)
+	case manifest.GatewayGuideLLM:
+		err = f.guidellm(lr)
+	case manifest.GatewayInferencePerf:
+		rd := infperf.NewReader(lr, lr.Name(), infperf.Options{T0: epoch, PerSession: filepath.Join(filepath.Dir(path), infperf.PerSessionFile)})
+		err = f.turns(rd)
+		var pe *textpos.ParseError
+		if err != nil && !errors.As(err, &pe) {
+			// No clock anchor: the manifest must give the offset.
+			f.ClockUnknown = true
+			f.Start, f.End = math.NaN(), math.NaN()
+			f.Notes = append(f.Notes, err.Error())
+			return lr.Err()
+		}
+	default:
+		err = f.outlast(lr)
+	}
+	if err != nil {
+		return err
+	}
+	if f.Requests == 0 {
+		f.Notes = append(f.Notes, fmt.Sprintf("%s holds no request that reads without error: run outlast ingest to see why", f.Gateway))
+	}
+	return lr.Err()
+}
+
+// turnSource is a load generator's reader.
+type turnSource interface {
+	Next() (*loadgen.Turn, error)
+}
+
+// each calls fn with every value next reads until io.EOF, skipping bad
+// records (ingest reports them).
+func each[T any](next func() (T, error), fn func(T)) error {
+	for {
+		v, err := next()
+		if err == io.EOF {
+			return nil
+		}
+		var pe *textpos.ParseError
+		if errors.As(err, &pe) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		fn(v)
+	}
+}
+
+// turns widens the span by every turn src reads.
+func (f *Facts) turns(src turnSource) error {
+	return each(src.Next, func(t *loadgen.Turn) {
+		f.Requests++
+		start := t.Row.DoneS
+		if t.Row.SentS != nil {
+			start = *t.Row.SentS
+		}
+		if t.Row.ReadyS != nil {
+			start = math.Min(start, *t.Row.ReadyS)
+		}
+		f.widen(start, t.Row.DoneS)
+	})
+}
+
+func (f *Facts) widen(start, end float64) {
+	if math.IsNaN(f.Start) || start < f.Start {
+		f.Start = start
+	}
+	if math.IsNaN(f.End) || end > f.End {
+		f.End = end
+	}
+}
+
+// guidellm reads every benchmark of a GuideLLM report, and the first
+// benchmark's load.
+func (f *Facts) guidellm(r io.Reader) error {
+	rd, err := guidellm.NewReader(r, f.Gateway, guidellm.Options{Lenient: true})
+	if err != nil {
+		return err
+	}
+	rd.SetT0(epoch)
+	for {
+		b, err := rd.NextBenchmark()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		f.Benchmarks++
+		if f.Benchmarks == 1 && b.Strategy != "" {
+			f.LoadStrategy, f.RequestRate, f.Concurrency = b.Strategy, b.Rate, b.Concurrency
+			f.LoadFrom = f.Gateway + " (benchmarks[0].config.strategy)"
+		}
+		if err := f.turns(rd); err != nil {
+			return err
+		}
+	}
+	if rep := rd.Report(); rep.Model != "" {
+		f.Model, f.ModelFrom = rep.Model, f.Gateway
+	}
+	if f.Benchmarks > 1 {
+		f.LoadNote = "the first benchmark's; each run of the sweep gets its own benchmark's in the runs table"
+	}
+	return nil
+}
+
+// outlast reads outlast's own gateway log for the span of its records.
+func (f *Facts) outlast(lr *lineio.Reader) error {
+	rd := gateway.NewReader(lr, epoch)
+	defer rd.Close()
+	return each(rd.Next, func(rec gateway.Record) {
+		start := rec.T
+		if rec.Turn != nil {
+			f.Requests++
+			if rec.Turn.ReadyS != nil {
+				start = math.Min(start, *rec.Turn.ReadyS)
+			}
+		}
+		f.widen(start, rec.T)
+	})
+}

@@ -1,0 +1,183 @@
+package replay
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/outlast-dev/outlast/dataset"
+	"github.com/outlast-dev/outlast/fixtures/sim"
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// TestFixturesReplay replays every real-format fixture (vLLM and SGLang,
+// every version; AIPerf, GuideLLM and inference-perf logs): short runs with
+// few sessions, some without a pool, without a manifest workload, without
+// cached tokens or engine data to fit on. Each must fit, replay as-is and
+// under the budgeter, and read back.
+func TestFixturesReplay(t *testing.T) {
+	for _, name := range fixtureRuns(t) {
+		t.Run(name, func(t *testing.T) {
+			rd := readRun(t, fixture(name))
+			m := mustFit(t, rd)
+			ctl, err := sim.NewControl(schema.ControlBudgeter, 60)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := replayed(t, m, 2, Variant{Name: AsIs}, ControlVariant(ctl))
+			mt := m.NewMatch(&res[0])
+			if mt.Trace.Verdict == "" || len(res[1].Runs) != 2 {
+				t.Fatalf("no replay: %+v", mt)
+			}
+			t.Logf("%s: engine %s by %s, prefill ×%.2f decode ×%.2f; observed %s %.2f, trace %s %.2f; warnings %q", name, m.Engine.Name,
+				m.Engine.Method, m.Engine.Prefill.Value, m.Engine.Decode.Value, mt.Observed.Verdict, mt.Observed.EndHit, mt.Trace.Verdict, mt.Trace.EndHit, m.Warnings)
+		})
+	}
+}
+
+// TestBadInput checks the clear errors of an unknown run and of variants
+// out of range.
+func TestBadInput(t *testing.T) {
+	root := t.TempDir()
+	stageRuns(t, root, readRun(t, fixture("vllm-0.10")))
+	if _, err := Load(root, "nope"); !errors.Is(err, ErrUnknownRun) || !strings.Contains(err.Error(), `has no run "nope" (it has vllm-0.10)`) {
+		t.Errorf("unknown run: %v", err)
+	}
+	if _, err := Load(t.TempDir(), "x"); err == nil {
+		t.Error("a directory that is not a dataset loads")
+	}
+	m, err := Load(root, "vllm-0.10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctl := func(start float64) *sim.Control {
+		c, _ := sim.NewControl(schema.ControlBudgeter, start)
+		return &c
+	}
+	for _, v := range []Variant{
+		PoolVariant(1000), ControlVariant(*ctl(1e6)), ScaleVariant(-1), ScaleVariant(1000), DropVariant("nope"), DropVariant("a b"),
+	} {
+		if err := m.Check(v); !errors.Is(err, ErrVariant) {
+			t.Errorf("%s: %v, want ErrVariant", v.Name, err)
+		}
+	}
+	if _, err := Replay(m, []Variant{{Name: AsIs}}, Options{Seeds: 0, Out: t.TempDir(), Read: readBack}); !errors.Is(err, ErrVariant) {
+		t.Errorf("zero seeds: %v", err)
+	}
+}
+
+// TestReplayReproducible checks that the same model and variants give
+// byte-identical run directories, however many workers simulate them.
+func TestReplayReproducible(t *testing.T) {
+	cfg := mustDefaults(t, schema.DesignRecovery)
+	cfg.Arms = cfg.Arms[:1]
+	cfg.DurationS = 900
+	m := mustFit(t, simulated(t, cfg)[0])
+	vs := []Variant{ScaleVariant(1.5), DropVariant(schema.OriginBurst)}
+	a, b := t.TempDir(), t.TempDir()
+	if _, err := Replay(m, vs, Options{Seeds: 2, Out: a, Workers: 1, Read: readBack}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Replay(m, vs, Options{Seeds: 2, Out: b, Workers: 4, Read: readBack}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err := filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(a, p)
+		x, _ := os.ReadFile(p)
+		y, err := os.ReadFile(filepath.Join(b, rel))
+		if err != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s differs", rel)
+		}
+		n++
+		return nil
+	})
+	if err != nil || n != 2*2*4 {
+		t.Errorf("%d files compared (%v), want 16", n, err)
+	}
+}
+
+// TestLoadFromDataset checks Load: the observed run and the calibration
+// runs of its engine and model come from the dataset.
+func TestLoadFromDataset(t *testing.T) {
+	cfg := mustDefaults(t, schema.DesignPaired)
+	cfg.DurationS = 1200
+	cal := mustDefaults(t, schema.DesignCalibration)
+	cal.Arms = cal.Arms[3:]
+	cal.DurationS = 2400
+	root := t.TempDir()
+	stageRuns(t, root, append(simulated(t, cfg), simulated(t, cal)...)...)
+	m, err := Load(root, "s501-burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Run != "s501-burst" || len(m.Engine.Runs) != 2 || m.Engine.Runs[1] != "calibration-s501-lambda-0.02" {
+		t.Errorf("model of %s fitted on %v", m.Run, m.Engine.Runs)
+	}
+}
+
+// TestFindPool checks the pool search on a collapsed run: the answer
+// keeps 90% of the seeds healthy, the largest pool that falls short is
+// within 5% below it, and the steps are those tried.
+func TestFindPool(t *testing.T) {
+	cfg := mustDefaults(t, schema.DesignRecovery)
+	cfg.Arms = cfg.Arms[:1]
+	cfg.FirstSeed, cfg.DurationS = 503, 1800
+	m := mustFit(t, simulated(t, cfg)[0])
+	seeds := 1
+	ps, err := FindPool(m, Variant{Name: AsIs}, Options{Seeds: seeds, Out: t.TempDir(), Read: readBack})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	PrintPoolSearch(&buf, ps, seeds)
+	t.Log("\n" + buf.String())
+	if ps.Pool == 0 || ps.Below == 0 || float64(ps.Pool) > float64(ps.Below)*PoolPrecision*1.01 {
+		t.Fatalf("search ended at (%d, %d]", ps.Below, ps.Pool)
+	}
+	for _, s := range ps.Steps {
+		if s.Pool == ps.Pool && !s.OK || s.Pool == ps.Below && s.OK {
+			t.Errorf("step %d: ok %v, but the answer is (%d, %d]", s.Pool, s.OK, ps.Below, ps.Pool)
+		}
+	}
+}
+
+// stageRuns writes runs into a dataset at root.
+func stageRuns(t testing.TB, root string, runs ...*schema.RunData) {
+	t.Helper()
+	st, err := dataset.NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rd := range runs {
+		if err := st.WriteRun(rd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkReplay16Seeds60Min replays 16 seeds of a 60-minute run as-is:
+// simulating, writing and reading back every run directory, on every core
+// (make bench sets GOMAXPROCS=2).
+func BenchmarkReplay16Seeds60Min(b *testing.B) {
+	cfg := mustDefaults(b, schema.DesignRecovery)
+	cfg.Arms = cfg.Arms[:1]
+	cfg.FirstSeed = 503
+	m := mustFit(b, simulated(b, cfg)[0])
+	out := b.TempDir()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := Replay(m, []Variant{{Name: AsIs}}, Options{Seeds: 16, Out: out, Read: readBack}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,204 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/render"
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/stats"
+)
+
+// The engine's view: what the engine itself logged or exported (KV cache
+// usage, requests running and waiting, preemptions, its own prefix-cache
+// hit ratio) per minute, beside the gateway's hit ratio and sessions in
+// the system. A collapse shows on both sides; a gateway that never
+// received cached-token counts shows as a gateway ratio of 0 beside an
+// engine that hits.
+
+// viewRun is one run drawn in an engine view, with its legend label and
+// colour.
+type viewRun struct {
+	r     *runInfo
+	label string
+	color string
+}
+
+// engineView draws the engine's view of runs (the experiment's featured
+// runs) as a grid of panels, or a note when none of them has engine data.
+func (b *builder) engineView(e *experiment, runs ...viewRun) []model.Block {
+	var rs []*runInfo
+	for _, v := range runs {
+		rs = append(rs, v.r)
+	}
+	if !anyEngine(rs) {
+		return []model.Block{&model.Note{Text: "The engine's view: " + noEngineText(rs) + "."}}
+	}
+	id := "engine-" + e.slug
+	bands, marks := annotate(rs...)
+	panel := func(suffix, title string, axes []model.Axis, series []model.Series) *model.TimeSeries {
+		return runSpan(&model.TimeSeries{ID: id + "-" + suffix, Title: title, YAxes: axes, Series: series, Bands: bands, Marks: marks}, rs...)
+	}
+	var hit, queue, kv, pre []model.Series
+	for _, v := range runs {
+		hit = append(hit, runSeries(v.label+": gateway", v.r, mHit, v.color), dashed(runSeries(v.label+": engine", v.r, mEngineHit, v.color)))
+		queue = append(queue, runSeries(v.label+": sessions", v.r, mSessions, v.color),
+			dashed(runSeries(v.label+": running", v.r, mRunning, v.color)), area(runSeries(v.label+": waiting", v.r, mWaiting, v.color)))
+		kv = append(kv, runSeries(v.label+": KV usage", v.r, mKVUsage, v.color), dashed(runSeries(v.label+": D/C", v.r, mDemand, v.color)))
+		pre = append(pre, runSeries(v.label, v.r, mPreemptions, v.color))
+	}
+	g := &model.Grid{Columns: 2, Figures: []model.Figure{
+		panel("hit", "Hit ratio: gateway and engine", []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}}, hit),
+		panel("queue", "Sessions in the system and the engine's queue", []model.Axis{{Name: "sessions, requests"}}, queue),
+		panel("kv", "KV cache usage and resident demand", []model.Axis{{Name: "fraction of the KV pool", Min: 0}}, kv),
+	}}
+	if anyHas(rs, mPreemptions) {
+		g.Figures = append(g.Figures, panel("preemptions", "Preemptions", []model.Axis{{Name: "preemptions", Unit: "per minute", Min: 0}}, pre))
+	}
+	g.Caption = "The engine's view beside the gateway's, per minute: the gateway's token-weighted hit ratio (solid) and the engine's own (dashed); sessions in the system against the engine's running (dashed) and waiting (shaded) requests; the engine's KV cache usage against the resident demand D/C the gateway implies (dashed); " +
+		preemptionText(rs) + " Engine hit ratio " + hitSources(rs) + ". Trigger shaded, control start marked."
+	return []model.Block{g}
+}
+
+// observePanels draws each observed run (design observe, or one this
+// report does not know) in two panels: the gateway's and the engine's hit
+// ratio with the engine's KV cache usage and the resident demand D/C,
+// marked with the verdict and the onset; and sessions in the system
+// against the engine's queue, with turn throughput. The experiment's share
+// of small multiples bounds the runs drawn, the most degraded first.
+func (b *builder) observePanels(e *experiment) []model.Block {
+	drawn, left := pick(e.runs, max(2, b.share/2), verdictRank)
+	g := &model.Grid{Columns: 2, Caption: "Per run, left: the gateway's hit ratio (solid) and the engine's (dashed), the engine's KV cache usage (shaded) and the resident demand D/C the gateway implies (dotted grey), with the verdict and the onset of degradation (the first 5-minute window with a hit ratio below 0.5); right: sessions in the system against the engine's running (dashed) and waiting (shaded) requests, and turn throughput (right axis). Trigger shaded, control start marked."}
+	for _, r := range drawn {
+		bands, marks := annotate(r)
+		hitMarks := marks
+		title := fmt.Sprintf("%s: %s", r.name(), r.sum.Verdict)
+		if !math.IsNaN(r.onset) {
+			hitMarks = append(append([]model.Mark(nil), marks...), model.Mark{At: minutes(r.onset), Label: "onset"})
+			title += ", onset " + fmtMin(r.onset) + " min"
+		}
+		id := "obs-" + e.slug + "-" + r.name()
+		tput := runSeries("throughput", r, mThroughput, render.PaletteColor(2))
+		tput.Axis = 1
+		dc := dashed(runSeries("D/C", r, mDemand, boundColor))
+		g.Figures = append(g.Figures,
+			runSpan(&model.TimeSeries{ID: id + "-hit", Title: title, YAxes: []model.Axis{{Name: "hit ratio, share of the KV pool", Min: 0}},
+				Series: []model.Series{runSeries("gateway hit", r, mHit, twinColor), dashed(runSeries("engine hit", r, mEngineHit, burstColor)), area(runSeries("KV usage", r, mKVUsage, render.PaletteColor(3))), dc},
+				Bands:  bands, Marks: hitMarks}, r),
+			runSpan(&model.TimeSeries{ID: id + "-queue", Title: "sessions, engine queue, throughput", YAxes: []model.Axis{{Name: "sessions, requests", Min: 0}, {Name: "throughput", Unit: "turns/s", Min: 0}},
+				Series: []model.Series{runSeries("sessions", r, mSessions, twinColor), dashed(runSeries("running", r, mRunning, burstColor)), area(runSeries("waiting", r, mWaiting, boundColor)), tput},
+				Bands:  bands, Marks: marks}, r),
+		)
+	}
+	blocks := []model.Block{g}
+	if !anyEngine(e.runs) {
+		blocks = append(blocks, &model.Note{Text: "The engine's side is empty: " + noEngineText(e.runs) + "."})
+	} else {
+		g.Caption += " Engine hit ratio " + hitSources(e.runs) + "."
+	}
+	return withLeftOut(blocks, left, "runs", runNames(left))
+}
+
+// featuredPerArm returns the first run of each arm of e, at most n, to
+// stand for the experiment in its engine view.
+func featuredPerArm(e *experiment, n int) []viewRun {
+	all := arms(e.runs)
+	var out []viewRun
+	for _, a := range all {
+		for _, r := range e.runs {
+			if r.run.Arm == a {
+				out = append(out, viewRun{r, a, armColor(all, a)})
+				break
+			}
+		}
+		if len(out) == n {
+			break
+		}
+	}
+	return out
+}
+
+func dashed(s model.Series) model.Series { s.Dash = true; return s }
+func area(s model.Series) model.Series   { s.Style = model.StyleArea; return s }
+
+// anyEngine reports whether some run has engine samples.
+func anyEngine(rs []*runInfo) bool {
+	for _, r := range rs {
+		if r.eng.Samples > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// anyHas reports whether some run has a value of m.
+func anyHas(rs []*runInfo, m measure) bool {
+	for _, r := range rs {
+		if r.minutes.has(m) {
+			return true
+		}
+	}
+	return false
+}
+
+// noEngineText says why runs have no engine view.
+func noEngineText(rs []*runInfo) string {
+	for _, r := range rs {
+		if r.noLogSamples || r.noMetricsSamples {
+			return "the engine log or metrics file gave no engine sample (a format outlast does not read?)"
+		}
+	}
+	return "no engine log or metrics file was ingested with these runs"
+}
+
+// preemptionText says what the preemption panel shows, or why there is
+// none.
+func preemptionText(rs []*runInfo) string {
+	if anyHas(rs, mPreemptions) {
+		return "preemptions per minute (SGLang: retractions), from the metrics counter when scraped, else the log."
+	}
+	return "the engine reports no preemptions."
+}
+
+// hitSources says where the engine hit ratios of runs come from.
+func hitSources(rs []*runInfo) string {
+	seen := map[string]bool{}
+	var parts []string
+	for _, r := range rs {
+		src := r.eng.HitSource
+		if seen[src] || r.eng.Samples == 0 {
+			continue
+		}
+		seen[src] = true
+		parts = append(parts, hitSourceLong(src))
+	}
+	if len(parts) == 0 {
+		return "not available"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// hitSourceLong says in full where an engine hit ratio comes from.
+func hitSourceLong(src string) string {
+	switch src {
+	case stats.EngineHitCounters:
+		return "from the prefix-cache hit and query counters of the metrics scrapes (their deltas in the minute)"
+	case stats.EngineHitPrefill:
+		return "from SGLang's prefill batch lines (cached tokens over cached plus new tokens in the minute)"
+	case stats.EngineHitLog:
+		return "as the engine log printed it (vLLM: over its most recent requests, not the minute, so it lags)"
+	}
+	return "not reported by the engine"
+}
+
+// sectionEngineView adds the engine's view to the sections that do not
+// draw their own featured runs.
+func (b *builder) sectionEngineView(e *experiment, sec *model.Section) {
+	switch e.design {
+	case schema.DesignPaired, schema.DesignRecovery, schema.DesignObserve:
+		return // their sections draw it
+	}
+	sec.Blocks = append(sec.Blocks, b.engineView(e, featuredPerArm(e, 4)...)...)
+}

@@ -1,0 +1,237 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// findingTexts returns the texts of the findings of sum, warnings marked.
+func findingTexts(sum *Summary) []string {
+	var out []string
+	for _, f := range sum.Findings {
+		s := f.Text
+		if f.Warning {
+			s = "! " + s
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func checkTexts(t *testing.T, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestFindingsPerDesign checks the sentence of every design on the
+// hand-built dataset, whose numbers are known by construction
+// (fixture_test.go):
+//   - calibration: three windows fitted exactly, a = 1 s, b = 0.1 ms/token;
+//     the shape 1000 + 100·k over 25 turns gives S = 25·1 + 1e-4·(25·1000 +
+//     100·300) = 30.5 s and 1/S = 0.0328/s;
+//   - drain: one run at λ = 0.005/s whose W(t) is flat (no growth) and the
+//     same 1/S;
+//   - mix-shift: one run, not degraded at the end; the p90 of its two
+//     first-turn waits, 0.5 min and 60 min (never served), is 0.5 + 0.9 ·
+//     59.5 = 54.05 min;
+//   - observe: one healthy run;
+//   - paired: seeds 1 and 2 degrade only the burst run, seed 3 neither:
+//     two discordant pairs, p = 2·(1/2)² = 0.5;
+//   - prevention: the run without control degrades, the budgeter's not;
+//   - recovery: three seeds collapsed in both arms, the budgeter recovers
+//     all three in the first window (<5 min), no control none: McNemar p =
+//     2·(1/2)³ = 0.25.
+func TestFindingsPerDesign(t *testing.T) {
+	_, sum := buildFixture(t, Options{})
+	checkTexts(t, findingTexts(sum), []string{
+		"cal-test: a cold turn of context L costs c(L) = 1.000 s + 0.1000 ms/token × L (R² 1.000, 3 windows); a session of shape 1000+100×k, 25 turns costs S = 30.5 engine-s when every turn misses, so the degraded regime drains only below λ = 1/S = 0.0328 sessions/s.",
+		"cal-test: 1 run: uncached.",
+		"drain-test: the remaining cold work W(t) did not grow in some run up to λ = 0.005 sessions/s, the largest rate after the change; no rate made it grow in every run; the model's bound is 1/S = 0.0328.",
+		"drain-test: 1 run: healthy.",
+		"mix-test: no arm ended degraded after the shift; the runs that kept the cache made first-phase sessions wait up to 54.0 min at the 90th percentile (cap-10).",
+		"mix-test: 1 run: healthy.",
+		"observe-test: no run ended degraded.",
+		"observe-test: 1 run: healthy.",
+		"paired-test: bursts left 2 of 3 servers persistently degraded, their twins 0 (exact sign test p = 0.5, 3 pairs).",
+		"paired-test: 6 runs: 2 persistent, 4 healthy.",
+		"prevention-test: persistently degraded after the burst trigger: budgeter 0 of 1, none 1 of 1.",
+		"prevention-test: 2 runs: 1 persistent, 1 healthy.",
+		"recovery-test: budgeter recovered 3 of 3 collapsed runs within 5 minutes, no control 0 of 3.",
+		"recovery-test: on the 3 seeds collapsed in every arm, budgeter recovered 3 and none 0 (exact paired test p = 0.25).",
+		"recovery-test: 6 runs: 3 collapsed, 3 recovered.",
+	})
+	f := find(t, "finding", sum.Findings, func(f SummaryFinding) string { return f.Kind }, "sign-test")
+	if f.Experiment != "paired-test" || f.Design != "paired" || !same(f.Numbers["p"], 0.5) || !same(f.Numbers["burst_persistent"], 2) || !same(f.Numbers["pairs"], 3) {
+		t.Errorf("sign-test finding = %+v", f)
+	}
+	doc, _ := buildFixture(t, Options{})
+	if doc.Sections[0].ID != "findings" {
+		t.Errorf("first section is %q, want the findings", doc.Sections[0].ID)
+	}
+}
+
+// observeRun is a 60-minute observed run whose gateway sees a hit ratio of
+// 0.95 for 20 minutes and 0.10 from then on (persistently degraded from
+// the window [1200, 1500)), with the engine's own counters at engineHit.
+func observeRun(name string, engineHit func(t float64) float64) *schema.RunData {
+	rd := fakeRun{Name: name, Experiment: "obs", Design: "observe", Arm: "none", Seed: 1, Sessions: 8,
+		DropS: 1200, RecoverS: inf, ControlStartS: math.NaN(), DurationS: 3600}.build()
+	if engineHit != nil {
+		withEngine(rd, engineHit)
+	}
+	return rd
+}
+
+// TestEngineGatewayDisagreement: the engine's counters say 0.6 throughout
+// while the gateway sees 0.95 in the 4 windows before the drop at 1200 s
+// and 0.10 in the 8 after it, so all 12 windows differ by more than 0.1:
+// engine − gateway is −0.35 four times and +0.5 eight times, on average
+// (4·(−0.35) + 8·0.5)/12 = 0.2166…. A run whose engine agrees is not
+// flagged, nor one whose engine lags the drop by two windows.
+func TestEngineGatewayDisagreement(t *testing.T) {
+	agree := observeRun("agrees", func(t float64) float64 {
+		if t >= 1200 {
+			return 0.1
+		}
+		return 0.95
+	})
+	differ := observeRun("differs", func(float64) float64 { return 0.6 })
+	brief := observeRun("brief", func(t float64) float64 {
+		if t >= 1200 && t < 1800 {
+			return 0.95 // the engine lags the drop by two windows
+		}
+		if t >= 1200 {
+			return 0.1
+		}
+		return 0.95
+	})
+	_, sum, err := Build([]*schema.RunData{agree, differ, brief}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flagged []string
+	for _, f := range sum.Findings {
+		if f.Kind == "engine-disagrees" {
+			flagged = append(flagged, f.Runs...)
+			if !f.Warning || !same(f.Numbers["differs.windows"], 12) || !same(f.Numbers["differs.differing"], 12) || !same(f.Numbers["differs.mean_diff"], (4*(-0.35)+8*0.5)/12) {
+				t.Errorf("disagreement finding = %+v", f)
+			}
+			// The engine's ratio is above the gateway's on average: the
+			// gateway received fewer cached tokens than the engine counted.
+			if !strings.Contains(f.Text, "obs: the engine's hit ratio (from the metrics' prefix-cache counters) differs from the gateway's by more than 0.1 in several 5-minute windows: differs (12 of 12 windows, engine − gateway +0.22 on average). Likely cause: the gateway received fewer cached tokens") {
+				t.Errorf("text = %q", f.Text)
+			}
+		}
+	}
+	if fmt.Sprint(flagged) != "[differs]" {
+		t.Errorf("flagged %v, want only the run whose engine differs", flagged)
+	}
+	for _, r := range sum.Runs {
+		a := r.EngineAgreement
+		if a == nil || a.Windows != 12 {
+			t.Fatalf("%s: agreement %+v, want 12 windows", r.Run, a)
+		}
+		// The verdicts stay the gateway's: disagreement is a warning.
+		if r.Verdict != "persistent" {
+			t.Errorf("%s: verdict %s, want persistent", r.Run, r.Verdict)
+		}
+	}
+	if a := find(t, "run", sum.Runs, func(r SummaryRun) string { return r.Run }, "brief").EngineAgreement; a.Differing != 2 || a.Disagree {
+		t.Errorf("brief: %+v, want 2 differing windows and no flag", a)
+	}
+}
+
+// TestCachedTokensNotReported: runs.cache_reported false (as ingest
+// records it) gives no hit-ratio verdict, and the run is flagged with the
+// engine's own hit ratio. In a dataset written before that column, a run
+// none of whose turns carried a cached-token count is treated the same,
+// with an engine that shows hits (0.9) or without engine data; an engine
+// that counts no hit either confirms the gateway, and the verdict stands.
+func TestCachedTokensNotReported(t *testing.T) {
+	hits := withoutCachedTokens(observeRun("engine-hits", func(float64) float64 { return 0.9 }))
+	blind := withoutCachedTokens(observeRun("no-engine", nil))
+	zero := withoutCachedTokens(observeRun("engine-zero", func(float64) float64 { return 0 }))
+	recorded := observeRun("recorded", func(float64) float64 { return 0.9 })
+	no := false
+	recorded.Run.CacheReported = &no
+	_, sum, err := Build([]*schema.RunData{hits, blind, zero, recorded}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without counts a run has no hit ratio and no onset; with the
+	// engine's zero confirmed, the first window is degraded: onset 0.
+	nan := math.NaN()
+	for _, tc := range []struct {
+		run, verdict   string
+		endHit, onsetS float64
+	}{
+		{"engine-hits", "cache-unreported", nan, nan},
+		{"no-engine", "cache-unreported", nan, nan},
+		{"engine-zero", "persistent", 0, 0},
+		{"recorded", "cache-unreported", nan, nan},
+	} {
+		r := find(t, "run", sum.Runs, func(r SummaryRun) string { return r.Run }, tc.run)
+		if r.Verdict != tc.verdict || !same(r.EndHitRatio, tc.endHit) || r.CacheReported == nil || *r.CacheReported || !same(r.OnsetS, tc.onsetS) {
+			t.Errorf("%s: verdict %s, end hit %v, cache_reported %v, onset %v; want %s, %v, false, %v", r.Run, r.Verdict, r.EndHitRatio, r.CacheReported, r.OnsetS, tc.verdict, tc.endHit, tc.onsetS)
+		}
+	}
+	var warned []string
+	for _, f := range sum.Findings {
+		switch f.Kind {
+		case "cache-unreported":
+			warned = f.Runs
+			want := "obs: the gateway logs of engine-hits (engine hit ratio 0.90), no-engine (no engine hit count), recorded (engine hit ratio 0.90) hold no cached-token counts, so there is no gateway hit ratio and no hit-ratio verdict. An engine reports cached tokens to its clients only when asked (vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report), and some load generators do not record them."
+			if !f.Warning || f.Text != want || !same(f.Numbers["engine_shows_hits"], 2) {
+				t.Errorf("finding = %+v\nwant text %q", f, want)
+			}
+		case "engine-disagrees":
+			t.Errorf("a run without cached tokens is flagged once, as such, not as a disagreement: %+v", f)
+		}
+	}
+	if fmt.Sprint(warned) != "[engine-hits no-engine recorded]" {
+		t.Errorf("warned about %v", warned)
+	}
+}
+
+// TestWarningFindings: lines rejected in lenient mode, an engine log that
+// gave no sample (format drift) and a run whose gateway records stop 20
+// minutes before its planned end are each told once, naming their runs.
+func TestWarningFindings(t *testing.T) {
+	rejected := observeRun("rejected", nil)
+	rejected.Run.RejectedLines = 3
+	drift := observeRun("drift", nil)
+	drift.Run.EngineLogSHA256 = "e-drift" // a log was read, no sample came out of it
+	cut := observeRun("cut", nil)
+	kept := cut.Turns[:0]
+	for _, tn := range cut.Turns {
+		if tn.DoneS <= 2400 {
+			kept = append(kept, tn)
+		}
+	}
+	cut.Turns = kept
+	for i := range cut.Sessions {
+		end := 2400.0
+		cut.Sessions[i].EndS, cut.Sessions[i].Status = &end, "aborted"
+	}
+	_, sum, err := Build([]*schema.RunData{rejected, drift, cut}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range sum.Findings {
+		if f.Warning {
+			got = append(got, f.Kind+" "+fmt.Sprint(f.Runs)+": "+f.Text)
+		}
+	}
+	checkTexts(t, got, []string{
+		"rejected-lines [rejected]: obs: 3 input lines were rejected in lenient mode: rejected (3 lines). The numbers leave them out; the dataset's _rejects/ holds them.",
+		"format-drift [drift]: obs: the engine log of drift gave no engine sample: its format may have drifted from what outlast reads (ingest warned), so the engine's view of that run is empty.",
+		"cut-short [cut]: obs: 1 run was cut short: the gateway's records end more than 5 minutes before the planned end (cut (minute 40 of 60)); the end-of-run measures describe an earlier time.",
+	})
+}
