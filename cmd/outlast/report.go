@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/outlast-dev/outlast/compare"
 	"github.com/outlast-dev/outlast/dataset"
@@ -103,61 +100,11 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 }
 
 // eachRun reads the runs of the dataset at root on every core, a few at a
-// time, and hands each to fn as it arrives (the report does not depend on
-// the order): a report holds a few runs' tables at a time, however many
-// the dataset has. After a failure no run after it by name is read, and the
-// error of the first failing run by name is returned, whatever the timing.
+// time, and hands each to fn in run-name order (dataset.Each): a report
+// holds a few runs' tables at a time, however many the dataset has. The
+// error of the first failing run by name is returned.
 func eachRun(root string) report.Source {
-	return func(fn func(*schema.RunData) error) error {
-		names, err := dataset.Runs(root)
-		if err != nil {
-			return err
-		}
-		type read struct {
-			i   int
-			rd  *schema.RunData
-			err error
-		}
-		var first atomic.Int64 // index of the first failing run so far
-		first.Store(int64(len(names)))
-		next, out := make(chan int), make(chan read)
-		var wg sync.WaitGroup
-		for range min(runtime.GOMAXPROCS(0), len(names)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					if int64(i) > first.Load() {
-						continue
-					}
-					rd, err := dataset.ReadRun(root, names[i])
-					out <- read{i, rd, err}
-				}
-			}()
-		}
-		go func() {
-			for i := range names {
-				if int64(i) > first.Load() {
-					break
-				}
-				next <- i
-			}
-			close(next)
-			wg.Wait()
-			close(out)
-		}()
-		var firstErr error
-		for r := range out {
-			if r.err == nil && firstErr == nil {
-				r.err = fn(r.rd)
-			}
-			if r.err != nil && int64(r.i) < first.Load() {
-				first.Store(int64(r.i))
-				firstErr = r.err
-			}
-		}
-		return firstErr
-	}
+	return func(fn func(*schema.RunData) error) error { return dataset.Each(root, fn) }
 }
 
 // reportFigures gives compare --format html the figures of each column's
