@@ -26,7 +26,9 @@ docs/run-format.md) and writes their tables into the Parquet dataset DATASET:
   DATASET/{runs,sessions,turns,events,engine}/run=NAME/part-0.parquet
 
 A directory without run.yaml is searched one level down for run directories,
-so "outlast ingest --out ds experiments/paired" takes every run in it.
+so "outlast ingest --out ds experiments/paired" takes every run in it. Run
+directories are read several at a time, on every core, the per-run lines
+printed in the order given; memory stays bounded whatever their number.
 Re-ingesting a run replaces its files; the same inputs give identical bytes.
 Several ingests may write one dataset at once and all succeed (commits take
 turns; of two ingests of one run the later commit wins). An ingest that was
