@@ -52,6 +52,7 @@ import (
 	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
+	"github.com/outlast-dev/outlast/ingest/internal/pipeline"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -70,23 +71,18 @@ type Info struct {
 // (parallel.go); Next hands the turns out in input order, with exact
 // positions, as a sequential reader would.
 type Reader struct {
-	lr   *lineio.Reader
-	t0ns int64
-	pipe *pipeline
-	cur  *batch
-	idx  int
-	info Info
+	lr    *lineio.Reader
+	lines *pipeline.Reader[item, struct{}]
+	info  Info
 
-	blank      int
-	firstBlank textpos.Pos
-	warnings   []string
-	done       bool
+	warnings []string
+	done     bool
 }
 
 // NewReader reads turns from lr; t0 is the run's t=0, which record times
 // are measured from. Call Close when done unless Next has returned io.EOF.
 func NewReader(lr *lineio.Reader, t0 time.Time) *Reader {
-	return &Reader{lr: lr, t0ns: t0.UnixNano()}
+	return &Reader{lr: lr, lines: pipeline.NewReader(lr, chunkSize, newWorker(t0.UnixNano()))}
 }
 
 // Next returns the next turn, or io.EOF after the last. The turn is valid
@@ -94,38 +90,17 @@ func NewReader(lr *lineio.Reader, t0 time.Time) *Reader {
 // reader goes on with the next line; a bad last line without a newline (the
 // run was stopped mid-write) is a warning instead.
 func (r *Reader) Next() (*loadgen.Turn, error) {
-	if r.pipe == nil {
-		r.pipe = startPipeline(r.lr, r.t0ns)
-	}
 	for {
-		if r.cur == nil || r.idx == len(r.cur.items) {
-			if r.cur != nil {
-				r.pipe.release(r.cur)
-				r.cur = nil
-			}
-			b, err := r.pipe.next()
+		it, cutShort, err := r.lines.Next()
+		if err != nil {
 			if err == io.EOF {
 				r.finish()
-				return nil, io.EOF
 			}
-			if err != nil {
-				return nil, err
-			}
-			if b.blank > 0 {
-				if r.blank == 0 {
-					r.firstBlank = b.firstBlank
-				}
-				r.blank += b.blank
-			}
-			r.cur, r.idx = b, 0
-			continue
+			return nil, err
 		}
-		it := &r.cur.items[r.idx]
-		r.idx++
 		r.info.Records++
 		if it.err != nil {
-			last := r.cur.truncated && r.idx == len(r.cur.items) && it.turn.Pos.Line == r.cur.lastLine
-			if it.err.syntax && last {
+			if it.err.syntax && cutShort {
 				r.warnings = append(r.warnings, fmt.Sprintf("%s: the last line is cut short (%s): the run was stopped mid-write; line ignored", it.turn.Pos, it.err.Msg))
 				continue
 			}
@@ -159,8 +134,8 @@ func (r *Reader) finish() {
 		return
 	}
 	r.done = true
-	if r.blank > 0 {
-		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d blank line(s) ignored (first here)", r.firstBlank, r.blank))
+	if w := r.lines.BlankWarning(); w != "" {
+		r.warnings = append(r.warnings, w)
 	}
 	name := r.lr.Name()
 	if r.info.Warmup > 0 {
@@ -174,9 +149,7 @@ func (r *Reader) finish() {
 // Close stops the parsing goroutines and waits for them; the line reader
 // may then be closed.
 func (r *Reader) Close() {
-	if r.pipe != nil {
-		r.pipe.Stop()
-	}
+	r.lines.Close()
 }
 
 // Info returns what the reader saw.

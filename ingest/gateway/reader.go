@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/internal/pipeline"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
@@ -20,7 +21,6 @@ import (
 // (parallel.go); Next hands the records out in input order, with exact
 // positions, as a sequential reader would.
 type Reader struct {
-	lr     *lineio.Reader
 	t0     time.Time
 	t0Sec  int64   // t=0 as Unix seconds ...
 	t0Frac float64 // ... plus a fraction of a second
@@ -40,13 +40,9 @@ type Reader struct {
 	// parsing a chunk (parallel.go).
 	boxes []turnBox
 
-	pipe       *pipeline
-	cur        *batch
-	idx        int
-	blank      int
-	firstBlank textpos.Pos
-	finished   bool
-	warnings   []string
+	lines    *pipeline.Reader[item, []turnBox]
+	finished bool
+	warnings []string
 }
 
 // NewReader reads records from lr. t0 is the run's t=0 (the manifest's
@@ -54,7 +50,7 @@ type Reader struct {
 // unless Next has returned io.EOF.
 func NewReader(lr *lineio.Reader, t0 time.Time) *Reader {
 	r := newParser(t0)
-	r.lr = lr
+	r.lines = pipeline.NewReader(lr, chunkSize, newWorker(t0))
 	return r
 }
 
@@ -73,33 +69,14 @@ func newParser(t0 time.Time) *Reader {
 // errors are read errors of the input. A bad last line without a newline
 // (the run was killed mid-write) is a warning, not an error.
 func (r *Reader) Next() (Record, error) {
-	if r.pipe == nil {
-		r.pipe = startPipeline(r.lr, r.t0)
-	}
 	for {
-		if r.cur == nil || r.idx == len(r.cur.items) {
-			if r.cur != nil {
-				r.pipe.release(r.cur)
-				r.cur = nil
+		it, cutShort, err := r.lines.Next()
+		if err != nil {
+			if err == io.EOF {
+				r.finish()
 			}
-			b, err := r.pipe.next()
-			if err != nil {
-				if err == io.EOF {
-					r.finish()
-				}
-				return Record{}, err
-			}
-			if b.blank > 0 {
-				if r.blank == 0 {
-					r.firstBlank = b.firstBlank
-				}
-				r.blank += b.blank
-			}
-			r.cur, r.idx = b, 0
-			continue
+			return Record{}, err
 		}
-		it := &r.cur.items[r.idx]
-		r.idx++
 		if it.err == nil {
 			return it.rec, nil
 		}
@@ -108,8 +85,7 @@ func (r *Reader) Next() (Record, error) {
 		if lerr.off >= 0 {
 			perr.Column = lerr.off + 1
 		}
-		last := r.cur.last && r.idx == len(r.cur.items) && it.rec.Pos.Line == r.cur.lastLine
-		if last && lerr.syntax && r.cur.truncated {
+		if cutShort && lerr.syntax {
 			r.warnings = append(r.warnings, fmt.Sprintf("%s: the last line is cut short (%s): the run was stopped mid-write; line ignored", it.rec.Pos, lerr.msg))
 			continue
 		}
@@ -120,9 +96,7 @@ func (r *Reader) Next() (Record, error) {
 // Close stops the parsing goroutines and waits for them; the line reader
 // may then be closed.
 func (r *Reader) Close() {
-	if r.pipe != nil {
-		r.pipe.Stop()
-	}
+	r.lines.Close()
 }
 
 func (r *Reader) finish() {
@@ -130,8 +104,8 @@ func (r *Reader) finish() {
 		return
 	}
 	r.finished = true
-	if r.blank > 0 {
-		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d blank line(s) ignored (first here)", r.firstBlank, r.blank))
+	if w := r.lines.BlankWarning(); w != "" {
+		r.warnings = append(r.warnings, w)
 	}
 }
 
