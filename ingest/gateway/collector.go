@@ -3,6 +3,7 @@ package gateway
 import (
 	"hash/maphash"
 
+	"github.com/outlast-dev/outlast/ingest/internal/turntimes"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -55,7 +56,7 @@ type Collector struct {
 	sessionSink func(schema.Session) error
 	// times holds the optional times of the turns kept or passed on: a
 	// record's own are reused once the reader moves on.
-	times   [][3]float64
+	times   turntimes.Slab
 	events  []lined[schema.Event]
 	unknown map[string]*UnknownKind
 }
@@ -288,7 +289,7 @@ func (c *Collector) Add(rec Record) error {
 			}
 			row.Origin = c.origins[e.origin]
 		}
-		c.ownTimes(&row)
+		c.times.Own(&row)
 		if c.sink != nil {
 			if err := c.sink(row); err != nil {
 				return err
@@ -387,25 +388,6 @@ func (c *Collector) SessionFix() func(*schema.Session) {
 	return func(s *schema.Session) {
 		if k, ok := c.keyOf(s.Session); ok && s.EndS != nil {
 			s.TurnsDone += c.fixes[k]
-		}
-	}
-}
-
-// ownTimes moves t's optional times into the collector's slab, one
-// allocation per 1024 turns.
-func (c *Collector) ownTimes(t *schema.Turn) {
-	if t.ReadyS == nil && t.SentS == nil && t.FirstTokenS == nil {
-		return
-	}
-	if len(c.times) == cap(c.times) {
-		c.times = make([][3]float64, 0, 1024)
-	}
-	c.times = c.times[:len(c.times)+1]
-	box := &c.times[len(c.times)-1]
-	for i, p := range []**float64{&t.ReadyS, &t.SentS, &t.FirstTokenS} {
-		if *p != nil {
-			box[i] = **p
-			*p = &box[i]
 		}
 	}
 }

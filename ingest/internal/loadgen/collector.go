@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/outlast-dev/outlast/ingest/internal/turntimes"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -21,8 +22,8 @@ type Collector struct {
 	// to name it when the turn comes again.
 	seen  map[uint64]firstPos
 	file  string
-	turns []schema.Turn // without a sink
-	times [][3]float64  // slab for the turns' optional times
+	turns []schema.Turn  // without a sink
+	times turntimes.Slab // the turns' optional times
 
 	// N counts the turns accepted, Cached those that carried a cached-token
 	// figure.
@@ -79,7 +80,7 @@ func (c *Collector) Add(t *Turn) error {
 		return t.Errorf("session %q has turns with and without a turn number", row.Session)
 	}
 	if t.Ordinal {
-		c.own(&row)
+		c.times.Own(&row)
 		row.Origin = schema.OriginBase
 		s.mode = ordinal
 		s.ordinal = append(s.ordinal, row)
@@ -100,7 +101,7 @@ func (c *Collector) Add(t *Turn) error {
 	s.note(&row)
 	c.count(t)
 	row.Origin = schema.OriginBase
-	c.own(&row)
+	c.times.Own(&row)
 	if c.sink != nil {
 		return c.sink(row)
 	}
@@ -132,25 +133,6 @@ func startOf(t *schema.Turn) float64 {
 		return *t.SentS
 	}
 	return t.DoneS
-}
-
-// own moves t's optional times into the Collector's slab: the reader's
-// are reused once it moves on.
-func (c *Collector) own(t *schema.Turn) {
-	if t.ReadyS == nil && t.SentS == nil && t.FirstTokenS == nil {
-		return
-	}
-	if len(c.times) == cap(c.times) {
-		c.times = make([][3]float64, 0, 1024)
-	}
-	c.times = c.times[:len(c.times)+1]
-	box := &c.times[len(c.times)-1]
-	for i, p := range []**float64{&t.ReadyS, &t.SentS, &t.FirstTokenS} {
-		if *p != nil {
-			box[i] = **p
-			*p = &box[i]
-		}
-	}
 }
 
 // Finish numbers the turns of the sessions that gave none (by the time
