@@ -41,7 +41,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"time"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/promseries"
@@ -49,9 +48,7 @@ import (
 )
 
 // Options configures a Reader.
-type Options struct {
-	T0 time.Time // the run's t=0: sample time - T0 = run seconds
-}
+type Options = promseries.Options
 
 // Info summarises what a Reader has read.
 type Info = promseries.Info

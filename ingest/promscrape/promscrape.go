@@ -45,7 +45,6 @@ package promscrape
 
 import (
 	"io"
-	"time"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/ordered"
@@ -54,9 +53,7 @@ import (
 )
 
 // Options configures a Reader or TimedReader.
-type Options struct {
-	T0 time.Time // the run's t=0: sample time - T0 = run seconds
-}
+type Options = promseries.Options
 
 // Info summarises what a reader has read so far.
 type Info = promseries.Info

@@ -16,6 +16,11 @@ import (
 // input order: the gauges, the counter deltas against the previous
 // recognised time (Counters in the package doc) and the KV pool size.
 
+// Options configures a reader of engine metrics (promscrape, promjson).
+type Options struct {
+	T0 time.Time // the run's t=0: sample time - T0 = run seconds
+}
+
 // Info summarises what a reader has read so far.
 type Info struct {
 	Engine        string  // "vllm" | "sglang" | "" (no known metric seen)
