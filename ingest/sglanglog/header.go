@@ -11,10 +11,7 @@ import (
 // prefix, or a batch line with or without one (locate.go). It is meant for
 // sniffing an unknown engine.
 func Match(line []byte) bool {
-	return enginelog.Match(line, func(l *enginelog.Line) bool {
-		_, ok := parseHeader(l, l.Start)
-		return ok
-	}, func(l *enginelog.Line) bool {
+	return enginelog.Match(line, parseHeader, func(l *enginelog.Line) bool {
 		var h header
 		var bt batch
 		_, _, ok := batchElsewhere(l, &h, &bt)

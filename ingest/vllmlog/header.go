@@ -13,10 +13,7 @@ import (
 // many lines, not one, because an SGLang log can begin with a few
 // vLLM-format lines (SGLang imports vLLM).
 func Match(line []byte) bool {
-	return enginelog.Match(line, func(l *enginelog.Line) bool {
-		_, ok := parseHeader(l, l.Start)
-		return ok
-	}, func(l *enginelog.Line) bool {
+	return enginelog.Match(line, parseHeader, func(l *enginelog.Line) bool {
 		k := bytes.Index(l.Text[l.Start:], statsStart2)
 		if k < 0 {
 			return false

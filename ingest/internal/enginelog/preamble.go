@@ -115,13 +115,17 @@ func ReadLine(raw []byte) *Line {
 }
 
 // Match reports whether raw looks like a line of an engine, for a
-// reader's Match: header reports a header of the engine's where the
-// preamble ends (the line is looked at again without its colour
-// remnants), elsewhere a line of the engine's further on.
-func Match(raw []byte, header, elsewhere func(l *Line) bool) bool {
+// reader's Match: parseHeader finds a header of the engine's where the
+// preamble ends (at l.Start; the line is looked at again without its
+// colour remnants), elsewhere a line of the engine's further on.
+func Match[H any](raw []byte, parseHeader func(l *Line, i int) (H, bool), elsewhere func(l *Line) bool) bool {
 	var p Preamble
 	l := p.Read(raw)
-	return header(&l) || p.Uncolour(&l) && header(&l) || elsewhere(&l)
+	header := func() bool {
+		_, ok := parseHeader(&l, l.Start)
+		return ok
+	}
+	return header() || p.Uncolour(&l) && header() || elsewhere(&l)
 }
 
 // Preamble takes lines apart, reusing its buffers from line to line.
