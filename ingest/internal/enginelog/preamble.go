@@ -253,3 +253,39 @@ func procPrefix(b []byte) (n, name int) {
 	}
 	return end + 1, pid + 1
 }
+
+// OwnProcess reports whether name, of a "(name pid=N)" prefix, is one an
+// engine gives its own processes: vLLM's decorate_logs
+// (vllm/utils/system_utils.py) prefixes each process's output with its
+// multiprocessing name, "APIServer", "ApiServer_0" (--api-server-count),
+// "EngineCore", "EngineCore_DP0", "Worker_TP0", "VllmWorker rank=1" (V1
+// until 2025), "VllmWorkerProcess" (V0), "DPCoordinator". Any other name
+// in front of a line is Ray's: its actors' output is forwarded as
+// "(ActorName pid=N, ip=A)" (vLLM's "_AsyncLLMEngine" and
+// "RayWorkerWrapper", SGLang's "SGLangEngine", frameworks' own actors).
+func OwnProcess(name []byte) bool {
+	if len(name) == 0 {
+		return false
+	}
+	var own string
+	switch name[0] {
+	case 'A':
+		if own = "APIServer"; len(name) > 1 && name[1] == 'p' {
+			own = "ApiServer"
+		}
+	case 'E':
+		own = "EngineCore"
+	case 'W':
+		own = "Worker"
+	case 'V':
+		return bytes.HasPrefix(name, []byte("VllmWorker"))
+	case 'D':
+		own = "DPCoordinator"
+	default:
+		return false
+	}
+	if len(name) < len(own) || string(name[:len(own)]) != own {
+		return false
+	}
+	return len(name) == len(own) || name[len(own)] == '_' || name[len(own)] == ' '
+}

@@ -1,0 +1,156 @@
+package enginelog
+
+import "bytes"
+
+// This file holds the matchers of the wrappers that log collectors put
+// in front of a line (wrappers.go lists them), but for the launchers'
+// (launcher.go).
+
+// matchLogExport matches "<epoch ms>\t<RFC 3339>\t".
+func matchLogExport(b []byte) (int, stampSpan) {
+	d := digits(b)
+	if d < 10 || d > 19 || d >= len(b) || b[d] != '\t' {
+		return 0, stampSpan{}
+	}
+	n, zoned := rfc3339(b[d+1:])
+	if n == 0 || d+1+n >= len(b) || b[d+1+n] != '\t' {
+		return 0, stampSpan{}
+	}
+	return d + n + 2, stampSpan{d + 1, d + 1 + n, zoned}
+}
+
+// matchContainer matches "<RFC 3339> ", and the CRI format's "<RFC 3339>
+// stdout|stderr F|P " (isCRI tells them apart).
+func matchContainer(b []byte) (int, stampSpan) {
+	n, zoned := rfc3339(b)
+	if n == 0 || n >= len(b) || b[n] != ' ' {
+		return 0, stampSpan{}
+	}
+	end := n + 1
+	if isCRI(b[n:]) {
+		end = n + len(" stdout F ")
+	}
+	return SkipSpaces(b, end), stampSpan{0, n, zoned}
+}
+
+// isCRI reports whether b, what follows an RFC 3339 stamp, begins with
+// the CRI format's " stdout F " (stream, then F for a full line or P for a
+// partial one).
+func isCRI(b []byte) bool {
+	if len(b) < len(" stdout F ") || b[0] != ' ' || b[7] != ' ' || b[9] != ' ' {
+		return false
+	}
+	s := b[1:7]
+	return (string(s) == "stdout" || string(s) == "stderr") && (b[8] == 'F' || b[8] == 'P')
+}
+
+var months = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+
+// matchJournald matches "Mon DD HH:MM:SS host ident[pid]: " (the day
+// may be space-padded, the time may have a fraction) and the same with
+// an ISO 8601 stamp.
+func matchJournald(b []byte) (int, stampSpan) {
+	var n int
+	var zoned bool
+	if len(b) >= 15 && b[3] == ' ' && b[6] == ' ' && isMonth(b[:3]) && (b[4] == ' ' || b[4] >= '0' && b[4] <= '3') && b[5] >= '0' && b[5] <= '9' {
+		var st Stamp
+		if !st.TimeOfDay(b[7:]) {
+			return 0, stampSpan{}
+		}
+		n = 15
+		if n < len(b) && b[n] == '.' {
+			n += 1 + digits(b[n+1:])
+		}
+	} else if n, zoned = rfc3339(b); n == 0 {
+		return 0, stampSpan{}
+	}
+	// " host ident[pid]: "
+	if n >= len(b) || b[n] != ' ' {
+		return 0, stampSpan{}
+	}
+	host := bytes.IndexByte(b[n+1:], ' ')
+	if host <= 0 {
+		return 0, stampSpan{}
+	}
+	i := n + 1 + host + 1
+	open := bytes.IndexByte(b[i:], '[')
+	if open <= 0 || bytes.IndexByte(b[i:i+open], ' ') >= 0 {
+		return 0, stampSpan{}
+	}
+	i += open + 1
+	d := digits(b[i:])
+	if d == 0 || !bytes.HasPrefix(b[i+d:], []byte("]: ")) {
+		return 0, stampSpan{}
+	}
+	return i + d + 3, stampSpan{0, n, zoned}
+}
+
+func isMonth(b []byte) bool {
+	for _, m := range months {
+		if string(b) == m {
+			return true
+		}
+	}
+	return false
+}
+
+// matchKubectlPrefix matches "[pod/NAME/CONTAINER] " (also another kind
+// of object than a pod: "[deployment/NAME/CONTAINER] ").
+func matchKubectlPrefix(b []byte) (int, stampSpan) {
+	if len(b) < 8 || b[0] != '[' || b[1] < 'a' || b[1] > 'z' {
+		return 0, stampSpan{}
+	}
+	end := bytes.IndexByte(b, ']')
+	if end < 0 || end+1 >= len(b) || b[end+1] != ' ' {
+		return 0, stampSpan{}
+	}
+	inner := b[1:end]
+	if bytes.Count(inner, []byte("/")) != 2 || bytes.IndexByte(inner, ' ') >= 0 {
+		return 0, stampSpan{}
+	}
+	return end + 2, stampSpan{}
+}
+
+// matchPipe matches "YYYY-MM-DD HH:MM:SS(.mmm)? | ".
+func matchPipe(b []byte) (int, stampSpan) {
+	var st Stamp
+	if len(b) < 22 || !st.Date(b) || b[10] != ' ' || !st.TimeOfDay(b[11:]) {
+		return 0, stampSpan{}
+	}
+	n := 19
+	if b[n] == '.' {
+		n += 1 + digits(b[n+1:])
+	}
+	if !bytes.HasPrefix(b[n:], []byte(" | ")) {
+		return 0, stampSpan{}
+	}
+	return n + 3, stampSpan{0, n, false}
+}
+
+// matchCompose matches "name<spaces>| ": a service or container name,
+// padded to the longest, then "| ".
+func matchCompose(b []byte) (int, stampSpan) {
+	i := 0
+	for i < len(b) && (b[i] >= 'a' && b[i] <= 'z' || b[i] >= 'A' && b[i] <= 'Z' || b[i] >= '0' && b[i] <= '9' || i > 0 && (b[i] == '-' || b[i] == '_' || b[i] == '.')) {
+		i++
+	}
+	if i == 0 || i >= len(b) || b[i] != ' ' {
+		return 0, stampSpan{}
+	}
+	j := SkipSpaces(b, i)
+	if j >= len(b) || b[j] != '|' || j+1 < len(b) && b[j+1] != ' ' {
+		return 0, stampSpan{}
+	}
+	return min(j+2, len(b)), stampSpan{}
+}
+
+// matchSlurm matches srun --label's "N: ", right-aligned with spaces
+// when there are ten tasks or more.
+func matchSlurm(b []byte) (int, stampSpan) {
+	i := SkipSpaces(b, 0)
+	d := digits(b[i:])
+	if d == 0 || d > 6 || !bytes.HasPrefix(b[i+d:], []byte(": ")) {
+		return 0, stampSpan{}
+	}
+	return i + d + 2, stampSpan{}
+}
