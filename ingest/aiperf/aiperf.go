@@ -75,7 +75,7 @@ type Reader struct {
 	lines *pipeline.Reader[item, struct{}]
 	info  Info
 
-	warnings []string
+	warnings []string // at the end, after the input's own (lines)
 	done     bool
 }
 
@@ -101,7 +101,7 @@ func (r *Reader) Next() (*loadgen.Turn, error) {
 		r.info.Records++
 		if it.err != nil {
 			if it.err.syntax && cutShort {
-				r.warnings = append(r.warnings, fmt.Sprintf("%s: the last line is cut short (%s): the run was stopped mid-write; line ignored", it.turn.Pos, it.err.Msg))
+				r.lines.CutShort(it.turn.Pos, it.err.Msg)
 				continue
 			}
 			return nil, textpos.At(it.turn.Pos, it.err.Off+1, it.turn.Raw, "%s", it.err.Msg)
@@ -134,9 +134,6 @@ func (r *Reader) finish() {
 		return
 	}
 	r.done = true
-	if w := r.lines.BlankWarning(); w != "" {
-		r.warnings = append(r.warnings, w)
-	}
 	name := r.lr.Name()
 	if r.info.Warmup > 0 {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d warmup record(s) (benchmark_phase warmup) are not part of the run: counted in runs.excluded_records, not stored", name, r.info.Warmup))
@@ -157,7 +154,9 @@ func (r *Reader) Info() Info { return r.info }
 
 // Warnings returns the problems that did not stop reading; complete once
 // Next has returned io.EOF.
-func (r *Reader) Warnings() []string { return slices.Clone(r.warnings) }
+func (r *Reader) Warnings() []string {
+	return append(slices.Clone(r.lines.Warnings()), r.warnings...)
+}
 
 // Sniff reports whether line, the first non-blank line of a file, is an
 // AIPerf record: an object whose first member is "metadata", holding the

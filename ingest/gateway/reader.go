@@ -6,8 +6,6 @@
 package gateway
 
 import (
-	"fmt"
-	"io"
 	"slices"
 	"time"
 
@@ -40,9 +38,7 @@ type Reader struct {
 	// parsing a chunk (parallel.go).
 	boxes []turnBox
 
-	lines    *pipeline.Reader[item, []turnBox]
-	finished bool
-	warnings []string
+	lines *pipeline.Reader[item, []turnBox]
 }
 
 // NewReader reads records from lr. t0 is the run's t=0 (the manifest's
@@ -72,9 +68,6 @@ func (r *Reader) Next() (Record, error) {
 	for {
 		it, cutShort, err := r.lines.Next()
 		if err != nil {
-			if err == io.EOF {
-				r.finish()
-			}
 			return Record{}, err
 		}
 		if it.err == nil {
@@ -86,7 +79,7 @@ func (r *Reader) Next() (Record, error) {
 			perr.Column = lerr.off + 1
 		}
 		if cutShort && lerr.syntax {
-			r.warnings = append(r.warnings, fmt.Sprintf("%s: the last line is cut short (%s): the run was stopped mid-write; line ignored", it.rec.Pos, lerr.msg))
+			r.lines.CutShort(it.rec.Pos, lerr.msg)
 			continue
 		}
 		return Record{}, perr
@@ -99,16 +92,6 @@ func (r *Reader) Close() {
 	r.lines.Close()
 }
 
-func (r *Reader) finish() {
-	if r.finished {
-		return
-	}
-	r.finished = true
-	if w := r.lines.BlankWarning(); w != "" {
-		r.warnings = append(r.warnings, w)
-	}
-}
-
 // Warnings returns the problems that did not stop reading: a cut-short last
 // line, blank lines. It is complete once Next has returned io.EOF.
-func (r *Reader) Warnings() []string { return slices.Clone(r.warnings) }
+func (r *Reader) Warnings() []string { return slices.Clone(r.lines.Warnings()) }

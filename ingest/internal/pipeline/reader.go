@@ -28,6 +28,8 @@ type Reader[I, S any] struct {
 
 	blank      int
 	firstBlank textpos.Pos
+	ended      bool
+	warnings   []string
 }
 
 // NewReader reads lr in chunks of about size bytes of whole lines. Each
@@ -97,6 +99,7 @@ func (r *Reader[I, S]) Next() (it *I, cutShort bool, err error) {
 		}
 		b, ok := r.pipe.Next()
 		if !ok {
+			r.end()
 			return nil, false, io.EOF
 		}
 		if b.err != nil {
@@ -125,14 +128,29 @@ func (r *Reader[I, S]) release(b *Batch[I, S]) {
 	}
 }
 
-// BlankWarning returns the warning about the blank lines read so far, or
-// "" if there were none.
-func (r *Reader[I, S]) BlankWarning() string {
-	if r.blank == 0 {
-		return ""
+// end notes, the first time the input ends, the blank lines read.
+func (r *Reader[I, S]) end() {
+	if r.ended {
+		return
 	}
-	return fmt.Sprintf("%s: %d blank line(s) ignored (first here)", r.firstBlank, r.blank)
+	r.ended = true
+	if r.blank > 0 {
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d blank line(s) ignored (first here)", r.firstBlank, r.blank))
+	}
 }
+
+// CutShort warns that the input's last line, at pos, is cut short and
+// ignored; why is what is wrong with it. Call it instead of reporting an
+// error for an item Next gave as cut short, if the item is bad only
+// because it ends early.
+func (r *Reader[I, S]) CutShort(pos textpos.Pos, why string) {
+	r.warnings = append(r.warnings, fmt.Sprintf("%s: the last line is cut short (%s): the run was stopped mid-write; line ignored", pos, why))
+}
+
+// Warnings returns the problems that did not stop reading: cut-short last
+// lines and, once Next has returned io.EOF, the blank lines. The slice is
+// the Reader's own; callers copy it.
+func (r *Reader[I, S]) Warnings() []string { return r.warnings }
 
 // Close stops the parsing goroutines and waits for them; the line reader
 // may then be closed. Calling it again does nothing.
