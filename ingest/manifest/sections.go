@@ -222,17 +222,37 @@ func (p *parser) extra(m *map[string]any, e yamlpos.Entry, path string) (err err
 	return err
 }
 
-func (p *parser) trigger(sec yamlpos.Entry) (*Trigger, error) {
+// kindSection reads sec, a section that may be null (false), with a
+// required kind, one of kinds, and an optional start_s; read takes its
+// other keys.
+func (p *parser) kindSection(sec yamlpos.Entry, kinds []string, kind *string, startS **float64, read func(e yamlpos.Entry, path string) error) (bool, error) {
 	if yamlpos.IsNull(sec.Value) {
-		return nil, nil
+		return false, nil
 	}
-	t := &Trigger{}
 	err := p.each(sec, func(e yamlpos.Entry, path string) (err error) {
 		switch e.Name {
 		case "kind":
-			t.Kind, err = p.oneOf(e, path, schema.TriggerKinds)
+			*kind, err = p.oneOf(e, path, kinds)
 		case "start_s":
-			t.StartS, err = p.optNumber(e, path)
+			*startS, err = p.optNumber(e, path)
+		default:
+			err = read(e, path)
+		}
+		return err
+	})
+	if err != nil {
+		return true, err
+	}
+	if *kind == "" {
+		return true, p.errorf(sec.Key, "%s: missing required key kind (one of %s)", sec.Name, strings.Join(kinds, ", "))
+	}
+	return true, nil
+}
+
+func (p *parser) trigger(sec yamlpos.Entry) (*Trigger, error) {
+	t := &Trigger{}
+	ok, err := p.kindSection(sec, schema.TriggerKinds, &t.Kind, &t.StartS, func(e yamlpos.Entry, path string) (err error) {
+		switch e.Name {
 		case "end_s":
 			t.EndS, err = p.optNumber(e, path)
 			if err == nil && t.EndS != nil && t.StartS != nil && *t.EndS < *t.StartS {
@@ -247,11 +267,8 @@ func (p *parser) trigger(sec yamlpos.Entry) (*Trigger, error) {
 		}
 		return err
 	})
-	if err != nil {
+	if !ok || err != nil {
 		return nil, err
-	}
-	if t.Kind == "" {
-		return nil, p.errorf(sec.Key, "trigger: missing required key kind (one of %s)", strings.Join(schema.TriggerKinds, ", "))
 	}
 	// end_s may come before start_s in the mapping; check the order again.
 	if t.EndS != nil && t.StartS != nil && *t.EndS < *t.StartS {
@@ -263,28 +280,17 @@ func (p *parser) trigger(sec yamlpos.Entry) (*Trigger, error) {
 var controlKeys = []string{"kind", "start_s", "params"}
 
 func (p *parser) control(sec yamlpos.Entry) (*Control, error) {
-	if yamlpos.IsNull(sec.Value) {
-		return nil, nil
-	}
 	c := &Control{}
-	err := p.each(sec, func(e yamlpos.Entry, path string) (err error) {
-		switch e.Name {
-		case "kind":
-			c.Kind, err = p.oneOf(e, path, schema.ControlKinds)
-		case "start_s":
-			c.StartS, err = p.optNumber(e, path)
-		case "params":
+	ok, err := p.kindSection(sec, schema.ControlKinds, &c.Kind, &c.StartS, func(e yamlpos.Entry, path string) (err error) {
+		if e.Name == "params" {
 			c.Params, err = p.params(e, path)
-		default:
+		} else {
 			err = p.f.UnknownKey(e, "control", controlKeys)
 		}
 		return err
 	})
-	if err != nil {
+	if !ok || err != nil {
 		return nil, err
-	}
-	if c.Kind == "" {
-		return nil, p.errorf(sec.Key, "control: missing required key kind (one of %s)", strings.Join(schema.ControlKinds, ", "))
 	}
 	return c, nil
 }
