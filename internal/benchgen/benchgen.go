@@ -11,8 +11,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 )
@@ -39,22 +37,7 @@ type Stats struct {
 
 // WriteRunDir writes dir/run.yaml and dir/gateway.jsonl.
 func WriteRunDir(dir, run string, opt Options) (Stats, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return Stats{}, err
-	}
-	f, err := os.Create(filepath.Join(dir, "gateway.jsonl"))
-	if err != nil {
-		return Stats{}, err
-	}
-	defer f.Close()
-	st, err := WriteGateway(f, opt)
-	if err != nil {
-		return st, err
-	}
-	if err := f.Close(); err != nil {
-		return st, err
-	}
-	return st, os.WriteFile(filepath.Join(dir, "run.yaml"), []byte(Manifest(run, st)), 0o644)
+	return writeRunDir(dir, "gateway.jsonl", opt, WriteGateway, func(st Stats) string { return Manifest(run, st) })
 }
 
 // Manifest returns a run.yaml for a generated run; its duration covers the
@@ -116,7 +99,7 @@ func (h *byNext) Pop() any {
 // written and every started session has ended.
 func WriteGateway(w io.Writer, opt Options) (Stats, error) {
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x6f75746c617374))
-	cw := &countWriter{w: w}
+	cw := &countingWriter{w: w}
 	bw := bufio.NewWriterSize(cw, 1<<20)
 	var st Stats
 	var h byNext
@@ -228,15 +211,4 @@ func WriteGateway(w io.Writer, opt Options) (Stats, error) {
 func appendTime(b []byte, ms int64) []byte {
 	t := StartedAt.Add(time.Duration(ms) * time.Millisecond)
 	return t.AppendFormat(b, "2006-01-02T15:04:05.000Z07:00")
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }

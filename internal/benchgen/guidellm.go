@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -90,42 +88,10 @@ func WriteGuideLLM(w io.Writer, opt Options) (Stats, error) {
 
 // WriteGuideLLMRunDir writes dir/run.yaml and dir/benchmarks.json.
 func WriteGuideLLMRunDir(dir, run string, opt Options) (Stats, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return Stats{}, err
-	}
-	f, err := os.Create(filepath.Join(dir, GuideLLMFile))
-	if err != nil {
-		return Stats{}, err
-	}
-	defer f.Close()
-	st, err := WriteGuideLLM(f, opt)
-	if err != nil {
-		return st, err
-	}
-	if err := f.Close(); err != nil {
-		return st, err
-	}
-	m := Manifest(run, st) + "files:\n  gateway: " + GuideLLMFile + "\n  gateway_format: guidellm\n"
-	return st, os.WriteFile(filepath.Join(dir, "run.yaml"), []byte(m), 0o644)
+	return writeRunDir(dir, GuideLLMFile, opt, WriteGuideLLM, func(st Stats) string {
+		return Manifest(run, st) + "files:\n  gateway: " + GuideLLMFile + "\n  gateway_format: guidellm\n"
+	})
 }
-
-// countingWriter counts the bytes written and keeps the first error.
-type countingWriter struct {
-	w   io.Writer
-	n   int64
-	err error
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	if err != nil && c.err == nil {
-		c.err = err
-	}
-	return n, err
-}
-
-func (c *countingWriter) WriteString(s string) { c.Write([]byte(s)) }
 
 // filler is the text prompts and outputs are drawn from.
 const filler = `the scheduler admits a session when its context fits in the pool of blocks and evicts the least recently used prefix when it does not so that a burst of new sessions pushes out the warm prefixes of the old ones and every later turn of those sessions pays a full prefill again which keeps the pool full and the hit ratio low long after the burst has ended`
