@@ -20,39 +20,23 @@ import (
 // The load generators' exports (AIPerf, GuideLLM, inference-perf) are read
 // by their packages into turns, whose sessions loadgen.Collector derives.
 
-// turnSource is a load generator's reader: its turns in file order, each
-// bad record a *textpos.ParseError.
-type turnSource interface {
-	Next() (*loadgen.Turn, error)
-}
-
 // collectTurns reads src's turns into the run: into the Sink or memory,
 // with their derived sessions, rejecting bad records as bad lines are.
-func (r *runReader) collectTurns(src turnSource, file string) (span, error) {
+func (r *runReader) collectTurns(src loadgen.Source, file string) (span, error) {
 	sp := newSpan()
 	var sink func(schema.Turn) error
 	if r.sink != nil {
 		sink = r.sink.AddTurn
 	}
 	col := loadgen.New(sink)
-	for {
-		t, err := src.Next()
-		if err == io.EOF {
-			break
+	err := col.Read(src, func(t *loadgen.Turn) {
+		sp.add(t.Row.DoneS)
+		if t.Row.SentS != nil {
+			sp.add(*t.Row.SentS)
 		}
-		if err == nil {
-			err = col.Add(t)
-			if err == nil {
-				sp.add(t.Row.DoneS)
-				if t.Row.SentS != nil {
-					sp.add(*t.Row.SentS)
-				}
-				continue
-			}
-		}
-		if err := r.reject(err); err != nil {
-			return sp, err
-		}
+	}, r.reject)
+	if err != nil {
+		return sp, err
 	}
 	d := r.res.Data
 	session := func(s schema.Session) error { d.Sessions = append(d.Sessions, s); return nil }
@@ -91,7 +75,7 @@ func (r *runReader) warnAll(ws []string) {
 // readAIPerf reads AIPerf's profile_export.jsonl at path.
 func (r *runReader) readAIPerf(path string) (span, error) {
 	var rd *aiperf.Reader
-	return r.readExport(path, func(lr *lineio.Reader) (turnSource, func()) {
+	return r.readExport(path, func(lr *lineio.Reader) (loadgen.Source, func()) {
 		rd = aiperf.NewReader(lr, r.t0)
 		return rd, func() {
 			r.warnAll(rd.Warnings())
@@ -104,7 +88,7 @@ func (r *runReader) readAIPerf(path string) (span, error) {
 // readInferencePerf reads inference-perf's per_request_lifecycle_metrics.json
 // at path, its clock anchored by the manifest or the directory's files.
 func (r *runReader) readInferencePerf(path string) (span, error) {
-	return r.readExport(path, func(lr *lineio.Reader) (turnSource, func()) {
+	return r.readExport(path, func(lr *lineio.Reader) (loadgen.Source, func()) {
 		rd := infperf.NewReader(lr, lr.Name(), infperf.Options{
 			T0:           r.t0,
 			ClockOffsetS: r.m.Files.ClockOffsetS,
@@ -127,7 +111,7 @@ func (r *runReader) readInferencePerf(path string) (span, error) {
 
 // readExport reads the one-run export at path through the reader that
 // newReader makes of it, then lets the reader's done record what it saw.
-func (r *runReader) readExport(path string, newReader func(*lineio.Reader) (turnSource, func())) (span, error) {
+func (r *runReader) readExport(path string, newReader func(*lineio.Reader) (loadgen.Source, func())) (span, error) {
 	lr, err := open(path)
 	if err != nil {
 		return newSpan(), err

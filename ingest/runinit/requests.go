@@ -60,11 +60,6 @@ func (f *Facts) requests(path string) error {
 	return lr.Err()
 }
 
-// turnSource is a load generator's reader.
-type turnSource interface {
-	Next() (*loadgen.Turn, error)
-}
-
 // each calls fn with every value next reads until io.EOF, skipping bad
 // records (ingest reports them).
 func each[T any](next func() (T, error), fn func(T)) error {
@@ -85,7 +80,7 @@ func each[T any](next func() (T, error), fn func(T)) error {
 }
 
 // turns widens the span by every turn src reads.
-func (f *Facts) turns(src turnSource) error {
+func (f *Facts) turns(src loadgen.Source) error {
 	return each(src.Next, func(t *loadgen.Turn) {
 		f.Requests++
 		start := t.Row.DoneS

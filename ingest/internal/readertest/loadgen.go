@@ -15,9 +15,7 @@ import (
 
 // TurnSource is a load generator's reader (aiperf, guidellm, infperf) as
 // the tests see it.
-type TurnSource interface {
-	Next() (*loadgen.Turn, error)
-}
+type TurnSource = loadgen.Source
 
 // Loadgen is what a load generator's reader gave, through a
 // loadgen.Collector: the turns in the order read (those numbered at the
@@ -36,22 +34,14 @@ type Loadgen struct {
 func Collect(src TurnSource) Loadgen {
 	var out Loadgen
 	c := loadgen.New(nil)
-	for {
-		t, err := src.Next()
-		if err == io.EOF {
-			break
+	c.Read(src, nil, func(err error) error {
+		out.Errs = append(out.Errs, err.Error())
+		var pe *textpos.ParseError
+		if !errors.As(err, &pe) {
+			return err
 		}
-		if err == nil {
-			err = c.Add(t)
-		}
-		if err != nil {
-			out.Errs = append(out.Errs, err.Error())
-			var pe *textpos.ParseError
-			if !errors.As(err, &pe) {
-				break
-			}
-		}
-	}
+		return nil
+	})
 	c.Finish(func(s schema.Session) error { out.Sessions = append(out.Sessions, s); return nil })
 	out.Turns, out.N, out.Cached = c.Turns(), c.N, c.Cached
 	return out
