@@ -107,36 +107,31 @@ func (s *scanner) more(first *bool, end byte) (bool, error) {
 // object reads an object, calling member with the name of each member,
 // the scanner then at the member's value, which member must read.
 func (s *scanner) object(member func(key []byte) error) error {
-	if err := s.expect('{'); err != nil {
-		return err
-	}
-	for first := true; ; {
-		ok, err := s.more(&first, '}')
-		if err != nil || !ok {
-			return err
-		}
+	return s.items('{', '}', func() error {
 		k, err := s.key()
 		if err != nil {
 			return err
 		}
-		if err := member(k); err != nil {
-			return err
-		}
-	}
+		return member(k)
+	})
 }
 
 // array reads an array, calling elem with the scanner at each element,
 // which elem must read.
-func (s *scanner) array(elem func() error) error {
-	if err := s.expect('['); err != nil {
+func (s *scanner) array(elem func() error) error { return s.items('[', ']', elem) }
+
+// items reads an object or array from its opening byte to its closing
+// one, calling item at each member or element.
+func (s *scanner) items(open, end byte, item func() error) error {
+	if err := s.expect(open); err != nil {
 		return err
 	}
 	for first := true; ; {
-		ok, err := s.more(&first, ']')
+		ok, err := s.more(&first, end)
 		if err != nil || !ok {
 			return err
 		}
-		if err := elem(); err != nil {
+		if err := item(); err != nil {
 			return err
 		}
 	}
