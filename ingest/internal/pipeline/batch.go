@@ -34,8 +34,9 @@ type Batch[I, S any] struct {
 // Parse calls parse on every line of the chunk that isBlank does not
 // report, in order, each with its position (the line without its line
 // ending) and a new zero item appended to Items; blank lines are counted
-// instead. Items may move as the slice grows, so parse must not keep the
-// item's address.
+// instead. Items move as the slice grows: a pointer into its item that
+// parse leaves behind is stale by the time the consumer gets the item,
+// which must renew it.
 func (b *Batch[I, S]) Parse(isBlank func([]byte) bool, parse func(raw []byte, pos textpos.Pos, it *I)) {
 	data := b.chunk
 	line := b.first
