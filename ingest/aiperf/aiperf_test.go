@@ -2,19 +2,16 @@ package aiperf
 
 import (
 	"bytes"
+	"errors"
 	"io"
-	"os"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"errors"
-	"math"
-
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
-	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -58,13 +55,7 @@ func TestGolden(t *testing.T) {
 			if len(got.Errs) > 0 {
 				t.Errorf("errors: %v", got.Errs)
 			}
-			var b strings.Builder
-			b.WriteString(got.Table())
-			b.WriteString("\nwarnings\n")
-			for _, w := range rd.Warnings() {
-				b.WriteString(w + "\n")
-			}
-			golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(b.String()))
+			readertest.GoldenWarnings(t, name, got.Table(), rd.Warnings())
 		})
 	}
 }
@@ -256,10 +247,7 @@ func TestCutShortLastLineIsAWarning(t *testing.T) {
 // (several parsing goroutines) and checks the result is what one chunk
 // gives.
 func TestChunksGiveTheSameTurns(t *testing.T) {
-	data, err := os.ReadFile(readertest.FixturePath("aiperf-2026", "profile_export.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readertest.FixtureFile(t, "aiperf-2026", "profile_export.jsonl")
 	read := func() string { return readertest.Collect(reader(t, string(data))).Table() }
 	want := read()
 	defer func(n int) { chunkSize = n }(chunkSize)
@@ -270,7 +258,7 @@ func TestChunksGiveTheSameTurns(t *testing.T) {
 }
 
 func TestSniff(t *testing.T) {
-	data, _ := os.ReadFile(readertest.FixturePath("aiperf-2025", "profile_export.jsonl"))
+	data := readertest.FixtureFile(t, "aiperf-2025", "profile_export.jsonl")
 	first, _, _ := bytes.Cut(data, []byte("\n"))
 	if !Sniff(first) {
 		t.Error("the 2025 fixture is not recognised")

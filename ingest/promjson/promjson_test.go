@@ -3,7 +3,6 @@ package promjson
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
-	"github.com/outlast-dev/outlast/internal/golden"
 )
 
 // exports holds the query_range answers made from the vllm-2026 scrapes.
@@ -228,10 +226,7 @@ func TestLooks(t *testing.T) {
 // with expfmt, then at each 5 s step from 12:00:05 to 12:05:00 takes every
 // series' last scrape at or before the step, and the deltas between steps.
 func scrapesAtSteps(t *testing.T) []string {
-	data, err := os.ReadFile(readertest.FixturePath("vllm-2026", "metrics.prom"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readertest.FixtureFile(t, "vllm-2026", "metrics.prom")
 	type scrape struct {
 		at   float64
 		vals map[string]float64
@@ -324,7 +319,7 @@ func TestExports(t *testing.T) {
 			t.Errorf("%+v", info)
 		}
 		if len(set) > 1 {
-			golden.Check(t, filepath.Join("testdata", "query_range.golden"), []byte(strings.Join(got, "\n")+"\n"))
+			readertest.Golden(t, "query_range", []byte(strings.Join(got, "\n")+"\n"))
 		}
 	}
 }
@@ -332,10 +327,7 @@ func TestExports(t *testing.T) {
 // FuzzQueryRange checks that no input makes the reader fail other than
 // with positioned errors, or give samples that break its rules.
 func FuzzQueryRange(f *testing.F) {
-	data, err := os.ReadFile(filepath.Join(exports, "query_range_all.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	data := readertest.ReadFile(f, exports, "query_range_all.json")
 	f.Add(data[:3000])
 	f.Add([]byte(doc(`{"metric":{"__name__":"vllm:prompt_tokens_total","a":"\u00e9"},"values":[[1790000005,"10"],[1790000010.5,"5"]]}`)))
 	f.Add([]byte(`{"status":"error","errorType":"x","error":"y"}`))

@@ -23,7 +23,11 @@ var fixtures = []struct {
 	{"sglang-2026", time.Date(2026, 7, 20, 10, 15, 0, 0, time.UTC)},
 }
 
-func fixturePath(run string) string { return readertest.FixturePath(run, "metrics.prom") }
+// fixtureData returns the metrics.prom of the fixture run.
+func fixtureData(t testing.TB, run string) []byte {
+	t.Helper()
+	return readertest.FixtureFile(t, run, "metrics.prom")
+}
 
 // reader is what the tests read through: Reader or TimedReader.
 type reader interface {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,7 +13,6 @@ import (
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
-	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -23,13 +20,10 @@ import (
 func TestGolden(t *testing.T) {
 	for _, fx := range fixtures {
 		t.Run(fx.run, func(t *testing.T) {
-			data, err := os.ReadFile(fixturePath(fx.run))
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := fixtureData(t, fx.run)
 			lines, info := readAll(t, string(data), fx.t0)
 			got := strings.Join(append(lines, formatInfo(info)), "\n") + "\n"
-			golden.Check(t, filepath.Join("testdata", fx.run+".golden"), []byte(got))
+			readertest.Golden(t, fx.run, []byte(got))
 		})
 	}
 }
@@ -38,10 +32,7 @@ func TestGolden(t *testing.T) {
 // of the golden files.
 func TestFixtureFacts(t *testing.T) {
 	for _, fx := range fixtures {
-		data, err := os.ReadFile(fixturePath(fx.run))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := fixtureData(t, fx.run)
 		lines, info := readAll(t, string(data), fx.t0)
 		wantResets, wantEngine := 0, "sglang"
 		if fx.run == "vllm-2026" {
@@ -490,10 +481,7 @@ func TestEdges(t *testing.T) {
 
 func FuzzScrape(f *testing.F) {
 	for _, fx := range fixtures {
-		data, err := os.ReadFile(fixturePath(fx.run))
-		if err != nil {
-			f.Fatal(err)
-		}
+		data := fixtureData(f, fx.run)
 		// The first two scrapes, and a short prefix that mutates faster;
 		// whole files make the fuzzer slow.
 		parts := bytes.SplitAfterN(data, []byte("# scrape "), 4)
@@ -516,10 +504,7 @@ func FuzzScrape(f *testing.F) {
 // BenchmarkReader measures throughput on the vLLM fixture (the larger,
 // histogram-heavy exposition).
 func BenchmarkReader(b *testing.B) {
-	data, err := os.ReadFile(fixturePath("vllm-2026"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := fixtureData(b, "vllm-2026")
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -536,10 +521,7 @@ func BenchmarkReader(b *testing.B) {
 // BenchmarkExpfmt measures expfmt alone on the same scrapes, split
 // beforehand: the ceiling for BenchmarkReader.
 func BenchmarkExpfmt(b *testing.B) {
-	data, err := os.ReadFile(fixturePath("vllm-2026"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := fixtureData(b, "vllm-2026")
 	size := len(data)
 	var chunks [][]byte
 	for len(data) > 0 {

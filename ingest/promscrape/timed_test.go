@@ -3,8 +3,6 @@ package promscrape
 import (
 	"bytes"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -54,30 +52,26 @@ var tsT0 = t0.Add((1790000000 - 1000) * 1e9)
 // scrape (/federate), series by series (promtool's dump) and shuffled: the
 // samples are the same, each at the line of its first point.
 func TestTimedOrder(t *testing.T) {
-	byScrape := `vllm:num_requests_running{engine="0"} 1 1790000005.000
-vllm:prompt_tokens_total{engine="0"} 10 1790000005.000
-vllm:num_requests_running{engine="0"} 2 1790000010.000
-vllm:prompt_tokens_total{engine="0"} 30 1790000010.000
-vllm:num_requests_running{engine="0"} 3 1790000015.000
-vllm:prompt_tokens_total{engine="0"} 60 1790000015.000
-# EOF
-`
-	bySeries := `vllm:num_requests_running{engine="0"} 1 1790000005.000
-vllm:num_requests_running{engine="0"} 2 1790000010.000
-vllm:num_requests_running{engine="0"} 3 1790000015.000
-vllm:prompt_tokens_total{engine="0"} 10 1790000005.000
-vllm:prompt_tokens_total{engine="0"} 30 1790000010.000
-vllm:prompt_tokens_total{engine="0"} 60 1790000015.000
-# EOF
-`
-	shuffled := `vllm:prompt_tokens_total{engine="0"} 60 1790000015.000
-vllm:num_requests_running{engine="0"} 2 1790000010.000
-vllm:prompt_tokens_total{engine="0"} 10 1790000005.000
-vllm:num_requests_running{engine="0"} 3 1790000015
-vllm:prompt_tokens_total{engine="0"} 30 1.79000001e9
-vllm:num_requests_running{engine="0"} 1 1790000005.000
-# EOF
-`
+	// points are the set's six points, scrape by scrape.
+	points := []string{
+		`vllm:num_requests_running{engine="0"} 1 1790000005.000`,
+		`vllm:prompt_tokens_total{engine="0"} 10 1790000005.000`,
+		`vllm:num_requests_running{engine="0"} 2 1790000010.000`,
+		`vllm:prompt_tokens_total{engine="0"} 30 1790000010.000`,
+		`vllm:num_requests_running{engine="0"} 3 1790000015.000`,
+		`vllm:prompt_tokens_total{engine="0"} 60 1790000015.000`,
+	}
+	layout := func(order ...int) string {
+		var b strings.Builder
+		for _, i := range order {
+			b.WriteString(points[i] + "\n")
+		}
+		return b.String() + "# EOF\n"
+	}
+	byScrape, bySeries := layout(0, 1, 2, 3, 4, 5), layout(0, 2, 4, 1, 3, 5)
+	// The shuffled layout also spells two times otherwise: without the
+	// decimals, and with an exponent.
+	shuffled := strings.NewReplacer("} 3 1790000015.000", "} 3 1790000015", "} 30 1790000010.000", "} 30 1.79000001e9").Replace(layout(5, 2, 1, 4, 3, 0))
 	body := func(l string) string { return l[strings.Index(l, " t="):] }
 	var first []string
 	for k, in := range []string{byScrape, bySeries, shuffled} {
@@ -287,10 +281,7 @@ func TestTimedEnd(t *testing.T) {
 // than with positioned errors, or give samples that break their rules.
 func FuzzTimed(f *testing.F) {
 	for _, file := range []string{"federate.prom", "metrics.om"} {
-		data, err := os.ReadFile(filepath.Join(exportsDir, file))
-		if err != nil {
-			f.Fatal(err)
-		}
+		data := readertest.ReadFile(f, exportsDir, file)
 		f.Add(data[:3000])
 	}
 	f.Add([]byte("vllm:prompt_tokens_total{a=\"\\x\"} 5 1790000000.5\nvllm:prompt_tokens_total{a=\"\\x\"} NaN 1790000001\n# EOF\n"))
