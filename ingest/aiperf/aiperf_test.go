@@ -16,9 +16,8 @@ import (
 	"github.com/outlast-dev/outlast/textpos"
 )
 
-// t0 is the t=0 of the tests' records: 2026-10-27T12:00:00Z, Unix
-// 1793102400.
-var t0 = time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)
+// t0 is the t=0 of the tests' records.
+var t0 = readertest.T0
 
 // reader returns a reader of text, closed when the test ends.
 func reader(t testing.TB, text string) *Reader {

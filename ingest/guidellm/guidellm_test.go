@@ -17,8 +17,8 @@ import (
 	"github.com/outlast-dev/outlast/textpos"
 )
 
-// t0 is the t=0 of the tests: 2026-10-27T12:00:00Z, Unix 1793102400.
-var t0 = time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)
+// t0 is the t=0 of the tests.
+var t0 = readertest.T0
 
 // benchmarkRead is one benchmark as read.
 type benchmarkRead struct {

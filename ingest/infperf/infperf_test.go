@@ -9,16 +9,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
-// t0 is the t=0 of the tests: 2026-10-27T12:00:00Z, Unix 1793102400. The
-// tests' perf_counter clock reads 734512.5 then: Unix = perf + offset.
-var t0 = time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)
+// t0 is the t=0 of the tests, Unix 1793102400. The tests' perf_counter
+// clock reads 734512.5 then: Unix = perf + offset.
+var t0 = readertest.T0
 
 const offset = 1792367887.5
 

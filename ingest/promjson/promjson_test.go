@@ -18,9 +18,6 @@ import (
 // exports holds the query_range answers made from the vllm-2026 scrapes.
 var exports = filepath.Join(readertest.FixturesDir, "prom-exports")
 
-// vllmT0 is the vllm-2026 fixture's started_at.
-var vllmT0 = time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)
-
 // t0 is the T0 of the small inputs: Unix second 1,790,000,000.
 var t0 = time.Unix(1790000000, 0).UTC()
 
@@ -257,7 +254,7 @@ func scrapesAtSteps(t *testing.T) []string {
 	g := func(x float64) string { return fmt.Sprint(x) }
 	var out []string
 	var prev map[string]float64
-	start := float64(vllmT0.Unix())
+	start := float64(readertest.T0.Unix())
 	for step := 5.0; step <= 300; step += 5 {
 		var cur map[string]float64
 		for _, s := range scrapes {
@@ -310,7 +307,7 @@ func TestExports(t *testing.T) {
 			defer lr.Close()
 			inputs = append(inputs, lr)
 		}
-		got, info := readInputs(t, inputs, vllmT0)
+		got, info := readInputs(t, inputs, readertest.T0)
 		for i := range got {
 			got[i] = got[i][strings.Index(got[i], "t="):]
 		}

@@ -19,7 +19,7 @@ var fixtures = []struct {
 	run string
 	t0  time.Time
 }{
-	{"vllm-2026", time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)},
+	{"vllm-2026", readertest.T0},
 	{"sglang-2026", time.Date(2026, 7, 20, 10, 15, 0, 0, time.UTC)},
 }
 
