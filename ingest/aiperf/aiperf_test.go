@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
@@ -34,27 +33,23 @@ func reader(t testing.TB, text string) *Reader {
 // TestGolden reads each export through the reader and the session
 // derivation and compares the tables with their golden files.
 func TestGolden(t *testing.T) {
-	inputs := map[string]string{
-		"aiperf-2026":    readertest.FixturePath("aiperf-2026", "profile_export.jsonl"),
-		"aiperf-2025":    readertest.FixturePath("aiperf-2025", "profile_export.jsonl"),
-		"after-43b78902": "testdata/after-43b78902.jsonl",
-	}
-	starts := map[string]time.Time{
-		"aiperf-2026": t0, "aiperf-2025": time.Date(2025, 10, 7, 15, 13, 21, 0, time.UTC), "after-43b78902": time.Date(2025, 10, 7, 15, 13, 21, 0, time.UTC),
-	}
-	for name, path := range inputs {
-		t.Run(name, func(t *testing.T) {
-			lr, err := lineio.Open(path, filepath.Base(path))
+	for _, in := range []struct{ name, path, start string }{
+		{"aiperf-2026", readertest.FixturePath("aiperf-2026", "profile_export.jsonl"), "2026-10-27T12:00:00Z"},
+		{"aiperf-2025", readertest.FixturePath("aiperf-2025", "profile_export.jsonl"), "2025-10-07T15:13:21Z"},
+		{"after-43b78902", "testdata/after-43b78902.jsonl", "2025-10-07T15:13:21Z"},
+	} {
+		t.Run(in.name, func(t *testing.T) {
+			lr, err := lineio.Open(in.path, filepath.Base(in.path))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer lr.Close()
-			rd := NewReader(lr, starts[name])
+			rd := NewReader(lr, readertest.UTC(in.start))
 			got := readertest.Collect(rd)
 			if len(got.Errs) > 0 {
 				t.Errorf("errors: %v", got.Errs)
 			}
-			readertest.GoldenWarnings(t, name, got.Table(), rd.Warnings())
+			readertest.GoldenWarnings(t, in.name, got.Table(), rd.Warnings())
 		})
 	}
 }
