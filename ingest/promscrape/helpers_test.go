@@ -62,6 +62,26 @@ func readTimed(t testing.TB, input, form string, start time.Time) ([]string, Inf
 	return read(t, "metrics.prom", input, func(lr *lineio.Reader) reader { return NewTimedReader(lr, form, Options{T0: start}) })
 }
 
+// checkRead reads input, "# scrape"-marked scrapes with T0 at t0, checks
+// its lines (FormatScrape, or "error: " and the error) against want and
+// returns the final Info.
+func checkRead(t *testing.T, input string, want ...string) Info {
+	t.Helper()
+	got, info := readAll(t, input, t0)
+	check(t, got, want)
+	return info
+}
+
+// checkTimed reads input, exposition with timestamps in the given form
+// counted from tsT0, checks its lines against want and returns the final
+// Info.
+func checkTimed(t *testing.T, input, form string, want ...string) Info {
+	t.Helper()
+	got, info := readTimed(t, input, form, tsT0)
+	check(t, got, want)
+	return info
+}
+
 func formatInfo(in Info) string {
 	return fmt.Sprintf("info: engine=%q kv_pool=%d scrapes=%d resets=%d first=%v last=%v unrecognised=%d",
 		in.Engine, in.KVPoolTokens, in.Scrapes, in.CounterResets, in.FirstS, in.LastS, in.Unrecognised)

@@ -32,13 +32,11 @@ vllm:prompt_tokens_total{engine="0"} 160 1790000004750
 vllm:num_requests_running{engine="0"} 5 1790000009000
 vllm:prompt_tokens_total{engine="0"} 200 1790000009000
 `
-	got, info := readTimed(t, in, text, tsT0)
-	want := []string{
+	info := checkTimed(t, in, text,
 		"line=3 t=0.500 metrics/scrape engine=0 run=2 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=5 t=4.750 metrics/scrape engine=0 run=3 wait=- kv=- dt=4.25 queries=- hits=- prompt=60 gen=- preempt=-",
 		"line=9 t=9.000 metrics/scrape engine=0 run=5 wait=- kv=- dt=4.25 queries=- hits=- prompt=40 gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 	if info.Scrapes != 3 || info.Engine != "vllm" {
 		t.Errorf("%s", formatInfo(info))
 	}
@@ -111,8 +109,7 @@ vllm:num_requests_running{engine="0",instance="b"} 20 1790000007500
 vllm:prompt_tokens_total{engine="0",instance="b"} 1400 1790000007500
 vllm:num_requests_running{engine="0",instance="b"} 30 1790000400000
 `
-	got, _ := readTimed(t, in, text, tsT0)
-	want := []string{
+	checkTimed(t, in, text,
 		"line=1 t=0.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		// b appears: its counter counts from zero, as any new series.
 		"line=2 t=2.500 metrics/scrape engine=0 run=11 wait=- kv=- dt=2.5 queries=- hits=- prompt=1000 gen=- preempt=-",
@@ -120,8 +117,7 @@ vllm:num_requests_running{engine="0",instance="b"} 30 1790000400000
 		"line=7 t=7.500 metrics/scrape engine=0 run=22 wait=- kv=- dt=2.5 queries=- hits=- prompt=400 gen=- preempt=-",
 		// 392.5 s later a's points are older than the lookback: it vanished.
 		"line=9 t=400.000 metrics/scrape engine=0 run=30 wait=- kv=- dt=392.5 queries=- hits=- prompt=- gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 }
 
 // TestTimedRepeats reads a /federate poll that saw the same scrape twice:
@@ -157,15 +153,13 @@ vllm:num_requests_waiting{engine="0"} 4 1790000000.000
 vllm:num_requests_waiting{engine="0"} 5 1790000010.000
 # EOF
 `
-	got, _ := readTimed(t, in, om, tsT0)
-	want := []string{
+	checkTimed(t, in, om,
 		"line=1 t=0.000 metrics/scrape engine=0 run=1 wait=4 kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=5 t=10.000 metrics/scrape engine=0 run=- wait=5 kv=- dt=10 queries=- hits=- prompt=- gen=- preempt=-",
 		"line=3 t=20.000 metrics/scrape engine=0 run=3 wait=5 kv=- dt=10 queries=- hits=- prompt=- gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 	// In the text format a NaN is a value, and no gauge may be NaN.
-	got, _ = readTimed(t, "vllm:num_requests_running NaN 1790000000000\n", text, tsT0)
+	got, _ := readTimed(t, "vllm:num_requests_running NaN 1790000000000\n", text, tsT0)
 	if len(got) != 1 || got[0] != "error: metrics.prom:1:27: gauge vllm:num_requests_running has value NaN" {
 		t.Errorf("NaN in text: %q", got)
 	}
@@ -181,13 +175,11 @@ vllm:num_requests_running 2 1790000005000
 vllm:prompt_tokens_total 40 1790000010000
 vllm:num_requests_running 3 1790000010000
 `
-	got, _ := readTimed(t, in, text, tsT0)
-	want := []string{
+	checkTimed(t, in, text,
 		"error: metrics.prom:3:26: counter vllm:prompt_tokens_total has value -5",
 		"line=1 t=0.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=5 t=10.000 metrics/scrape engine=0 run=3 wait=- kv=- dt=10 queries=- hits=- prompt=30 gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 }
 
 // TestTimedLineErrors checks the reason, line and column of bad lines of
