@@ -2,26 +2,21 @@ package aiperf
 
 import (
 	"bytes"
+	"errors"
 	"io"
-	"os"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"errors"
-	"math"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
-	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
-// t0 is the t=0 of the tests' records: 2026-10-27T12:00:00Z, Unix
-// 1793102400.
-var t0 = time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)
+// t0 is the t=0 of the tests' records.
+var t0 = readertest.T0
 
 // reader returns a reader of text, closed when the test ends.
 func reader(t testing.TB, text string) *Reader {
@@ -38,33 +33,23 @@ func reader(t testing.TB, text string) *Reader {
 // TestGolden reads each export through the reader and the session
 // derivation and compares the tables with their golden files.
 func TestGolden(t *testing.T) {
-	inputs := map[string]string{
-		"aiperf-2026":    readertest.FixturePath("aiperf-2026", "profile_export.jsonl"),
-		"aiperf-2025":    readertest.FixturePath("aiperf-2025", "profile_export.jsonl"),
-		"after-43b78902": "testdata/after-43b78902.jsonl",
-	}
-	starts := map[string]time.Time{
-		"aiperf-2026": t0, "aiperf-2025": time.Date(2025, 10, 7, 15, 13, 21, 0, time.UTC), "after-43b78902": time.Date(2025, 10, 7, 15, 13, 21, 0, time.UTC),
-	}
-	for name, path := range inputs {
-		t.Run(name, func(t *testing.T) {
-			lr, err := lineio.Open(path, filepath.Base(path))
+	for _, in := range []struct{ name, path, start string }{
+		{"aiperf-2026", readertest.FixturePath("aiperf-2026", "profile_export.jsonl"), "2026-10-27T12:00:00Z"},
+		{"aiperf-2025", readertest.FixturePath("aiperf-2025", "profile_export.jsonl"), "2025-10-07T15:13:21Z"},
+		{"after-43b78902", "testdata/after-43b78902.jsonl", "2025-10-07T15:13:21Z"},
+	} {
+		t.Run(in.name, func(t *testing.T) {
+			lr, err := lineio.Open(in.path, filepath.Base(in.path))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer lr.Close()
-			rd := NewReader(lr, starts[name])
+			rd := NewReader(lr, readertest.UTC(in.start))
 			got := readertest.Collect(rd)
 			if len(got.Errs) > 0 {
 				t.Errorf("errors: %v", got.Errs)
 			}
-			var b strings.Builder
-			b.WriteString(got.Table())
-			b.WriteString("\nwarnings\n")
-			for _, w := range rd.Warnings() {
-				b.WriteString(w + "\n")
-			}
-			golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(b.String()))
+			readertest.GoldenWarnings(t, in.name, got.Table(), rd.Warnings())
 		})
 	}
 }
@@ -256,10 +241,7 @@ func TestCutShortLastLineIsAWarning(t *testing.T) {
 // (several parsing goroutines) and checks the result is what one chunk
 // gives.
 func TestChunksGiveTheSameTurns(t *testing.T) {
-	data, err := os.ReadFile(readertest.FixturePath("aiperf-2026", "profile_export.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readertest.FixtureFile(t, "aiperf-2026", "profile_export.jsonl")
 	read := func() string { return readertest.Collect(reader(t, string(data))).Table() }
 	want := read()
 	defer func(n int) { chunkSize = n }(chunkSize)
@@ -270,7 +252,7 @@ func TestChunksGiveTheSameTurns(t *testing.T) {
 }
 
 func TestSniff(t *testing.T) {
-	data, _ := os.ReadFile(readertest.FixturePath("aiperf-2025", "profile_export.jsonl"))
+	data := readertest.FixtureFile(t, "aiperf-2025", "profile_export.jsonl")
 	first, _, _ := bytes.Cut(data, []byte("\n"))
 	if !Sniff(first) {
 		t.Error("the 2025 fixture is not recognised")

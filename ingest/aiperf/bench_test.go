@@ -3,7 +3,6 @@ package aiperf
 import (
 	"bytes"
 	"io"
-	"os"
 	"testing"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
@@ -13,10 +12,7 @@ import (
 // BenchmarkReader reads the 2026 fixture's records repeated to some 8 MB:
 // the speed of the reader alone, in bytes of export per second.
 func BenchmarkReader(b *testing.B) {
-	one, err := os.ReadFile(readertest.FixturePath("aiperf-2026", "profile_export.jsonl"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	one := readertest.FixtureFile(b, "aiperf-2026", "profile_export.jsonl")
 	readertest.BenchRead(b, bytes.Repeat(one, (8<<20)/len(one)+1), func(r io.Reader) (int, error) {
 		lr, err := lineio.NewReader(r, "profile_export.jsonl")
 		if err != nil {

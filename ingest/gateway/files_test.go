@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,10 +60,7 @@ func ingest(t testing.TB, data []byte, t0 time.Time, runEndS float64) (string, *
 func TestBadInput(t *testing.T) {
 	for _, file := range golden.Glob(t, "testdata/bad/*.jsonl") {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := readertest.ReadFile(t, file)
 			got, _ := ingest(t, data, specT0, 300)
 			if !strings.Contains(got, "error: ") && !strings.Contains(got, "warning: ") && !strings.Contains(got, "unknown: ") {
 				t.Errorf("no error, warning or unknown kind reported:\n%s", got)
@@ -77,18 +73,12 @@ func TestBadInput(t *testing.T) {
 // loadFixture returns a fixture run's manifest and gateway bytes.
 func loadFixture(t testing.TB, dir string) (*manifest.Manifest, []byte) {
 	t.Helper()
-	yaml, err := os.ReadFile(filepath.Join(dir, "run.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	yaml := readertest.ReadFile(t, dir, "run.yaml")
 	m, err := manifest.Parse(yaml, "run.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, m.Files.Gateway))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readertest.ReadFile(t, dir, m.Files.Gateway)
 	return m, data
 }
 
@@ -112,7 +102,7 @@ func TestFixtures(t *testing.T) {
 			if strings.Contains(got, "error: ") || strings.Contains(got, "warning: ") {
 				t.Fatalf("fixture has problems:\n%s", got)
 			}
-			golden.Check(t, filepath.Join("testdata", "fixtures", run+".golden"), []byte(got))
+			readertest.Golden(t, filepath.Join("fixtures", run), []byte(got))
 
 			sessions, turns, _ := c.Tables(m.DurationS)
 			origin := map[string]string{}
@@ -175,17 +165,14 @@ func TestFixtureValues(t *testing.T) {
 
 func FuzzGatewayLine(f *testing.F) {
 	for _, dir := range fixtureDirs(f) {
-		data, err := os.ReadFile(filepath.Join(dir, "gateway.jsonl"))
-		if err != nil {
-			f.Fatal(err)
-		}
+		data := readertest.ReadFile(f, dir, "gateway.jsonl")
 		for line := range bytes.Lines(data) {
 			f.Add(bytes.TrimSuffix(line, []byte("\n")))
 		}
 	}
 	bad, _ := filepath.Glob("testdata/bad/*.jsonl")
 	for _, file := range bad {
-		data, _ := os.ReadFile(file)
+		data := readertest.ReadFile(f, file)
 		for line := range bytes.Lines(data) {
 			f.Add(bytes.TrimSuffix(line, []byte("\n")))
 		}
@@ -236,10 +223,7 @@ func FuzzGatewayLine(f *testing.F) {
 func BenchmarkReader(b *testing.B) {
 	var one []byte
 	for _, dir := range fixtureDirs(b) {
-		data, err := os.ReadFile(filepath.Join(dir, "gateway.jsonl"))
-		if err != nil {
-			b.Fatal(err)
-		}
+		data := readertest.ReadFile(b, dir, "gateway.jsonl")
 		one = append(one, data...)
 	}
 	data := bytes.Repeat(one, 4<<20/len(one)+1)

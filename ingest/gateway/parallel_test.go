@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,10 +47,7 @@ func optF(p *float64) string {
 func TestChunkingKeepsOrderAndPositions(t *testing.T) {
 	var fixturesText string
 	for _, dir := range fixtureDirs(t) {
-		b, err := os.ReadFile(filepath.Join(dir, "gateway.jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := readertest.ReadFile(t, dir, "gateway.jsonl")
 		fixturesText += string(b)
 	}
 	inputs := map[string]string{
@@ -105,10 +101,7 @@ func TestCloseStopsEarly(t *testing.T) {
 func TestCollectedTurnsOutliveBatches(t *testing.T) {
 	defer func(n int) { chunkSize = n }(chunkSize)
 	for _, dir := range fixtureDirs(t) {
-		b, err := os.ReadFile(filepath.Join(dir, "gateway.jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := readertest.ReadFile(t, dir, "gateway.jsonl")
 		tables := func(size int) string {
 			chunkSize = size
 			c := NewCollector()

@@ -23,20 +23,11 @@ func BenchmarkReader(b *testing.B) {
 			return 0, err
 		}
 		n := 0
-		for {
-			_, err := rd.NextBenchmark()
-			if err == io.EOF {
-				return n, nil
-			}
-			if err != nil {
-				return n, err
-			}
-			rd.SetT0(t0)
+		err = eachBenchmark(rd, t0, func(*Benchmark) error {
 			k, err := readertest.Drain(rd)
-			if err != nil {
-				return n, err
-			}
 			n += k
-		}
+			return err
+		})
+		return n, err
 	})
 }

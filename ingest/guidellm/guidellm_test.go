@@ -1,27 +1,24 @@
 package guidellm
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"errors"
-	"math"
-
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
-	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
-// t0 is the t=0 of the tests: 2026-10-27T12:00:00Z, Unix 1793102400.
-var t0 = time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)
+// t0 is the t=0 of the tests.
+var t0 = readertest.T0
 
 // benchmarkRead is one benchmark as read.
 type benchmarkRead struct {
@@ -38,26 +35,30 @@ func readReport(t testing.TB, text string, opt Options, start time.Time) ([]benc
 		return nil, nil, err
 	}
 	var out []benchmarkRead
+	err = eachBenchmark(rd, start, func(b *Benchmark) error {
+		out = append(out, benchmarkRead{b, readertest.Collect(rd)})
+		return nil
+	})
+	return out, rd, err
+}
+
+// eachBenchmark calls each on every benchmark of the report, with the
+// run's t=0 set to start for its turns, until the report's end, an error
+// of the reader's or one of each's.
+func eachBenchmark(rd *Reader, start time.Time, each func(b *Benchmark) error) error {
 	for {
 		b, err := rd.NextBenchmark()
 		if err == io.EOF {
-			return out, rd, nil
+			return nil
 		}
 		if err != nil {
-			return out, rd, err
+			return err
 		}
 		rd.SetT0(start)
-		out = append(out, benchmarkRead{b, readertest.Collect(rd)})
+		if err := each(b); err != nil {
+			return err
+		}
 	}
-}
-
-func fileText(t testing.TB, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // TestGolden reads each report and compares its benchmarks' tables with
@@ -76,7 +77,7 @@ func TestGolden(t *testing.T) {
 	}
 	for _, in := range inputs {
 		t.Run(in.name, func(t *testing.T) {
-			bs, rd, err := readReport(t, fileText(t, in.path), Options{Lenient: in.lenient}, in.start)
+			bs, rd, err := readReport(t, string(readertest.ReadFile(t, in.path)), Options{Lenient: in.lenient}, in.start)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,11 +88,7 @@ func TestGolden(t *testing.T) {
 					x.b.Index, x.b.Strategy, readertest.Ptr(x.b.Rate), readertest.Ptr(x.b.Concurrency), x.b.Model, x.b.In, x.b.Excluded)
 				b.WriteString(x.Table())
 			}
-			b.WriteString("\nwarnings\n")
-			for _, w := range rd.Warnings() {
-				b.WriteString(w + "\n")
-			}
-			golden.Check(t, filepath.Join("testdata", in.name+".golden"), []byte(b.String()))
+			readertest.GoldenWarnings(t, in.name, b.String(), rd.Warnings())
 		})
 	}
 }
@@ -104,11 +101,11 @@ func TestYAMLReadsAsJSON(t *testing.T) {
 		{readertest.FixturePath("guidellm-main", "benchmarks.json"), "testdata/main.yaml"},
 		{"testdata/v0.3.1-stripped.json", "testdata/v0.3.1-stripped.yaml"},
 	} {
-		j, _, err := readReport(t, fileText(t, pair[0]), Options{Lenient: true}, t0)
+		j, _, err := readReport(t, string(readertest.ReadFile(t, pair[0])), Options{Lenient: true}, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		y, _, err := readReport(t, fileText(t, pair[1]), Options{Lenient: true}, t0)
+		y, _, err := readReport(t, string(readertest.ReadFile(t, pair[1])), Options{Lenient: true}, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,7 +261,7 @@ func TestWindow(t *testing.T) {
 // TestSampled checks that a sampled benchmark is refused, and read with a
 // warning when lenient.
 func TestSampled(t *testing.T) {
-	text := fileText(t, "testdata/sampled.json")
+	text := string(readertest.ReadFile(t, "testdata/sampled.json"))
 	strict, _, err := readReport(t, text, Options{}, t0)
 	want := "benchmarks.json: benchmarks[0]: the file holds 10 of the 191 successful requests GuideLLM counted in its measured window (request_totals): the requests were sampled"
 	if err != nil || len(strict) != 1 || len(strict[0].Errs) != 1 || !strings.HasPrefix(strict[0].Errs[0], want) || !strings.Contains(strict[0].Errs[0], "--lenient") {
@@ -352,7 +349,7 @@ func TestPositionsInPrettyJSON(t *testing.T) {
 // TestPositionsInYAML checks that errors in the YAML form point at the
 // YAML value.
 func TestPositionsInYAML(t *testing.T) {
-	text := fileText(t, "testdata/main.yaml")
+	text := string(readertest.ReadFile(t, "testdata/main.yaml"))
 	m := regexp.MustCompile(`\n( *)output_tokens: [0-9]`).FindStringIndex(text)
 	if m == nil {
 		t.Fatal("no output_tokens in main.yaml")
@@ -427,26 +424,21 @@ func FuzzReport(f *testing.F) {
 			checkErr(t, err, text)
 			return
 		}
-		rd.SetT0(t0)
-		for steps := 0; ; steps++ {
-			if steps > 4*len(text)+10 {
+		steps := 0
+		// bounded fails when reading takes several times more steps than
+		// the input has bytes: reading must end.
+		bounded := func() {
+			if steps++; steps > 4*len(text)+10 {
 				t.Fatalf("reading does not end on %q", text)
 			}
-			_, err := rd.NextBenchmark()
-			if err == io.EOF {
-				return
-			}
-			if err != nil {
-				checkErr(t, err, text)
-				return
-			}
-			for ; ; steps++ {
-				if steps > 4*len(text)+10 {
-					t.Fatalf("reading does not end on %q", text)
-				}
+		}
+		err = eachBenchmark(rd, t0, func(*Benchmark) error {
+			bounded()
+			for {
+				bounded()
 				tr, err := rd.Next()
 				if err == io.EOF {
-					break
+					return nil
 				}
 				if err != nil {
 					checkErr(t, err, text)
@@ -458,6 +450,9 @@ func FuzzReport(f *testing.F) {
 					t.Fatalf("bad turn %+v", r)
 				}
 			}
+		})
+		if err != nil {
+			checkErr(t, err, text)
 		}
 	})
 }

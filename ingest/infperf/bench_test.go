@@ -3,7 +3,6 @@ package infperf
 import (
 	"bytes"
 	"io"
-	"os"
 	"testing"
 
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
@@ -13,10 +12,7 @@ import (
 // inference-perf writes them (json.dumps indent=2): the speed of the reader
 // alone, clock anchoring included, in bytes of export per second.
 func BenchmarkReader(b *testing.B) {
-	one, err := os.ReadFile(readertest.FixturePath("inference-perf-0.6.1", "per_request_lifecycle_metrics.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	one := readertest.FixtureFile(b, "inference-perf-0.6.1", "per_request_lifecycle_metrics.json")
 	readertest.BenchRead(b, repeatList(one, 16<<20), func(r io.Reader) (int, error) {
 		return readertest.Drain(NewReader(r, "per_request_lifecycle_metrics.json", Options{T0: t0}))
 	})

@@ -1,26 +1,23 @@
 package infperf
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"errors"
-	"io"
-	"math"
 
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
-	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
-// t0 is the t=0 of the tests: 2026-10-27T12:00:00Z, Unix 1793102400. The
-// tests' perf_counter clock reads 734512.5 then: Unix = perf + offset.
-var t0 = time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)
+// t0 is the t=0 of the tests, Unix 1793102400. The tests' perf_counter
+// clock reads 734512.5 then: Unix = perf + offset.
+var t0 = readertest.T0
 
 const offset = 1792367887.5
 
@@ -45,14 +42,8 @@ func TestGolden(t *testing.T) {
 			rd := open(t, filepath.Join(dir, "per_request_lifecycle_metrics.json"), Options{T0: t0, PerSession: filepath.Join(dir, PerSessionFile)})
 			got := readertest.Collect(rd)
 			a := rd.Anchor()
-			var b strings.Builder
-			fmt.Fprintf(&b, "anchor %s %.4f ± %.4f\n", a.Method, a.OffsetS, *a.UncertaintyS)
-			b.WriteString(got.Table())
-			b.WriteString("\nwarnings\n")
-			for _, w := range rd.Warnings() {
-				b.WriteString(w + "\n")
-			}
-			golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(b.String()))
+			anchor := fmt.Sprintf("anchor %s %.4f ± %.4f\n", a.Method, a.OffsetS, *a.UncertaintyS)
+			readertest.GoldenWarnings(t, name, anchor+got.Table(), rd.Warnings())
 		})
 	}
 }

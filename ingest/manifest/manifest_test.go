@@ -4,27 +4,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/internal/golden"
-	"github.com/outlast-dev/outlast/textpos"
-
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
-
-const fixturesDir = "../../fixtures/real"
 
 func parseFile(t testing.TB, path string) (*Manifest, error) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Parse(data, "run.yaml")
+	return Parse(readertest.ReadFile(t, path), "run.yaml")
 }
 
 // runJSON renders the flattened run as indented JSON for golden files.
@@ -172,7 +165,7 @@ func TestMinimal(t *testing.T) {
 // TestFixtures parses the fixture runs' manifests and checks the values
 // each fixture was written with.
 func TestFixtures(t *testing.T) {
-	dirs, _ := filepath.Glob(filepath.Join(fixturesDir, "*", "run.yaml"))
+	dirs, _ := filepath.Glob(filepath.Join(readertest.FixturesDir, "*", "run.yaml"))
 	if len(dirs) != 10 {
 		t.Fatalf("%d fixture manifests, want 10", len(dirs))
 	}
@@ -217,14 +210,10 @@ func TestFixtures(t *testing.T) {
 }
 
 func FuzzManifest(f *testing.F) {
-	for _, pattern := range []string{"testdata/good/*.yaml", "testdata/bad/*.yaml", fixturesDir + "/*/run.yaml"} {
+	for _, pattern := range []string{"testdata/good/*.yaml", "testdata/bad/*.yaml", readertest.FixturesDir + "/*/run.yaml"} {
 		files, _ := filepath.Glob(pattern)
 		for _, file := range files {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(data)
+			f.Add(readertest.ReadFile(f, file))
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -3,7 +3,6 @@ package promjson
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,14 +13,10 @@ import (
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
-	"github.com/outlast-dev/outlast/internal/golden"
 )
 
 // exports holds the query_range answers made from the vllm-2026 scrapes.
 var exports = filepath.Join(readertest.FixturesDir, "prom-exports")
-
-// vllmT0 is the vllm-2026 fixture's started_at.
-var vllmT0 = time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)
 
 // t0 is the T0 of the small inputs: Unix second 1,790,000,000.
 var t0 = time.Unix(1790000000, 0).UTC()
@@ -228,10 +223,7 @@ func TestLooks(t *testing.T) {
 // with expfmt, then at each 5 s step from 12:00:05 to 12:05:00 takes every
 // series' last scrape at or before the step, and the deltas between steps.
 func scrapesAtSteps(t *testing.T) []string {
-	data, err := os.ReadFile(readertest.FixturePath("vllm-2026", "metrics.prom"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readertest.FixtureFile(t, "vllm-2026", "metrics.prom")
 	type scrape struct {
 		at   float64
 		vals map[string]float64
@@ -262,7 +254,7 @@ func scrapesAtSteps(t *testing.T) []string {
 	g := func(x float64) string { return fmt.Sprint(x) }
 	var out []string
 	var prev map[string]float64
-	start := float64(vllmT0.Unix())
+	start := float64(readertest.T0.Unix())
 	for step := 5.0; step <= 300; step += 5 {
 		var cur map[string]float64
 		for _, s := range scrapes {
@@ -315,7 +307,7 @@ func TestExports(t *testing.T) {
 			defer lr.Close()
 			inputs = append(inputs, lr)
 		}
-		got, info := readInputs(t, inputs, vllmT0)
+		got, info := readInputs(t, inputs, readertest.T0)
 		for i := range got {
 			got[i] = got[i][strings.Index(got[i], "t="):]
 		}
@@ -324,7 +316,7 @@ func TestExports(t *testing.T) {
 			t.Errorf("%+v", info)
 		}
 		if len(set) > 1 {
-			golden.Check(t, filepath.Join("testdata", "query_range.golden"), []byte(strings.Join(got, "\n")+"\n"))
+			readertest.Golden(t, "query_range", []byte(strings.Join(got, "\n")+"\n"))
 		}
 	}
 }
@@ -332,10 +324,7 @@ func TestExports(t *testing.T) {
 // FuzzQueryRange checks that no input makes the reader fail other than
 // with positioned errors, or give samples that break its rules.
 func FuzzQueryRange(f *testing.F) {
-	data, err := os.ReadFile(filepath.Join(exports, "query_range_all.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	data := readertest.ReadFile(f, exports, "query_range_all.json")
 	f.Add(data[:3000])
 	f.Add([]byte(doc(`{"metric":{"__name__":"vllm:prompt_tokens_total","a":"\u00e9"},"values":[[1790000005,"10"],[1790000010.5,"5"]]}`)))
 	f.Add([]byte(`{"status":"error","errorType":"x","error":"y"}`))

@@ -3,14 +3,12 @@ package promscrape
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
-	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -22,20 +20,14 @@ var exportsDir = filepath.Join(readertest.FixturesDir, "prom-exports")
 // vllm-2026 scrapes: every sample is the scrape's, time, gauges, deltas,
 // intervals and reset included; only the line differs.
 func TestExportsMatchScrapes(t *testing.T) {
-	data, err := os.ReadFile(fixturePath("vllm-2026"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := fixtureData(t, "vllm-2026")
 	want, wantInfo := readAll(t, string(data), fixtures[0].t0)
 	for _, c := range []struct{ file, form string }{
 		{"federate.prom", schema.MetricsPrometheusText},
 		{"metrics.om", schema.MetricsOpenMetrics},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(exportsDir, c.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := readertest.ReadFile(t, exportsDir, c.file)
 			lr, err := lineio.NewReader(strings.NewReader(string(data)), c.file)
 			if err != nil {
 				t.Fatal(err)
@@ -57,7 +49,7 @@ func TestExportsMatchScrapes(t *testing.T) {
 			if formatInfo(info) != formatInfo(wantInfo) {
 				t.Errorf("%s\nwant %s", formatInfo(info), formatInfo(wantInfo))
 			}
-			golden.Check(t, filepath.Join("testdata", "exports-"+c.file+".golden"), []byte(strings.Join(append(got, formatInfo(info)), "\n")+"\n"))
+			readertest.Golden(t, "exports-"+c.file, []byte(strings.Join(append(got, formatInfo(info)), "\n")+"\n"))
 		})
 	}
 }
@@ -65,10 +57,7 @@ func TestExportsMatchScrapes(t *testing.T) {
 // shifted returns n copies of the export file, each copy's timestamps
 // moved on by 300 s: a 5-minute run made n times as long.
 func shifted(b testing.TB, file string, n int, om bool) []byte {
-	data, err := os.ReadFile(filepath.Join(exportsDir, file))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := readertest.ReadFile(b, exportsDir, file)
 	lines := strings.SplitAfter(string(data), "\n")
 	var out strings.Builder
 	for k := range n {

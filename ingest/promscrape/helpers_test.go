@@ -19,11 +19,15 @@ var fixtures = []struct {
 	run string
 	t0  time.Time
 }{
-	{"vllm-2026", time.Date(2026, 10, 27, 12, 0, 0, 0, time.UTC)},
+	{"vllm-2026", readertest.T0},
 	{"sglang-2026", time.Date(2026, 7, 20, 10, 15, 0, 0, time.UTC)},
 }
 
-func fixturePath(run string) string { return readertest.FixturePath(run, "metrics.prom") }
+// fixtureData returns the metrics.prom of the fixture run.
+func fixtureData(t testing.TB, run string) []byte {
+	t.Helper()
+	return readertest.FixtureFile(t, run, "metrics.prom")
+}
 
 // reader is what the tests read through: Reader or TimedReader.
 type reader interface {
@@ -56,6 +60,26 @@ func readAll(t testing.TB, input string, start time.Time) ([]string, Info) {
 func readTimed(t testing.TB, input, form string, start time.Time) ([]string, Info) {
 	t.Helper()
 	return read(t, "metrics.prom", input, func(lr *lineio.Reader) reader { return NewTimedReader(lr, form, Options{T0: start}) })
+}
+
+// checkRead reads input, "# scrape"-marked scrapes with T0 at t0, checks
+// its lines (FormatScrape, or "error: " and the error) against want and
+// returns the final Info.
+func checkRead(t *testing.T, input string, want ...string) Info {
+	t.Helper()
+	got, info := readAll(t, input, t0)
+	check(t, got, want)
+	return info
+}
+
+// checkTimed reads input, exposition with timestamps in the given form
+// counted from tsT0, checks its lines against want and returns the final
+// Info.
+func checkTimed(t *testing.T, input, form string, want ...string) Info {
+	t.Helper()
+	got, info := readTimed(t, input, form, tsT0)
+	check(t, got, want)
+	return info
 }
 
 func formatInfo(in Info) string {

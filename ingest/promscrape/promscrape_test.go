@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,7 +13,6 @@ import (
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
-	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -23,13 +20,10 @@ import (
 func TestGolden(t *testing.T) {
 	for _, fx := range fixtures {
 		t.Run(fx.run, func(t *testing.T) {
-			data, err := os.ReadFile(fixturePath(fx.run))
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := fixtureData(t, fx.run)
 			lines, info := readAll(t, string(data), fx.t0)
 			got := strings.Join(append(lines, formatInfo(info)), "\n") + "\n"
-			golden.Check(t, filepath.Join("testdata", fx.run+".golden"), []byte(got))
+			readertest.Golden(t, fx.run, []byte(got))
 		})
 	}
 }
@@ -38,10 +32,7 @@ func TestGolden(t *testing.T) {
 // of the golden files.
 func TestFixtureFacts(t *testing.T) {
 	for _, fx := range fixtures {
-		data, err := os.ReadFile(fixturePath(fx.run))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := fixtureData(t, fx.run)
 		lines, info := readAll(t, string(data), fx.t0)
 		wantResets, wantEngine := 0, "sglang"
 		if fx.run == "vllm-2026" {
@@ -93,13 +84,11 @@ vllm:prompt_tokens_total{engine="0",model_name="m"} 3.6e+03
 vllm:generation_tokens_total{engine="0",model_name="m"} 400.0
 vllm:num_preemptions_total{engine="0",model_name="m"} 1.0
 `
-	got, info := readAll(t, in, t0)
-	want := []string{
+	info := checkRead(t, in,
 		"line=1 t=2.500 metrics/scrape engine=0 run=3 wait=1 kv=0.25 dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=12 t=7.500 metrics/scrape engine=0 run=4 wait=0 kv=0.5 dt=5 queries=2500 hits=2000 prompt=2500 gen=200 preempt=1",
 		"line=22 t=10.000 metrics/scrape engine=0 run=2 wait=0 kv=0.125 dt=2.5 queries=100 hits=50 prompt=100 gen=150 preempt=0",
-	}
-	check(t, got, want)
+	)
 	if info.Scrapes != 3 || info.Engine != "vllm" || info.FirstS != 2.5 || info.LastS != 10 || info.KVPoolTokens != 0 {
 		t.Errorf("%s", formatInfo(info))
 	}
@@ -113,14 +102,12 @@ func TestCounterReset(t *testing.T) {
 	in := scrape("1001", 100, 10) + scrape("1002", 300, 20) +
 		scrape("1003", 50, 25) + // prompt went down: a restart, though gen went up
 		scrape("1004", 80, 30)
-	got, info := readAll(t, in, t0)
-	want := []string{
+	info := checkRead(t, in,
 		"line=1 t=1.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=5 t=2.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=- hits=- prompt=200 gen=10 preempt=-",
 		"line=9 t=3.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=- RESET",
 		"line=13 t=4.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=- hits=- prompt=30 gen=5 preempt=-",
-	}
-	check(t, got, want)
+	)
 	if info.CounterResets != 1 {
 		t.Errorf("CounterResets = %d, want 1", info.CounterResets)
 	}
@@ -129,7 +116,7 @@ func TestCounterReset(t *testing.T) {
 	// re-registered yet) is a reset as well.
 	in = "# scrape 1001\nvllm:prompt_tokens_total{engine=\"0\"} 10\nvllm:prompt_tokens_total{engine=\"1\"} 10\n" +
 		"# scrape 1002\nvllm:prompt_tokens_total{engine=\"0\"} 20\n"
-	got, _ = readAll(t, in, t0)
+	got, _ := readAll(t, in, t0)
 	if len(got) != 2 || !strings.HasSuffix(got[1], "RESET") {
 		t.Errorf("vanished series: got %q", got)
 	}
@@ -148,14 +135,12 @@ func TestHelpRepeat(t *testing.T) {
 		block(2, " 1003000") + // no header: split at its HELP; no time though its samples have one
 		block(3, "") + // no header: no time
 		"# scrape 1004\n" + block(4, "")
-	got, info := readAll(t, in, t0)
-	want := []string{
+	info := checkRead(t, in,
 		"line=1 t=1.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
-		"error: metrics.prom:8: " + errNoTime.Error(),
-		"error: metrics.prom:14: " + errNoTime.Error(),
+		"error: metrics.prom:8: "+errNoTime.Error(),
+		"error: metrics.prom:14: "+errNoTime.Error(),
 		"line=20 t=4.000 metrics/scrape engine=0 run=4 wait=- kv=- dt=3 queries=- hits=- prompt=300 gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 	if info.Scrapes != 2 {
 		t.Errorf("Scrapes = %d, want 2", info.Scrapes)
 	}
@@ -174,22 +159,18 @@ func TestMalformed(t *testing.T) {
 		"vllm:prompt_tokens_total{engine=\"0\" 20\n" + // line 7: no closing brace
 		"vllm:prompt_tokens_total{engine=\"0\"} x\n" + // line 8: a second error, not reported
 		good("1003", 40)
-	got, _ := readAll(t, in, t0)
-	want := []string{
+	checkRead(t, in,
 		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		`error: metrics.prom:7: unexpected end of label value "0"`,
 		"line=9 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=2 queries=- hits=- prompt=30 gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 
 	// A bad "# scrape" line still ends the scrape before it.
-	got, _ = readAll(t, good("1001", 10)+good("17xx", 20)+good("1003", 40), t0)
-	want = []string{
+	checkRead(t, good("1001", 10)+good("17xx", 20)+good("1003", 40),
 		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		`error: metrics.prom:5:10: invalid scrape time "17xx": want Unix seconds`,
 		"line=9 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=2 queries=- hits=- prompt=30 gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 
 	lr, _ := lineio.NewReader(strings.NewReader(in), "run/metrics.prom")
 	r := NewReader(lr, Options{T0: t0})
@@ -228,12 +209,10 @@ h_bucket 1
 vllm:num_requests_running{engine="0"} 3
 sglang:cached_tokens_total{note="a\"b\\c\nd", cache_source="total"} 25
 `
-	got, _ := readAll(t, in, t0)
-	want := []string{
+	checkRead(t, in,
 		"line=1 t=1.000 metrics/scrape engine=0 run=2 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=6 t=2.000 metrics/scrape engine=0 run=3 wait=- kv=- dt=1 queries=- hits=15 prompt=- gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 }
 
 // TestUnreadFamiliesNotChecked checks the documented cost of filtering:
@@ -326,12 +305,10 @@ vllm:gpu_prefix_cache_queries_total{model_name="m"} 300.0
 vllm:gpu_prefix_cache_hits_total{model_name="m"} 190.0
 vllm:cache_config_info{block_size="16",num_gpu_blocks="27895"} 1.0
 `
-	got, info := readAll(t, in, t0)
-	want := []string{
+	info := checkRead(t, in,
 		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=0.5 dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=6 t=2.000 metrics/scrape engine=0 run=- wait=- kv=0.75 dt=1 queries=200 hits=150 prompt=- gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 	// num_gpu_blocks was "None" in the first scrape: the pool comes from the second.
 	if info.KVPoolTokens != 27895*16 || info.Engine != "vllm" {
 		t.Errorf("%s", formatInfo(info))
@@ -349,7 +326,7 @@ vllm:gpu_cache_usage_perc{engine="0"} 0.5
 vllm:prefix_cache_hits_total{engine="0"} 15
 vllm:gpu_prefix_cache_hits_total{engine="0"} 15
 `
-	got, _ = readAll(t, in, t0)
+	got, _ := readAll(t, in, t0)
 	if len(got) != 2 || !strings.Contains(got[1], "kv=0.5 ") || !strings.Contains(got[1], "hits=5 ") {
 		t.Errorf("both names: got %q", got)
 	}
@@ -378,12 +355,10 @@ vllm:kv_cache_usage_perc{engine="1",model_name="m"} 0.25
 vllm:prompt_tokens_total{engine="0",model_name="m"} 150.0
 vllm:prompt_tokens_total{engine="1",model_name="m"} 270.0
 `
-	got, info := readAll(t, in, t0)
-	want := []string{
+	info := checkRead(t, in,
 		"line=1 t=1.000 metrics/scrape engine=-1 run=8 wait=1 kv=0.4 dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=12 t=6.000 metrics/scrape engine=-1 run=8 wait=4 kv=0.375 dt=5 queries=- hits=- prompt=120 gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 	if info.KVPoolTokens != 800000 {
 		t.Errorf("KVPoolTokens = %d, want 800000 (two pools)", info.KVPoolTokens)
 	}
@@ -416,12 +391,10 @@ sglang:num_retracted_requests_total{%s} %v
 	}
 	// "total" is given alongside the tiers here to show it is not added to them.
 	in := scrape("1001", 3, 0.5, 1000, 500, 100, 600, 1) + scrape("1006", 4, 0.25, 3000, 1700, 150, 1850, 3)
-	got, info := readAll(t, in, t0)
-	want := []string{
+	info := checkRead(t, in,
 		"line=1 t=1.000 metrics/scrape engine=0 run=3 wait=2 kv=0.5 dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=17 t=6.000 metrics/scrape engine=0 run=4 wait=2 kv=0.25 dt=5 queries=2000 hits=1250 prompt=2000 gen=0 preempt=2",
-	}
-	check(t, got, want)
+	)
 	if info.Engine != "sglang" || info.KVPoolTokens != 400000 {
 		t.Errorf("%s", formatInfo(info))
 	}
@@ -431,15 +404,13 @@ sglang:num_retracted_requests_total{%s} %v
 		"# scrape 1002\nsglang:cached_tokens_total{cache_source=\"total\"} 25\nsglang:prompt_tokens_total 50\n" +
 		"# scrape 1003\nsglang:cached_tokens_total 26\nsglang:prompt_tokens_total 60\n" +
 		"# scrape 1004\nsglang:cached_tokens_total 30\nsglang:prompt_tokens_total 70\n"
-	got, _ = readAll(t, in, t0)
-	want = []string{
+	checkRead(t, in,
 		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=4 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=30 hits=15 prompt=30 gen=- preempt=-",
 		// The series changed identity: the old one vanished, so a reset.
 		"line=7 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=- RESET",
 		"line=10 t=4.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=10 hits=4 prompt=10 gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 }
 
 // TestEdges covers unrecognised scrapes, time order and a truncated file.
@@ -450,16 +421,14 @@ func TestEdges(t *testing.T) {
 		"# scrape 1003\nvllm:prompt_tokens_total 30\n" +
 		"# scrape 1003\nvllm:prompt_tokens_total 40\n" + // same time again
 		"# scrape 1004\nvllm:prompt_tokens_total 4" // cut mid-number
-	got, info := readAll(t, in, t0)
-	want := []string{
+	info := checkRead(t, in,
 		"line=3 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=5 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		// Deltas span the unrecognised scrape.
 		"line=7 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=2 queries=- hits=- prompt=20 gen=- preempt=-",
 		"error: metrics.prom:9: scrape time 3.000 s is not after the previous scrape's 3.000 s",
 		"error: metrics.prom:12: last line has no newline: the scrape is incomplete",
-	}
-	check(t, got, want)
+	)
 	if info.Scrapes != 3 || info.Unrecognised != 1 || info.Engine != "vllm" {
 		t.Errorf("%s", formatInfo(info))
 	}
@@ -467,7 +436,7 @@ func TestEdges(t *testing.T) {
 	// A cut that leaves a line malformed is reported as the cut, with the
 	// line; an earlier error in the scrape comes first.
 	cut := "# scrape 1001\nvllm:prompt_tokens_total 10\n# scrape 1002\nvllm:prompt_tok"
-	got, _ = readAll(t, cut, t0)
+	got, _ := readAll(t, cut, t0)
 	if len(got) != 2 || got[1] != "error: metrics.prom:4: last line has no newline: the scrape is incomplete" {
 		t.Errorf("cut line: got %q", got)
 	}
@@ -490,10 +459,7 @@ func TestEdges(t *testing.T) {
 
 func FuzzScrape(f *testing.F) {
 	for _, fx := range fixtures {
-		data, err := os.ReadFile(fixturePath(fx.run))
-		if err != nil {
-			f.Fatal(err)
-		}
+		data := fixtureData(f, fx.run)
 		// The first two scrapes, and a short prefix that mutates faster;
 		// whole files make the fuzzer slow.
 		parts := bytes.SplitAfterN(data, []byte("# scrape "), 4)
@@ -516,10 +482,7 @@ func FuzzScrape(f *testing.F) {
 // BenchmarkReader measures throughput on the vLLM fixture (the larger,
 // histogram-heavy exposition).
 func BenchmarkReader(b *testing.B) {
-	data, err := os.ReadFile(fixturePath("vllm-2026"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := fixtureData(b, "vllm-2026")
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -536,10 +499,7 @@ func BenchmarkReader(b *testing.B) {
 // BenchmarkExpfmt measures expfmt alone on the same scrapes, split
 // beforehand: the ceiling for BenchmarkReader.
 func BenchmarkExpfmt(b *testing.B) {
-	data, err := os.ReadFile(fixturePath("vllm-2026"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := fixtureData(b, "vllm-2026")
 	size := len(data)
 	var chunks [][]byte
 	for len(data) > 0 {

@@ -27,13 +27,11 @@ func TestDPAttention(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "sglang:prompt_tokens_total{model_name=\"m\"} %d\n", 1000+500*k)
 	}
-	got, info := readAll(t, b.String(), t0)
-	want := []string{
+	info := checkRead(t, b.String(),
 		// running 1+2+3+4, waiting 0+1+2+3, KV usage the mean of 0.1..0.4.
 		"line=1 t=1.000 metrics/scrape engine=-1 run=10 wait=6 kv=0.25 dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=23 t=6.000 metrics/scrape engine=-1 run=14 wait=6 kv=0.25 dt=5 queries=500 hits=- prompt=500 gen=- preempt=12",
-	}
-	check(t, got, want)
+	)
 	if info.KVPoolTokens != 400000 || info.Unrecognised != 0 || info.Engine != "sglang" {
 		t.Errorf("%s", formatInfo(info))
 	}
@@ -79,12 +77,10 @@ sglang:num_running_reqs{name="m"} 3.0
 sglang:num_requests_waiting{name="m"} 5.0
 sglang:num_queue_reqs{name="m"} 6.0
 `
-	got, info := readAll(t, in, t0)
-	want := []string{
+	info := checkRead(t, in,
 		"line=1 t=1.000 metrics/scrape engine=0 run=2 wait=5 kv=0.01 dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=7 t=2.000 metrics/scrape engine=0 run=3 wait=6 kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 	if info.Engine != "sglang" || info.KVPoolTokens != 161721 {
 		t.Errorf("%s", formatInfo(info))
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -105,10 +104,7 @@ var pasteArtefact = regexp.MustCompile(`(?m)^\$ .*\n(\n)?`)
 // counters' values. The dump as pasted, alone, is refused by Sniff: a
 // single dump has no time, and a prompt line is not exposition text.
 func TestRealDumps(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(realDumps, "expect.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readertest.ReadFile(t, realDumps, "expect.yaml")
 	var dumps []dumpExpect
 	if err := yaml.Unmarshal(data, &dumps); err != nil {
 		t.Fatal(err)
@@ -119,10 +115,7 @@ func TestRealDumps(t *testing.T) {
 	}
 	for _, d := range dumps {
 		t.Run(d.ID, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join(realDumps, d.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			raw := readertest.ReadFile(t, realDumps, d.File)
 			checkKeys(t, d)
 			checkRefused(t, raw)
 			dump := pasteArtefact.ReplaceAll(raw, nil)

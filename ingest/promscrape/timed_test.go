@@ -3,8 +3,6 @@ package promscrape
 import (
 	"bytes"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -34,13 +32,11 @@ vllm:prompt_tokens_total{engine="0"} 160 1790000004750
 vllm:num_requests_running{engine="0"} 5 1790000009000
 vllm:prompt_tokens_total{engine="0"} 200 1790000009000
 `
-	got, info := readTimed(t, in, text, tsT0)
-	want := []string{
+	info := checkTimed(t, in, text,
 		"line=3 t=0.500 metrics/scrape engine=0 run=2 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=5 t=4.750 metrics/scrape engine=0 run=3 wait=- kv=- dt=4.25 queries=- hits=- prompt=60 gen=- preempt=-",
 		"line=9 t=9.000 metrics/scrape engine=0 run=5 wait=- kv=- dt=4.25 queries=- hits=- prompt=40 gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 	if info.Scrapes != 3 || info.Engine != "vllm" {
 		t.Errorf("%s", formatInfo(info))
 	}
@@ -54,30 +50,26 @@ var tsT0 = t0.Add((1790000000 - 1000) * 1e9)
 // scrape (/federate), series by series (promtool's dump) and shuffled: the
 // samples are the same, each at the line of its first point.
 func TestTimedOrder(t *testing.T) {
-	byScrape := `vllm:num_requests_running{engine="0"} 1 1790000005.000
-vllm:prompt_tokens_total{engine="0"} 10 1790000005.000
-vllm:num_requests_running{engine="0"} 2 1790000010.000
-vllm:prompt_tokens_total{engine="0"} 30 1790000010.000
-vllm:num_requests_running{engine="0"} 3 1790000015.000
-vllm:prompt_tokens_total{engine="0"} 60 1790000015.000
-# EOF
-`
-	bySeries := `vllm:num_requests_running{engine="0"} 1 1790000005.000
-vllm:num_requests_running{engine="0"} 2 1790000010.000
-vllm:num_requests_running{engine="0"} 3 1790000015.000
-vllm:prompt_tokens_total{engine="0"} 10 1790000005.000
-vllm:prompt_tokens_total{engine="0"} 30 1790000010.000
-vllm:prompt_tokens_total{engine="0"} 60 1790000015.000
-# EOF
-`
-	shuffled := `vllm:prompt_tokens_total{engine="0"} 60 1790000015.000
-vllm:num_requests_running{engine="0"} 2 1790000010.000
-vllm:prompt_tokens_total{engine="0"} 10 1790000005.000
-vllm:num_requests_running{engine="0"} 3 1790000015
-vllm:prompt_tokens_total{engine="0"} 30 1.79000001e9
-vllm:num_requests_running{engine="0"} 1 1790000005.000
-# EOF
-`
+	// points are the set's six points, scrape by scrape.
+	points := []string{
+		`vllm:num_requests_running{engine="0"} 1 1790000005.000`,
+		`vllm:prompt_tokens_total{engine="0"} 10 1790000005.000`,
+		`vllm:num_requests_running{engine="0"} 2 1790000010.000`,
+		`vllm:prompt_tokens_total{engine="0"} 30 1790000010.000`,
+		`vllm:num_requests_running{engine="0"} 3 1790000015.000`,
+		`vllm:prompt_tokens_total{engine="0"} 60 1790000015.000`,
+	}
+	layout := func(order ...int) string {
+		var b strings.Builder
+		for _, i := range order {
+			b.WriteString(points[i] + "\n")
+		}
+		return b.String() + "# EOF\n"
+	}
+	byScrape, bySeries := layout(0, 1, 2, 3, 4, 5), layout(0, 2, 4, 1, 3, 5)
+	// The shuffled layout also spells two times otherwise: without the
+	// decimals, and with an exponent.
+	shuffled := strings.NewReplacer("} 3 1790000015.000", "} 3 1790000015", "} 30 1790000010.000", "} 30 1.79000001e9").Replace(layout(5, 2, 1, 4, 3, 0))
 	body := func(l string) string { return l[strings.Index(l, " t="):] }
 	var first []string
 	for k, in := range []string{byScrape, bySeries, shuffled} {
@@ -117,8 +109,7 @@ vllm:num_requests_running{engine="0",instance="b"} 20 1790000007500
 vllm:prompt_tokens_total{engine="0",instance="b"} 1400 1790000007500
 vllm:num_requests_running{engine="0",instance="b"} 30 1790000400000
 `
-	got, _ := readTimed(t, in, text, tsT0)
-	want := []string{
+	checkTimed(t, in, text,
 		"line=1 t=0.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		// b appears: its counter counts from zero, as any new series.
 		"line=2 t=2.500 metrics/scrape engine=0 run=11 wait=- kv=- dt=2.5 queries=- hits=- prompt=1000 gen=- preempt=-",
@@ -126,8 +117,7 @@ vllm:num_requests_running{engine="0",instance="b"} 30 1790000400000
 		"line=7 t=7.500 metrics/scrape engine=0 run=22 wait=- kv=- dt=2.5 queries=- hits=- prompt=400 gen=- preempt=-",
 		// 392.5 s later a's points are older than the lookback: it vanished.
 		"line=9 t=400.000 metrics/scrape engine=0 run=30 wait=- kv=- dt=392.5 queries=- hits=- prompt=- gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 }
 
 // TestTimedRepeats reads a /federate poll that saw the same scrape twice:
@@ -163,15 +153,13 @@ vllm:num_requests_waiting{engine="0"} 4 1790000000.000
 vllm:num_requests_waiting{engine="0"} 5 1790000010.000
 # EOF
 `
-	got, _ := readTimed(t, in, om, tsT0)
-	want := []string{
+	checkTimed(t, in, om,
 		"line=1 t=0.000 metrics/scrape engine=0 run=1 wait=4 kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=5 t=10.000 metrics/scrape engine=0 run=- wait=5 kv=- dt=10 queries=- hits=- prompt=- gen=- preempt=-",
 		"line=3 t=20.000 metrics/scrape engine=0 run=3 wait=5 kv=- dt=10 queries=- hits=- prompt=- gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 	// In the text format a NaN is a value, and no gauge may be NaN.
-	got, _ = readTimed(t, "vllm:num_requests_running NaN 1790000000000\n", text, tsT0)
+	got, _ := readTimed(t, "vllm:num_requests_running NaN 1790000000000\n", text, tsT0)
 	if len(got) != 1 || got[0] != "error: metrics.prom:1:27: gauge vllm:num_requests_running has value NaN" {
 		t.Errorf("NaN in text: %q", got)
 	}
@@ -187,13 +175,11 @@ vllm:num_requests_running 2 1790000005000
 vllm:prompt_tokens_total 40 1790000010000
 vllm:num_requests_running 3 1790000010000
 `
-	got, _ := readTimed(t, in, text, tsT0)
-	want := []string{
+	checkTimed(t, in, text,
 		"error: metrics.prom:3:26: counter vllm:prompt_tokens_total has value -5",
 		"line=1 t=0.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		"line=5 t=10.000 metrics/scrape engine=0 run=3 wait=- kv=- dt=10 queries=- hits=- prompt=30 gen=- preempt=-",
-	}
-	check(t, got, want)
+	)
 }
 
 // TestTimedLineErrors checks the reason, line and column of bad lines of
@@ -287,10 +273,7 @@ func TestTimedEnd(t *testing.T) {
 // than with positioned errors, or give samples that break their rules.
 func FuzzTimed(f *testing.F) {
 	for _, file := range []string{"federate.prom", "metrics.om"} {
-		data, err := os.ReadFile(filepath.Join(exportsDir, file))
-		if err != nil {
-			f.Fatal(err)
-		}
+		data := readertest.ReadFile(f, exportsDir, file)
 		f.Add(data[:3000])
 	}
 	f.Add([]byte("vllm:prompt_tokens_total{a=\"\\x\"} 5 1790000000.5\nvllm:prompt_tokens_total{a=\"\\x\"} NaN 1790000001\n# EOF\n"))

@@ -36,7 +36,16 @@ func rewrite(t *testing.T, path string, edit func(string) string) {
 	if after == before {
 		t.Fatalf("could not edit %s", path)
 	}
-	if err := os.WriteFile(path, []byte(after), 0o644); err != nil {
+	writeFile(t, path, after)
+}
+
+// writeFile writes text to the file at path, making its directory.
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -72,6 +81,16 @@ func readFile(t *testing.T, path string) string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// readAll reads the runs in dir, failing the test on an error.
+func readAll(t *testing.T, dir string, opt Options) []*Result {
+	t.Helper()
+	res, err := ReadAll(dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
 
 // read reads the run in dir, failing the test on an error.
 func read(t *testing.T, dir string, opt Options) *Result {

@@ -2,7 +2,6 @@ package rundir
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,21 +95,16 @@ func TestGatewayFormatOverridesDetection(t *testing.T) {
 func sweepRun(t *testing.T, files string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "sweep")
-	os.MkdirAll(dir, 0o755)
 	for src, dst := range map[string]string{
 		"../guidellm/testdata/sweep.json":      "benchmarks.json",
 		fixture("vllm-2026") + "/engine.log":   "engine.log",
 		fixture("vllm-2026") + "/metrics.prom": "metrics.prom",
 	} {
-		if err := os.WriteFile(filepath.Join(dir, dst), []byte(readFile(t, src)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(dir, dst), readFile(t, src))
 	}
 	m := "format: outlast-run/1\nrun: sw\nexperiment: e\ndesign: observe\narm: none\nstarted_at: 2026-10-27T12:00:02Z\nduration_s: 225\n" +
 		"engine: {name: vllm, model: Qwen/Qwen3-8B, prefix_caching: true}\nfiles:\n  gateway: benchmarks.json\n" + files
-	if err := os.WriteFile(filepath.Join(dir, "run.yaml"), []byte(m), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(dir, "run.yaml"), m)
 	return dir
 }
 
@@ -119,10 +113,7 @@ func sweepRun(t *testing.T, files string) string {
 // share of the engine's samples, and that files.benchmark picks one.
 func TestSweepIsOneRunPerBenchmark(t *testing.T) {
 	dir := sweepRun(t, "")
-	res, err := ReadAll(dir, Options{Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := readAll(t, dir, Options{Version: "test"})
 	var got []string
 	for _, r := range res {
 		run := r.Data.Run
@@ -145,10 +136,7 @@ func TestSweepIsOneRunPerBenchmark(t *testing.T) {
 		t.Errorf("Read of a sweep: %v", err)
 	}
 
-	one, err := Read(sweepRun(t, "  benchmark: 1\n"), Options{Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	one := read(t, sweepRun(t, "  benchmark: 1\n"), Options{Version: "test"})
 	if r := one.Data.Run; r.Run != "sw" || *r.Benchmark != 1 || *r.LoadConcurrency != 4 || len(one.Data.Turns) != 38 || !r.StartedAt.Equal(time.Date(2026, 10, 27, 12, 0, 2, 0, time.UTC)) {
 		t.Errorf("files.benchmark 1: %s b%s c%s, %d turns, from %s", r.Run, readertest.Ptr(r.Benchmark), readertest.Ptr(r.LoadConcurrency), len(one.Data.Turns), r.StartedAt)
 	}
@@ -161,10 +149,7 @@ func TestSweepIsOneRunPerBenchmark(t *testing.T) {
 // reading its runs into memory.
 func TestSweepStreams(t *testing.T) {
 	dir := sweepRun(t, "")
-	mem, err := ReadAll(dir, Options{Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mem := readAll(t, dir, Options{Version: "test"})
 	var names []string
 	stream, err := StreamAll(dir, Options{Version: "test"}, func(name string) (Sink, error) {
 		names = append(names, name)

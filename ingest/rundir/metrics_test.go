@@ -33,9 +33,7 @@ func metricsSamples(res *Result) []schema.EngineSample {
 
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
-	if err := os.WriteFile(to, []byte(readFile(t, from)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, to, readFile(t, from))
 }
 
 // setFiles adds a files: section to the run's manifest.

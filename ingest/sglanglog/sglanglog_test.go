@@ -3,8 +3,6 @@ package sglanglog
 import (
 	"math"
 	"testing"
-	"time"
-	_ "time/tzdata" // Europe/Berlin on machines without a zone database
 
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
@@ -15,7 +13,7 @@ import (
 // engine describes the reader to the shared tests, with the real-format
 // runs under fixtures/real and their manifests' started_at.
 var engine = readertest.Engine{
-	Open:   func(lr *lineio.Reader, opt enginelog.Options) readertest.Reader { return NewReader(lr, opt) },
+	Open:   readertest.Opener(NewReader),
 	Match:  Match,
 	Corpus: "sglang",
 	Kinds:  []string{schema.LinePrefill, schema.LineDecode},
@@ -343,11 +341,7 @@ func TestTimeOnlyHeaders(t *testing.T) {
 	if info.LastS != 86400+59 || info.Format != Format03 {
 		t.Errorf("last line at %v s, format %q; want 86459 and %q", info.LastS, info.Format, Format03)
 	}
-	berlin, err := time.LoadLocation("Europe/Berlin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine.CheckZones(t, []readertest.ZoneCase{{T0: "2024-08-31T04:40:00Z", Line: "[06:40:55" + tail, Loc: berlin, Want: 55}})
+	engine.CheckZones(t, []readertest.ZoneCase{{T0: "2024-08-31T04:40:00Z", Line: "[06:40:55" + tail, Loc: readertest.Berlin(t), Want: 55}})
 }
 
 // TestRanksAndUntimed counts what the reader leaves out: another rank's
@@ -372,16 +366,8 @@ func TestRanksAndUntimed(t *testing.T) {
 // TestLogTZ reads Berlin wall-clock stamps: 09:15:05 CET is 08:15:05 UTC in
 // March, 10:15:05 CEST is 08:15:05 UTC in July.
 func TestLogTZ(t *testing.T) {
-	berlin, err := time.LoadLocation("Europe/Berlin")
-	if err != nil {
-		t.Fatal(err)
-	}
 	const tail = " TP0] Decode batch. #running-req: 1, #token: 1, token usage: 0.00, gen throughput (token/s): 1.00, #queue-req: 0, \n"
-	engine.CheckZones(t, []readertest.ZoneCase{
-		{T0: "2025-03-20T08:15:00Z", Line: "[2025-03-20 09:15:05" + tail, Loc: berlin, Want: 5},
-		{T0: "2025-07-20T08:15:00Z", Line: "[2025-07-20 10:15:05" + tail, Loc: berlin, Want: 5},
-		{T0: "2025-07-20T08:15:00Z", Line: "[2025-07-20 10:15:05" + tail, Want: 7205},
-	})
+	engine.CheckBerlin(t, "2025-03-20T08:15:00Z", "[2025-03-20 09:15:05"+tail, "2025-07-20T08:15:00Z", "[2025-07-20 10:15:05"+tail)
 }
 
 // TestErrorThenContinue checks that a bad line is reported and the reader

@@ -1,14 +1,9 @@
 package vllmlog
 
 import (
-	"os"
 	"strings"
 	"testing"
-	"time"
-	_ "time/tzdata" // Europe/Berlin on machines without a zone database
 
-	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
-	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/schema"
 )
@@ -16,7 +11,7 @@ import (
 // engine describes the reader to the shared tests, with the real-format
 // runs under fixtures/real and their manifests' started_at.
 var engine = readertest.Engine{
-	Open:   func(lr *lineio.Reader, opt enginelog.Options) readertest.Reader { return NewReader(lr, opt) },
+	Open:   readertest.Opener(NewReader),
 	Match:  Match,
 	Corpus: "vllm",
 	Kinds:  []string{schema.LineStats},
@@ -432,15 +427,7 @@ func TestYearNearestT0(t *testing.T) {
 // TestLogTZ reads Berlin wall-clock stamps: 15:00:05 CET is 14:00:05 UTC in
 // March, 16:00:05 CEST is 14:00:05 UTC in July.
 func TestLogTZ(t *testing.T) {
-	berlin, err := time.LoadLocation("Europe/Berlin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine.CheckZones(t, []readertest.ZoneCase{
-		{T0: "2025-03-20T14:00:00Z", Line: "INFO 03-20 15:00:05" + statsTail, Loc: berlin, Want: 5},
-		{T0: "2025-07-01T14:00:00Z", Line: "INFO 07-01 16:00:05" + statsTail, Loc: berlin, Want: 5},
-		{T0: "2025-07-01T14:00:00Z", Line: "INFO 07-01 16:00:05" + statsTail, Want: 7205},
-	})
+	engine.CheckBerlin(t, "2025-03-20T14:00:00Z", "INFO 03-20 15:00:05"+statsTail, "2025-07-01T14:00:00Z", "INFO 07-01 16:00:05"+statsTail)
 }
 
 // TestErrorThenContinue checks that a bad line is reported at its position
@@ -501,10 +488,7 @@ func TestFixtureSpotChecks(t *testing.T) {
 	// The fixture shows each shape of line the reader must take apart.
 	samples, _, _ := engine.ReadFixture(t, v2026)
 	var pre, coloured, docker int
-	raw, err := os.ReadFile(readertest.FixturePath(v2026.Run, "engine.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := readertest.FixtureFile(t, v2026.Run, "engine.log")
 	lines := strings.Split(string(raw), "\n")
 	for _, s := range samples {
 		if s.Preemptions != nil {
