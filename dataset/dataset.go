@@ -367,6 +367,24 @@ func (s *Stage) Commit() error {
 // Abort discards the stage.
 func (s *Stage) Abort() error { return dropStage(s.dir, s.owner) }
 
+// Write writes whole runs held in memory into the dataset at root (created
+// if needed) through one stage, for callers that build runs rather than
+// ingest them (tests, simulations): either every run becomes visible, or,
+// on an error, none does. Like Stage.WriteRun it sorts each run's rows.
+func Write(root, version string, runs ...*schema.RunData) error {
+	st, err := NewStage(root, version)
+	if err != nil {
+		return err
+	}
+	for _, d := range runs {
+		if err := st.WriteRun(d); err != nil {
+			st.Abort()
+			return err
+		}
+	}
+	return st.Commit()
+}
+
 // Runs lists the runs in the dataset at root, sorted by name.
 func Runs(root string) ([]string, error) {
 	entries, err := os.ReadDir(filepath.Join(root, schema.TableRuns))

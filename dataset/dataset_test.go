@@ -53,18 +53,10 @@ func sampleRun(name string) *schema.RunData {
 	}
 }
 
+// writeRuns writes runs into the dataset at root with Write.
 func writeRuns(t *testing.T, root string, runs ...*schema.RunData) {
 	t.Helper()
-	st, err := NewStage(root, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range runs {
-		if err := st.WriteRun(d); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := st.Commit(); err != nil {
+	if err := Write(root, "test", runs...); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -151,16 +151,7 @@ func TestFindPool(t *testing.T) {
 // stageRuns writes runs into a dataset at root.
 func stageRuns(t testing.TB, root string, runs ...*schema.RunData) {
 	t.Helper()
-	st, err := dataset.NewStage(root, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, rd := range runs {
-		if err := st.WriteRun(rd); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := st.Commit(); err != nil {
+	if err := dataset.Write(root, "test", runs...); err != nil {
 		t.Fatal(err)
 	}
 }

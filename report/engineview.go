@@ -180,15 +180,36 @@ func hitSources(rs []*runInfo) string {
 	return strings.Join(parts, "; ")
 }
 
+// hitSourceTexts says where an engine hit ratio comes from, for each
+// stats.EngineHit* source: briefly, as a finding quotes it, and in full, as
+// the engine view explains it.
+var hitSourceTexts = map[string]struct{ short, long string }{
+	stats.EngineHitCounters: {
+		"from the metrics' prefix-cache counters",
+		"from the prefix-cache hit and query counters of the metrics scrapes (their deltas in the minute)",
+	},
+	stats.EngineHitPrefill: {
+		"from SGLang's prefill lines",
+		"from SGLang's prefill batch lines (cached tokens over cached plus new tokens in the minute)",
+	},
+	stats.EngineHitLog: {
+		"the rate its log printed",
+		"as the engine log printed it (vLLM: over its most recent requests, not the minute, so it lags)",
+	},
+}
+
+// hitSourceText says briefly where an engine hit ratio comes from.
+func hitSourceText(src string) string {
+	if s, ok := hitSourceTexts[src]; ok {
+		return s.short
+	}
+	return "none"
+}
+
 // hitSourceLong says in full where an engine hit ratio comes from.
 func hitSourceLong(src string) string {
-	switch src {
-	case stats.EngineHitCounters:
-		return "from the prefix-cache hit and query counters of the metrics scrapes (their deltas in the minute)"
-	case stats.EngineHitPrefill:
-		return "from SGLang's prefill batch lines (cached tokens over cached plus new tokens in the minute)"
-	case stats.EngineHitLog:
-		return "as the engine log printed it (vLLM: over its most recent requests, not the minute, so it lags)"
+	if s, ok := hitSourceTexts[src]; ok {
+		return s.long
 	}
 	return "not reported by the engine"
 }

@@ -175,19 +175,6 @@ func disagreementCause(r *runInfo) string {
 	return "the engine also served requests the gateway did not log (other clients, warm-up or health checks), or the two logs' clocks are offset (engine.log_tz)"
 }
 
-// hitSourceText says where an engine hit ratio comes from.
-func hitSourceText(src string) string {
-	switch src {
-	case stats.EngineHitCounters:
-		return "from the metrics' prefix-cache counters"
-	case stats.EngineHitPrefill:
-		return "from SGLang's prefill lines"
-	case stats.EngineHitLog:
-		return "the rate its log printed"
-	}
-	return "none"
-}
-
 // engineHitNote is a run's engine hit ratio, for the cache warning.
 func engineHitNote(r *runInfo) string {
 	if r.eng.HitSource == "" || math.IsNaN(r.eng.RunHit) {

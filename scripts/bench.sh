@@ -52,26 +52,29 @@ else
   echo "== DuckDB skipped: no node, or tools/duckdb not installed (cd tools/duckdb && npm install --no-package-lock)" >&2
 fi
 
+# peak_ingest MB NAME: one outlast ingest of a generated gateway log of MB
+# megabytes into $OUT/ds-NAME (removed after), for its peak RSS; sets
+# NAME_bytes, NAME_s and NAME_rss.
+peak_ingest() {
+  local gw="$OUT/gw$1" ds="$OUT/ds-$2" n
+  gen "$1" "$gw"
+  n=$(stat -c %s "$gw/gateway.jsonl")
+  printf -v "$2_bytes" %s "$n"
+  echo "== outlast ingest $gw ($n bytes): peak RSS" >&2
+  rm -rf "$ds"
+  read -r "$2_s" "$2_rss" < <(REPEAT=1 FRESH="$ds" measure "$BIN" ingest -q --out "$ds" "$gw")
+  rm -rf "$ds"
+}
+
 big_s="" big_rss=""
 if [ "${SKIP_BIG:-0}" != 1 ]; then
-  big="$OUT/gw$BIG_MB"
-  gen "$BIG_MB" "$big"
-  big_bytes=$(stat -c %s "$big/gateway.jsonl")
-  echo "== outlast ingest $big ($big_bytes bytes): peak RSS" >&2
-  rm -rf "$OUT/ds-big"
-  read -r big_s big_rss < <(REPEAT=1 FRESH="$OUT/ds-big" measure "$BIN" ingest -q --out "$OUT/ds-big" "$big")
-  rm -rf "$OUT/ds-big"
+  peak_ingest "$BIG_MB" big
 fi
 
 huge_s="" huge_rss=""
 if [ -n "${HUGE_MB:-}" ]; then
-  huge="$OUT/gw$HUGE_MB"
-  gen "$HUGE_MB" "$huge"
-  huge_bytes=$(stat -c %s "$huge/gateway.jsonl")
-  echo "== outlast ingest $huge ($huge_bytes bytes): peak RSS" >&2
-  rm -rf "$OUT/ds-huge"
-  read -r huge_s huge_rss < <(REPEAT=1 FRESH="$OUT/ds-huge" measure "$BIN" ingest -q --out "$OUT/ds-huge" "$huge")
-  rm -rf "$OUT/ds-huge" "$huge"
+  peak_ingest "$HUGE_MB" huge
+  rm -rf "$OUT/gw$HUGE_MB"
 fi
 
 # GuideLLM's report is one JSON document, read as a stream: outlast ingest

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,14 +71,6 @@ func makeCompareDocData(t *testing.T, dir string) {
 		mustRunOutlast(t, "ingest", "-q", "--out", filepath.Join(dir, s.name), simDir)
 	}
 	mustRunOutlast(t, "ingest", "-q", "--out", filepath.Join(dir, "both"), filepath.Join(dir, "sim-v2"), filepath.Join(dir, "sim-v3"))
-}
-
-func mustRunOutlast(t *testing.T, args ...string) {
-	t.Helper()
-	var stderr bytes.Buffer
-	if err := run(io.Discard, &stderr, args); err != nil {
-		t.Fatalf("outlast %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-	}
 }
 
 // TestCompareDoc runs the examples of package compare's documentation, as

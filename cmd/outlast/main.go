@@ -12,6 +12,10 @@ import (
 	"strings"
 )
 
+// version is outlast's version, recorded in every dataset file. It is a
+// constant, not the build time, so outputs stay reproducible.
+const version = "0.1.0"
+
 // command is one subcommand: run(stdout, stderr, args) error.
 type command struct {
 	summary string
@@ -30,6 +34,9 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
+
+// errHelp ends a command after its help was printed, with exit status 0.
+var errHelp = &exitError{code: 0, err: errors.New("")}
 
 // usageErrorf is an error in how outlast was called (exit status 2).
 func usageErrorf(format string, args ...any) error {

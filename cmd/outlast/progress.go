@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,13 +9,6 @@ import (
 
 	"golang.org/x/term"
 )
-
-// version is outlast's version, recorded in every dataset file. It is a
-// constant, not the build time, so outputs stay reproducible.
-const version = "0.1.0"
-
-// errHelp ends a command after its help was printed, with exit status 0.
-var errHelp = &exitError{code: 0, err: errors.New("")}
 
 // progress shows how far a command of several steps has got, on stderr:
 // a one-line bar redrawn in place on a terminal, one plain line per step
