@@ -13,8 +13,12 @@ build:
 # shuffled order (golden files, fuzz seeds, round trips, the CLI scripts,
 # DuckDB read-backs and the headless-Chromium report checks; .ci/run
 # installs chromium and DuckDB, and in CI a test that misses them fails).
+# The tests that simulate whole experiments skip under -race (minutes
+# there, and no concurrency of their own: internal/slowtest), so a second
+# pass runs every test again without it.
 test: vet
 	$(GO) test -race -shuffle=on ./...
+	$(GO) test -shuffle=on ./...
 
 vet:
 	$(GO) vet ./...

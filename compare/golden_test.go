@@ -11,6 +11,7 @@ import (
 	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/ingest/rundir"
 	"github.com/outlast-dev/outlast/internal/golden"
+	"github.com/outlast-dev/outlast/internal/slowtest"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -38,6 +39,7 @@ func simulated(t *testing.T) map[string][]*schema.RunData {
 	if testing.Short() {
 		t.Skip("simulates three datasets")
 	}
+	slowtest.SkipUnderRace(t, "simulates three datasets")
 	simOnce.Do(func() { simRuns, simErr = simulate() })
 	if simErr != nil {
 		t.Fatal(simErr)
@@ -201,6 +203,7 @@ func TestFitTables(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates two calibration experiments")
 	}
+	slowtest.SkipUnderRace(t, "simulates two calibration experiments")
 	dir := t.TempDir()
 	var cols []Column
 	for _, first := range []uint64{501, 601} {

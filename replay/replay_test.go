@@ -10,6 +10,7 @@ import (
 
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/fixtures/sim"
+	"github.com/outlast-dev/outlast/internal/slowtest"
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -126,6 +127,7 @@ func TestLoadFromDataset(t *testing.T) {
 // keeps 90% of the seeds healthy, the largest pool that falls short is
 // within 5% below it, and the steps are those tried.
 func TestFindPool(t *testing.T) {
+	slowtest.SkipUnderRace(t, "simulates whole runs")
 	cfg := mustDefaults(t, schema.DesignRecovery)
 	cfg.Arms = cfg.Arms[:1]
 	cfg.FirstSeed, cfg.DurationS = 503, 1800

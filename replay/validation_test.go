@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/fixtures/sim"
+	"github.com/outlast-dev/outlast/internal/slowtest"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -18,6 +19,7 @@ import (
 // observed verdict for at least 90% of the runs, and a healthy run's end
 // hit ratio within 0.05.
 func TestValidationSelfConsistency(t *testing.T) {
+	slowtest.SkipUnderRace(t, "simulates whole runs")
 	cfg := mustDefaults(t, schema.DesignPaired)
 	cfg.Seeds, cfg.DurationS = 1, 2400
 	seeds := 1
@@ -60,6 +62,7 @@ func TestValidationSelfConsistency(t *testing.T) {
 // that: the simulator's own twins of it degrade in about a third of the
 // seeds, so there it is only reported.
 func TestValidationCounterfactuals(t *testing.T) {
+	slowtest.SkipUnderRace(t, "simulates whole runs")
 	paired := mustDefaults(t, schema.DesignPaired)
 	paired.Arms = paired.Arms[:1] // the burst arm
 	paired.FirstSeed, paired.Seeds, paired.DurationS = 503, 1, 2700

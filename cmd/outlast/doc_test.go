@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/internal/golden"
+	"github.com/outlast-dev/outlast/internal/slowtest"
 )
 
 // docExample is one "$ outlast ..." block of a package doc: the command,
@@ -82,6 +83,7 @@ func TestCompareDoc(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates three datasets")
 	}
+	slowtest.SkipUnderRace(t, "simulates three datasets")
 	src, err := filepath.Abs(filepath.Join("..", "..", "compare", "doc.go"))
 	if err != nil {
 		t.Fatal(err)

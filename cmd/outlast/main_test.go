@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/outlast-dev/outlast/internal/slowtest"
 )
 
 // TestMain lets the scripts run outlast in-process as a command.
@@ -28,6 +31,14 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures)
 			return nil
+		},
+		// [race] is true under the race detector: the scripts that
+		// simulate whole experiments skip there (internal/slowtest).
+		Condition: func(cond string) (bool, error) {
+			if cond == "race" {
+				return slowtest.Race, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
 }
