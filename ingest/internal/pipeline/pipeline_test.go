@@ -1,0 +1,133 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/textpos"
+)
+
+// item is what the test's parser makes of a line: the line and where it
+// stood.
+type item struct {
+	text string
+	pos  textpos.Pos
+}
+
+// readAll reads input through a Reader cutting chunks of size bytes and
+// returns the items as "line:text" with the cut-short flag, and the
+// warnings.
+func readAll(t *testing.T, input string, size int) (got []string, warnings []string) {
+	t.Helper()
+	lr, err := lineio.NewReader(strings.NewReader(input), "in.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(lr, size, func() func(*Batch[item, struct{}]) {
+		return func(b *Batch[item, struct{}]) {
+			b.Parse(func(raw []byte) bool { return len(bytes.TrimSpace(raw)) == 0 },
+				func(raw []byte, pos textpos.Pos, it *item) { *it = item{string(raw), pos} })
+		}
+	})
+	defer r.Close()
+	for {
+		it, cut, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := fmt.Sprintf("%d:%s", it.pos.Line, it.text)
+		if cut {
+			s += " (cut short)"
+		}
+		got = append(got, s)
+	}
+	return got, slices.Clone(r.Warnings())
+}
+
+// TestReaderOrderAndPositions checks that items come out in input order
+// with their own line numbers whatever the chunk size (one line per chunk,
+// a few, the whole input), that blank lines and CRLF endings are handled,
+// and that only a last line without a newline is cut short.
+func TestReaderOrderAndPositions(t *testing.T) {
+	var b strings.Builder
+	var want []string
+	for i := 1; i <= 500; i++ {
+		switch {
+		case i%97 == 0:
+			b.WriteString("\n") // blank
+		case i%13 == 0:
+			fmt.Fprintf(&b, "line %d\r\n", i)
+			want = append(want, fmt.Sprintf("%d:line %d", i, i))
+		default:
+			fmt.Fprintf(&b, "line %d\n", i)
+			want = append(want, fmt.Sprintf("%d:line %d", i, i))
+		}
+	}
+	full := b.String()
+	for _, tc := range []struct {
+		name  string
+		input string
+		want  []string
+	}{
+		{"whole lines", full, want},
+		{"last line cut short", full + "line 501", append(slices.Clone(want), "501:line 501 (cut short)")},
+		{"trailing blank after cut", full + "   ", want},
+	} {
+		for _, size := range []int{1, 16, 100, 1 << 20} {
+			t.Run(fmt.Sprintf("%s/size=%d", tc.name, size), func(t *testing.T) {
+				got, warnings := readAll(t, tc.input, size)
+				if !slices.Equal(got, tc.want) {
+					t.Errorf("got %d items, want %d; first difference at %d", len(got), len(tc.want), firstDiff(got, tc.want))
+				}
+				blanks := 5
+				if tc.name == "trailing blank after cut" {
+					blanks = 6
+				}
+				wantWarn := fmt.Sprintf("in.jsonl:97: %d blank line(s) ignored (first here)", blanks)
+				if len(warnings) != 1 || warnings[0] != wantWarn {
+					t.Errorf("warnings %q, want [%q]", warnings, wantWarn)
+				}
+			})
+		}
+	}
+}
+
+func firstDiff(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// TestReaderCloseEarly checks that a reader closed before its input ends
+// stops its goroutines (the race detector and the test's end would hang
+// or complain otherwise).
+func TestReaderCloseEarly(t *testing.T) {
+	input := strings.Repeat("x\n", 10000)
+	lr, err := lineio.NewReader(strings.NewReader(input), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(lr, 8, func() func(*Batch[item, struct{}]) {
+		return func(b *Batch[item, struct{}]) {
+			b.Parse(func([]byte) bool { return false }, func(raw []byte, pos textpos.Pos, it *item) { *it = item{string(raw), pos} })
+		}
+	})
+	for range 10 {
+		if _, _, err := r.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.Close()
+	r.Close()
+}
