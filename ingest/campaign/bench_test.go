@@ -85,7 +85,14 @@ func BenchmarkRunFixedCost(b *testing.B) {
 // BenchmarkCampaign ingests 20 simulated 60-minute paired runs (gateway
 // log and manifest only, about 0.6 MB each, as in the campaign of
 // docs/performance.md) on every core.
-func BenchmarkCampaign(b *testing.B) {
+func BenchmarkCampaign(b *testing.B) { benchCampaign(b, false) }
+
+// BenchmarkCampaignWhole ingests the same runs whole (with their engine
+// logs and scrapes, about 1.7 MB each), as the whole-run campaign of
+// docs/performance.md does.
+func BenchmarkCampaignWhole(b *testing.B) { benchCampaign(b, true) }
+
+func benchCampaign(b *testing.B, whole bool) {
 	cfg, err := sim.Defaults(schema.DesignPaired)
 	if err != nil {
 		b.Fatal(err)
@@ -98,8 +105,10 @@ func BenchmarkCampaign(b *testing.B) {
 	var bytes int64
 	for _, p := range paths {
 		for _, f := range []string{"engine.log", "metrics.prom"} {
-			if err := os.Remove(filepath.Join(p, f)); err != nil {
-				b.Fatal(err)
+			if !whole {
+				if err := os.Remove(filepath.Join(p, f)); err != nil {
+					b.Fatal(err)
+				}
 			}
 		}
 		bytes += Size(p)

@@ -33,6 +33,7 @@ type parser struct {
 	p  expfmt.TextParser
 	rd bytes.Reader
 	ls []promseries.Label
+	fs fastState
 }
 
 func (r *Reader) start() *ordered.Pipeline[*scrape] {

@@ -21,9 +21,20 @@ type lineErr struct {
 	kv  bool
 }
 
-// parse runs expfmt over the scrape and collects the series of the known
-// metrics, and the errors: expfmt's, or this package's located by line.
+// parse collects the series of the known metrics of the scrape, and the
+// errors: through the fast path when the scrape has its plain shapes, else
+// through expfmt. Only scrapes with a header try the fast path: the others
+// are errors, and expfmt's error comes first.
 func (ps *parser) parse(j *scrape) {
+	if j.c.header && ps.fast(j) {
+		return
+	}
+	ps.expfmt(j)
+}
+
+// expfmt runs expfmt over the scrape and collects the series of the known
+// metrics, and the errors: expfmt's, or this package's located by line.
+func (ps *parser) expfmt(j *scrape) {
 	c := &j.c
 	ps.rd.Reset(c.text)
 	fams, err := ps.p.TextToMetricFamilies(&ps.rd)

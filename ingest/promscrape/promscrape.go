@@ -31,6 +31,10 @@
 // since it rejects a second HELP or TYPE for a name and would merge the
 // histograms of different scrapes. Its errors, numbered from the scrape's
 // first line, are moved to the file's line. Metric names may be UTF-8.
+// A scrape with a header whose kept lines all have the plain shapes that
+// engines write is read instead by a scanner of this package (fast.go),
+// which takes only what expfmt takes, with the same result; anything else
+// in it sends the whole scrape to expfmt, which alone decides errors.
 //
 // Filtering. expfmt allocates for every line it parses, and most of a
 // scrape is families outlast does not read (Python, process and HTTP

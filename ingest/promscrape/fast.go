@@ -1,0 +1,116 @@
+package promscrape
+
+import (
+	"bytes"
+
+	"github.com/outlast-dev/outlast/ingest/internal/promseries"
+)
+
+// This file is the fast path of parse: a scrape whose kept lines all have
+// the plain shapes of fastline.go is read in one pass, without expfmt's
+// allocations per label and per sample. It gives the observations expfmt's
+// path would; anything else — a line of another shape, a second HELP or
+// TYPE, a TYPE after samples, a value outlast refuses, a bad
+// cache_config_info — sends the whole scrape to expfmt, which alone
+// decides errors and their lines (TestFastSameAsExpfmt, FuzzFast).
+
+// fastState is the fast path's reusable state, one per parser.
+type fastState struct {
+	fams    [promseries.NumMetrics]fastFamily
+	samples []fastSampleAt
+	labels  []promseries.Label
+	in      interner
+}
+
+// fastFamily is what a scrape has said of one known metric so far.
+type fastFamily struct {
+	help, typed bool
+	head, tail  int // its samples in input order, through next; -1: none
+}
+
+// fastSampleAt is one sample line: its labels (labels[ls:le]) and value.
+type fastSampleAt struct {
+	ls, le int
+	v      float64
+	next   int
+}
+
+// fast reads scrape j's kept lines if they all have the plain shapes,
+// filling j.obs as parse would; false leaves j untouched for expfmt.
+func (ps *parser) fast(j *scrape) bool {
+	f := &ps.fs
+	for m := range f.fams {
+		f.fams[m] = fastFamily{head: -1, tail: -1}
+	}
+	f.samples, f.labels = f.samples[:0], f.labels[:0]
+	rest := j.c.text
+	for len(rest) > 0 {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			return false // the splitter ends every line; be safe anyway
+		}
+		if !f.line(rest[:i]) {
+			return false
+		}
+		rest = rest[i+1:]
+	}
+	return ps.fastObs(j)
+}
+
+// line takes one kept line, reporting whether it has a plain shape and
+// expfmt would take it without error where it stands.
+func (f *fastState) line(b []byte) bool {
+	if len(b) > 0 && b[0] == '#' {
+		kind, m := fastComment(b)
+		fam := &f.fams[m]
+		switch {
+		case kind == fastHelp && !fam.help:
+			fam.help = true
+		case kind == fastType && !fam.typed && fam.head < 0:
+			fam.typed = true
+		default:
+			return false // another line, or an expfmt error: a second HELP or TYPE, a TYPE after samples
+		}
+		return true
+	}
+	ls := len(f.labels)
+	m, labels, v, ok := fastSample(b, f.labels, &f.in)
+	f.labels = labels
+	if !ok {
+		return false
+	}
+	fam := &f.fams[m]
+	k := len(f.samples)
+	f.samples = append(f.samples, fastSampleAt{ls: ls, le: len(f.labels), v: v, next: -1})
+	if fam.head < 0 {
+		fam.head = k
+	} else {
+		f.samples[fam.tail].next = k
+	}
+	fam.tail = k
+	return true
+}
+
+// fastObs turns the samples into j.obs as parse does: the known metrics in
+// table order, each family's samples in input order. A series with an
+// error sends the scrape to expfmt, which locates it.
+func (ps *parser) fastObs(j *scrape) bool {
+	f := &ps.fs
+	obs := j.obs[:0]
+	for m := range promseries.NumMetrics {
+		for k := f.fams[m].head; k >= 0; k = f.samples[k].next {
+			sa := &f.samples[k]
+			s, keep, kvErr := promseries.Describe(m, f.labels[sa.ls:sa.le])
+			if !keep {
+				continue
+			}
+			o, err := s.At(sa.v)
+			if err != nil || kvErr != nil {
+				return false
+			}
+			obs = append(obs, o)
+		}
+	}
+	j.obs = obs
+	return true
+}

@@ -1,0 +1,203 @@
+package promscrape
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/outlast-dev/outlast/ingest/internal/promseries"
+)
+
+// This file scans the lines of the fast path (fast.go): the plain shapes
+// that vLLM and SGLang write, each of which expfmt accepts with the same
+// meaning. A line of any other shape, even one expfmt accepts, is refused,
+// and the scrape goes to expfmt.
+
+// fastLabelStart reports whether c may begin a label name: expfmt's rule
+// without the quoted UTF-8 names, which are refused.
+func fastLabelStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+// fastName returns the end of the bare metric name that starts b, 0 if b
+// does not start with one that expfmt reads as it stands.
+func fastName(b []byte) int {
+	if len(b) == 0 || !(fastLabelStart(b[0]) || b[0] == ':') {
+		return 0
+	}
+	i := 1
+	for i < len(b) && isNameChar(b[i]) {
+		i++
+	}
+	return i
+}
+
+// fastSample scans sample line b (without its newline) of the shape
+// name{k="v",...} value [timestamp], single spaces, no escapes. It
+// appends the labels to ls and returns the metric's number, the labels
+// and the value; ok is false for any other shape, or anything expfmt
+// would reject. in interns the label strings.
+func fastSample(b []byte, ls []promseries.Label, in *interner) (m int, _ []promseries.Label, v float64, ok bool) {
+	i := fastName(b)
+	if i == 0 {
+		return 0, ls, 0, false
+	}
+	// Lookup rejects the names outlast does not read; none of the names
+	// it knows ends in _sum, _count or _bucket, so expfmt never files
+	// one under a summary or histogram (TestFastKnownNames).
+	if m = promseries.Lookup(b[:i]); m < 0 {
+		return 0, ls, 0, false
+	}
+	if i < len(b) && b[i] == '{' {
+		first := len(ls)
+		for i++; ; {
+			ns := i
+			if i == len(b) || !fastLabelStart(b[i]) {
+				return 0, ls, 0, false // also "{}" and a trailing comma
+			}
+			for i < len(b) && isLabelChar(b[i]) {
+				i++
+			}
+			if i+1 >= len(b) || b[i] != '=' || b[i+1] != '"' {
+				return 0, ls, 0, false
+			}
+			name := b[ns:i]
+			if string(name) == "__name__" { // reserved: expfmt's error
+				return 0, ls, 0, false
+			}
+			i += 2
+			vs := i
+			ascii := true
+			for i < len(b) && b[i] != '"' {
+				switch {
+				case b[i] == '\\':
+					return 0, ls, 0, false // an escape: expfmt resolves it or fails
+				case b[i] >= utf8.RuneSelf:
+					ascii = false
+				}
+				i++
+			}
+			if i == len(b) || !ascii && !utf8.Valid(b[vs:i]) {
+				return 0, ls, 0, false
+			}
+			for _, l := range ls[first:] {
+				if l.Name == string(name) { // expfmt's duplicate label error
+					return 0, ls, 0, false
+				}
+			}
+			ls = append(ls, promseries.Label{Name: in.str(name), Value: in.str(b[vs:i])})
+			i++
+			if i < len(b) && b[i] == ',' {
+				i++
+				continue
+			}
+			if i < len(b) && b[i] == '}' {
+				i++
+				break
+			}
+			return 0, ls, 0, false
+		}
+	}
+	if i == len(b) || b[i] != ' ' {
+		return 0, ls, 0, false
+	}
+	i++
+	vs := i
+	for i < len(b) && !isBlank(b[i]) {
+		i++
+	}
+	v, ok = fastFloat(b[vs:i])
+	if !ok {
+		return 0, ls, 0, false
+	}
+	if i < len(b) {
+		if b[i] != ' ' {
+			return 0, ls, 0, false
+		}
+		// The timestamp, which outlast does not use, must still be one
+		// expfmt accepts: the whole rest of the line, a decimal int64.
+		ts := b[i+1:]
+		if bytes.IndexByte(ts, ' ') >= 0 || bytes.IndexByte(ts, '\t') >= 0 {
+			return 0, ls, 0, false
+		}
+		if _, err := strconv.ParseInt(string(ts), 10, 64); err != nil {
+			return 0, ls, 0, false
+		}
+	}
+	return m, ls, v, true
+}
+
+// fastFloat parses a sample value exactly as expfmt does (its parseFloat):
+// strconv.ParseFloat, but nothing with 'p', 'P' or '_'. So NaN, ±Inf,
+// exponents and all that Go accepts are read as expfmt reads them.
+func fastFloat(b []byte) (float64, bool) {
+	if len(b) == 0 || bytes.ContainsAny(b, "pP_") {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	return v, err == nil
+}
+
+// Kinds of comment line returned by fastComment.
+const (
+	fastHelp = iota + 1
+	fastType
+)
+
+// fastComment scans HELP or TYPE line b (without its newline) of the shape
+// "# HELP name text" or "# TYPE name counter|gauge|untyped", single
+// spaces, text without backslashes. It returns the line's kind and its
+// metric's number, kind 0 for any other line. A TYPE of summary or
+// histogram is refused, since expfmt then files samples apart.
+func fastComment(b []byte) (kind, m int) {
+	if len(b) < 7 || b[0] != '#' || b[1] != ' ' || b[6] != ' ' {
+		return 0, 0
+	}
+	switch string(b[2:6]) {
+	case "HELP":
+		kind = fastHelp
+	case "TYPE":
+		kind = fastType
+	default:
+		return 0, 0
+	}
+	b = b[7:]
+	i := fastName(b)
+	if i == 0 || i+1 >= len(b) || b[i] != ' ' || isBlank(b[i+1]) {
+		return 0, 0
+	}
+	if m = promseries.Lookup(b[:i]); m < 0 {
+		return 0, 0
+	}
+	text := b[i+1:]
+	if kind == fastHelp {
+		if bytes.IndexByte(text, '\\') >= 0 { // escapes: expfmt resolves or rejects them
+			return 0, 0
+		}
+		return kind, m
+	}
+	switch string(text) {
+	case "counter", "gauge", "untyped":
+		return kind, m
+	}
+	return 0, 0
+}
+
+// interner shares the strings of label names and values, which repeat
+// from scrape to scrape, so a scrape does not allocate them again.
+type interner struct {
+	m map[string]string
+}
+
+// str returns b as a string, the same one each time while it is held.
+func (in *interner) str(b []byte) string {
+	if s, ok := in.m[string(b)]; ok {
+		return s
+	}
+	if in.m == nil || len(in.m) >= 1<<12 { // bound memory on ever-new values
+		in.m = make(map[string]string)
+	}
+	s := string(b)
+	in.m[s] = s
+	return s
+}
