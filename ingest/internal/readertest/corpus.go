@@ -1,19 +1,15 @@
 package readertest
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
 	"github.com/outlast-dev/outlast/schema"
@@ -88,16 +84,8 @@ func LoadCorpus(t testing.TB, engine string) []CorpusLine {
 	var all []CorpusLine
 	ids := map[string]bool{}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dec := yaml.NewDecoder(bytes.NewReader(b))
-		dec.KnownFields(true)
 		var lines []CorpusLine
-		if err := dec.Decode(&lines); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		decodeYAMLFile(t, f, &lines)
 		for _, c := range lines {
 			switch {
 			case c.ID == "" || ids[c.ID]:
