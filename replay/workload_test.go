@@ -10,9 +10,6 @@ import (
 	"github.com/outlast-dev/outlast/schema"
 )
 
-func f64(v float64) *float64 { return &v }
-func i64(v int64) *int64     { return &v }
-
 // session adds a session arriving at arrive with turns of the given
 // prompts, each of 100 output tokens, issued gap seconds after the previous
 // one completed and taking 2 s; ended says whether it has a session_end.
@@ -29,7 +26,7 @@ type sessionSpec struct {
 
 func fakeRunData(specs ...sessionSpec) *schema.RunData {
 	rd := &schema.RunData{Run: schema.Run{Run: "obs", Experiment: "e", Design: schema.DesignObserve, Arm: "none",
-		DurationS: 600, EngineName: schema.EngineVLLM, PrefixCaching: true, KVPoolTokens: i64(400000), KVPoolSource: "manifest"}}
+		DurationS: 600, EngineName: schema.EngineVLLM, PrefixCaching: true, KVPoolTokens: new(int64(400000)), KVPoolSource: "manifest"}}
 	for _, sp := range specs {
 		s := schema.Session{Session: sp.name, Origin: sp.origin, ArriveS: sp.arrive, Status: schema.SessionOpen, TurnsPlanned: sp.planned}
 		t := sp.arrive
@@ -39,14 +36,14 @@ func fakeRunData(specs ...sessionSpec) *schema.RunData {
 				ready = t + sp.gap
 			}
 			tr := schema.Turn{Session: sp.name, Turn: int32(k), Origin: sp.origin, PromptTokens: p, OutputTokens: 100,
-				FirstTokenS: f64(ready + 0.5), DoneS: ready + 2, Status: schema.TurnOK}
+				FirstTokenS: new(ready + 0.5), DoneS: ready + 2, Status: schema.TurnOK}
 			if k < len(sp.cached) {
 				tr.CachedTokens = sp.cached[k]
 			}
 			if !sp.noTimes {
-				tr.SentS = f64(ready)
+				tr.SentS = new(ready)
 				if !sp.noReady {
-					tr.ReadyS = f64(ready)
+					tr.ReadyS = new(ready)
 				}
 			}
 			rd.Turns = append(rd.Turns, tr)
@@ -54,7 +51,7 @@ func fakeRunData(specs ...sessionSpec) *schema.RunData {
 		}
 		s.TurnsDone = int64(len(sp.prompts))
 		if sp.ended {
-			s.EndS, s.Status = f64(t), schema.SessionDone
+			s.EndS, s.Status = new(t), schema.SessionDone
 		}
 		rd.Sessions = append(rd.Sessions, s)
 	}
@@ -99,7 +96,7 @@ func TestWorkloadFromTurns(t *testing.T) {
 	if c.Origin != "burst" || w.Origins["burst"] != 1 || w.MaxContext != 2600 {
 		t.Errorf("origin %q, origins %v, max context %d", c.Origin, w.Origins, w.MaxContext)
 	}
-	rd.Run.SystemTokens = i64(1024)
+	rd.Run.SystemTokens = new(int64(1024))
 	if w, _ := extractWorkload(rd, 600); w.SystemTokens != 1024 || w.SystemFrom != "manifest" {
 		t.Errorf("shared prefix %d from %s, want the manifest's 1024", w.SystemTokens, w.SystemFrom)
 	}
@@ -111,9 +108,9 @@ func TestWorkloadFromTurns(t *testing.T) {
 func TestWorkloadExtendsOpenSessions(t *testing.T) {
 	rd := fakeRunData(
 		sessionSpec{name: "a", origin: "base", arrive: 0, gap: 3, prompts: []int64{1000, 1500, 2000, 2500, 3000, 3500}, ended: true},
-		sessionSpec{name: "b", origin: "base", arrive: 5, gap: 4, prompts: []int64{1000, 1300, 1600}, planned: i64(5)},
+		sessionSpec{name: "b", origin: "base", arrive: 5, gap: 4, prompts: []int64{1000, 1300, 1600}, planned: new(int64(5))},
 		sessionSpec{name: "c", origin: "base", arrive: 9, gap: 9, prompts: []int64{1000, 1200}},
-		sessionSpec{name: "d", origin: "base", arrive: 9, gap: 9, prompts: []int64{1000, 1100, 1200, 1300, 1400, 1500, 1600}, planned: i64(3)},
+		sessionSpec{name: "d", origin: "base", arrive: 9, gap: 9, prompts: []int64{1000, 1100, 1200, 1300, 1400, 1500, 1600}, planned: new(int64(3))},
 	)
 	w, err := extractWorkload(rd, 600)
 	if err != nil {
@@ -167,9 +164,9 @@ func TestArrivalsAndControl(t *testing.T) {
 		t.Errorf("burst %+v (%d sessions), warnings %q: want one placed over the burst sessions, with a warning", a.Burst, a.BurstSessions, m.Warnings)
 	}
 	r := &rd.Run
-	r.ArrivalRate = f64(0.025)
-	r.TriggerKind, r.TriggerStartS, r.TriggerEndS, r.TriggerExtraRate = schema.TriggerBurst, f64(100), f64(200), f64(0.05)
-	r.ControlKind, r.ControlStartS, r.ControlParams = schema.ControlSessionCap, f64(300), `{"k":10,"k_hi":12}`
+	r.ArrivalRate = new(float64(0.025))
+	r.TriggerKind, r.TriggerStartS, r.TriggerEndS, r.TriggerExtraRate = schema.TriggerBurst, new(float64(100)), new(float64(200)), new(float64(0.05))
+	r.ControlKind, r.ControlStartS, r.ControlParams = schema.ControlSessionCap, new(float64(300)), `{"k":10,"k_hi":12}`
 	m = mustFit(t, rd)
 	a = m.Arrivals
 	if a.BaseRate != 0.025 || a.BaseFrom != "manifest" || *a.Burst != (sim.Burst{Rate: 0.05, StartS: 100, EndS: 200}) || a.BurstFrom != "manifest" {

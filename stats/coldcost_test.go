@@ -28,7 +28,7 @@ func TestSessionCostPaper(t *testing.T) {
 		t.Error("1/S of a non-positive S should be NaN")
 	}
 	// The manifest's shape is the same.
-	rd := &schema.RunData{Run: schema.Run{SystemTokens: i64(2048), TaskTokens: i64(4096), OutputTokens: i64(300), ToolTokens: i64(1024), Turns: i64(25)}}
+	rd := &schema.RunData{Run: schema.Run{SystemTokens: new(int64(2048)), TaskTokens: new(int64(4096)), OutputTokens: new(int64(300)), ToolTokens: new(int64(1024)), Turns: new(int64(25))}}
 	ws, ok := NewRunIndex(rd).WorkloadShape()
 	if !ok || len(ws) != 25 || ws[24] != 37920 {
 		t.Errorf("workload shape %v %v", ws, ok)
@@ -105,7 +105,7 @@ func calibrationRun(seed uint64, a, b float64, windows int) *schema.RunData {
 		}
 	}
 	for t := 0.0; t < dur; t += 10 {
-		rd.Engine = append(rd.Engine, schema.EngineSample{TS: t, Source: "metrics", Running: f64(8)})
+		rd.Engine = append(rd.Engine, schema.EngineSample{TS: t, Source: "metrics", Running: new(float64(8))})
 	}
 	return rd
 }
@@ -153,13 +153,13 @@ func TestColdCostWindowsGatewayFallback(t *testing.T) {
 	rd := &schema.RunData{Run: schema.Run{Run: "g", DurationS: 360}}
 	bg := func(id string, done float64) schema.Turn {
 		tt := turn(id, 0, done, 1000, 0)
-		tt.SentS = f64(0)
+		tt.SentS = new(float64(0))
 		return tt
 	}
 	a := turn("a", 0, 60, 5000, 0)
-	a.SentS = f64(10)
+	a.SentS = new(float64(10))
 	bb := turn("b", 0, 200, 5000, 0)
-	bb.SentS = f64(150)
+	bb.SentS = new(float64(150))
 	rd.Turns = []schema.Turn{bg("x", 359), bg("y", 359), bg("z", 359), bg("w", 130), a, bb}
 	ws := NewRunIndex(rd).ColdCostWindows(ColdCostOptions{})
 	if len(ws) != 1 || ws[0].Start != 0 || ws[0].Turns != 1 || ws[0].PromptTokens != 5000 || ws[0].RunningFrom != RunningFromGateway || ws[0].MinRunning != 4 {
@@ -180,7 +180,7 @@ func TestAllMissWindows(t *testing.T) {
 		return 0.1
 	})
 	for t := 0.0; t < 3600; t += 10 {
-		rd.Engine = append(rd.Engine, schema.EngineSample{TS: t, Running: f64(16)})
+		rd.Engine = append(rd.Engine, schema.EngineSample{TS: t, Running: new(float64(16))})
 	}
 	x := NewRunIndex(rd)
 	ws := AllMissWindows([]*RunIndex{x}, ColdCostOptions{})

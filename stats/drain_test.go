@@ -8,13 +8,13 @@ import (
 )
 
 func drainRun() *schema.RunData {
-	rd := &schema.RunData{Run: schema.Run{Run: "dr", DurationS: 1801, TriggerKind: "rate-change", TriggerStartS: f64(600),
-		TriggerRateAfter: f64(0.01), OutputTokens: i64(300), ToolTokens: i64(1024), Turns: i64(2)}}
+	rd := &schema.RunData{Run: schema.Run{Run: "dr", DurationS: 1801, TriggerKind: "rate-change", TriggerStartS: new(float64(600)),
+		TriggerRateAfter: new(float64(0.01)), OutputTokens: new(int64(300)), ToolTokens: new(int64(1024)), Turns: new(int64(2))}}
 	rd.Sessions = []schema.Session{
-		{Session: "s4", ArriveS: 100, EndS: f64(650), Status: "done", ContextTokens: i64(500)},
-		{Session: "s1", ArriveS: 600, Status: "open", ContextTokens: i64(1000)},
-		{Session: "s2", ArriveS: 1200, Status: "open", ContextTokens: i64(1000)},
-		{Session: "s3", ArriveS: 1700, Status: "open", TurnsPlanned: i64(3)},
+		{Session: "s4", ArriveS: 100, EndS: new(float64(650)), Status: "done", ContextTokens: new(int64(500))},
+		{Session: "s1", ArriveS: 600, Status: "open", ContextTokens: new(int64(1000))},
+		{Session: "s2", ArriveS: 1200, Status: "open", ContextTokens: new(int64(1000))},
+		{Session: "s3", ArriveS: 1700, Status: "open", TurnsPlanned: new(int64(3))},
 	}
 	rd.Turns = []schema.Turn{
 		turn("s2", 0, 1300, 1000, 0),
@@ -69,7 +69,7 @@ func TestRemainingColdWork(t *testing.T) {
 func TestRemainingColdWorkEndSample(t *testing.T) {
 	rd := drainRun()
 	rd.Run.DurationS = 1800
-	rd.Sessions = append(rd.Sessions, schema.Session{Session: "s5", ArriveS: 1750, EndS: f64(1800), Status: "done", ContextTokens: i64(800)})
+	rd.Sessions = append(rd.Sessions, schema.Session{Session: "s5", ArriveS: 1750, EndS: new(float64(1800)), Status: "done", ContextTokens: new(int64(800))})
 	d, err := NewRunIndex(rd).RemainingColdWork(CostFit{A: 0.5, B: 0.001})
 	if err != nil {
 		t.Fatal(err)

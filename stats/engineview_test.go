@@ -16,12 +16,12 @@ func engineRun(counters bool, hits, logged []float64) *schema.RunData {
 	rd := hitRun(1200, 0, func(float64) float64 { return 0.9 })
 	for k := range 20 {
 		e := schema.EngineSample{TS: 30 + 60*float64(k), Source: schema.SourceLog, Kind: schema.LineStats, Line: int64(k + 1),
-			KVUsage: f64(math.Min(0.1*float64(k+1), 0.95)), Preemptions: f64(float64(k % 3))}
+			KVUsage: new(math.Min(0.1*float64(k+1), 0.95)), Preemptions: new(float64(k % 3))}
 		if counters {
 			e.Source, e.Kind = schema.SourceMetrics, schema.LineScrape
-			e.PrefixQueries, e.PrefixHits = f64(1000), f64(hits[k])
+			e.PrefixQueries, e.PrefixHits = new(float64(1000)), new(hits[k])
 		} else if k < len(logged) {
-			e.LoggedHitRate = f64(logged[k])
+			e.LoggedHitRate = new(logged[k])
 		}
 		rd.Engine = append(rd.Engine, e)
 	}
@@ -149,7 +149,7 @@ func TestOnsetS(t *testing.T) {
 	x := NewRunIndex(rd)
 	ws := x.Turns.Windows(AnalysisWindows(rd))
 	checkNear(t, "onset", OnsetS(ws), 600, 0)
-	rd.Run.TriggerEndS = f64(1200)
+	rd.Run.TriggerEndS = new(float64(1200))
 	if got := NewRunIndex(rd).Regime().FirstDegradedS; got != 1500 {
 		t.Errorf("first degraded after the trigger = %v, want 1500 (onset stays 600)", got)
 	}

@@ -10,9 +10,6 @@ import (
 	"github.com/outlast-dev/outlast/schema"
 )
 
-func f64(v float64) *float64 { return &v }
-func i64(v int64) *int64     { return &v }
-
 // near reports whether got is within tol of want (NaN equals NaN).
 func near(got, want, tol float64) bool {
 	if math.IsNaN(want) {
@@ -69,11 +66,11 @@ func shuffled(rd *schema.RunData, seed uint64) *schema.RunData {
 func syntheticRun(seed uint64, sessions int) *schema.RunData {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	rd := &schema.RunData{Run: schema.Run{
-		Run: "syn", Experiment: "bench", Design: "recovery", Seed: i64(int64(seed)), Arm: "budgeter",
-		DurationS: 5400, AlignS: 840, PrefixCaching: true, KVPoolTokens: i64(400000),
-		ArrivalRate: f64(0.035), Turns: i64(25), ThinkMeanS: f64(5), SystemTokens: i64(2048), TaskTokens: i64(4096),
-		OutputTokens: i64(300), ToolTokens: i64(1024), TriggerKind: "burst", TriggerStartS: f64(600), TriggerEndS: f64(840),
-		ControlKind: "budgeter", ControlStartS: f64(1200),
+		Run: "syn", Experiment: "bench", Design: "recovery", Seed: new(int64(seed)), Arm: "budgeter",
+		DurationS: 5400, AlignS: 840, PrefixCaching: true, KVPoolTokens: new(int64(400000)),
+		ArrivalRate: new(float64(0.035)), Turns: new(int64(25)), ThinkMeanS: new(float64(5)), SystemTokens: new(int64(2048)), TaskTokens: new(int64(4096)),
+		OutputTokens: new(int64(300)), ToolTokens: new(int64(1024)), TriggerKind: "burst", TriggerStartS: new(float64(600)), TriggerEndS: new(float64(840)),
+		ControlKind: "budgeter", ControlStartS: new(float64(1200)),
 	}}
 	for s := 0; s < sessions; s++ {
 		id := string(rune('a'+s%26)) + string(rune('a'+s/26%26)) + string(rune('a'+s/676%26))
@@ -89,19 +86,19 @@ func syntheticRun(seed uint64, sessions int) *schema.RunData {
 				hit = 0.1
 			}
 			cached := int64(float64(prompt) * hit * (0.9 + 0.1*rng.Float64()))
-			rd.Turns = append(rd.Turns, schema.Turn{Session: id, Turn: int32(k), ReadyS: f64(ready), SentS: f64(sent), DoneS: done,
+			rd.Turns = append(rd.Turns, schema.Turn{Session: id, Turn: int32(k), ReadyS: new(ready), SentS: new(sent), DoneS: done,
 				PromptTokens: prompt, CachedTokens: cached, OutputTokens: 300, Status: "ok"})
 			t = done + rng.ExpFloat64()*5
 		}
 		var end *float64
 		if t < 5400 {
-			end = f64(t)
+			end = new(t)
 		}
 		status := "open"
 		if end != nil {
 			status = "done"
 		}
-		rd.Sessions = append(rd.Sessions, schema.Session{Session: id, ArriveS: arrive, EndS: end, Status: status, TurnsPlanned: i64(25), TurnsDone: 25, ContextTokens: i64(6144)})
+		rd.Sessions = append(rd.Sessions, schema.Session{Session: id, ArriveS: arrive, EndS: end, Status: status, TurnsPlanned: new(int64(25)), TurnsDone: 25, ContextTokens: new(int64(6144))})
 	}
 	// Sorted as in the dataset (schema.RunData).
 	slices.SortFunc(rd.Turns, func(a, b schema.Turn) int {
@@ -111,8 +108,8 @@ func syntheticRun(seed uint64, sessions int) *schema.RunData {
 		return cmp.Or(cmp.Compare(a.ArriveS, b.ArriveS), cmp.Compare(a.Session, b.Session))
 	})
 	for t := 0.0; t < 5400; t += 10 {
-		rd.Engine = append(rd.Engine, schema.EngineSample{TS: t, Source: "metrics", Kind: "scrape", Running: f64(float64(4 + rng.IntN(20))),
-			Waiting: f64(float64(rng.IntN(5))), KVUsage: f64(rng.Float64()), IntervalS: f64(10), PrefixQueries: f64(10000), PrefixHits: f64(float64(rng.IntN(10000))), Preemptions: f64(0)})
+		rd.Engine = append(rd.Engine, schema.EngineSample{TS: t, Source: "metrics", Kind: "scrape", Running: new(float64(4 + rng.IntN(20))),
+			Waiting: new(float64(rng.IntN(5))), KVUsage: new(rng.Float64()), IntervalS: new(float64(10)), PrefixQueries: new(float64(10000)), PrefixHits: new(float64(rng.IntN(10000))), Preemptions: new(float64(0))})
 	}
 	return rd
 }

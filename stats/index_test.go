@@ -9,19 +9,19 @@ import (
 
 // demandRun is the hand-built run of TestPopulationAndDemand.
 func demandRun() *schema.RunData {
-	rd := &schema.RunData{Run: schema.Run{Run: "d", DurationS: 200, OutputTokens: i64(300), KVPoolTokens: i64(100000)}}
+	rd := &schema.RunData{Run: schema.Run{Run: "d", DurationS: 200, OutputTokens: new(int64(300)), KVPoolTokens: new(int64(100000))}}
 	rd.Sessions = []schema.Session{
-		{Session: "s1", ArriveS: 0, EndS: f64(100), Status: "done", ContextTokens: i64(6144)},
+		{Session: "s1", ArriveS: 0, EndS: new(float64(100)), Status: "done", ContextTokens: new(int64(6144))},
 		{Session: "s2", ArriveS: 50, Status: "open"},
-		{Session: "s3", ArriveS: 150, EndS: f64(160), Status: "aborted"},
+		{Session: "s3", ArriveS: 150, EndS: new(float64(160)), Status: "aborted"},
 	}
 	t0 := turn("s1", 0, 30, 6144, 2048)
-	t0.SentS = f64(20)
+	t0.SentS = new(float64(20))
 	t1 := turn("s1", 1, 60, 7468, 6144)
-	t1.SentS = f64(50)
+	t1.SentS = new(float64(50))
 	t2 := turn("s2", 0, 80, 5000, 0)
 	t2.OutputTokens = 200
-	t2.SentS = f64(55)
+	t2.SentS = new(float64(55))
 	late := turn("s1", 2, 150, 8792, 0) // after s1 left: ignored by D
 	rd.Turns = []schema.Turn{t0, t1, t2, late}
 	return rd
@@ -87,10 +87,10 @@ func TestRunEnd(t *testing.T) {
 func TestEngineWindows(t *testing.T) {
 	rd := &schema.RunData{Run: schema.Run{DurationS: 120}}
 	rd.Engine = []schema.EngineSample{
-		{TS: 10, Source: "metrics", Kind: "scrape", EngineIndex: 0, Running: f64(10), Waiting: f64(2), KVUsage: f64(0.8), PrefixQueries: f64(100), PrefixHits: f64(50), Preemptions: f64(1)},
-		{TS: 40, Source: "metrics", Kind: "scrape", EngineIndex: 0, Running: f64(20), Waiting: f64(4), KVUsage: f64(1.0), PrefixQueries: f64(100), PrefixHits: f64(30), Preemptions: f64(2)},
-		{TS: 45, Source: "log", Kind: "stats", EngineIndex: 0, Preemptions: f64(7)}, // not mixed with metrics
-		{TS: 70, Source: "metrics", Kind: "scrape", EngineIndex: 0, Running: f64(6)},
+		{TS: 10, Source: "metrics", Kind: "scrape", EngineIndex: 0, Running: new(float64(10)), Waiting: new(float64(2)), KVUsage: new(float64(0.8)), PrefixQueries: new(float64(100)), PrefixHits: new(float64(50)), Preemptions: new(float64(1))},
+		{TS: 40, Source: "metrics", Kind: "scrape", EngineIndex: 0, Running: new(float64(20)), Waiting: new(float64(4)), KVUsage: new(float64(1.0)), PrefixQueries: new(float64(100)), PrefixHits: new(float64(30)), Preemptions: new(float64(2))},
+		{TS: 45, Source: "log", Kind: "stats", EngineIndex: 0, Preemptions: new(float64(7))}, // not mixed with metrics
+		{TS: 70, Source: "metrics", Kind: "scrape", EngineIndex: 0, Running: new(float64(6))},
 	}
 	for _, r := range []*schema.RunData{rd, shuffled(rd, 9)} {
 		ew := NewRunIndex(r).EngineWindows([]Window{{0, 60}, {60, 120}})
@@ -113,10 +113,10 @@ func TestEngineWindows(t *testing.T) {
 func TestEngineWindowsPrefillAndAggregate(t *testing.T) {
 	rd := &schema.RunData{Run: schema.Run{DurationS: 60}}
 	rd.Engine = []schema.EngineSample{
-		{TS: 1, Source: "log", Kind: "prefill", EngineIndex: 0, CachedTokens: i64(700), NewTokens: i64(300), Running: f64(100)},
-		{TS: 2, Source: "log", Kind: "prefill", EngineIndex: -1, CachedTokens: i64(100), NewTokens: i64(900), Running: f64(8)},
+		{TS: 1, Source: "log", Kind: "prefill", EngineIndex: 0, CachedTokens: new(int64(700)), NewTokens: new(int64(300)), Running: new(float64(100))},
+		{TS: 2, Source: "log", Kind: "prefill", EngineIndex: -1, CachedTokens: new(int64(100)), NewTokens: new(int64(900)), Running: new(float64(8))},
 		// Another source without aggregated samples still counts.
-		{TS: 3, Source: "metrics", Kind: "scrape", EngineIndex: 0, Waiting: f64(5)},
+		{TS: 3, Source: "metrics", Kind: "scrape", EngineIndex: 0, Waiting: new(float64(5))},
 	}
 	w := NewRunIndex(rd).EngineWindows([]Window{{0, 60}})[0]
 	// Only the aggregated (-1) sample counts once a run has one.

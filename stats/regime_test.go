@@ -29,23 +29,23 @@ func TestRegime(t *testing.T) {
 		firstDeg   float64
 		endHit     float64
 	}{
-		{"persistent after burst; the dip before the trigger end is ignored", 3600, f64(1200), 1200,
+		{"persistent after burst; the dip before the trigger end is ignored", 3600, new(float64(1200)), 1200,
 			[]float64{0.95, 0.95, 0.3, 0.95, 0.9, 0.3, 0.2, 0.1, 0.1, 0.1, 0.1, 0.1}, true, false, 1500, 0.1},
-		{"healthy", 3600, f64(1200), 1200,
+		{"healthy", 3600, new(float64(1200)), 1200,
 			[]float64{0.95}, false, false, nan, 0.95},
-		{"degraded then healthy then degraded: not persistent, partial", 3600, f64(1200), 1200,
+		{"degraded then healthy then degraded: not persistent, partial", 3600, new(float64(1200)), 1200,
 			[]float64{0.95, 0.95, 0.95, 0.95, 0.3, 0.9, 0.9, 0.9, 0.9, 0.9, 0.6, 0.6}, false, true, 1200, 0.6},
-		{"never degraded but ends below 0.8: partial", 3600, f64(1200), 1200,
+		{"never degraded but ends below 0.8: partial", 3600, new(float64(1200)), 1200,
 			[]float64{0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.7, 0.7}, false, true, nan, 0.7},
-		{"hit exactly 0.5 is not degraded, exactly 0.8 not partial", 3600, f64(1200), 1200,
+		{"hit exactly 0.5 is not degraded, exactly 0.8 not partial", 3600, new(float64(1200)), 1200,
 			[]float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.8, 0.8}, false, false, nan, 0.8},
-		{"twin without its own trigger uses the slot (trigger_end_s given)", 3600, f64(1200), 1200,
+		{"twin without its own trigger uses the slot (trigger_end_s given)", 3600, new(float64(1200)), 1200,
 			[]float64{0.95, 0.95, 0.95, 0.95, 0.95, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4}, true, false, 1500, 0.4},
 		{"no trigger at all: from align_s = 0", 3600, nil, 0,
 			[]float64{0.4, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95}, false, false, 0, 0.95},
-		{"a window without turns does not break persistence", 3600, f64(1200), 1200,
+		{"a window without turns does not break persistence", 3600, new(float64(1200)), 1200,
 			[]float64{0.95, 0.95, 0.95, 0.95, 0.3, nan, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3}, true, false, 1200, 0.3},
-		{"run ends mid-window: the partial window is dropped", 3450, f64(1200), 1200,
+		{"run ends mid-window: the partial window is dropped", 3450, new(float64(1200)), 1200,
 			[]float64{0.95, 0.95, 0.95, 0.95, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.95}, true, false, 1200, 0.3*0.75 + 0.95*0.25},
 	}
 	for _, tc := range tests {
@@ -54,7 +54,7 @@ func TestRegime(t *testing.T) {
 			rd.Run.TriggerEndS = tc.trigger
 			if tc.trigger != nil {
 				rd.Run.TriggerKind = "none"
-				rd.Run.TriggerStartS = f64(*tc.trigger - 300)
+				rd.Run.TriggerStartS = new(*tc.trigger - 300)
 			}
 			r := NewRunIndex(rd).Regime()
 			if r.Persistent != tc.persistent || r.Partial != tc.partial {

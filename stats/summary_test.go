@@ -64,8 +64,8 @@ func TestVerdict(t *testing.T) {
 		collapsed bool
 		recMin    float64
 	}{
-		{"recovered", collapseThen(0.95), f64(1200), VerdictRecovered, true, 0},
-		{"collapsed", collapseThen(0.1), f64(1200), VerdictCollapsed, true, math.NaN()},
+		{"recovered", collapseThen(0.95), new(float64(1200)), VerdictRecovered, true, 0},
+		{"collapsed", collapseThen(0.1), new(float64(1200)), VerdictCollapsed, true, math.NaN()},
 		{"persistent without control", collapseThen(0.1), nil, VerdictPersistent, false, math.NaN()},
 		{"healthy", func(float64) float64 { return 0.95 }, nil, VerdictHealthy, false, math.NaN()},
 		{"partial", func(t float64) float64 {
@@ -74,12 +74,12 @@ func TestVerdict(t *testing.T) {
 			}
 			return 0.95
 		}, nil, VerdictPartial, false, math.NaN()},
-		{"control before any collapse: by regime", func(float64) float64 { return 0.95 }, f64(1200), VerdictHealthy, false, math.NaN()},
+		{"control before any collapse: by regime", func(float64) float64 { return 0.95 }, new(float64(1200)), VerdictHealthy, false, math.NaN()},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			rd := hitRun(3600, 600, tc.h)
-			rd.Run.TriggerEndS = f64(600)
+			rd.Run.TriggerEndS = new(float64(600))
 			rd.Run.ControlStartS = tc.control
 			s := NewRunIndex(rd).Summarize()
 			if s.Verdict != tc.verdict || s.CollapsedAtControl != tc.collapsed || !near(s.RecoveryMin, tc.recMin, 0) {
@@ -106,7 +106,7 @@ func TestSummaryValues(t *testing.T) {
 }
 
 func summary(run, arm string, seed int64, persistent bool, endHit float64) RunSummary {
-	return RunSummary{Run: run, Experiment: "paired-8b", Arm: arm, Seed: i64(seed), Persistent: persistent, EndHit: endHit,
+	return RunSummary{Run: run, Experiment: "paired-8b", Arm: arm, Seed: new(seed), Persistent: persistent, EndHit: endHit,
 		EndSessions: 10, ControlStartS: math.NaN(), RecoveryMin: math.NaN(), FirstDegradedS: math.NaN()}
 }
 
@@ -140,7 +140,7 @@ func TestTable2(t *testing.T) {
 }
 
 func recoverySummary(arm string, seed int64, collapsed bool, minutes float64, endHit, cohort float64) RunSummary {
-	s := RunSummary{Run: arm + "-" + string(rune('0'+seed)), Experiment: "recovery-8b", Arm: arm, Seed: i64(seed),
+	s := RunSummary{Run: arm + "-" + string(rune('0'+seed)), Experiment: "recovery-8b", Arm: arm, Seed: new(seed),
 		ControlStartS: 1200, CollapsedAtControl: collapsed, EndHit: endHit, RecoveryMin: math.NaN(),
 		CohortDone: Proportion{Fraction: cohort}}
 	if collapsed {
@@ -254,15 +254,15 @@ func TestHealthySide(t *testing.T) {
 }
 
 func TestLittlesLaw(t *testing.T) {
-	rd := &schema.RunData{Run: schema.Run{DurationS: 1000, Turns: i64(2), ThinkMeanS: f64(5)}}
+	rd := &schema.RunData{Run: schema.Run{DurationS: 1000, Turns: new(int64(2)), ThinkMeanS: new(float64(5))}}
 	rd.Sessions = []schema.Session{
-		{Session: "a", ArriveS: 0, EndS: f64(50), Status: "done"},
-		{Session: "b", ArriveS: 50, EndS: f64(100), Status: "done"},
+		{Session: "a", ArriveS: 0, EndS: new(float64(50)), Status: "done"},
+		{Session: "b", ArriveS: 50, EndS: new(float64(100)), Status: "done"},
 	}
 	t1 := turn("a", 0, 10, 100, 0)
-	t1.ReadyS = f64(0)
+	t1.ReadyS = new(float64(0))
 	t2 := turn("b", 0, 80, 100, 0)
-	t2.SentS = f64(50) // no ready_s: from sent_s
+	t2.SentS = new(float64(50)) // no ready_s: from sent_s
 	rd.Turns = []schema.Turn{t1, t2}
 	l := NewRunIndex(rd).LittlesLaw(Window{0, 100})
 	// λ = 2/100, R = (10 + 30)/2 = 20, predicted 0.02·2·(5+20) = 1; observed
@@ -289,7 +289,7 @@ func TestVerdictUncachedAndControlFromStart(t *testing.T) {
 	// A controller on from t=0 (prevention) cannot have found the run
 	// collapsed: no recovery, no "collapse unknown" warning.
 	prev := hitRun(3600, 0, func(float64) float64 { return 0.95 })
-	prev.Run.ControlKind, prev.Run.ControlStartS = "budgeter", f64(0)
+	prev.Run.ControlKind, prev.Run.ControlStartS = "budgeter", new(float64(0))
 	s := NewRunIndex(prev).Summarize()
 	if s.Verdict != VerdictHealthy || s.Recovery != nil || len(s.Warnings) != 1 {
 		t.Errorf("control from t=0: verdict %q recovery %v warnings %q; want healthy, none, only the unknown-C warning", s.Verdict, s.Recovery, s.Warnings)
@@ -305,7 +305,7 @@ func TestVerdictCacheUnreported(t *testing.T) {
 	no := false
 	rd := hitRun(3600, 0, cold)
 	rd.Run.CacheReported = &no
-	rd.Run.ControlKind, rd.Run.ControlStartS = "budgeter", f64(1200)
+	rd.Run.ControlKind, rd.Run.ControlStartS = "budgeter", new(float64(1200))
 	x := NewRunIndex(rd)
 	s := x.Summarize()
 	if s.Verdict != VerdictCacheUnreported || s.Persistent || s.Partial || !math.IsNaN(s.EndHit) || s.Recovery != nil {

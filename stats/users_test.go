@@ -13,14 +13,14 @@ func usersRun() *schema.RunData {
 	add := func(id string, arrive float64, end *float64, status string) {
 		rd.Sessions = append(rd.Sessions, schema.Session{Session: id, ArriveS: arrive, EndS: end, Status: status})
 	}
-	add("a", 1200, f64(1800), "done")    // 600 s
-	add("b", 1300, f64(2500), "done")    // 1200 s
-	add("c", 1400, f64(1700), "done")    // 300 s
-	add("d", 1500, f64(2100), "aborted") // not done
-	add("e", 2000, nil, "open")          // unfinished
-	add("f", 2399, f64(3299), "done")    // 900 s
-	add("g", 2400, f64(2500), "done")    // next cohort
-	add("h", 100, f64(200), "done")      // earlier cohort
+	add("a", 1200, new(float64(1800)), "done")    // 600 s
+	add("b", 1300, new(float64(2500)), "done")    // 1200 s
+	add("c", 1400, new(float64(1700)), "done")    // 300 s
+	add("d", 1500, new(float64(2100)), "aborted") // not done
+	add("e", 2000, nil, "open")                   // unfinished
+	add("f", 2399, new(float64(3299)), "done")    // 900 s
+	add("g", 2400, new(float64(2500)), "done")    // next cohort
+	add("h", 100, new(float64(200)), "done")      // earlier cohort
 	t := func(s string, ready, sent *float64) schema.Turn {
 		tt := turn(s, 0, 0, 100, 0)
 		tt.ReadyS, tt.SentS = ready, sent
@@ -30,12 +30,12 @@ func usersRun() *schema.RunData {
 		return tt
 	}
 	rd.Turns = []schema.Turn{
-		t("a", f64(1200), f64(1230)), // 30
-		t("b", nil, f64(1360)),       // ready missing: from arrival, 60
-		t("c", f64(1400), f64(1400)), // 0
-		t("d", f64(1500), nil),       // never sent: censored at 3600 → 2100
+		t("a", new(float64(1200)), new(float64(1230))), // 30
+		t("b", nil, new(float64(1360))),                // ready missing: from arrival, 60
+		t("c", new(float64(1400)), new(float64(1400))), // 0
+		t("d", new(float64(1500)), nil),                // never sent: censored at 3600 → 2100
 		// e: no turn recorded: censored → 1600
-		t("f", f64(2399), f64(2409)), // 10
+		t("f", new(float64(2399)), new(float64(2409))), // 10
 	}
 	return rd
 }
