@@ -34,30 +34,13 @@ const (
 	dec = schema.LineDecode
 )
 
-// TestLineShapes feeds one line at a time the cases of
-// testdata/lines.yaml: the batch lines SGLang has printed, real and
-// constructed, and the variants the reader must tolerate.
-func TestLineShapes(t *testing.T) {
-	engine.CheckLines(t, readertest.LoadLines(t, readertest.LinesFile))
-}
-
-// TestKVPoolAndFormat checks the startup pool lines (max_total_num_tokens
-// preferred) and the dialect names.
-func TestKVPoolAndFormat(t *testing.T) {
-	engine.CheckInfo(t, []readertest.InfoCase{
-		{Name: "v0.4.4 both lines, max_total preferred", Log: "[2025-03-20 08:00:50 TP0] KV Cache is allocated. #tokens: 452119, K size: 27.60 GB, V size: 27.60 GB\n[2025-03-20 08:00:52 TP0] max_total_num_tokens=452118, chunked_prefill_size=8192, max_prefill_tokens=16384, max_running_requests=2049, context_len=32768\n", Tokens: 452118, Format: FormatBase},
-		{Name: "allocation line only, pre-May-2026", Log: "[2025-09-01 10:00:00 TP0] KV Cache is allocated. #tokens: 452118, K size: 27.60 GB, V size: 27.60 GB\n", Tokens: 452118, Format: FormatBase},
-		{Name: "allocation line with dtype, MLA", Log: "[2026-07-20 10:12:41 TP0] KV Cache is allocated. dtype: torch.bfloat16, #tokens: 1183453, KV size: 40.63 GB\n", Tokens: 1183453, Format: Format2026},
-		{Name: "newest max_total line", Log: "[2026-07-20 10:12:55 TP0] max_total_num_tokens=1183453, chunked_prefill_size=8192, max_prefill_tokens=16384, max_running_requests=4096, context_len=131072, available_gpu_mem=11.02 GB\n", Tokens: 1183453, Format: FormatBase},
-		{Name: "malformed max_total", Log: "[2026-07-20 10:12:55] max_total_num_tokens=12a, chunked_prefill_size=8192\n", Tokens: 0, Format: FormatBase, Err: `engine.log:1:44: SGLang max_total_num_tokens: malformed number "12a"`},
-		{Name: "batch. is 0.4", Log: "[2025-06-01 00:00:01 TP0] Decode batch. #running-req: 1, #token: 1, token usage: 0.00, cuda graph: True, gen throughput (token/s): 1.00, #queue-req: 0\n", Tokens: 0, Format: Format04},
-		{Name: "batch, with trailing comma is 0.5", Log: "[2025-12-01 00:00:01] Decode batch, #running-req: 1, #token: 1, token usage: 0.00, cuda graph: True, gen throughput (token/s): 1.00, #queue-req: 0, \n", Tokens: 0, Format: Format05},
-		{Name: "batch, without trailing comma is 2026", Log: "[2026-02-11 15:24:41] Decode batch, #running-req: 1, #token: 1, token usage: 0.00, cuda graph: True, gen throughput (token/s): 1.00, #queue-req: 0\n", Tokens: 0, Format: Format2026},
-		{Name: "time-only headers are 0.3", Log: "[04:40:55 TP0] Decode batch. #running-req: 2, #token: 4078, token usage: 0.00, gen throughput (token/s): 447.31, #queue-req: 0\n", Tokens: 0, Format: Format03},
-		{Name: "0.1 lines", Log: "#running-req: 5, #token: 1938, token usage: 0.24, #queue-req: 0\n", Tokens: 0, Format: Format01},
-		{Name: "no SGLang header", Log: "INFO 03-20 14:02:11 [loggers.py:80] x\n", Tokens: 0, Format: ""},
-	})
-}
+// TestTables runs the reader's tables under testdata
+// (readertest.Engine.CheckTables): in lines.yaml the batch lines SGLang has
+// printed, real and constructed, and the variants the reader must
+// tolerate, one line at a time; in info.yaml the startup pool lines
+// (max_total_num_tokens preferred) and the dialect names; in match.yaml
+// the lines Match takes and refuses.
+func TestTables(t *testing.T) { engine.CheckTables(t) }
 
 // TestTimeOnlyHeaders places "[HH:MM:SS]" stamps on the day of the run's
 // start, rolling over midnight, and in the log's zone.
@@ -112,26 +95,6 @@ func TestErrorThenContinue(t *testing.T) {
 		"[2025-03-20 08:00:05 TP0] Decode batch. #running-req: 1, #token: 1, token usage: 0.00, gen throughput (token/s): 1.00, #queue-req: 0, ",
 		"[2025-03-20 08:00:06 TP0] Decode batch. #running-req: -, #queue-req: 0",
 		"engine.log:2:55: ")
-}
-
-func TestMatch(t *testing.T) {
-	engine.CheckMatch(t, map[string]bool{
-		"[04:40:55 TP0] Decode batch. #running-req: 2":                                               true,
-		"2025-10-20 03:02:22 INFO 31223 [DP3 TP3 EP3 scheduler_metrics_mixin.py:222] Decode batch.":  true,
-		"sglang-1  | [2025-09-03 18:33:19 TP0] Decode batch.":                                        true,
-		"(Worker_TP0 pid=1908385) [2026-05-04 05:25:03,414] LMCache INFO: Lookup x":                  false,
-		"[2026-07-20 10:15:03 TP0 x.py:1] tags then a file are only the custom header's":             false,
-		"[2025-03-20 08:01:14 TP0] Decode batch. #running-req: 1, ":                                  true,
-		"[2026-07-20 10:15:03] Prefill batch, #new-seq: 1":                                           true,
-		"[2026-07-20 10:15:03.250 DP3 TP3 EP3] x":                                                    true,
-		"(SGLangEngine pid=111711, ip=10.15.36.1) [2025-10-31 03:45:20 TP0] Decode batch [39913], x": true,
-		`[2026-08-07 17:36:20] INFO:     127.0.0.1:54014 - "POST /generate HTTP/1.1" 200 OK`:         true,
-		"INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1.0 tokens/s":                    false,
-		"[2026-07-20 10:15:03 tp0] lower-case tag":                                                   false,
-		"[2026-13-20 10:15:03] bad month":                                                            false,
-		"Loading safetensors checkpoint shards: 100% Completed | 4/4":                                false,
-		"": false,
-	})
 }
 
 // TestFixtures reads each fixture, checks hand-known facts about it and

@@ -33,12 +33,12 @@ func readAll(t testing.TB, text string, opt Options) ([]schema.EngineSample, []e
 	return engine.ReadAll(t, text, opt)
 }
 
-// TestLineShapes feeds one line at a time the cases of
-// testdata/lines.yaml: the line shapes vLLM has printed, real and
-// constructed, and the variants the reader must tolerate.
-func TestLineShapes(t *testing.T) {
-	engine.CheckLines(t, readertest.LoadLines(t, readertest.LinesFile))
-}
+// TestTables runs the reader's tables under testdata
+// (readertest.Engine.CheckTables): in lines.yaml the line shapes vLLM has
+// printed, real and constructed, and the variants the reader must
+// tolerate, one line at a time; in info.yaml the separate and merged
+// startup lines; in match.yaml the lines Match takes and refuses.
+func TestTables(t *testing.T) { engine.CheckTables(t) }
 
 // TestV0Engine checks the V0 stats line and its separate hit-rate line,
 // which the reader joins into one sample.
@@ -83,22 +83,6 @@ func TestV0BadHitRate(t *testing.T) {
 	if len(errs) != 1 || errs[0].Error() != `engine.log:2:66: vLLM V0 prefix cache hit rate: malformed number "35.x"` {
 		t.Fatalf("errors %v", errs)
 	}
-}
-
-// TestKVPoolSize checks the separate and merged startup lines.
-func TestKVPoolSize(t *testing.T) {
-	engine.CheckInfo(t, []readertest.InfoCase{
-		{Name: "separate, Mar 2025", Log: "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 744,048 tokens\nINFO 03-11 06:18:32 [kv_cache_utils.py:540] Maximum concurrency for 26,240 tokens per request: 28.36x\n", Tokens: 744048, Format: Format08},
-		{Name: "EngineCore_DP0, Feb 2026", Log: "(EngineCore_DP0 pid=10258) INFO 02-19 17:10:11 [gpu_worker.py:356] Available KV cache memory: 26.43 GiB\n(EngineCore_DP0 pid=10258) INFO 02-19 17:10:11 [kv_cache_utils.py:1307] GPU KV cache size: 216,496 tokens\n", Tokens: 216496, Format: Format010},
-		{Name: "merged, newest", Log: "(EngineCore pid=31298) INFO 08-21 10:17:50 [kv_cache_utils.py:1869] GPU KV cache size: 174,643 tokens, Maximum concurrency for 131,072 tokens per request: 1.33x\n", Tokens: 174643, Format: Format2026},
-		{Name: "EngineCore_0, Sep 2025", Log: "(EngineCore_0 pid=1440043) INFO 09-02 03:32:19 [kv_cache_utils.py:850] GPU KV cache size: 252,800 tokens\n", Tokens: 252800, Format: Format08},
-		{Name: "no commas", Log: "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 1234 tokens\n", Tokens: 1234, Format: Format08},
-		{Name: "first line wins", Log: "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 1,000 tokens\nINFO 03-11 06:18:33 [kv_cache_utils.py:537] GPU KV cache size: 2,000 tokens\n", Tokens: 1000, Format: Format08},
-		{Name: "bad grouping", Log: "INFO 03-11 06:18:32 [kv_cache_utils.py:537] GPU KV cache size: 12,34 tokens\n", Tokens: 0, Format: Format08, Err: `engine.log:1:64: vLLM KV cache size line: malformed token count "12,34"`},
-		{Name: "colour codes that lost their ESC, a space before the reset", Log: "[1;36m(EngineCore_0 pid=260) [0;0m INFO 09-01 12:21:24 [kv_cache_utils.py:849] GPU KV cache size: 122,880 tokens\n", Tokens: 122880, Format: Format08},
-		{Name: "colour codes spelled out", Log: "#033[1;36m(EngineCore_0 pid=260)#033[0;0m INFO 09-01 12:21:24 [kv_cache_utils.py:849] GPU KV cache size: 122,880 tokens\n", Tokens: 122880, Format: Format08},
-		{Name: "no log", Log: "hello\n", Tokens: 0, Format: ""},
-	})
 }
 
 const statsTail = " [loggers.py:123] Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 1.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%, Prefix cache hit rate: 1.0%\n"
@@ -186,22 +170,6 @@ func TestErrorThenContinue(t *testing.T) {
 		"INFO 03-20 14:00:05"+strings.TrimSuffix(statsTail, "\n"),
 		"INFO 03-20 14:00:15 [loggers.py:123] Engine 000: Avg prompt throughput: 1..0 tokens/s",
 		"engine.log:2:73: ")
-}
-
-func TestMatch(t *testing.T) {
-	engine.CheckMatch(t, map[string]bool{
-		"INFO 03-20 14:02:11 [loggers.py:80] Avg prompt throughput: 1.0 tokens/s":                                                  true,
-		"(APIServer pid=118) INFO 09-02 05:20:47 [loggers.py:123] Engine 000: x":                                                   true,
-		"2026-10-27T12:03:03.001158525Z (APIServer pid=1) WARNING 10-27 12:03:03 [utils.py:1] x":                                   true,
-		"\x1b[0;36m(APIServer pid=1)\x1b[0;0m \x1b[32mINFO\x1b[0m \x1b[90m10-27 12:01:23\x1b[0m \x1b[90m[loggers.py:310]\x1b[0m x": true,
-		"INFO 02-20 00:01:02 kv_cache_utils.py:522] x":                                                                             true,
-		"(VllmWorker rank=1 pid=77) INFO 02-20 00:01:02 [multiproc_worker_utils.py:1] x":                                           true,
-		`(APIServer pid=1) INFO:     127.0.0.1:45252 - "GET /health HTTP/1.1" 200 OK`:                                              false,
-		"[2025-03-20 08:01:14 TP0] Decode batch. #running-req: 1, ":                                                                false,
-		"INFO 13-20 14:02:11 [loggers.py:80] bad month":                                                                            false,
-		"INFO 03-20 14:02:11 [loggers.py] no line number":                                                                          false,
-		"": false,
-	})
 }
 
 // TestFixtures reads each fixture, checks hand-known facts about it and

@@ -11,10 +11,6 @@ import (
 	"github.com/outlast-dev/outlast/schema"
 )
 
-// LinesFile is where a reader's package keeps its table of line cases
-// (LoadLines).
-const LinesFile = "testdata/lines.yaml"
-
 // lineCaseFile is a line case as the file writes it: the expected sample
 // as a map from the sample's Parquet column names to their values.
 type lineCaseFile struct {
