@@ -15,6 +15,14 @@ const (
 // CheckMatch on MatchFile.
 func (e Engine) CheckTables(t *testing.T) {
 	t.Run("lines", func(t *testing.T) { e.CheckLines(t, LoadLines(t, LinesFile)) })
-	t.Run("info", func(t *testing.T) { e.CheckInfo(t, Load[[]InfoCase](t, InfoFile)) })
-	t.Run("match", func(t *testing.T) { e.CheckMatch(t, Load[map[string]bool](t, MatchFile)) })
+	t.Run("info", func(t *testing.T) {
+		var cases []InfoCase // keys: the fields' names in lower case
+		decodeYAMLFile(t, InfoFile, &cases)
+		e.CheckInfo(t, cases)
+	})
+	t.Run("match", func(t *testing.T) {
+		var lines map[string]bool
+		decodeYAMLFile(t, MatchFile, &lines)
+		e.CheckMatch(t, lines)
+	})
 }

@@ -23,13 +23,3 @@ func decodeYAMLFile(t testing.TB, path string, v any) {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
-
-// Load reads the YAML file at path as a T: a table such as []InfoCase for
-// CheckInfo (whose keys are the fields' names in lower case), or a
-// map[string]bool of lines for CheckMatch.
-func Load[T any](t testing.TB, path string) T {
-	t.Helper()
-	var v T
-	decodeYAMLFile(t, path, &v)
-	return v
-}
