@@ -229,7 +229,8 @@ func (rw *rowWriter[T]) giveBack() {
 
 // fileSyncer flushes files to disk and closes them, each on a goroutine of
 // its own: a run's files then wait for the disk together rather than one
-// after another, while the next file is being written.
+// after another, while the next file is being written. Where the stage is
+// synced whole at Commit (syncEachFile false), it only closes them.
 type fileSyncer struct {
 	wg  sync.WaitGroup
 	mu  sync.Mutex
@@ -237,19 +238,30 @@ type fileSyncer struct {
 }
 
 func (s *fileSyncer) syncClose(f *os.File) {
+	if !syncEachFile {
+		// Commit syncs the whole stage at once (sync_linux.go).
+		s.record(f.Close())
+		return
+	}
 	s.wg.Go(func() {
 		err := f.Sync()
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		if err != nil {
-			s.mu.Lock()
-			if s.err == nil {
-				s.err = fmt.Errorf("dataset: %w", err)
-			}
-			s.mu.Unlock()
-		}
+		s.record(err)
 	})
+}
+
+// record keeps err if it is the first.
+func (s *fileSyncer) record(err error) {
+	if err == nil {
+		return
+	}
+	s.mu.Lock()
+	if s.err == nil {
+		s.err = fmt.Errorf("dataset: %w", err)
+	}
+	s.mu.Unlock()
 }
 
 // wait returns once every file given to syncClose is on disk and closed,

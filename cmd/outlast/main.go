@@ -55,7 +55,12 @@ func inputError(err error) error {
 func findingError(err error) error { return &exitError{code: 1, err: err} }
 
 func main() {
-	os.Exit(exitCode(run(os.Stdout, os.Stderr, os.Args[1:]), os.Stderr))
+	stop, err := startProfile()
+	if err == nil {
+		err = run(os.Stdout, os.Stderr, os.Args[1:])
+		stop()
+	}
+	os.Exit(exitCode(err, os.Stderr))
 }
 
 // exitCode prints err (if any) and maps it to the process exit status.

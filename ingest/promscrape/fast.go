@@ -18,8 +18,8 @@ import (
 type fastState struct {
 	fams    [promseries.NumMetrics]fastFamily
 	samples []fastSampleAt
-	labels  []promseries.Label
-	in      interner
+	spans   []labelSpan
+	series  describedCache
 }
 
 // fastFamily is what a scrape has said of one known metric so far.
@@ -28,11 +28,11 @@ type fastFamily struct {
 	head, tail  int // its samples in input order, through next; -1: none
 }
 
-// fastSampleAt is one sample line: its labels (labels[ls:le]) and value.
+// fastSampleAt is one sample line: its series and value.
 type fastSampleAt struct {
-	ls, le int
-	v      float64
-	next   int
+	d    *described
+	v    float64
+	next int
 }
 
 // fast reads scrape j's kept lines if they all have the plain shapes,
@@ -42,7 +42,7 @@ func (ps *parser) fast(j *scrape) bool {
 	for m := range f.fams {
 		f.fams[m] = fastFamily{head: -1, tail: -1}
 	}
-	f.samples, f.labels = f.samples[:0], f.labels[:0]
+	f.samples = f.samples[:0]
 	rest := j.c.text
 	for len(rest) > 0 {
 		i := bytes.IndexByte(rest, '\n')
@@ -73,15 +73,15 @@ func (f *fastState) line(b []byte) bool {
 		}
 		return true
 	}
-	ls := len(f.labels)
-	m, labels, v, ok := fastSample(b, f.labels, &f.in)
-	f.labels = labels
+	m, end, spans, v, ok := fastSample(b, f.spans[:0])
+	f.spans = spans
 	if !ok {
 		return false
 	}
+	d := f.series.get(m, b[:end], b, spans)
 	fam := &f.fams[m]
 	k := len(f.samples)
-	f.samples = append(f.samples, fastSampleAt{ls: ls, le: len(f.labels), v: v, next: -1})
+	f.samples = append(f.samples, fastSampleAt{d: d, v: v, next: -1})
 	if fam.head < 0 {
 		fam.head = k
 	} else {
@@ -100,13 +100,15 @@ func (ps *parser) fastObs(j *scrape) bool {
 	for m := range promseries.NumMetrics {
 		for k := f.fams[m].head; k >= 0; k = f.samples[k].next {
 			sa := &f.samples[k]
-			s, keep, kvErr := promseries.Describe(m, f.labels[sa.ls:sa.le])
-			if !keep {
+			if !sa.d.keep {
 				continue
 			}
-			o, err := s.At(sa.v)
-			if err != nil || kvErr != nil {
+			o, err := sa.d.s.At(sa.v)
+			if err != nil || sa.d.kvErr != nil {
 				return false
+			}
+			if obs == nil { // room for them all at once, not by doubling
+				obs = make([]promseries.Obs, 0, len(f.samples))
 			}
 			obs = append(obs, o)
 		}

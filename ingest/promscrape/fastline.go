@@ -34,58 +34,60 @@ func fastName(b []byte) int {
 
 // fastSample scans sample line b (without its newline) of the shape
 // name{k="v",...} value [timestamp], single spaces, no escapes. It
-// appends the labels to ls and returns the metric's number, the labels
-// and the value; ok is false for any other shape, or anything expfmt
-// would reject. in interns the label strings.
-func fastSample(b []byte, ls []promseries.Label, in *interner) (m int, _ []promseries.Label, v float64, ok bool) {
+// returns the metric's number, the end of the name and labels in b
+// (b[:end] names the series), the labels' spans (appended to spans) and
+// the value; ok is false for any other shape, or anything expfmt would
+// reject.
+func fastSample(b []byte, spans []labelSpan) (m, end int, _ []labelSpan, v float64, ok bool) {
 	i := fastName(b)
 	if i == 0 {
-		return 0, ls, 0, false
+		return 0, 0, spans, 0, false
 	}
 	// Lookup rejects the names outlast does not read; none of the names
 	// it knows ends in _sum, _count or _bucket, so expfmt never files
 	// one under a summary or histogram (TestFastKnownNames).
 	if m = promseries.Lookup(b[:i]); m < 0 {
-		return 0, ls, 0, false
+		return 0, 0, spans, 0, false
 	}
 	if i < len(b) && b[i] == '{' {
-		first := len(ls)
+		first := len(spans)
 		for i++; ; {
 			ns := i
 			if i == len(b) || !fastLabelStart(b[i]) {
-				return 0, ls, 0, false // also "{}" and a trailing comma
+				return 0, 0, spans, 0, false // also "{}" and a trailing comma
 			}
 			for i < len(b) && isLabelChar(b[i]) {
 				i++
 			}
 			if i+1 >= len(b) || b[i] != '=' || b[i+1] != '"' {
-				return 0, ls, 0, false
+				return 0, 0, spans, 0, false
 			}
 			name := b[ns:i]
 			if string(name) == "__name__" { // reserved: expfmt's error
-				return 0, ls, 0, false
+				return 0, 0, spans, 0, false
 			}
+			ne := i
 			i += 2
 			vs := i
 			ascii := true
 			for i < len(b) && b[i] != '"' {
 				switch {
 				case b[i] == '\\':
-					return 0, ls, 0, false // an escape: expfmt resolves it or fails
+					return 0, 0, spans, 0, false // an escape: expfmt resolves it or fails
 				case b[i] >= utf8.RuneSelf:
 					ascii = false
 				}
 				i++
 			}
 			if i == len(b) || !ascii && !utf8.Valid(b[vs:i]) {
-				return 0, ls, 0, false
+				return 0, 0, spans, 0, false
 			}
-			for _, l := range ls[first:] {
-				if l.Name == string(name) { // expfmt's duplicate label error
-					return 0, ls, 0, false
+			for _, l := range spans[first:] {
+				if string(b[l.ns:l.ne]) == string(name) { // expfmt's duplicate label error
+					return 0, 0, spans, 0, false
 				}
 			}
-			ls = append(ls, promseries.Label{Name: in.str(name), Value: in.str(b[vs:i])})
+			spans = append(spans, labelSpan{ns, ne, vs, i})
 			i++
 			if i < len(b) && b[i] == ',' {
 				i++
@@ -95,11 +97,12 @@ func fastSample(b []byte, ls []promseries.Label, in *interner) (m int, _ []proms
 				i++
 				break
 			}
-			return 0, ls, 0, false
+			return 0, 0, spans, 0, false
 		}
 	}
+	end = i
 	if i == len(b) || b[i] != ' ' {
-		return 0, ls, 0, false
+		return 0, 0, spans, 0, false
 	}
 	i++
 	vs := i
@@ -108,24 +111,28 @@ func fastSample(b []byte, ls []promseries.Label, in *interner) (m int, _ []proms
 	}
 	v, ok = fastFloat(b[vs:i])
 	if !ok {
-		return 0, ls, 0, false
+		return 0, 0, spans, 0, false
 	}
 	if i < len(b) {
 		if b[i] != ' ' {
-			return 0, ls, 0, false
+			return 0, 0, spans, 0, false
 		}
 		// The timestamp, which outlast does not use, must still be one
 		// expfmt accepts: the whole rest of the line, a decimal int64.
 		ts := b[i+1:]
 		if bytes.IndexByte(ts, ' ') >= 0 || bytes.IndexByte(ts, '\t') >= 0 {
-			return 0, ls, 0, false
+			return 0, 0, spans, 0, false
 		}
 		if _, err := strconv.ParseInt(string(ts), 10, 64); err != nil {
-			return 0, ls, 0, false
+			return 0, 0, spans, 0, false
 		}
 	}
-	return m, ls, v, true
+	return m, end, spans, v, true
 }
+
+// labelSpan is where one label's name (b[ns:ne]) and value (b[vs:ve])
+// are in a sample line.
+type labelSpan struct{ ns, ne, vs, ve int }
 
 // fastFloat parses a sample value exactly as expfmt does (its parseFloat):
 // strconv.ParseFloat, but nothing with 'p', 'P' or '_'. So NaN, ±Inf,
@@ -183,21 +190,36 @@ func fastComment(b []byte) (kind, m int) {
 	return 0, 0
 }
 
-// interner shares the strings of label names and values, which repeat
-// from scrape to scrape, so a scrape does not allocate them again.
-type interner struct {
-	m map[string]string
+// describedCache holds the series of the sample lines seen so far, by
+// the lines' name and labels: they repeat from scrape to scrape, and
+// taking their labels apart, sorting them and building their keys cost
+// more than the rest of a scrape.
+type describedCache struct {
+	m map[string]*described
 }
 
-// str returns b as a string, the same one each time while it is held.
-func (in *interner) str(b []byte) string {
-	if s, ok := in.m[string(b)]; ok {
-		return s
+// described is what promseries.Describe says of one series.
+type described struct {
+	s     promseries.Series
+	keep  bool
+	kvErr error
+}
+
+// get returns the series of metric m named by key, the name and labels of
+// line b whose labels are at spans.
+func (c *describedCache) get(m int, key, b []byte, spans []labelSpan) *described {
+	if d, ok := c.m[string(key)]; ok {
+		return d
 	}
-	if in.m == nil || len(in.m) >= 1<<12 { // bound memory on ever-new values
-		in.m = make(map[string]string)
+	if c.m == nil || len(c.m) >= 1<<12 { // bound memory on ever-new series
+		c.m = make(map[string]*described)
 	}
-	s := string(b)
-	in.m[s] = s
-	return s
+	ls := make([]promseries.Label, len(spans))
+	for i, sp := range spans {
+		ls[i] = promseries.Label{Name: string(b[sp.ns:sp.ne]), Value: string(b[sp.vs:sp.ve])}
+	}
+	d := new(described)
+	d.s, d.keep, d.kvErr = promseries.Describe(m, ls)
+	c.m[string(key)] = d
+	return d
 }

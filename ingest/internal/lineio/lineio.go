@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -27,7 +28,8 @@ type Reader struct {
 	dec       io.Closer
 	br        *bufio.Reader
 	hash      hash.Hash
-	buf       []byte
+	buf       []byte // the current line
+	own       []byte // holds a line that did not fit the buffered reader
 	line      int
 	err       error
 	truncated bool
@@ -70,41 +72,56 @@ func newReader(r io.Reader, name string, closer io.Closer) (*Reader, error) {
 		}
 		lr.dec, src = zr.IOReadCloser(), zr
 	}
-	lr.br = bufio.NewReaderSize(src, 256<<10)
+	lr.br = readers.Get().(*bufio.Reader)
+	lr.br.Reset(src)
 	return lr, nil
 }
+
+// readers holds the 256 KB buffered readers of closed inputs: a campaign
+// opens three inputs a run, and a fresh buffer for each was a tenth of
+// the ingest's allocation (and its clearing a twentieth of its time).
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 256<<10) }}
 
 // Next advances to the next line, reporting whether there is one.
 func (r *Reader) Next() bool {
 	if r.err != nil {
 		return false
 	}
-	r.buf = r.buf[:0]
-	for {
-		chunk, err := r.br.ReadSlice('\n')
-		r.buf = append(r.buf, chunk...)
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err == io.EOF {
-			if len(r.buf) == 0 {
-				r.err = io.EOF
-				return false
-			}
-			r.truncated = true
-			r.err = io.EOF
-			r.line++
-			r.trim()
-			return true
-		}
-		if err != nil {
-			r.err = fmt.Errorf("%s:%d: %w", r.name, r.line+1, err)
+	chunk, err := r.br.ReadSlice('\n')
+	if err == nil {
+		// A whole line in the buffer, as nearly all are: no copy. It stays
+		// valid until the next read, which is all Bytes promises.
+		r.buf = chunk
+		return r.line0()
+	}
+	// A line longer than the buffer, or the last one: gather it.
+	r.own = append(r.own[:0], chunk...)
+	for err == bufio.ErrBufferFull {
+		chunk, err = r.br.ReadSlice('\n')
+		r.own = append(r.own, chunk...)
+	}
+	r.buf = r.own
+	switch {
+	case err == nil:
+		return r.line0()
+	case err == io.EOF:
+		r.err = io.EOF
+		if len(r.buf) == 0 {
 			return false
 		}
-		r.line++
-		r.trim()
-		return true
+		r.truncated = true
+		return r.line0()
+	default:
+		r.err = fmt.Errorf("%s:%d: %w", r.name, r.line+1, err)
+		return false
 	}
+}
+
+// line0 counts the line in r.buf and trims its line ending.
+func (r *Reader) line0() bool {
+	r.line++
+	r.trim()
+	return true
 }
 
 func (r *Reader) trim() {
@@ -158,6 +175,11 @@ func (r *Reader) SHA256() (string, error) {
 func (r *Reader) Close() error {
 	if r.dec != nil {
 		r.dec.Close()
+	}
+	if r.br != nil {
+		r.br.Reset(nil)
+		readers.Put(r.br)
+		r.br, r.buf = nil, nil
 	}
 	if r.closer != nil {
 		return r.closer.Close()
