@@ -79,7 +79,7 @@ func waitMidway(t *testing.T, p *proc, ds string) {
 	t.Helper()
 	deadline := time.After(2 * time.Minute)
 	for {
-		parts, _ := filepath.Glob(filepath.Join(ds, dataset.StagePrefix+"*", "turns", "*.parquet"))
+		parts, _ := filepath.Glob(filepath.Join(ds, dataset.StagePrefix+"*", "turns", "*", "*.parquet"))
 		for _, f := range parts {
 			if st, err := os.Stat(f); err == nil && st.Size() > 0 {
 				return
