@@ -27,6 +27,11 @@ type Options struct {
 	Dataset string
 	// Version is the outlast version writing the report.
 	Version string
+	// Reload, when set, reads one run of the source again by name. The
+	// report then keeps of each run only its rows and measures, not its
+	// per-minute series, and reads again the few runs its figures draw:
+	// its memory no longer grows with the series of every run.
+	Reload func(run string) (*schema.RunData, error)
 	// Seed, when set, picks the seed of the single-seed figures (Figure 1,
 	// Figure 4, Figure 5) in every experiment that has it; otherwise each
 	// experiment features its smallest seed.
@@ -68,7 +73,11 @@ func newBuilder(opt Options) *builder {
 		go func() {
 			defer b.wg.Done()
 			for rd := range b.work {
-				r := measureRun(rd)
+				r := measureRun(rd, opt.Reload == nil)
+				if opt.Reload != nil {
+					name := rd.Run.Run
+					r.reload = func() (*minuteSeries, error) { return reloadMinutes(opt.Reload, name) }
+				}
 				b.mu.Lock()
 				b.runs = append(b.runs, r)
 				b.mu.Unlock()
@@ -123,6 +132,11 @@ func (b *builder) finish() (*model.Doc, *Summary, error) {
 	b.provenanceSection()
 	b.findingsSection()
 	b.doc.Subtitle = b.subtitle()
+	for _, r := range b.runs {
+		if r.reloadErr != nil {
+			return nil, nil, r.reloadErr
+		}
+	}
 	if err := model.Validate(b.doc); err != nil {
 		return nil, nil, err
 	}

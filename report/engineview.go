@@ -136,7 +136,7 @@ func anyEngine(rs []*runInfo) bool {
 // anyHas reports whether some run has a value of m.
 func anyHas(rs []*runInfo, m measure) bool {
 	for _, r := range rs {
-		if r.minutes.has(m) {
+		if r.has[m] {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/outlast-dev/outlast/schema"
@@ -20,8 +21,14 @@ type runInfo struct {
 	end float64
 	sum stats.RunSummary
 	row SummaryRun
-	// minutes are the per-minute series of the figures, downsampled.
-	minutes minuteSeries
+	// minutes are the per-minute series of the figures, downsampled: kept
+	// from the start when the report cannot read a run again
+	// (Options.Reload is nil), else read again by reload when a figure
+	// first draws the run (series). has says which measures they have.
+	minutes *minuteSeries
+	has     [nMeasures]bool
+	reload    func() (*minuteSeries, error)
+	reloadErr error
 	// cohorts is the completion of each 5-minute arrival cohort (Figure 8).
 	cohorts []stats.CohortPoint
 	// wait is the first-turn wait before the trigger (Figure 6).
@@ -68,14 +75,8 @@ type runInfo struct {
 
 // measureRun is the per-run step of a report: it depends on no other run,
 // and what it returns keeps no reference to rd's tables.
-func measureRun(rd *schema.RunData) *runInfo {
-	x := stats.NewRunIndex(rd)
-	if cacheNotReported(rd, x) {
-		// A dataset written before runs.cache_reported: the turns tell.
-		f := false
-		rd.Run.CacheReported = &f
-		x = stats.NewRunIndex(rd)
-	}
+func measureRun(rd *schema.RunData, keepMinutes bool) *runInfo {
+	x := runIndex(rd)
 	an := stats.Analyze(x)
 	r := &runInfo{run: rd.Run, end: x.End, sum: an.Summary, cohorts: an.Cohorts, wait: an.FirstTurnWaitPhase1}
 	r.eng = x.EngineSummary()
@@ -99,8 +100,13 @@ func measureRun(rd *schema.RunData) *runInfo {
 		}
 	}
 	r.row = summaryRun(r)
-	minuteHit, _ := x.EngineHitRatios(engineWindows(an.Minutes))
-	r.minutes = newMinuteSeries(an.Minutes, minuteHit)
+	ms := minutesOf(x, an)
+	for m := range ms {
+		r.has[m] = anyFinite(ms[m].y)
+	}
+	if keepMinutes {
+		r.minutes = &ms
+	}
 	r.shape, r.shapeOK = x.WorkloadShape()
 	r.kvPool, r.kvPoolOK = x.KVPool()
 	phase := stats.Window{Start: 0, End: x.End}
@@ -116,6 +122,38 @@ func measureRun(rd *schema.RunData) *runInfo {
 		r.drain, r.drainErr = &d, err
 	}
 	return r
+}
+
+// runIndex indexes rd for the statistics. A run of a dataset written
+// before runs.cache_reported is first given what ingest now records for
+// it (cacheNotReported).
+func runIndex(rd *schema.RunData) *stats.RunIndex {
+	x := stats.NewRunIndex(rd)
+	if cacheNotReported(rd, x) {
+		f := false
+		rd.Run.CacheReported = &f
+		x = stats.NewRunIndex(rd)
+	}
+	return x
+}
+
+// minutesOf returns the per-minute series of the figures of the run
+// indexed by x and analysed as an.
+func minutesOf(x *stats.RunIndex, an stats.RunAnalysis) minuteSeries {
+	minuteHit, _ := x.EngineHitRatios(engineWindows(an.Minutes))
+	return newMinuteSeries(an.Minutes, minuteHit)
+}
+
+// reloadMinutes reads a run again through reload and returns its
+// per-minute series, as measureRun would have kept them.
+func reloadMinutes(reload func(string) (*schema.RunData, error), run string) (*minuteSeries, error) {
+	rd, err := reload(run)
+	if err != nil {
+		return nil, fmt.Errorf("report: reading run %s again for its figures: %w", run, err)
+	}
+	x := runIndex(rd)
+	ms := minutesOf(x, stats.Analyze(x))
+	return &ms, nil
 }
 
 // cacheNotReported says whether a run of a dataset written before

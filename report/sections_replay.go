@@ -164,12 +164,12 @@ func (b *builder) replayCaveat(obs *runInfo, name string, asIs []*runInfo) strin
 // none has a value), on the first run's minutes; runs of another length
 // are left out.
 func medianSeries(name string, runs []*runInfo, m measure, color string) model.Series {
-	first := runs[0].minutes[m]
+	first := runs[0].series()[m]
 	y := make([]float64, len(first.x))
 	for k := range y {
 		var v []float64
 		for _, r := range runs {
-			if s := r.minutes[m]; len(s.x) == len(first.x) {
+			if s := r.series()[m]; len(s.x) == len(first.x) {
 				v = append(v, s.y[k])
 			}
 		}

@@ -66,9 +66,6 @@ func newMinuteSeries(ps []stats.SeriesPoint, engineHit []float64) minuteSeries {
 	return m
 }
 
-// has reports whether the run has a value of m in some minute.
-func (m *minuteSeries) has(k measure) bool { return anyFinite(m[k].y) }
-
 // anyFinite reports whether some value of y is a number.
 func anyFinite(y []float64) bool {
 	for _, v := range y {
@@ -95,6 +92,21 @@ func gatewayHit(ps []stats.SeriesPoint) []float64 {
 
 // runSeries is one measure of a run per minute, as a Series.
 func runSeries(name string, r *runInfo, m measure, color string) model.Series {
-	s := r.minutes[m]
+	s := r.series()[m]
 	return model.Series{Name: name, X: s.x, Y: s.y, Color: color}
+}
+
+// series returns the run's per-minute series, read again the first time
+// when they were not kept (runInfo.reload). A run that cannot be read
+// again draws no points; its error is the report's (builder.finish).
+func (r *runInfo) series() *minuteSeries {
+	if r.minutes == nil {
+		ms, err := r.reload()
+		if err != nil {
+			r.reloadErr = err
+			ms = new(minuteSeries)
+		}
+		r.minutes = ms
+	}
+	return r.minutes
 }

@@ -75,6 +75,9 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	// machine.
 	label := filepath.Base(filepath.Clean(ds))
 	opt := report.Options{Title: *title, Dataset: label, Version: version}
+	// The figures' runs are read again rather than every run's series
+	// kept: the report's memory then stays flat with the number of runs.
+	opt.Reload = func(run string) (*schema.RunData, error) { return dataset.ReadRun(ds, run) }
 	if opt.Title == "" {
 		opt.Title = "outlast report: " + label
 	}
