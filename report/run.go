@@ -25,8 +25,8 @@ type runInfo struct {
 	// from the start when the report cannot read a run again
 	// (Options.Reload is nil), else read again by reload when a figure
 	// first draws the run (series). has says which measures they have.
-	minutes *minuteSeries
-	has     [nMeasures]bool
+	minutes   *minuteSeries
+	has       [nMeasures]bool
 	reload    func() (*minuteSeries, error)
 	reloadErr error
 	// cohorts is the completion of each 5-minute arrival cohort (Figure 8).
