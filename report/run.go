@@ -10,7 +10,8 @@ import (
 
 // runInfo is what the report keeps of one run once its tables are gone:
 // its manifest row, its overview row, the per-minute series its figures
-// draw and the few windows the dataset-wide parts need (calibration and
+// draw (or, when the source can read runs again, the means to read them
+// for the few runs the figures pick) and the few windows the dataset-wide parts need (calibration and
 // all-miss windows for the c(L) fit, the remaining-cold-work terms of a
 // drain run). measureRun computes it from the run alone, so a report holds
 // one run's tables at a time, however many runs the dataset has; everything

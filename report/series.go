@@ -40,8 +40,9 @@ type minuteSeries [nMeasures]xy
 
 // newMinuteSeries keeps the figure measures of a run's per-minute series;
 // engineHit is the engine's hit ratio of each minute. A measure the run
-// never has (no engine data, no KV pool size) keeps no points: a campaign
-// holds every run's series until its figures are laid out.
+// never has (no engine data, no KV pool size) keeps no points: a report
+// without Options.Reload holds every run's series until its figures are
+// laid out.
 func newMinuteSeries(ps []stats.SeriesPoint, engineHit []float64) minuteSeries {
 	x := mid(pointWindows(ps))
 	keep := func(y []float64) xy {
