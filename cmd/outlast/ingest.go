@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 
 	"github.com/outlast-dev/outlast/dataset"
@@ -44,32 +43,6 @@ Examples:
   outlast ingest --lenient --out ds runs/*
   outlast ingest -q -o ds runs/paired        # no per-run summary
 `
-
-// ingestMemoryLimit is the soft limit of the Go heap during ingest: below
-// the 256 MB peak ingest is held to (docs/performance.md), with room for
-// stacks and buffers outside the heap.
-const ingestMemoryLimit = 160 << 20
-
-// collectNear makes garbage be collected only as the Go heap nears limit,
-// unless GOMEMLIMIT or GOGC say otherwise, and returns the function that
-// restores the collector's settings. Ingest's memory is bounded whatever
-// its input, by design, well below the limit; a campaign of small runs
-// allocates much and keeps little, and collecting each time the heap
-// doubled took a tenth of its CPU (docs/performance.md). Commands that
-// hold a whole run (reading a dataset) keep the default: a large run's
-// heap may exceed any fixed limit, and the collector would then run
-// without pause.
-func collectNear(limit int64) (restore func()) {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	oldLimit := debug.SetMemoryLimit(limit)
-	if os.Getenv("GOGC") != "" {
-		return func() { debug.SetMemoryLimit(oldLimit) }
-	}
-	oldPercent := debug.SetGCPercent(-1)
-	return func() { debug.SetGCPercent(oldPercent); debug.SetMemoryLimit(oldLimit) }
-}
 
 func runIngest(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("ingest", ingestHelp)

@@ -71,6 +71,7 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 		return usageErrorf("report needs one DATASET and --out DIR (see outlast report --help)")
 	}
 	ds := fs.Arg(0)
+	defer limitMemory(reportMemoryLimit)()
 	// The base name only: an absolute path would tie the output to this
 	// machine.
 	label := filepath.Base(filepath.Clean(ds))
