@@ -173,6 +173,34 @@ func TestFastLines(t *testing.T) {
 	}
 }
 
+// TestFastSeriesRemembered runs the table's texts, twice over, through one
+// parser, as the scrapes of an input go: the second time every series the
+// fast path takes is one it has described before (describedCache), and
+// what it reads must still be what expfmt reads.
+func TestFastSeriesRemembered(t *testing.T) {
+	ps := newTestParser()
+	for pass := range 2 {
+		for _, c := range fastCases {
+			text := []byte(c.text + "\n")
+			a := headerScrape(text)
+			if got := ps.fast(a); got != c.fast {
+				t.Fatalf("pass %d, %q: fast path %v, want %v", pass, c.text, got, c.fast)
+			}
+			if !c.fast {
+				continue
+			}
+			b := headerScrape(text)
+			newTestParser().expfmt(b)
+			if got, want := fmt.Sprintf("%#v", a.obs), fmt.Sprintf("%#v", b.obs); got != want {
+				t.Fatalf("pass %d, %q:\nfast   %s\nexpfmt %s", pass, c.text, got, want)
+			}
+		}
+	}
+	if len(ps.fs.series.m) == 0 {
+		t.Fatal("the parser remembered no series")
+	}
+}
+
 // TestFastKnownNames checks what fastSample relies on: no known metric
 // name ends as expfmt's summary and histogram series do, so none is filed
 // under another family.

@@ -35,6 +35,8 @@ func TestLines(t *testing.T) {
 		{"empty lines kept", "\n\nc\n", []string{"1:", "2:", "3:c"}, false},
 		{"empty input", "", nil, false},
 		{"long line", long + "\nz\n", []string{"1:" + long, "2:z"}, false},
+		{"long last line cut", "a\n" + long, []string{"1:a", "2:" + long}, true},
+		{"long lines in a row", long + "\n" + long + "\r\n", []string{"1:" + long, "2:" + long}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := NewReader(strings.NewReader(tc.in), "f.log")
