@@ -82,7 +82,7 @@ type Reader struct {
 // NewReader reads turns from lr; t0 is the run's t=0, which record times
 // are measured from. Call Close when done unless Next has returned io.EOF.
 func NewReader(lr *lineio.Reader, t0 time.Time) *Reader {
-	return &Reader{lr: lr, lines: pipeline.NewReader(lr, chunkSize, newWorker(t0.UnixNano()))}
+	return &Reader{lr: lr, lines: pipeline.NewReader(lr, chunkSize, nil, newWorker(t0.UnixNano()))}
 }
 
 // Next returns the next turn, or io.EOF after the last. The turn is valid

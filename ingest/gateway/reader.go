@@ -46,9 +46,13 @@ type Reader struct {
 // unless Next has returned io.EOF.
 func NewReader(lr *lineio.Reader, t0 time.Time) *Reader {
 	r := newParser(t0)
-	r.lines = pipeline.NewReader(lr, chunkSize, newWorker(t0))
+	r.lines = pipeline.NewReader(lr, chunkSize, batches, newWorker(t0))
 	return r
 }
+
+// batches are the parsed chunks of every gateway log, reused from one run
+// to the next.
+var batches = pipeline.NewFree[item, []turnBox]()
 
 // newParser returns a Reader used only to parse lines, one per goroutine.
 func newParser(t0 time.Time) *Reader {

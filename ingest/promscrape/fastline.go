@@ -34,21 +34,17 @@ func fastName(b []byte) int {
 
 // fastSample scans sample line b (without its newline) of the shape
 // name{k="v",...} value [timestamp], single spaces, no escapes. It
-// returns the metric's number, the end of the name and labels in b
-// (b[:end] names the series), the labels' spans (appended to spans) and
-// the value; ok is false for any other shape, or anything expfmt would
-// reject.
-func fastSample(b []byte, spans []labelSpan) (m, end int, _ []labelSpan, v float64, ok bool) {
+// returns the end of the name and of the labels in b (b[:end] names the
+// series), the labels' spans (appended to spans) and the value; ok is
+// false for any other shape, or anything expfmt would reject. Whether
+// outlast knows the name is for the caller to ask (describedCache.get):
+// it asks once per series, not once per line.
+func fastSample(b []byte, spans []labelSpan) (nameEnd, end int, _ []labelSpan, v float64, ok bool) {
 	i := fastName(b)
 	if i == 0 {
 		return 0, 0, spans, 0, false
 	}
-	// Lookup rejects the names outlast does not read; none of the names
-	// it knows ends in _sum, _count or _bucket, so expfmt never files
-	// one under a summary or histogram (TestFastKnownNames).
-	if m = promseries.Lookup(b[:i]); m < 0 {
-		return 0, 0, spans, 0, false
-	}
+	nameEnd = i
 	if i < len(b) && b[i] == '{' {
 		first := len(spans)
 		for i++; ; {
@@ -127,7 +123,7 @@ func fastSample(b []byte, spans []labelSpan) (m, end int, _ []labelSpan, v float
 			return 0, 0, spans, 0, false
 		}
 	}
-	return m, end, spans, v, true
+	return nameEnd, end, spans, v, true
 }
 
 // labelSpan is where one label's name (b[ns:ne]) and value (b[vs:ve])
@@ -198,28 +194,33 @@ type describedCache struct {
 	m map[string]*described
 }
 
-// described is what promseries.Describe says of one series.
+// described is what promseries.Describe says of one series of metric m
+// (-1: a metric outlast does not read).
 type described struct {
+	m     int
 	s     promseries.Series
 	keep  bool
 	kvErr error
 }
 
-// get returns the series of metric m named by key, the name and labels of
-// line b whose labels are at spans.
-func (c *describedCache) get(m int, key, b []byte, spans []labelSpan) *described {
+// get returns the series named by key, the name and labels of line b
+// whose name ends at nameEnd and whose labels are at spans; its m is -1
+// when outlast does not read the metric.
+func (c *describedCache) get(key, b []byte, nameEnd int, spans []labelSpan) *described {
 	if d, ok := c.m[string(key)]; ok {
 		return d
 	}
 	if c.m == nil || len(c.m) >= 1<<12 { // bound memory on ever-new series
 		c.m = make(map[string]*described)
 	}
-	ls := make([]promseries.Label, len(spans))
-	for i, sp := range spans {
-		ls[i] = promseries.Label{Name: string(b[sp.ns:sp.ne]), Value: string(b[sp.vs:sp.ve])}
+	d := &described{m: promseries.Lookup(b[:nameEnd])}
+	if d.m >= 0 {
+		ls := make([]promseries.Label, len(spans))
+		for i, sp := range spans {
+			ls[i] = promseries.Label{Name: string(b[sp.ns:sp.ne]), Value: string(b[sp.vs:sp.ve])}
+		}
+		d.s, d.keep, d.kvErr = promseries.Describe(d.m, ls)
 	}
-	d := new(described)
-	d.s, d.keep, d.kvErr = promseries.Describe(m, ls)
 	c.m[string(key)] = d
 	return d
 }

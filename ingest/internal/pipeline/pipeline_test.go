@@ -25,12 +25,17 @@ type item struct {
 // returns the items as "line:text" with the cut-short flag, and the
 // warnings.
 func readAll(t *testing.T, input string, size int) (got []string, warnings []string) {
+	return readAllFree(t, input, size, nil)
+}
+
+// readAllFree is readAll with batches from free.
+func readAllFree(t *testing.T, input string, size int, free Free[item, struct{}]) (got []string, warnings []string) {
 	t.Helper()
 	lr, err := lineio.NewReader(strings.NewReader(input), "in.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewReader(lr, size, func() func(*Batch[item, struct{}]) {
+	r := NewReader(lr, size, free, func() func(*Batch[item, struct{}]) {
 		return func(b *Batch[item, struct{}]) {
 			b.Parse(func(raw []byte) bool { return len(bytes.TrimSpace(raw)) == 0 },
 				func(raw []byte, pos textpos.Pos, it *item) { *it = item{string(raw), pos} })
@@ -121,7 +126,7 @@ func TestReaderCloseEarly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewReader(lr, 8, func() func(*Batch[item, struct{}]) {
+	r := NewReader(lr, 8, nil, func() func(*Batch[item, struct{}]) {
 		return func(b *Batch[item, struct{}]) {
 			b.Parse(func([]byte) bool { return false }, func(raw []byte, pos textpos.Pos, it *item) { *it = item{string(raw), pos} })
 		}
@@ -141,5 +146,41 @@ func TestReaderCloseEarly(t *testing.T) {
 			t.Fatalf("%d goroutines after Close, %d before the reader started", runtime.NumGoroutine(), before)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestSharedFreeList reads many inputs at once and one after another
+// through readers that share one free list, as the gateway logs of a
+// campaign are read: each reader must give its own input's lines, however
+// the batches pass between them (go test -race watches the hand-overs).
+func TestSharedFreeList(t *testing.T) {
+	free := NewFree[item, struct{}]()
+	input := func(k int) (string, []string) {
+		var b strings.Builder
+		var want []string
+		for i := 1; i <= 50+k*7; i++ {
+			fmt.Fprintf(&b, "input %d line %d\n", k, i)
+			want = append(want, fmt.Sprintf("%d:input %d line %d", i, k, i))
+		}
+		return b.String(), want
+	}
+	for round := range 3 {
+		done := make(chan struct{})
+		for k := range 8 {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				in, want := input(k)
+				got, _ := readAllFree(t, in, 64, free)
+				if !slices.Equal(got, want) {
+					t.Errorf("round %d, input %d: got %d lines %.3q, want %d", round, k, len(got), got, len(want))
+				}
+			}()
+		}
+		for range 8 {
+			<-done
+		}
+	}
+	if len(free) == 0 {
+		t.Error("no batch came back to the free list")
 	}
 }

@@ -1,8 +1,6 @@
 package promseries
 
 import (
-	"bytes"
-
 	"github.com/outlast-dev/outlast/ingest/internal/samplefield"
 )
 
@@ -115,13 +113,17 @@ var sources = [nFields][]int{
 
 // Lookup returns the number of the known metric whose sample name is name,
 // or -1. The known names all begin with "vllm:" or "sglang:", which rejects
-// most others at once; the lookup does not allocate.
+// most others at once; the rest are compared with the few known names of
+// their length, which costs less than hashing them (a scrape reader looks
+// up every line's name). The lookup does not allocate.
 func Lookup(name []byte) int {
-	if len(name) < 5 || name[0] != 'v' && name[0] != 's' || bytes.IndexByte(name, ':') < 0 {
+	if len(name) < 5 || name[0] != 'v' && name[0] != 's' || len(name) >= len(namesByLen) {
 		return -1
 	}
-	if m, ok := knownNames[string(name)]; ok {
-		return m
+	for _, m := range namesByLen[len(name)] {
+		if metricNames[m] == string(name) {
+			return m
+		}
 	}
 	return -1
 }
@@ -132,11 +134,11 @@ func Known(name []byte) bool { return Lookup(name) >= 0 }
 // Name returns the sample name of known metric m.
 func Name(m int) string { return metricNames[m] }
 
-// knownNames indexes metricNames.
-var knownNames = func() map[string]int {
-	m := make(map[string]int, nMetrics)
-	for i, n := range metricNames {
-		m[n] = i
+// namesByLen lists the known metrics by the length of their names.
+var namesByLen = func() [64][]int {
+	var by [64][]int
+	for m, n := range metricNames {
+		by[len(n)] = append(by[len(n)], m) // a name of 64 bytes or more fails here, at init
 	}
-	return m
+	return by
 }()

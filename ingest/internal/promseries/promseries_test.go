@@ -2,6 +2,7 @@ package promseries
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -20,6 +21,20 @@ func TestLookup(t *testing.T) {
 		if got := Lookup([]byte(name)); got != want {
 			t.Errorf("Lookup(%q) = %d, want %d", name, got, want)
 		}
+	}
+	// Every known name, and none of its neighbours.
+	for m, name := range metricNames {
+		if got := Lookup([]byte(name)); got != m {
+			t.Errorf("Lookup(%q) = %d, want %d", name, got, m)
+		}
+		for _, other := range []string{name[:len(name)-1], name + "s", "x" + name[1:], name[:len(name)-1] + "_"} {
+			if got := Lookup([]byte(other)); got >= 0 && metricNames[got] != other {
+				t.Errorf("Lookup(%q) = %d (%s)", other, got, metricNames[got])
+			}
+		}
+	}
+	if got := Lookup([]byte("vllm:" + strings.Repeat("x", 200))); got != -1 {
+		t.Errorf("Lookup of 200 bytes = %d, want -1", got)
 	}
 }
 
