@@ -1,12 +1,14 @@
 package report
 
 import (
+	"bytes"
 	"math"
 	"regexp"
 	"testing"
 
 	"github.com/outlast-dev/outlast/internal/jsonnum"
 	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/render"
 )
 
 // same compares a summary value with an expected one, NaN matching NaN.
@@ -31,6 +33,24 @@ func buildFixture(t *testing.T, opt Options) (*model.Doc, *Summary) {
 		t.Fatal(err)
 	}
 	return doc, sum
+}
+
+// pageBytes builds the report of src and returns its page and summary.json.
+func pageBytes(t *testing.T, src Source, opt Options) (html, summary []byte) {
+	t.Helper()
+	doc, sum, err := BuildFrom(src, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h bytes.Buffer
+	if err := render.WriteHTML(&h, doc); err != nil {
+		t.Fatal(err)
+	}
+	j, err := render.JSON(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.Bytes(), j
 }
 
 // find returns the item of items whose key is id.
