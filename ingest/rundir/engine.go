@@ -128,7 +128,7 @@ func engineFormatNamed(name string) (engineFormat, bool) {
 // format), nil when none does. The readers' Match sees through the
 // wrappers in front of the lines (enginelog's preamble).
 func sniff(path string) (*engineFormat, error) {
-	lr, err := open(path)
+	lr, err := openHead(path)
 	if err != nil {
 		return nil, err
 	}

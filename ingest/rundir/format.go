@@ -51,7 +51,7 @@ func gatewayFile(dir string, m *manifest.Manifest) (string, string, error) {
 // or YAML), an inference-perf list of request records, else outlast's own
 // gateway log.
 func Detect(path string) (string, error) {
-	lr, err := lineio.Open(path, filepath.Base(path))
+	lr, err := lineio.OpenHead(path, filepath.Base(path))
 	if err != nil {
 		return "", err
 	}

@@ -42,7 +42,7 @@ func metricsFormat(path, override string, dir bool) (string, error) {
 	case dir:
 		return schema.MetricsQueryRange, nil
 	}
-	lr, err := open(path)
+	lr, err := openHead(path)
 	if err != nil {
 		return "", err
 	}
@@ -55,7 +55,7 @@ func metricsFormat(path, override string, dir bool) (string, error) {
 		return schema.MetricsQueryRange, nil
 	}
 	lr.Close()
-	if lr, err = open(path); err != nil {
+	if lr, err = openHead(path); err != nil {
 		return "", err
 	}
 	defer lr.Close()

@@ -377,6 +377,11 @@ func open(path string) (*lineio.Reader, error) {
 	return lineio.Open(path, filepath.Base(path))
 }
 
+// openHead opens the file at path to tell its format (lineio.OpenHead).
+func openHead(path string) (*lineio.Reader, error) {
+	return lineio.OpenHead(path, filepath.Base(path))
+}
+
 // span is the run-time interval a source covers.
 type span struct{ first, last float64 }
 

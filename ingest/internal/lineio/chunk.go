@@ -16,7 +16,7 @@ import (
 // chunks let a caller parse lines on several goroutines while keeping
 // their order and positions.
 func (r *Reader) NextChunk(buf []byte, size int) (chunk []byte, first int, err error) {
-	if r.err != nil {
+	if r.err != nil || r.closed() {
 		return nil, 0, r.err
 	}
 	if cap(buf) < size {

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -87,5 +90,52 @@ func TestCompressedAndHashOfStoredBytes(t *testing.T) {
 func TestBrokenGzipIsAnError(t *testing.T) {
 	if _, err := NewReader(strings.NewReader("not gzip"), "x.gz"); err == nil {
 		t.Error("NewReader accepted a .gz that is not gzip")
+	}
+}
+
+// TestOpenHead checks the reader that only looks at a file's head: it
+// reads the same lines as Open, through a small buffer, and refuses to
+// give a hash of bytes it did not hash.
+func TestOpenHead(t *testing.T) {
+	long := strings.Repeat("y", 40<<10) // longer than the head buffer
+	path := filepath.Join(t.TempDir(), "m.prom")
+	if err := os.WriteFile(path, []byte("a\n"+long+"\nb"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenHead(path, "m.prom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got, want := strings.Join(readAll(t, r), "|"), "1:a|2:"+long+"|3:b"; got != want {
+		t.Errorf("lines = %.40q, want %.40q", got, want)
+	}
+	if _, err := r.SHA256(); err == nil {
+		t.Error("SHA256 of a head reader gave a hash")
+	}
+}
+
+// TestReadAfterClose checks that a closed reader, whose buffer went back
+// to the pool for another input, reads nothing more and says why.
+func TestReadAfterClose(t *testing.T) {
+	r, err := NewReader(strings.NewReader("a\nb\n"), "f.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Next() {
+		t.Fatal("no first line")
+	}
+	r.Close()
+	if r.Next() {
+		t.Error("Next read a line after Close")
+	}
+	if !errors.Is(r.Err(), os.ErrClosed) {
+		t.Errorf("Err = %v, want os.ErrClosed", r.Err())
+	}
+	if _, _, err := r.NextChunk(nil, 16); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("NextChunk after Close: %v, want os.ErrClosed", err)
+	}
+	if n, err := r.Read(make([]byte, 4)); n != 0 || !errors.Is(err, os.ErrClosed) {
+		t.Errorf("Read after Close = %d, %v, want 0, os.ErrClosed", n, err)
 	}
 }
