@@ -49,6 +49,7 @@ package promscrape
 
 import (
 	"io"
+	"runtime"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/ordered"
@@ -76,12 +77,14 @@ type Reader struct {
 	names map[string]*nameState
 	cm    comment
 	pipe  *ordered.Pipeline[*scrape]
+	free  chan *scrape // scrapes done with, for their buffers
 	b     *promseries.Builder
 }
 
 // NewReader returns a Reader of the scrapes in lr.
 func NewReader(lr *lineio.Reader, opt Options) *Reader {
-	return &Reader{lr: lr, names: map[string]*nameState{}, b: promseries.NewBuilder(opt.T0)}
+	return &Reader{lr: lr, names: map[string]*nameState{}, b: promseries.NewBuilder(opt.T0),
+		free: make(chan *scrape, 4*runtime.GOMAXPROCS(0))}
 }
 
 // Info returns the summary of the scrapes read so far.
@@ -95,7 +98,9 @@ func (r *Reader) Next() (schema.EngineSample, error) {
 		r.pipe = r.start()
 	}
 	if j, ok := r.pipe.Next(); ok {
-		return r.finish(j)
+		s, err := r.finish(j)
+		r.recycle(j) // the sample and the error keep nothing of it
+		return s, err
 	}
 	if err := r.lr.Err(); err != nil {
 		return schema.EngineSample{}, err
