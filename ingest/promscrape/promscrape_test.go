@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -536,5 +537,54 @@ func TestBadCacheConfigAfterPoolKnown(t *testing.T) {
 	got, _ = readAll(t, "# scrape 1001\n"+bad+"\n# scrape 1002\n"+good+"\n", t0)
 	if len(got) != 2 || !strings.HasPrefix(got[0], "error: metrics.prom:2: cache_config_info") || strings.HasPrefix(got[1], "error") {
 		t.Errorf("a bad one first: got %q, want an error at line 2, then the scrape", got)
+	}
+}
+
+// TestErrorsOutliveTheirScrape reads many scrapes, some with a bad line,
+// and checks each error's line only once all are read: the scrapes'
+// buffers are reused for later ones (Reader.recycle), and an error must
+// keep its own copy of the line it quotes.
+func TestErrorsOutliveTheirScrape(t *testing.T) {
+	var b strings.Builder
+	bad := map[int]string{} // input line -> the bad line
+	line := 0
+	add := func(s string) { b.WriteString(s + "\n"); line++ }
+	for k := range 60 {
+		add(fmt.Sprintf("# scrape %d", 1001+k))
+		add(fmt.Sprintf(`vllm:num_requests_running{engine="0"} %d`, k))
+		if k%7 == 3 {
+			s := fmt.Sprintf(`vllm:num_requests_waiting{engine="%s"} not-a-number-%d`, strings.Repeat("x", k), k)
+			add(s)
+			bad[line] = s
+		}
+		add(fmt.Sprintf(`vllm:prompt_tokens_total{engine="0"} %d`, 100*k))
+	}
+	lr, err := lineio.NewReader(strings.NewReader(b.String()), "metrics.prom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(lr, Options{T0: t0})
+	var errs []*textpos.ParseError
+	for {
+		_, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			continue
+		}
+		var pe *textpos.ParseError
+		if !errors.As(err, &pe) {
+			t.Fatalf("Next: %v", err)
+		}
+		errs = append(errs, pe)
+	}
+	if len(errs) != len(bad) {
+		t.Fatalf("%d errors, want %d", len(errs), len(bad))
+	}
+	for _, e := range errs {
+		if want, ok := bad[e.Pos.Line]; !ok || string(e.Raw) != want {
+			t.Errorf("error at line %d quotes %q, want %q", e.Pos.Line, e.Raw, want)
+		}
 	}
 }
