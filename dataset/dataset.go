@@ -326,12 +326,25 @@ func (s *Stage) WriteRejects(run string, rejects []*textpos.ParseError) error {
 	return os.WriteFile(filepath.Join(dir, run+".jsonl"), buf.Bytes(), 0o666)
 }
 
+// smallPageBuffer is the page buffer of a table of one row.
+const smallPageBuffer = 4 << 10
+
 func writeTable[T any](s *Stage, table, run string, rows []T, syncer *fileSyncer) error {
 	if err := s.makeTableDirs(run); err != nil {
 		return err
 	}
 	path := s.stagedPath(table, run)
-	w, err := newRowWriter[T](path, table+"/"+run, s.options(table, run), false)
+	opts := s.options(table, run)
+	if len(rows) <= 1 {
+		// One row is one page in each column whatever the page buffer's
+		// size, which only decides where pages are cut: the same bytes,
+		// without the 256 KB per column that a buffer of the default size
+		// costs a writer (the runs table's one row, in 51 columns, was
+		// most of what a small run allocated). Tables of more rows keep
+		// the default, which decides their pages.
+		opts = append(opts, parquet.PageBufferSize(smallPageBuffer))
+	}
+	w, err := newRowWriter[T](path, table+"/"+run, opts, false)
 	if err != nil {
 		return err
 	}
