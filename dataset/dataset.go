@@ -372,7 +372,7 @@ func (s *Stage) Commit() error {
 	}
 	defer unlock()
 	// Every staged file is on disk before the first enters the dataset.
-	if err := syncStage(s.dir); err != nil {
+	if err := syncStage(s.owner); err != nil {
 		return err
 	}
 	// Each table is a directory of its own, and making entries in one

@@ -5,6 +5,7 @@ package dataset
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -18,15 +19,24 @@ import (
 // dataset.
 const syncEachFile = false
 
-// syncStage flushes the file system that holds the stage dir to disk.
-func syncStage(dir string) error {
-	f, err := os.Open(dir)
+// syncStage flushes the file system that holds the stage to disk, through
+// the stage's owner file. That file was opened when the stage was made,
+// and syncfs reports the write-back errors of the file system since the
+// descriptor it is given was opened: so an error writing a staged file
+// back before Commit (which an fsync of that file would have reported) is
+// reported here too, as would be one of another file on the same file
+// system, which fails the commit on the safe side.
+func syncStage(owner *os.File) error {
+	sc, err := owner.SyscallConn()
 	if err != nil {
 		return fmt.Errorf("dataset: sync stage: %w", err)
 	}
-	defer f.Close()
-	if err := unix.Syncfs(int(f.Fd())); err != nil {
-		return fmt.Errorf("dataset: sync stage %s: %w", dir, err)
+	var serr error
+	if err := sc.Control(func(fd uintptr) { serr = unix.Syncfs(int(fd)) }); err != nil {
+		return fmt.Errorf("dataset: sync stage: %w", err)
+	}
+	if serr != nil {
+		return fmt.Errorf("dataset: sync stage %s: %w", filepath.Dir(owner.Name()), serr)
 	}
 	return nil
 }
