@@ -40,3 +40,14 @@ func syncStage(owner *os.File) error {
 	}
 	return nil
 }
+
+// startWriteback starts writing f's dirty pages to disk without waiting
+// for them, so that the one syncfs of Commit finds them written or on
+// their way rather than starting them all at the end, after every run is
+// read, when nothing else is left to overlap with. An error here is left
+// to syncfs to report.
+func startWriteback(f *os.File) {
+	if sc, err := f.SyscallConn(); err == nil {
+		sc.Control(func(fd uintptr) { unix.SyncFileRange(int(fd), 0, 0, unix.SYNC_FILE_RANGE_WRITE) })
+	}
+}

@@ -10,3 +10,6 @@ const syncEachFile = true
 
 // syncStage does nothing: the files were synced one by one.
 func syncStage(*os.File) error { return nil }
+
+// startWriteback does nothing: each file is synced as it closes.
+func startWriteback(*os.File) {}

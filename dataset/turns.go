@@ -240,6 +240,7 @@ type fileSyncer struct {
 func (s *fileSyncer) syncClose(f *os.File) {
 	if !syncEachFile {
 		// Commit syncs the whole stage at once (sync_linux.go).
+		startWriteback(f)
 		s.record(f.Close())
 		return
 	}
