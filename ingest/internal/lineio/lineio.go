@@ -111,7 +111,7 @@ func (r *Reader) Next() bool {
 		// A whole line in the buffer, as nearly all are: no copy. It stays
 		// valid until the next read, which is all Bytes promises.
 		r.buf = chunk
-		return r.line0()
+		return r.countLine()
 	}
 	// A line longer than the buffer, or the last one: gather it.
 	r.own = append(r.own[:0], chunk...)
@@ -122,22 +122,22 @@ func (r *Reader) Next() bool {
 	r.buf = r.own
 	switch {
 	case err == nil:
-		return r.line0()
+		return r.countLine()
 	case err == io.EOF:
 		r.err = io.EOF
 		if len(r.buf) == 0 {
 			return false
 		}
 		r.truncated = true
-		return r.line0()
+		return r.countLine()
 	default:
 		r.err = fmt.Errorf("%s:%d: %w", r.name, r.line+1, err)
 		return false
 	}
 }
 
-// line0 counts the line in r.buf and trims its line ending.
-func (r *Reader) line0() bool {
+// countLine counts the line in r.buf and trims its line ending.
+func (r *Reader) countLine() bool {
 	r.line++
 	r.trim()
 	return true
