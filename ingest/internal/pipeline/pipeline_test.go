@@ -25,15 +25,20 @@ type item struct {
 // returns the items as "line:text" with the cut-short flag, and the
 // warnings.
 func readAll(t *testing.T, input string, size int) (got []string, warnings []string) {
-	return readAllFree(t, input, size, nil)
-}
-
-// readAllFree is readAll with batches from free.
-func readAllFree(t *testing.T, input string, size int, free Free[item, struct{}]) (got []string, warnings []string) {
 	t.Helper()
-	lr, err := lineio.NewReader(strings.NewReader(input), "in.jsonl")
+	got, warnings, err := readLines(input, size, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return got, warnings
+}
+
+// readLines is readAll with batches from free (nil: the reader's own),
+// returning its error rather than failing a test, for goroutines.
+func readLines(input string, size int, free Free[item, struct{}]) (got []string, warnings []string, err error) {
+	lr, err := lineio.NewReader(strings.NewReader(input), "in.jsonl")
+	if err != nil {
+		return nil, nil, err
 	}
 	r := NewReader(lr, size, free, func() func(*Batch[item, struct{}]) {
 		return func(b *Batch[item, struct{}]) {
@@ -48,7 +53,7 @@ func readAllFree(t *testing.T, input string, size int, free Free[item, struct{}]
 			break
 		}
 		if err != nil {
-			t.Fatal(err)
+			return nil, nil, err
 		}
 		s := fmt.Sprintf("%d:%s", it.pos.Line, it.text)
 		if cut {
@@ -56,7 +61,7 @@ func readAllFree(t *testing.T, input string, size int, free Free[item, struct{}]
 		}
 		got = append(got, s)
 	}
-	return got, slices.Clone(r.Warnings())
+	return got, slices.Clone(r.Warnings()), nil
 }
 
 // TestReaderOrderAndPositions checks that items come out in input order
@@ -170,8 +175,10 @@ func TestSharedFreeList(t *testing.T) {
 			go func() {
 				defer func() { done <- struct{}{} }()
 				in, want := input(k)
-				got, _ := readAllFree(t, in, 64, free)
-				if !slices.Equal(got, want) {
+				got, _, err := readLines(in, 64, free)
+				if err != nil {
+					t.Errorf("round %d, input %d: %v", round, k, err)
+				} else if !slices.Equal(got, want) {
 					t.Errorf("round %d, input %d: got %d lines %.3q, want %d", round, k, len(got), got, len(want))
 				}
 			}()
