@@ -33,8 +33,51 @@ func CompareEngine(a, b EngineSample) int {
 
 // Sort sorts d's tables in the dataset's order, stably.
 func (d *RunData) Sort() {
-	slices.SortStableFunc(d.Sessions, CompareSessions)
-	slices.SortStableFunc(d.Turns, CompareTurns)
-	slices.SortStableFunc(d.Events, CompareEvents)
-	slices.SortStableFunc(d.Engine, CompareEngine)
+	sortStable(d.Sessions, CompareSessions)
+	sortStable(d.Turns, CompareTurns)
+	sortStable(d.Events, CompareEvents)
+	sortStable(d.Engine, CompareEngine)
+}
+
+// sortStable sorts s stably by compare. A table is most often already in
+// order, or two ordered parts one after the other (an engine log's samples,
+// then the scrapes'): those are merged in one pass instead of sorted, since
+// slices.SortStableFunc moves rows O(n log n) times, and an engine sample
+// is over 200 bytes.
+func sortStable[T any](s []T, compare func(a, b T) int) {
+	i := firstDescent(s, compare)
+	if i == len(s) {
+		return
+	}
+	if firstDescent(s[i:], compare) != len(s)-i {
+		slices.SortStableFunc(s, compare)
+		return
+	}
+	// Merge the sorted s[:i] and s[i:]: the left part is copied out, and
+	// on a tie its row goes first, which keeps the merge stable.
+	left := slices.Clone(s[:i])
+	right := s[i:]
+	k, a, b := 0, 0, 0
+	for a < len(left) && b < len(right) {
+		if compare(right[b], left[a]) < 0 {
+			s[k] = right[b]
+			b++
+		} else {
+			s[k] = left[a]
+			a++
+		}
+		k++
+	}
+	copy(s[k:], left[a:]) // what is left of right is already in place
+}
+
+// firstDescent returns the index of the first row of s smaller than the
+// one before it, or len(s) if s is sorted.
+func firstDescent[T any](s []T, compare func(a, b T) int) int {
+	for i := 1; i < len(s); i++ {
+		if compare(s[i], s[i-1]) < 0 {
+			return i
+		}
+	}
+	return len(s)
 }

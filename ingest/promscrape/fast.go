@@ -43,6 +43,7 @@ func (ps *parser) fast(j *scrape) bool {
 		f.fams[m] = fastFamily{head: -1, tail: -1}
 	}
 	f.samples = f.samples[:0]
+	f.series.pos = 0
 	rest := j.c.text
 	for len(rest) > 0 {
 		i := bytes.IndexByte(rest, '\n')
@@ -73,12 +74,24 @@ func (f *fastState) line(b []byte) bool {
 		}
 		return true
 	}
-	nameEnd, end, spans, v, ok := fastSample(b, f.spans[:0])
-	f.spans = spans
+	d, end := f.series.next(b)
+	var v float64
+	var ok bool
+	if d != nil {
+		v, ok = fastValue(b, end)
+	} else {
+		var nameEnd int
+		var spans []labelSpan
+		nameEnd, end, spans, v, ok = fastSample(b, f.spans[:0])
+		f.spans = spans
+		if ok {
+			d = f.series.get(b[:end], b, nameEnd, spans)
+			f.series.place(b[:end], d)
+		}
+	}
 	if !ok {
 		return false
 	}
-	d := f.series.get(b[:end], b, nameEnd, spans)
 	if d.m < 0 {
 		// Lookup rejects the names outlast does not read; none of the
 		// names it knows ends in _sum, _count or _bucket, so expfmt never

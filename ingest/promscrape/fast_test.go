@@ -3,9 +3,11 @@ package promscrape
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -306,9 +308,27 @@ func TestFastMutations(t *testing.T) {
 			if sameAsExpfmt(t, append(b, '\n')) {
 				fast++
 			}
+			sameWarm(t, []byte(c.text+"\n"), append(b, '\n'))
 		}
 	}
 	t.Logf("%d of %d mutations on the fast path", fast, 300*len(fastCases))
+}
+
+// sameWarm checks that a parser which has read scrape warm reads scrape
+// text as a new parser does: what it remembers of warm's series
+// (describedCache) changes nothing, whatever follows them in text.
+func sameWarm(t *testing.T, warm, text []byte) {
+	t.Helper()
+	ps := newTestParser()
+	ps.fast(headerScrape(warm))
+	a, b := headerScrape(text), headerScrape(text)
+	gotOK, wantOK := ps.fast(a), newTestParser().fast(b)
+	if gotOK != wantOK {
+		t.Fatalf("after %q, %q: fast path %v, want %v", warm, text, gotOK, wantOK)
+	}
+	if got, want := fmt.Sprintf("%#v", a.obs), fmt.Sprintf("%#v", b.obs); got != want {
+		t.Fatalf("after %q, %q:\nwarm %s\nnew  %s", warm, text, got, want)
+	}
 }
 
 // FuzzFast checks that whatever chunk text the fast path takes, expfmt
@@ -327,5 +347,30 @@ func FuzzFast(f *testing.F) {
 			text = append(text, '\n') // the splitter ends every kept line
 		}
 		sameAsExpfmt(t, text)
+		for _, c := range fastCases[:3] {
+			sameWarm(t, []byte(c.text+"\n"), text)
+		}
+	})
+}
+
+// FuzzSimpleDecimal checks simpleDecimal against strconv.ParseFloat, bit
+// for bit: where it takes a value, ParseFloat takes it too and agrees.
+func FuzzSimpleDecimal(f *testing.F) {
+	for _, s := range []string{"0", "0.0", "-0.0", "+1", "1.", ".5", "123456789012345", "1234567890123456",
+		"0.000000000000001", "3.14159", "9007199254740993", "99999999.9999999", "1e5", "0x1p3", "1_0", ".", "-", "", "NaN", "+Inf"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := simpleDecimal([]byte(s))
+		if !ok {
+			return
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("%q: simpleDecimal took %v, ParseFloat refused: %v", s, got, err)
+		}
+		if math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%q: simpleDecimal %v (%#x), ParseFloat %v (%#x)", s, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
 	})
 }

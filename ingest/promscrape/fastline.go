@@ -97,8 +97,17 @@ func fastSample(b []byte, spans []labelSpan) (nameEnd, end int, _ []labelSpan, v
 		}
 	}
 	end = i
-	if i == len(b) || b[i] != ' ' {
+	if v, ok = fastValue(b, end); !ok {
 		return 0, 0, spans, 0, false
+	}
+	return nameEnd, end, spans, v, true
+}
+
+// fastValue scans the rest of sample line b from the end of its series:
+// " value" or " value timestamp", as fastSample takes them.
+func fastValue(b []byte, i int) (v float64, ok bool) {
+	if i == len(b) || b[i] != ' ' {
+		return 0, false
 	}
 	i++
 	vs := i
@@ -107,23 +116,23 @@ func fastSample(b []byte, spans []labelSpan) (nameEnd, end int, _ []labelSpan, v
 	}
 	v, ok = fastFloat(b[vs:i])
 	if !ok {
-		return 0, 0, spans, 0, false
+		return 0, false
 	}
 	if i < len(b) {
 		if b[i] != ' ' {
-			return 0, 0, spans, 0, false
+			return 0, false
 		}
 		// The timestamp, which outlast does not use, must still be one
 		// expfmt accepts: the whole rest of the line, a decimal int64.
 		ts := b[i+1:]
 		if bytes.IndexByte(ts, ' ') >= 0 || bytes.IndexByte(ts, '\t') >= 0 {
-			return 0, 0, spans, 0, false
+			return 0, false
 		}
 		if _, err := strconv.ParseInt(string(ts), 10, 64); err != nil {
-			return 0, 0, spans, 0, false
+			return 0, false
 		}
 	}
-	return nameEnd, end, spans, v, true
+	return v, true
 }
 
 // labelSpan is where one label's name (b[ns:ne]) and value (b[vs:ve])
@@ -134,12 +143,55 @@ type labelSpan struct{ ns, ne, vs, ve int }
 // strconv.ParseFloat, but nothing with 'p', 'P' or '_'. So NaN, ±Inf,
 // exponents and all that Go accepts are read as expfmt reads them.
 func fastFloat(b []byte) (float64, bool) {
+	if v, ok := simpleDecimal(b); ok {
+		return v, true
+	}
 	if len(b) == 0 || bytes.ContainsAny(b, "pP_") {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(string(b), 64)
 	return v, err == nil
 }
+
+// simpleDecimal parses b of the shape [+-]digits[.digits] with at most 15
+// digits, as strconv.ParseFloat would: the digits make an integer below
+// 2^53 and the point a power of ten up to 1e15, both exact, so their
+// quotient is the correctly rounded value (strconv's own exact path). Most
+// values of a scrape have this shape, and ParseFloat was a quarter of the
+// parse.
+func simpleDecimal(b []byte) (float64, bool) {
+	i, neg := 0, false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg, i = b[0] == '-', 1
+	}
+	var mant uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case c >= '0' && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return 0, false
+	}
+	v := float64(mant) / exactPow10[frac]
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// exactPow10 holds the powers of ten simpleDecimal divides by.
+var exactPow10 = [16]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // Kinds of comment line returned by fastComment.
 const (
@@ -192,6 +244,50 @@ func fastComment(b []byte) (kind, m int) {
 // more than the rest of a scrape.
 type describedCache struct {
 	m map[string]*described
+	// seq is the series of the scrapes' sample lines in the order they
+	// came, pos the place of the current scrape's next line: an exporter
+	// writes its series in the same order in every scrape, so a line most
+	// often begins with the series at its place the scrape before, which
+	// a comparison finds without scanning the line's labels.
+	seq []seqSeries
+	pos int
+}
+
+// seqSeries is one entry of describedCache.seq.
+type seqSeries struct {
+	key string // the series' name and labels as a line writes them
+	d   *described
+}
+
+// maxSeq bounds describedCache.seq: past it, series are scanned.
+const maxSeq = 4096
+
+// next returns the series at the current place if sample line b begins
+// with it, and the end of the series in b. Parsing is deterministic, so a
+// line that begins with a series fastSample took, then a space, has that
+// series: the rest is only its value.
+func (c *describedCache) next(b []byte) (*described, int) {
+	if c.pos < len(c.seq) {
+		e := &c.seq[c.pos]
+		if n := len(e.key); len(b) > n && b[n] == ' ' && string(b[:n]) == e.key {
+			c.pos++
+			return e.d, n
+		}
+	}
+	return nil, 0
+}
+
+// place records d, the series key, at the current place, after next did
+// not find it there.
+func (c *describedCache) place(key []byte, d *described) {
+	if c.pos > len(c.seq) {
+		return // past maxSeq
+	}
+	c.seq = c.seq[:c.pos] // the order changed: learn it again from here
+	if len(c.seq) < maxSeq {
+		c.seq = append(c.seq, seqSeries{string(key), d})
+	}
+	c.pos++
 }
 
 // described is what promseries.Describe says of one series of metric m

@@ -37,9 +37,16 @@ func skipToken(b []byte, i int) int {
 	return i
 }
 
-func isNameChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == ':'
-}
+func isNameChar(c byte) bool { return nameChars[c] }
+
+// nameChars holds isNameChar of every byte: one load instead of five
+// comparisons, in loops over every byte of every metric name.
+var nameChars = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == ':'
+	}
+	return t
+}()
 
 // comment is a scanned comment line.
 type comment struct {

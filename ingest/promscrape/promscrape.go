@@ -68,6 +68,7 @@ type Info = promseries.Info
 type Reader struct {
 	lr        *lineio.Reader
 	carry     *rawLine // a line that begins the next chunk
+	carried   rawLine  // carry's storage
 	ended     bool     // lr is exhausted
 	done      bool
 	truncLine int // the last line had no newline: its scrape is incomplete
@@ -75,7 +76,10 @@ type Reader struct {
 	c     chunk
 	gen   uint64 // the current chunk's generation
 	names map[string]*nameState
+	order nameOrder
 	cm    comment
+	known bool       // the name of cm, a HELP or TYPE line, is read
+	last  *nameState // of the last HELP or TYPE line
 	pipe  *ordered.Pipeline[*scrape]
 	free  chan *scrape // scrapes done with, for their buffers
 	b     *promseries.Builder

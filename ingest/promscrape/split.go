@@ -20,7 +20,44 @@ type rawLine struct {
 // nameState records the HELP and TYPE lines of a metric name by chunk
 // generation, so names repeated in every scrape are not reallocated.
 type nameState struct {
+	name             string
+	known            bool // promseries.Known(name)
 	helpGen, typeGen uint64
+}
+
+// nameOrder remembers the order in which the HELP and TYPE lines of a
+// scrape named their metrics. An exporter writes the same families in the
+// same order in every scrape, so the next line's name is most often the
+// one that came at its place in the scrape before, found by comparing
+// instead of hashing: the lookup was a sixth of the splitter's time.
+type nameOrder struct {
+	seq []*nameState
+	pos int // in seq, of the current scrape's next HELP or TYPE line
+}
+
+// maxNameOrder bounds nameOrder.seq: past it, names are looked up.
+const maxNameOrder = 4096
+
+// nameState returns the state of the metric named by a HELP or TYPE line.
+func (r *Reader) nameState(name []byte) *nameState {
+	o := &r.order
+	if o.pos < len(o.seq) {
+		if st := o.seq[o.pos]; st.name == string(name) {
+			o.pos++
+			return st
+		}
+		o.seq = o.seq[:o.pos] // the order changed: learn it again from here
+	}
+	st := r.names[string(name)]
+	if st == nil {
+		st = &nameState{name: string(name), known: promseries.Known(name)}
+		r.names[st.name] = st
+	}
+	if o.pos == len(o.seq) && len(o.seq) < maxNameOrder {
+		o.seq = append(o.seq, st)
+		o.pos++
+	}
+	return st
 }
 
 // chunk is the scrape being read: a run of consecutive input lines.
@@ -58,12 +95,11 @@ func (r *Reader) splitNext() *scrape {
 			}
 			continue
 		}
-		// A copy: r.c's buffers are reused for the next scrape.
+		// The scrape takes r.c's buffers, and r.c those the scrape had.
 		j := r.newScrape()
 		text, nos := j.c.text, j.c.nos
 		j.c = r.c
-		j.c.text = append(text[:0], r.c.text...)
-		j.c.nos = append(nos[:0], r.c.nos...)
+		r.c.text, r.c.nos = text[:0], nos[:0]
 		j.truncLine, j.name = r.truncLine, r.lr.Name()
 		return j
 	}
@@ -99,8 +135,10 @@ func (r *Reader) reset() {
 	c.text = c.text[:0]
 	c.nos = c.nos[:0]
 	r.gen++
+	r.order.pos = 0
 	if len(r.names) > 1<<16 { // bound memory on inputs with ever-new names
 		clear(r.names)
+		r.order.seq = r.order.seq[:0]
 	}
 }
 
@@ -130,7 +168,10 @@ func (r *Reader) fill() {
 
 // split ends the current chunk: line no begins the next one.
 func (r *Reader) split(no int, b []byte) bool {
-	r.carry = &rawLine{no, append([]byte(nil), b...)}
+	// The line is copied into the chunk as it is read again, so one
+	// buffer serves every chunk's first line.
+	r.carried = rawLine{no, append(r.carried.b[:0], b...)}
+	r.carry = &r.carried
 	return true
 }
 
@@ -156,14 +197,12 @@ func (r *Reader) line(no int, b []byte) bool {
 			case err != nil:
 				c.first = no
 				r.fail(no, col, b, err)
+				r.known = promseries.Known(cm.name) // as a line without error
 			case kind == commentScrape:
 				c.first, c.header, c.sec, c.nsec = no, true, cm.sec, cm.nsec
 			case kind == commentHelp || kind == commentType:
-				st := r.names[string(cm.name)]
-				if st == nil {
-					st = &nameState{}
-					r.names[string(cm.name)] = st
-				}
+				st := r.nameState(cm.name)
+				r.known, r.last = st.known, st
 				gen := &st.helpGen
 				if kind == commentType {
 					gen = &st.typeGen
@@ -207,10 +246,17 @@ func (r *Reader) keep(b []byte, i int) bool {
 	}
 	if b[i] == '#' {
 		k := r.cm.kind
-		return (k == commentHelp || k == commentType) && promseries.Known(r.cm.name)
+		return (k == commentHelp || k == commentType) && r.known
 	}
 	if b[i] == '{' {
 		return true
+	}
+	// Samples follow their family's HELP and TYPE lines: if the line's
+	// name is the last one those named, its answer is known.
+	if st := r.last; st != nil {
+		if n := len(st.name); len(b)-i > n && string(b[i:i+n]) == st.name && !isNameChar(b[i+n]) {
+			return st.known
+		}
 	}
 	j := i
 	for j < len(b) && isNameChar(b[j]) {
