@@ -10,6 +10,8 @@ import (
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // SortedWriter streams one run's table into its staged file, rows given in
@@ -26,7 +28,9 @@ type SortedWriter[T any] struct {
 	opts       []parquet.WriterOption
 	out        *rowWriter[T]
 	window     []T
-	last       T // the largest row written
+	sorted     int // window[:sorted] is in order
+	scratch    []T // for schema.MergeSorted
+	last       T   // the largest row written
 	written    bool
 	late       []T
 	spills     []string
@@ -77,8 +81,13 @@ func (sw *SortedWriter[T]) sort(rows []T) {
 // drain sorts the window and writes its n smallest rows.
 func (sw *SortedWriter[T]) drain(n int) error {
 	w := sw.window
-	// Nearly sorted input: pdqsort finds the runs, so this is about linear.
-	sw.sort(w)
+	// The rows kept from the last drain are in order; the new ones, nearly
+	// so, are sorted and merged in, and in nearly sorted input only the few
+	// rows where the two meet move. Sorting the whole window again cost
+	// twice as much. compare is a total order, so the result is the one
+	// order of these rows.
+	sw.sort(w[sw.sorted:])
+	sw.scratch = schema.MergeSorted(w, sw.sorted, sw.scratch, sw.compare)
 	for i := range w[:n] {
 		if err := sw.out.add(w[i]); err != nil {
 			return err
@@ -89,7 +98,7 @@ func (sw *SortedWriter[T]) drain(n int) error {
 	}
 	rest := copy(w, w[n:])
 	clear(w[rest:])
-	sw.window = w[:rest]
+	sw.window, sw.sorted = w[:rest], rest
 	return nil
 }
 

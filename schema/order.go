@@ -53,14 +53,31 @@ func sortStable[T any](s []T, compare func(a, b T) int) {
 		slices.SortStableFunc(s, compare)
 		return
 	}
-	// Merge the sorted s[:i] and s[i:]: the left part is copied out, and
-	// on a tie its row goes first, which keeps the merge stable.
-	left := slices.Clone(s[:i])
-	right := s[i:]
-	k, a, b := 0, 0, 0
-	for a < len(left) && b < len(right) {
-		if compare(right[b], left[a]) < 0 {
-			s[k] = right[b]
+	MergeSorted(s, i, nil, compare)
+}
+
+// MergeSorted merges s[:i] and s[i:], each sorted by compare, into s in
+// one pass, stably, and returns scratch, grown to hold what it had to
+// copy, for the next call. Only the part of s[:i] above s[i] moves.
+func MergeSorted[T any](s []T, i int, scratch []T, compare func(a, b T) int) []T {
+	if i <= 0 || i >= len(s) || compare(s[i], s[i-1]) >= 0 {
+		return scratch
+	}
+	// The first row of s[:i] above s[i]: those before it stay.
+	p, _ := slices.BinarySearchFunc(s[:i], s[i], func(a, b T) int {
+		if compare(a, b) <= 0 {
+			return -1
+		}
+		return 1
+	})
+	// The left part is copied out and merged back; on a tie its row goes
+	// first, which keeps the merge stable. Rows are written only below the
+	// next right row to read.
+	left := append(scratch[:0], s[p:i]...)
+	k, a, b := p, 0, i
+	for a < len(left) && b < len(s) {
+		if compare(s[b], left[a]) < 0 {
+			s[k] = s[b]
 			b++
 		} else {
 			s[k] = left[a]
@@ -68,7 +85,9 @@ func sortStable[T any](s []T, compare func(a, b T) int) {
 		}
 		k++
 	}
-	copy(s[k:], left[a:]) // what is left of right is already in place
+	copy(s[k:], left[a:]) // what is left of the right part is in place
+	clear(left)           // hold no strings alive
+	return left[:0]
 }
 
 // firstDescent returns the index of the first row of s smaller than the

@@ -53,3 +53,35 @@ func TestSortStable(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeSorted checks MergeSorted on two sorted parts of every pair of
+// lengths, with one scratch buffer reused throughout, against a stable
+// sort.
+func TestMergeSorted(t *testing.T) {
+	type row struct{ key, seq int }
+	byKey := func(a, b row) int { return cmp.Compare(a.key, b.key) }
+	r := rand.New(rand.NewPCG(3, 4))
+	var scratch []row
+	for n := range 30 {
+		for i := range n + 1 {
+			s := make([]row, n)
+			for k := range s {
+				s[k].key = r.IntN(8)
+			}
+			slices.SortFunc(s[:i], byKey)
+			slices.SortFunc(s[i:], byKey)
+			for k := range s {
+				s[k].seq = k
+			}
+			want := slices.Clone(s)
+			slices.SortStableFunc(want, byKey)
+			scratch = MergeSorted(s, i, scratch, byKey)
+			if !slices.Equal(s, want) {
+				t.Fatalf("n=%d i=%d: got %v, want %v", n, i, s, want)
+			}
+			if len(scratch) != 0 {
+				t.Fatalf("scratch returned with %d rows", len(scratch))
+			}
+		}
+	}
+}
