@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/ingest/campaign"
@@ -24,10 +22,12 @@ docs/run-format.md) and writes their tables into the Parquet dataset DATASET:
 
   DATASET/{runs,sessions,turns,events,engine}/run=NAME/part-0.parquet
 
-A directory without run.yaml is searched one level down for run directories,
-so "outlast ingest --out ds experiments/paired" takes every run in it. Run
-directories are read several at a time, on every core, the per-run lines
-printed in the order given; memory stays bounded whatever their number.
+A directory without run.yaml is searched at any depth for run directories
+(those holding run.yaml; not below them, nor in directories named ".*"),
+following symbolic links, so "outlast ingest --out ds campaign" takes every
+run of campaign/MODEL/RATE/SEED/. Run directories are read several at a
+time, on every core, the per-run lines printed in the order found; memory
+stays bounded whatever their number.
 Re-ingesting a run replaces its files; the same inputs give identical bytes.
 Several ingests may write one dataset at once and all succeed (commits take
 turns; of two ingests of one run the later commit wins). An ingest that was
@@ -55,7 +55,7 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 		return usageErrorf("ingest needs --out DATASET and at least one RUN_DIR")
 	}
 	defer collectNear(ingestMemoryLimit)()
-	dirs, err := expandRunDirs(fs.Args())
+	dirs, err := campaign.RunDirs(fs.Args())
 	if err != nil {
 		return inputError(err)
 	}
@@ -127,44 +127,3 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 
 // stageError is an error writing the stage, not reading an input.
 type stageError struct{ error }
-
-// expandRunDirs returns the run directories named by args: each argument
-// that holds run.yaml, else its subdirectories that do, sorted.
-func expandRunDirs(args []string) ([]string, error) {
-	var dirs []string
-	seen := map[string]bool{}
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil {
-			return nil, err
-		}
-		if !st.IsDir() {
-			return nil, fmt.Errorf("%s: not a directory (want a run directory with %s)", a, rundir.ManifestName)
-		}
-		var found []string
-		if rundir.IsRunDir(a) {
-			found = []string{a}
-		} else {
-			entries, err := os.ReadDir(a)
-			if err != nil {
-				return nil, err
-			}
-			for _, e := range entries {
-				if p := filepath.Join(a, e.Name()); e.IsDir() && rundir.IsRunDir(p) {
-					found = append(found, p)
-				}
-			}
-			if len(found) == 0 {
-				return nil, fmt.Errorf("%s: no %s here or in its subdirectories", a, rundir.ManifestName)
-			}
-			sort.Strings(found)
-		}
-		for _, d := range found {
-			if !seen[d] {
-				seen[d] = true
-				dirs = append(dirs, d)
-			}
-		}
-	}
-	return dirs, nil
-}
