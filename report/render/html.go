@@ -2,7 +2,6 @@ package render
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
@@ -74,9 +73,5 @@ func WriteHTML(w io.Writer, d *model.Doc) error {
 
 // WriteHTMLFile renders d with WriteHTML into path atomically.
 func WriteHTMLFile(path string, d *model.Doc) error {
-	var b bytes.Buffer
-	if err := WriteHTML(&b, d); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, b.Bytes())
+	return atomicfile.Write(path, func(w io.Writer) error { return WriteHTML(w, d) })
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"sort"
@@ -18,36 +19,28 @@ import (
 // A non-finite float64 is an error naming where it is; use jsonnum.Float
 // for values that may be missing, which also rounds them.
 func JSON(v any) ([]byte, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		if p := nonFinitePath(reflect.ValueOf(v), "$", 0); p != "" {
-			return nil, fmt.Errorf("report: non-finite number at %s (use jsonnum.Float for null): %w", p, err)
-		}
-		return nil, fmt.Errorf("report: %w", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var generic any
-	if err := dec.Decode(&generic); err != nil {
-		return nil, fmt.Errorf("report: %w", err)
-	}
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(generic); err != nil { // maps: keys sorted
-		return nil, fmt.Errorf("report: %w", err)
+	if err := EncodeJSON(&b, v); err != nil {
+		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
+// EncodeJSON writes v to w as JSON formats it, as it goes.
+func EncodeJSON(w io.Writer, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		if p := nonFinitePath(reflect.ValueOf(v), "$", 0); p != "" {
+			return fmt.Errorf("report: non-finite number at %s (use jsonnum.Float for null): %w", p, err)
+		}
+		return fmt.Errorf("report: %w", err)
+	}
+	return writeSortedIndent(w, raw)
+}
+
 // WriteJSON writes v to path as JSON formats it, atomically.
 func WriteJSON(path string, v any) error {
-	b, err := JSON(v)
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, b)
+	return atomicfile.Write(path, func(w io.Writer) error { return EncodeJSON(w, v) })
 }
 
 // nonFinitePath finds the first non-finite float reachable from v, in
