@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
@@ -158,9 +159,13 @@ func sniff(path string) (*engineFormat, error) {
 // table, extending sp, until io.EOF; bad lines go through reject.
 func (r *runReader) collectSamples(next func() (schema.EngineSample, error), sp *span) error {
 	d := r.res.Data
+	if d.Engine == nil {
+		d.Engine = make([]schema.EngineSample, 0, min(engineRowsHint.Load(), maxEngineRowsHint))
+	}
 	for {
 		s, err := next()
 		if err == io.EOF {
+			engineRowsHint.Store(int64(len(d.Engine)))
 			return nil
 		}
 		if err != nil {
@@ -173,6 +178,14 @@ func (r *runReader) collectSamples(next func() (schema.EngineSample, error), sp 
 		sp.add(s.TS)
 	}
 }
+
+// engineRowsHint is how many engine samples the last run read had, the
+// first guess at the next run's: a campaign's runs are alike, and growing
+// each run's samples by doubling (some 200 bytes each) copied them about
+// twice. maxEngineRowsHint bounds the guess, a few hundred kilobytes.
+var engineRowsHint atomic.Int64
+
+const maxEngineRowsHint = 4096
 
 // EngineLog is what an engine log says of the engine, for outlast init.
 type EngineLog struct {
