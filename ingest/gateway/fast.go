@@ -36,14 +36,8 @@ func (r *Reader) fastTurn(b []byte, pos textpos.Pos) (Record, bool) {
 			return Record{}, false
 		}
 		ks := i + 1
-		ke := ks
-		for ke < n && b[ke] != '"' {
-			if b[ke] == '\\' || b[ke] < 0x20 {
-				return Record{}, false
-			}
-			ke++
-		}
-		if ke+1 >= n || b[ke+1] != ':' {
+		ke := plainEnd(b, ks)
+		if ke < 0 || ke+1 >= n || b[ke+1] != ':' {
 			return Record{}, false
 		}
 		k := keyIndex(b[ks:ke])
@@ -60,14 +54,7 @@ func (r *Reader) fastTurn(b []byte, pos textpos.Pos) (Record, bool) {
 		null := false
 		switch c := b[vs]; {
 		case c == '"':
-			ve = vs + 1
-			for ve < n && b[ve] != '"' {
-				if b[ve] == '\\' || b[ve] < 0x20 {
-					return Record{}, false
-				}
-				ve++
-			}
-			if ve >= n {
+			if ve = plainEnd(b, vs+1); ve < 0 {
 				return Record{}, false
 			}
 			ve++

@@ -112,3 +112,23 @@ func FuzzFastTurn(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) { sameAsParse(t, line) })
 }
+
+// BenchmarkFastTurn measures the fast path on two turn lines, one with
+// epoch seconds (outlast's simulator) and one with RFC 3339 times
+// (benchgen's large log), per pair.
+func BenchmarkFastTurn(b *testing.B) {
+	lines := [][]byte{
+		[]byte(`{"ts":1793102448.291,"ev":"turn","session":"b-0001","turn":0,"ready_ts":1793102446.206,"sent_ts":1793102446.206,"first_token_ts":1793102446.635,"prompt_tokens":6144,"cached_tokens":0,"output_tokens":300}`),
+		[]byte(`{"ts":"2026-10-27T12:00:03.412Z","ev":"turn","session":"s-0000001","turn":0,"ready_ts":"2026-10-27T12:00:00.000Z","sent_ts":"2026-10-27T12:00:00.001Z","first_token_ts":"2026-10-27T12:00:00.402Z","prompt_tokens":6144,"cached_tokens":0,"output_tokens":300}`),
+	}
+	r := newParser(specT0)
+	pos := textpos.Pos{File: "gateway.jsonl", Line: 1}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			if _, ok := r.fastTurn(l, pos); !ok {
+				b.Fatalf("%s: not on the fast path", l)
+			}
+		}
+	}
+}

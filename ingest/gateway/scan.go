@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -305,3 +306,39 @@ func kindOf(raw []byte) string {
 }
 
 func isNull(raw []byte) bool { return len(raw) == 4 && string(raw) == "null" }
+
+// plainEnd returns the index of the first '"' in b at or after i, or -1
+// if a backslash or a control character comes before it, or none does:
+// the end of a string the fast path takes as it stands. It looks at eight
+// bytes at a time, since keys and values are most of a line's bytes.
+func plainEnd(b []byte, i int) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q := x ^ ('"' * ones)  // zero where a byte is '"'
+		s := x ^ ('\\' * ones) // zero where a byte is '\'
+		// A byte's high bit is set where it is zero in q or s, or below
+		// 0x20 in x; borrows can mark more bytes, but only above the first
+		// one marked, which is a real one.
+		m := ((q-ones)&^q | (s-ones)&^s | (x-0x20*ones)&^x) & highs
+		if m != 0 {
+			j := i + bits.TrailingZeros64(m)/8
+			if b[j] == '"' {
+				return j
+			}
+			return -1
+		}
+	}
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i
+		case c == '\\' || c < 0x20:
+			return -1
+		}
+	}
+	return -1
+}

@@ -40,3 +40,55 @@ func TestSpecial8(t *testing.T) {
 		check(b)
 	}
 }
+
+// plainEndLoop is plainEnd one byte at a time: the reference.
+func plainEndLoop(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i
+		case c == '\\' || c < 0x20:
+			return -1
+		}
+	}
+	return -1
+}
+
+// TestPlainEnd checks plainEnd against plainEndLoop on strings of every
+// length up to 40 made of the bytes that matter (the quote, the
+// backslash, the control characters and their neighbours, UTF-8), from
+// every start.
+func TestPlainEnd(t *testing.T) {
+	alphabet := []byte{'"', '\\', 0x00, 0x01, 0x1f, 0x20, 0x21, 0x22 ^ 0x80, 0x5c ^ 0x80, 0x7f, 0x80, 0xa2, 0xdc, 0xff, 'a', '0', ':'}
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := range 41 {
+		for range 300 {
+			b := make([]byte, n)
+			for k := range b {
+				if r.IntN(4) == 0 {
+					b[k] = alphabet[r.IntN(len(alphabet))]
+				} else {
+					b[k] = byte('a' + r.IntN(26))
+				}
+			}
+			for i := range n + 1 {
+				if got, want := plainEnd(b, i), plainEndLoop(b, i); got != want {
+					t.Fatalf("plainEnd(%q, %d) = %d, want %d", b, i, got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzPlainEnd(f *testing.F) {
+	f.Add([]byte(`"session":"s-0000001","turn":3`), 0)
+	f.Add([]byte("abc\x1fdef\"ghijklmnop\\"), 2)
+	f.Fuzz(func(t *testing.T, b []byte, i int) {
+		if i < 0 || i > len(b) {
+			return
+		}
+		if got, want := plainEnd(b, i), plainEndLoop(b, i); got != want {
+			t.Fatalf("plainEnd(%q, %d) = %d, want %d", b, i, got, want)
+		}
+	})
+}
