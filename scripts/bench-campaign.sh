@@ -60,17 +60,8 @@ else
   echo "== DuckDB skipped: no node, or tools/duckdb not installed (cd tools/duckdb && npm install --no-package-lock)" >&2
 fi
 
-# The tools take turns, round by round, and each keeps its best round: the
-# file system's state drifts over minutes (creating inodes after many were
-# freed costs more), and running one tool's repeats before the other's
-# would hand that drift to the ratio.
-declare -A best_s best_rss
-keep() { # keep KEY: read "wall rss" and keep the best wall, the largest RSS
-  local w m
-  read -r w m
-  if [ -z "${best_s[$1]:-}" ] || awk -v a="$w" -v b="${best_s[$1]}" 'BEGIN{exit !(a<b)}'; then best_s[$1]=$w; fi
-  if [ -z "${best_rss[$1]:-}" ] || [ "$m" -gt "${best_rss[$1]}" ]; then best_rss[$1]=$m; fi
-}
+# The tools take turns, round by round, each keeping its best round
+# (keep, in bench-lib.sh).
 for ((round = 1; round <= REPEAT; round++)); do
   echo "== round $round of $REPEAT: outlast ingest of the $nruns runs' gateway logs and manifests ($gw_bytes bytes of logs), of the whole run directories ($run_bytes bytes)${duck:+, DuckDB read_json of the gateway logs -> COPY parquet zstd, threads=2}" >&2
   keep gwi < <(REPEAT=1 FRESH="$c/ds-gw" measure "$BIN" ingest -q --out "$c/ds-gw" "$gw")

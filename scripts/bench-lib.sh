@@ -23,6 +23,20 @@ measure() {
 
 empty_trash() { rm -rf "$OUT/trash"; }
 
+# keep KEY: read "wall rss" (from measure) and keep, under KEY, the best
+# wall clock in best_s and the largest RSS in best_rss. Measuring two
+# tools in rounds (one run of each per round, REPEAT rounds) and keeping
+# each one's best lets the file system's drift over minutes fall on both,
+# where running one tool's repeats before the other's hands it to the
+# ratio.
+declare -A best_s best_rss
+keep() {
+  local w m
+  read -r w m
+  if [ -z "${best_s[$1]:-}" ] || awk -v a="$w" -v b="${best_s[$1]}" 'BEGIN{exit !(a<b)}'; then best_s[$1]=$w; fi
+  if [ -z "${best_rss[$1]:-}" ] || [ "$m" -gt "${best_rss[$1]}" ]; then best_rss[$1]=$m; fi
+}
+
 rate() { awk -v b="$1" -v s="$2" 'BEGIN{ if (s > 0) printf "%.0f", b / 1e6 / s }'; }
 mb() { awk -v k="$1" 'BEGIN{ if (k != "") printf "%.0f", k / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b != "" && b > 0) printf "%.2fx", a / b; else printf "-" }'; }
