@@ -332,6 +332,12 @@ func plainEnd(b []byte, i int) int {
 			return -1
 		}
 	}
+	return plainEndBytes(b, i)
+}
+
+// plainEndBytes is plainEnd one byte at a time: its tail, and what the
+// tests check its eight-byte steps against.
+func plainEndBytes(b []byte, i int) int {
 	for ; i < len(b); i++ {
 		switch c := b[i]; {
 		case c == '"':
