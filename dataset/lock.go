@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
+
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // Several ingests may write one dataset at the same time, and all of them
@@ -31,7 +33,7 @@ import (
 
 // LockName is the dataset's lock file, held while a stage is made, while
 // abandoned stages are removed, and while a stage is committed.
-const LockName = ".outlast.lock"
+const LockName = schema.DatasetLockName
 
 // StagePrefix begins the name of every staging directory in a dataset.
 const StagePrefix = ".staging-"

@@ -104,3 +104,9 @@ const (
 
 // MetricsFormats lists the metrics formats a manifest may name.
 var MetricsFormats = []string{MetricsScrapes, MetricsPrometheusText, MetricsOpenMetrics, MetricsQueryRange}
+
+// DatasetLockName is the lock file at the root of every dataset
+// (dataset.LockName). A directory holding it is a dataset, not a run or a
+// campaign: ingest does not search it for run directories, however many
+// partitions it has.
+const DatasetLockName = ".outlast.lock"

@@ -23,11 +23,11 @@ docs/run-format.md) and writes their tables into the Parquet dataset DATASET:
   DATASET/{runs,sessions,turns,events,engine}/run=NAME/part-0.parquet
 
 A directory without run.yaml is searched at any depth for run directories
-(those holding run.yaml; not below them, nor in directories named ".*"),
-following symbolic links, so "outlast ingest --out ds campaign" takes every
-run of campaign/MODEL/RATE/SEED/. Run directories are read several at a
-time, on every core, the per-run lines printed in the order found; memory
-stays bounded whatever their number.
+(those holding run.yaml; not below them, nor in directories named ".*" or
+in datasets), following symbolic links, so "outlast ingest --out ds
+campaign" takes every run of campaign/MODEL/RATE/SEED/. Run directories are
+read several at a time, on every core, the per-run lines printed in the
+order found; memory stays bounded whatever their number.
 Re-ingesting a run replaces its files; the same inputs give identical bytes.
 Several ingests may write one dataset at once and all succeed (commits take
 turns; of two ingests of one run the later commit wins). An ingest that was

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/outlast-dev/outlast/ingest/rundir"
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // RunDirs returns the run directories that args name, in order. An
@@ -14,9 +15,11 @@ import (
 // searched to any depth for the directories that do, in the order of their
 // names, the way campaigns are laid out (campaign/model/rate/seed/). A run
 // directory is not searched further (a GuideLLM sweep's runs are its own).
-// Directories whose names begin with "." are passed over: version control,
-// an ingest's staging. Symbolic links to directories are followed, and a
-// directory reached twice, through a link or two arguments, counts once.
+// Directories whose names begin with "." are passed over (version control,
+// an ingest's staging), and so are datasets (schema.DatasetLockName), which
+// are often kept inside their campaign. Symbolic links to directories are
+// followed, and a directory reached twice, through a link or two
+// arguments, counts once.
 // A directory that cannot be read is an error, as is an argument under
 // which no run directory is found: nothing is skipped silently.
 func RunDirs(args []string) ([]string, error) {
@@ -63,6 +66,9 @@ func (f *finder) walk(dir string) (int, error) {
 		f.dirs = append(f.dirs, dir)
 		f.runs[real] = 1
 		return 1, nil
+	}
+	if _, err := os.Lstat(filepath.Join(dir, schema.DatasetLockName)); err == nil {
+		return 0, nil // a dataset (one kept inside its campaign): no runs, and 5 directories a run to list
 	}
 	entries, err := os.ReadDir(dir) // sorted by name
 	if err != nil {

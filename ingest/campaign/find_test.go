@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // TestRunDirs builds campaign trees and checks which run directories
@@ -14,7 +16,8 @@ func TestRunDirs(t *testing.T) {
 	tests := []struct {
 		name string
 		// tree lists the directories to make: a name ending in "*" holds a
-		// run.yaml; "a -> b" is a symbolic link a to b.
+		// run.yaml; "a -> b" is a symbolic link a to b; a name ending in
+		// the dataset's lock file name is that file.
 		tree []string
 		args []string
 		want []string // "" for an error
@@ -30,6 +33,7 @@ func TestRunDirs(t *testing.T) {
 		},
 		{name: "a run is not searched", tree: []string{"c/r*", "c/r/inner*"}, args: []string{"c"}, want: []string{"c/r"}},
 		{name: "hidden directories passed over", tree: []string{"c/.git/x*", "c/.staging-1/y*", "c/r*"}, args: []string{"c"}, want: []string{"c/r"}},
+		{name: "a dataset passed over", tree: []string{"c/ds/.outlast.lock", "c/ds/runs/run=r/x*", "c/r*"}, args: []string{"c"}, want: []string{"c/r"}},
 		{
 			name: "links followed, each directory once",
 			tree: []string{"real/r1*", "real/r2*", "c/latest -> ../real/r2", "c/all -> ../real", "c/loop -> ..", "c/dangling -> nowhere"},
@@ -50,6 +54,15 @@ func TestRunDirs(t *testing.T) {
 						t.Fatal(err)
 					}
 					if err := os.Symlink(to, filepath.Join(root, from)); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				if strings.HasSuffix(d, schema.DatasetLockName) {
+					if err := os.MkdirAll(filepath.Join(root, filepath.Dir(d)), 0o777); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(root, d), nil, 0o666); err != nil {
 						t.Fatal(err)
 					}
 					continue
