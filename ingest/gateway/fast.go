@@ -171,7 +171,7 @@ func (r *Reader) fastTurn(b []byte, pos textpos.Pos) (Record, bool) {
 // converts without allocating; ok is false for the others.
 func (r *Reader) fastTime(raw []byte) (float64, bool) {
 	if raw[0] == '"' {
-		sec, nsec, ok := parseRFC3339(raw[1 : len(raw)-1])
+		sec, nsec, ok := r.minutes.parse(raw[1 : len(raw)-1])
 		if !ok {
 			return 0, false
 		}

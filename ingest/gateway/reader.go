@@ -37,6 +37,8 @@ type Reader struct {
 	// boxes is where turns are built: the current batch's slab while
 	// parsing a chunk (parallel.go).
 	boxes []turnBox
+	// minutes saves parsing the date and hour of RFC 3339 times again.
+	minutes minuteCache
 
 	lines *pipeline.Reader[item, []turnBox]
 }

@@ -5,19 +5,41 @@ package gateway
 // for anything else, and the caller falls back to time.Parse, which also
 // gives the error.
 func parseRFC3339(b []byte) (sec int64, nsec int, ok bool) {
-	if len(b) < len("2006-01-02T15:04:05Z") || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' {
+	minute, ok := parseMinute(b)
+	if !ok {
 		return 0, 0, false
+	}
+	return parseSeconds(b, minute)
+}
+
+// parseMinute parses the minute an RFC 3339 time b begins with,
+// YYYY-MM-DDTHH:MM, as Unix seconds before the zone's offset, and checks
+// that the rest is long enough to hold the seconds and a zone.
+func parseMinute(b []byte) (int64, bool) {
+	if len(b) < len("2006-01-02T15:04:05Z") || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' {
+		return 0, false
 	}
 	year, ok1 := digits(b[0:4])
 	month, ok2 := digits(b[5:7])
 	day, ok3 := digits(b[8:10])
 	hour, ok4 := digits(b[11:13])
 	minute, ok5 := digits(b[14:16])
-	second, ok6 := digits(b[17:19])
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59 {
-		return 0, 0, false
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 {
+		return 0, false
 	}
 	if day > daysIn(month, year) {
+		return 0, false
+	}
+	return daysFromCivil(year, month, day)*86400 + int64(hour*3600+minute*60), true
+}
+
+// parseSeconds parses the rest of RFC 3339 time b after its minute,
+// :SS[.fraction](Z|±HH:MM), and returns the time in Unix seconds and
+// nanoseconds, minute being what parseMinute returned for b's first 16
+// bytes. b is at least 20 bytes long.
+func parseSeconds(b []byte, minute int64) (sec int64, nsec int, ok bool) {
+	second, ok := digits(b[17:19])
+	if b[16] != ':' || !ok || second > 59 {
 		return 0, 0, false
 	}
 	i := 19
@@ -54,8 +76,30 @@ func parseRFC3339(b []byte) (sec int64, nsec int, ok bool) {
 	default:
 		return 0, 0, false
 	}
-	days := daysFromCivil(year, month, day)
-	return days*86400 + int64(hour*3600+minute*60+second) - int64(offset), nsec, true
+	return minute + int64(second) - int64(offset), nsec, true
+}
+
+// minuteCache remembers the last minute parseMinute parsed. A log's times
+// come in order, most in the same minute as the one before, so the date
+// and hour need parsing once a minute rather than four times a line.
+type minuteCache struct {
+	prefix [16]byte // YYYY-MM-DDTHH:MM
+	minute int64
+	valid  bool
+}
+
+// parse is parseRFC3339 through the cache.
+func (c *minuteCache) parse(b []byte) (sec int64, nsec int, ok bool) {
+	if c.valid && len(b) >= len("2006-01-02T15:04:05Z") && string(b[:16]) == string(c.prefix[:]) {
+		return parseSeconds(b, c.minute)
+	}
+	minute, ok := parseMinute(b)
+	if !ok {
+		return 0, 0, false
+	}
+	copy(c.prefix[:], b[:16])
+	c.minute, c.valid = minute, true
+	return parseSeconds(b, minute)
 }
 
 // daysFromCivil returns the days from 1970-01-01 to a valid proleptic

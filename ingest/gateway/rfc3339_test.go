@@ -53,3 +53,25 @@ func TestDaysFromCivil(t *testing.T) {
 		}
 	}
 }
+
+// TestMinuteCache checks the cached parser against parseRFC3339 on a
+// sequence of times that mostly share their minute with the time before,
+// as a log's do, with bad seconds, fractions and zones after a good minute,
+// and bad minutes after a good one.
+func TestMinuteCache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	tails := []string{":00Z", ":59.999Z", ":07.5+02:00", ":07-05:30", ":60Z", ":5Z", ":07.Z", ":07", ":07ZZ", ":07+02:60", "x07Z", ":0aZ"}
+	minutes := []string{"2026-10-27T12:00", "2026-10-27T12:01", "2024-02-29T23:59", "2025-02-29T00:00", "2026-10-27T24:00", "2026-10-27t12:00"}
+	var c minuteCache
+	for range 20000 {
+		in := minutes[rng.IntN(len(minutes))] + tails[rng.IntN(len(tails))]
+		if rng.IntN(8) == 0 {
+			in = in[:rng.IntN(len(in)+1)] // cut short
+		}
+		gs, gn, gok := c.parse([]byte(in))
+		ws, wn, wok := parseRFC3339([]byte(in))
+		if gs != ws || gn != wn || gok != wok {
+			t.Fatalf("%q: cached %d.%09d %v, want %d.%09d %v", in, gs, gn, gok, ws, wn, wok)
+		}
+	}
+}
