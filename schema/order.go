@@ -58,7 +58,7 @@ func sortStable[T any](s []T, compare func(a, b T) int) {
 
 // MergeSorted merges s[:i] and s[i:], each sorted by compare, into s in
 // one pass, stably, and returns scratch, grown to hold what it had to
-// copy, for the next call. Only the part of s[:i] above s[i] moves.
+// copy, for the next call. Of s[:i], only the rows above s[i] move.
 func MergeSorted[T any](s []T, i int, scratch []T, compare func(a, b T) int) []T {
 	if i <= 0 || i >= len(s) || compare(s[i], s[i-1]) >= 0 {
 		return scratch
