@@ -307,11 +307,9 @@ func writeTable[T any](s *Stage, table, run string, rows []T, syncer *fileSyncer
 	if err != nil {
 		return err
 	}
-	for _, r := range rows {
-		if err := w.add(r); err != nil {
-			w.close(nil)
-			return err
-		}
+	if err := w.writeAll(rows); err != nil {
+		w.close(nil)
+		return err
 	}
 	return w.close(syncer)
 }

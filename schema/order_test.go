@@ -44,7 +44,7 @@ func TestSortStable(t *testing.T) {
 					}
 					want := slices.Clone(got)
 					slices.SortStableFunc(want, byKey)
-					sortStable(got, byKey)
+					sortStable(got, func(a, b *row) int { return byKey(*a, *b) }, byKey)
 					if !slices.Equal(got, want) {
 						t.Fatalf("n=%d: got %v, want %v", n, got, want)
 					}

@@ -3,11 +3,9 @@ package promscrape
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -349,30 +347,6 @@ func FuzzFast(f *testing.F) {
 		sameAsExpfmt(t, text)
 		for _, c := range fastCases[:3] {
 			sameWarm(t, []byte(c.text+"\n"), text)
-		}
-	})
-}
-
-// FuzzSimpleDecimal checks simpleDecimal against strconv.ParseFloat, bit
-// for bit: where it takes a value, ParseFloat takes it too and agrees.
-func FuzzSimpleDecimal(f *testing.F) {
-	for _, s := range []string{"0", "0.0", "-0.0", "+1", "1.", ".5", "123456789012345", "1234567890123456",
-		"0.000000000000001", "3.14159", "9007199254740993", "99999999.9999999",
-		// 16 or more digits, where the quotient would round twice:
-		"932.42524485156473", "12739961713409.785", "120825375.5369505197", "1e5", "0x1p3", "1_0", ".", "-", "", "NaN", "+Inf"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got, ok := simpleDecimal([]byte(s))
-		if !ok {
-			return
-		}
-		want, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			t.Fatalf("%q: simpleDecimal took %v, ParseFloat refused: %v", s, got, err)
-		}
-		if math.Float64bits(got) != math.Float64bits(want) {
-			t.Fatalf("%q: simpleDecimal %v (%#x), ParseFloat %v (%#x)", s, got, math.Float64bits(got), want, math.Float64bits(want))
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/outlast-dev/outlast/ingest/internal/decimal"
 	"github.com/outlast-dev/outlast/ingest/internal/promseries"
 )
 
@@ -143,7 +144,7 @@ type labelSpan struct{ ns, ne, vs, ve int }
 // strconv.ParseFloat, but nothing with 'p', 'P' or '_'. So NaN, ±Inf,
 // exponents and all that Go accepts are read as expfmt reads them.
 func fastFloat(b []byte) (float64, bool) {
-	if v, ok := simpleDecimal(b); ok {
+	if v, ok := decimal.Simple(b); ok {
 		return v, true
 	}
 	if len(b) == 0 || bytes.ContainsAny(b, "pP_") {
@@ -152,46 +153,6 @@ func fastFloat(b []byte) (float64, bool) {
 	v, err := strconv.ParseFloat(string(b), 64)
 	return v, err == nil
 }
-
-// simpleDecimal parses b of the shape [+-]digits[.digits] with at most 15
-// digits, as strconv.ParseFloat would: the digits make an integer below
-// 2^53 and the point a power of ten up to 1e15, both exact, so their
-// quotient is the correctly rounded value (strconv's own exact path). Most
-// values of a scrape have this shape, and ParseFloat was a quarter of the
-// parse.
-func simpleDecimal(b []byte) (float64, bool) {
-	i, neg := 0, false
-	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
-		neg, i = b[0] == '-', 1
-	}
-	var mant uint64
-	digits, frac, dot := 0, 0, false
-	for ; i < len(b); i++ {
-		switch c := b[i]; {
-		case c >= '0' && c <= '9':
-			mant = mant*10 + uint64(c-'0')
-			digits++
-			if dot {
-				frac++
-			}
-		case c == '.' && !dot:
-			dot = true
-		default:
-			return 0, false
-		}
-	}
-	if digits == 0 || digits > 15 {
-		return 0, false
-	}
-	v := float64(mant) / exactPow10[frac]
-	if neg {
-		v = -v
-	}
-	return v, true
-}
-
-// exactPow10 holds the powers of ten simpleDecimal divides by.
-var exactPow10 = [16]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // Kinds of comment line returned by fastComment.
 const (

@@ -3,6 +3,8 @@ package enginelog
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/outlast-dev/outlast/ingest/internal/decimal"
 )
 
 // SkipSpaces returns the index of the first non-space byte of b at or after i.
@@ -39,6 +41,13 @@ func ParseUint(b []byte) (int64, bool) {
 // ParseNumber parses a finite decimal number such as "1843.2" or "0".
 // Python's "nan"/"inf", exponents and anything else are errors.
 func ParseNumber(b []byte) (float64, error) {
+	// Most values are short decimals, read exactly without strconv
+	// (decimal.Simple takes a '+', which this refuses).
+	if len(b) > 0 && b[0] != '+' {
+		if x, ok := decimal.Simple(b); ok {
+			return x, nil
+		}
+	}
 	if i, ok := ParseUint(b); ok {
 		return float64(i), nil
 	}
