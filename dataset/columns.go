@@ -106,12 +106,13 @@ func (k fieldKind) parquetKind() parquet.Kind {
 	return parquet.Boolean
 }
 
-// readColumns reads every row of pf into a new slice. A field of T without
+// readColumns reads every row of pf into a new slice, but the columns in
+// skip, whose fields keep their zero values. A field of T without
 // its column keeps its zero value (null, for a nullable column), as
 // parquet-go's own reader does: a file written before the column was added
 // to its table. A column of another type or nullability is an error;
 // columns without a field are skipped.
-func readColumns[T any](pf *parquet.File) ([]T, error) {
+func readColumns[T any](pf *parquet.File, skip map[string]bool) ([]T, error) {
 	plan, err := planOf[T]()
 	if err != nil {
 		return nil, err
@@ -129,7 +130,7 @@ func readColumns[T any](pf *parquet.File) ([]T, error) {
 	var cols []column
 	for _, f := range plan.fields {
 		leaf, ok := leaves[f.name]
-		if !ok {
+		if !ok || skip[f.name] {
 			continue
 		}
 		k, def := leaf.Type().Kind(), leaf.MaxDefinitionLevel()

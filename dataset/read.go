@@ -16,7 +16,7 @@ import (
 // ReadRunRow reads one run's row of the runs table alone, without its
 // other tables.
 func ReadRunRow(root, run string) (schema.Run, error) {
-	runs, err := readTable[schema.Run](root, schema.TableRuns, run)
+	runs, err := readTable[schema.Run](root, schema.TableRuns, run, nil)
 	if err != nil {
 		return schema.Run{}, err
 	}
@@ -27,23 +27,56 @@ func ReadRunRow(root, run string) (schema.Run, error) {
 	return runs[0], nil
 }
 
+// ReadOption changes what a read gives.
+type ReadOption func(*readConfig)
+
+type readConfig struct {
+	skipEngine map[string]bool // engine columns left unread
+}
+
+func configOf(opts []ReadOption) readConfig {
+	var c readConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// SkipEngineColumns leaves the named columns of the engine table unread:
+// their fields keep their zero value (null, for a nullable column), as
+// for a file written before the column existed. A reader that needs some
+// of an engine table's columns, as the statistics do, then decodes only
+// those: an SGLang run, whose log prints every batch, has over 10,000
+// engine rows, and decoding them was most of a report's time.
+func SkipEngineColumns(names ...string) ReadOption {
+	return func(c *readConfig) {
+		if c.skipEngine == nil {
+			c.skipEngine = map[string]bool{}
+		}
+		for _, n := range names {
+			c.skipEngine[n] = true
+		}
+	}
+}
+
 // ReadRun reads one run's five tables back.
-func ReadRun(root, run string) (*schema.RunData, error) {
+func ReadRun(root, run string, opts ...ReadOption) (*schema.RunData, error) {
+	cfg := configOf(opts)
 	d := &schema.RunData{}
 	var err error
 	if d.Run, err = ReadRunRow(root, run); err != nil {
 		return nil, err
 	}
-	if d.Sessions, err = readTable[schema.Session](root, schema.TableSessions, run); err != nil {
+	if d.Sessions, err = readTable[schema.Session](root, schema.TableSessions, run, nil); err != nil {
 		return nil, err
 	}
-	if d.Turns, err = readTable[schema.Turn](root, schema.TableTurns, run); err != nil {
+	if d.Turns, err = readTable[schema.Turn](root, schema.TableTurns, run, nil); err != nil {
 		return nil, err
 	}
-	if d.Events, err = readTable[schema.Event](root, schema.TableEvents, run); err != nil {
+	if d.Events, err = readTable[schema.Event](root, schema.TableEvents, run, nil); err != nil {
 		return nil, err
 	}
-	if d.Engine, err = readTable[schema.EngineSample](root, schema.TableEngine, run); err != nil {
+	if d.Engine, err = readTable[schema.EngineSample](root, schema.TableEngine, run, cfg.skipEngine); err != nil {
 		return nil, err
 	}
 	d.Run.Run = run
@@ -82,21 +115,21 @@ func ReadAll(root string) ([]*schema.RunData, error) {
 // not by their number: fn may keep what it needs of a run, and the rest is
 // garbage once fn returns. The first error, reading a run (in run order)
 // or from fn, stops the iteration and is returned.
-func Each(root string, fn func(*schema.RunData) error) error {
-	return EachWith(root, func(d *schema.RunData) (*schema.RunData, error) { return d, nil }, fn)
+func Each(root string, fn func(*schema.RunData) error, opts ...ReadOption) error {
+	return EachWith(root, func(d *schema.RunData) (*schema.RunData, error) { return d, nil }, fn, opts...)
 }
 
 // EachWith is Each with a step f, run on the goroutine that read the run,
 // on every core at once: fn gets f's result for each run, in run-name
 // order. A run's tables are garbage once f returns unless its result keeps
 // them, so f is where a run's measures are computed; fn collects them.
-func EachWith[T any](root string, f func(*schema.RunData) (T, error), fn func(T) error) error {
+func EachWith[T any](root string, f func(*schema.RunData) (T, error), fn func(T) error, opts ...ReadOption) error {
 	runs, err := Runs(root)
 	if err != nil {
 		return err
 	}
 	read := func(run string) (T, error) {
-		d, err := ReadRun(root, run)
+		d, err := ReadRun(root, run, opts...)
 		if err != nil {
 			var zero T
 			return zero, err
@@ -166,8 +199,8 @@ func eachRun[T any](runs []string, workers int, read func(string) (T, error), fn
 	return err
 }
 
-// readTable reads one table of a run.
-func readTable[T any](root, table, run string) (rows []T, err error) {
+// readTable reads one table of a run, but the columns in skip.
+func readTable[T any](root, table, run string, skip map[string]bool) (rows []T, err error) {
 	path := filepath.Join(PartitionDir(root, table, run), FileName)
 	// A run's files are small beside its rows once decoded: read each
 	// whole, in one system call, and decode from memory.
@@ -182,7 +215,7 @@ func readTable[T any](root, table, run string) (rows []T, err error) {
 	if v, _ := pf.Lookup(schema.VersionKey); v != schema.Version {
 		return nil, fmt.Errorf("dataset: %s: schema version %q, this outlast reads %q", path, v, schema.Version)
 	}
-	rows, err = readColumns[T](pf)
+	rows, err = readColumns[T](pf, skip)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %s: %w", path, err)
 	}

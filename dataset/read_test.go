@@ -37,7 +37,7 @@ func genericRows[T any](t *testing.T, path string) []T {
 
 func sameAsGeneric[T any](t *testing.T, root, table, run string) {
 	t.Helper()
-	got, err := readTable[T](root, table, run)
+	got, err := readTable[T](root, table, run, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,6 +85,39 @@ func TestColumnsReadAsGenericReader(t *testing.T) {
 	}
 }
 
+// TestSkipEngineColumns reads a run with some engine columns left out:
+// their fields are zero (null), every other field as in a whole read.
+func TestSkipEngineColumns(t *testing.T) {
+	root := t.TempDir()
+	d := sampleRun("r")
+	for i := range 100 {
+		d.Engine = append(d.Engine, schema.EngineSample{TS: float64(i), Source: schema.SourceLog, Kind: schema.LineDecode,
+			Line: int64(i + 1), KVUsage: ptr(float64(i%7) / 7), GenTput: ptr(float64(i)), TokensUsed: ptr(int64(i)), CounterReset: i%2 == 0})
+	}
+	writeRuns(t, root, d)
+	whole, err := ReadRun(root, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := ReadRun(root, "r", SkipEngineColumns("gen_tput", "counter_reset"), SkipEngineColumns("tokens_used"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(part.Engine) != len(whole.Engine) || len(whole.Engine) < 100 {
+		t.Fatalf("%d engine rows, the whole read %d, want 100 or more", len(part.Engine), len(whole.Engine))
+	}
+	for i := range whole.Engine {
+		want := whole.Engine[i]
+		want.GenTput, want.CounterReset, want.TokensUsed = nil, false, nil
+		if !reflect.DeepEqual(part.Engine[i], want) {
+			t.Fatalf("row %d: %+v, want %+v", i, part.Engine[i], want)
+		}
+	}
+	if !reflect.DeepEqual(part.Turns, whole.Turns) || !reflect.DeepEqual(part.Run, whole.Run) {
+		t.Error("the other tables differ from the whole read")
+	}
+}
+
 // TestColumnTypeChecked reads a table into a row type whose column has
 // another type or nullability (an error naming the file and the column),
 // or that has a field the file has no column for (left zero, as
@@ -99,8 +132,8 @@ func TestColumnTypeChecked(t *testing.T) {
 		DoneS *float64 `parquet:"done_s,optional"`
 	}
 	for _, err := range []error{
-		func() error { _, err := readTable[wrongType](root, schema.TableTurns, "r"); return err }(),
-		func() error { _, err := readTable[wrongNull](root, schema.TableTurns, "r"); return err }(),
+		func() error { _, err := readTable[wrongType](root, schema.TableTurns, "r", nil); return err }(),
+		func() error { _, err := readTable[wrongNull](root, schema.TableTurns, "r", nil); return err }(),
 	} {
 		if err == nil || !strings.Contains(err.Error(), filepath.Join("turns", "run=r", FileName)) || !strings.Contains(err.Error(), "column done_s") {
 			t.Errorf("error %v, want one naming the file and the column", err)
@@ -111,7 +144,7 @@ func TestColumnTypeChecked(t *testing.T) {
 		New   *float64 `parquet:"new_s,optional"`
 		Label string   `parquet:"new_label"`
 	}
-	rows, err := readTable[added](root, schema.TableTurns, "r")
+	rows, err := readTable[added](root, schema.TableTurns, "r", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

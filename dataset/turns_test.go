@@ -64,7 +64,7 @@ func stageRun(t *testing.T, add func(*RunWriter) error, d *schema.RunData) strin
 // changes), and returns the file's bytes.
 func readBack[T any](t *testing.T, root, table string, rows []T, compare func(a, b T) int, norm func(got, want *T)) []byte {
 	t.Helper()
-	got, err := readTable[T](root, table, "r")
+	got, err := readTable[T](root, table, "r", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The campaign section of make bench (docs/performance.md): a campaign of
 # simulated 60-minute paired runs (outlast simulate --design paired,
-# CAMPAIGN_SEEDS seeds, two runs each; deterministic, nothing downloaded),
+# CAMPAIGN_SEEDS seeds, two runs each, on CAMPAIGN_ENGINE: vllm, whose log
+# prints stats every ten seconds, or sglang, whose log prints every batch
+# and is half a run's bytes; deterministic, nothing downloaded),
 # then, each whole process timed with /usr/bin/time (best wall clock of
 # REPEAT rounds, largest peak RSS; in each round the tools take turns, so
 # that the file system's drift over minutes falls on both), side by side:
@@ -17,16 +19,18 @@
 #   per minute (tools/duckdb/window.mjs), 2 threads.
 #
 # Usage: bench-campaign.sh BIN. Environment: OUT (bench/out), REPEAT (3),
-# CAMPAIGN_SEEDS (500), GOMAXPROCS (2).
+# CAMPAIGN_SEEDS (500), CAMPAIGN_ENGINE (vllm), GOMAXPROCS (2).
 set -euo pipefail
 BIN=${1:?usage: bench-campaign.sh BIN}
 OUT=${OUT:-bench/out}
 REPEAT=${REPEAT:-3}
 SEEDS=${CAMPAIGN_SEEDS:-500}
+ENGINE=${CAMPAIGN_ENGINE:-vllm}
 export GOMAXPROCS=${GOMAXPROCS:-2}
 . scripts/bench-lib.sh
 
 c="$OUT/campaign-$SEEDS"
+[ "$ENGINE" = vllm ] || c="$OUT/campaign-$ENGINE-$SEEDS"
 runs="$c/runs"
 gw="$c/gateway-only"
 mkdir -p "$c"
@@ -36,7 +40,7 @@ sim_s=""
 if [ ! -f "$c/simulated" ]; then
   echo "== simulating $((2 * SEEDS)) runs into $runs" >&2
   rm -rf "$runs" "$gw"
-  /usr/bin/time -o "$OUT/time.txt" -f '%e %M' "$BIN" simulate --design paired --seeds "$SEEDS" --duration 60m --out "$runs" >/dev/null
+  /usr/bin/time -o "$OUT/time.txt" -f '%e %M' "$BIN" simulate --design paired --engine "$ENGINE" --seeds "$SEEDS" --duration 60m --out "$runs" >/dev/null
   read -r sim_s _ <"$OUT/time.txt"
   echo "$sim_s" >"$c/simulated"
 fi
@@ -50,8 +54,8 @@ if [ ! -d "$gw" ]; then
   done
 fi
 nruns=$(find "$runs" -mindepth 1 -maxdepth 1 -type d | wc -l)
-gw_bytes=$(find "$gw" -name gateway.jsonl -printf '%s\n' | awk '{ s += $1 } END { print s }')
-run_bytes=$(find "$runs" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+gw_bytes=$(find "$gw" -name gateway.jsonl -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
+run_bytes=$(find "$runs" -type f -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
 
 duck=""
 if command -v node >/dev/null && [ -d tools/duckdb/node_modules/@duckdb/node-api ]; then
@@ -86,7 +90,7 @@ empty_trash
 
 row() { printf '%-50s %10s %10s %9s %14s\n' "$@"; }
 echo
-echo "campaign: $nruns simulated 60-minute paired runs, $((gw_bytes / 1000000)) MB of gateway logs, $((run_bytes / 1000000)) MB in all; $(nproc) cores, GOMAXPROCS=$GOMAXPROCS, DuckDB threads=2, best of $REPEAT rounds (the tools taking turns)"
+echo "campaign: $nruns simulated 60-minute paired runs on $ENGINE, $((gw_bytes / 1000000)) MB of gateway logs, $((run_bytes / 1000000)) MB in all; $(nproc) cores, GOMAXPROCS=$GOMAXPROCS, DuckDB threads=2, best of $REPEAT rounds (the tools taking turns)"
 row "measure" "outlast" "DuckDB" "ratio" "target"
 duck_mbs="" dcopy_mb="" dwin_mb=""
 if [ -n "$duck" ]; then
@@ -111,3 +115,4 @@ r=$(ratio "$cmp_s" "${dwin_s:-}")
 row "outlast compare vs DuckDB window query, s" "$cmp_s" "${dwin_s:--}" "$r" "$(check "${r%x}" 5 le) (<= 5x)"
 row "  peak RSS, MB" "$(mb "$cmp_rss")" "${dwin_mb:--}" "" "$(check "$(mb "$cmp_rss")" 300 le) (<= 300)"
 row "outlast simulate of the $nruns runs, s (once)" "$sim_s" "" "" ""
+[ "$ENGINE" = vllm ] || exit 0 # the readers' rows once, with the vLLM campaign

@@ -14,7 +14,8 @@
 # report timing on 100 simulated runs; HUGE_MB (unset: skipped)
 # adds one peak-RSS run on a log that large, generated and then deleted
 # (5120 takes 5 GB of disk for a minute); SKIP_CAMPAIGN=1 skips the
-# campaign, CAMPAIGN_SEEDS (default 500: 1,000 runs) sizes it; GROWTH=1
+# campaigns, CAMPAIGN_SEEDS (default 500: 1,000 runs) sizes them and
+# CAMPAIGN_ENGINES (default "vllm sglang") chooses them; GROWTH=1
 # adds the growth with the number of runs (scripts/bench-growth.sh: 100,
 # 1,000 and 10,000 runs, some 5 minutes). Inputs are
 # generated under bench/out/ (git-ignored), deterministically, without
@@ -174,7 +175,10 @@ empty_trash
 
 if [ "${SKIP_CAMPAIGN:-0}" != 1 ]; then
   echo
-  OUT="$OUT" REPEAT="$REPEAT" ./scripts/bench-campaign.sh "$BIN"
+  for engine in ${CAMPAIGN_ENGINES:-vllm sglang}; do
+    echo
+    OUT="$OUT" REPEAT="$REPEAT" CAMPAIGN_ENGINE=$engine ./scripts/bench-campaign.sh "$BIN"
+  done
   if [ "${GROWTH:-0}" = 1 ]; then
     OUT="$OUT" ./scripts/bench-growth.sh "$BIN"
   fi

@@ -7,6 +7,14 @@ import (
 	"github.com/outlast-dev/outlast/schema"
 )
 
+// UnreadEngineColumns are the engine table's columns that no measure reads
+// (nor the report or compare): throughputs, KV tokens in use, scrape
+// intervals, generation counters, counter resets and SGLang's new
+// sequences. A reader for the statistics may leave them out
+// (dataset.SkipEngineColumns). TestUnreadEngineColumns fails when a
+// measure starts to read one of their fields.
+var UnreadEngineColumns = []string{"tokens_used", "prompt_tput", "gen_tput", "interval_s", "generation_tokens", "counter_reset", "new_seqs"}
+
 // Engine hit-ratio sources, in order of preference.
 const (
 	// EngineHitCounters: Σ prefix_hits / Σ prefix_queries over the counter

@@ -159,7 +159,7 @@ func loadFactsColumns(args []string, by string, least int) ([]compare.FactsColum
 	read := func(root string) ([]*compare.Facts, error) {
 		var facts []*compare.Facts
 		err := dataset.EachWith(root, func(d *schema.RunData) (*compare.Facts, error) { return compare.FactsOf(d), nil },
-			func(f *compare.Facts) error { facts = append(facts, f); return nil })
+			func(f *compare.Facts) error { facts = append(facts, f); return nil }, forStats)
 		return facts, err
 	}
 	return columnsOf(args, by, least, read, compare.SplitFactsBy,

@@ -11,6 +11,7 @@ import (
 	"github.com/outlast-dev/outlast/report"
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/stats"
 )
 
 func init() {
@@ -78,7 +79,7 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	opt := report.Options{Title: *title, Dataset: label, Version: version}
 	// The figures' runs are read again rather than every run's series
 	// kept: the report's memory then stays flat with the number of runs.
-	opt.Reload = func(run string) (*schema.RunData, error) { return dataset.ReadRun(ds, run) }
+	opt.Reload = func(run string) (*schema.RunData, error) { return dataset.ReadRun(ds, run, forStats) }
 	if opt.Title == "" {
 		opt.Title = "outlast report: " + label
 	}
@@ -108,8 +109,13 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 // holds a few runs' tables at a time, however many the dataset has. The
 // error of the first failing run by name is returned.
 func eachRun(root string) report.Source {
-	return func(fn func(*schema.RunData) error) error { return dataset.Each(root, fn) }
+	return func(fn func(*schema.RunData) error) error { return dataset.Each(root, fn, forStats) }
 }
+
+// forStats reads what the statistics read: not the engine columns no
+// measure uses, which were a third of an SGLang run's engine table to
+// decode.
+var forStats = dataset.SkipEngineColumns(stats.UnreadEngineColumns...)
 
 // reportFigures gives compare --format html the figures of each column's
 // own report, to set side by side.

@@ -64,8 +64,14 @@ func (r *runReader) rejectGateway(err error) error {
 
 // readGateway reads the gateway log at path: its turns and sessions into
 // the Sink or into memory, its events into memory.
+//
+// The span it returns is that of the turns, the engine's work, for
+// checkSpan; without turns, that of every record. An engine that logs only
+// while it works (SGLang prints batches) starts its log at the first
+// turn, which may come long after the gateway's first record (a rate
+// event at the run's start): that is no sign of clocks disagreeing.
 func (r *runReader) readGateway(path string, format gatewayFormat) (span, error) {
-	sp := newSpan()
+	sp, all := newSpan(), newSpan()
 	lr, err := open(path)
 	if err != nil {
 		return sp, err
@@ -102,8 +108,9 @@ func (r *runReader) readGateway(path string, format gatewayFormat) (span, error)
 			}
 			continue
 		}
-		sp.add(rec.T)
+		all.add(rec.T)
 		if rec.Turn != nil {
+			sp.add(rec.T)
 			turns++
 			if rec.CachedReported {
 				cached++
@@ -141,6 +148,9 @@ func (r *runReader) readGateway(path string, format gatewayFormat) (span, error)
 		return sp, err
 	}
 	d.Run.GatewaySHA256 = sum
+	if !sp.ok() {
+		sp = all
+	}
 	return sp, nil
 }
 

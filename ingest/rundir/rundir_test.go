@@ -217,6 +217,32 @@ func TestWrongLogZoneIsWarned(t *testing.T) {
 	warned(t, read(t, dir, Options{Version: "test"}), "check started_at and engine.log_tz")
 }
 
+// TestEngineIdleBeforeTheFirstTurnIsNoWarning checks the span check
+// against an SGLang log, which prints batches only while the engine
+// works: a run whose first session comes two minutes after its start (a
+// rate event there) has engine samples from then on, and that is no sign
+// of a wrong clock.
+func TestEngineIdleBeforeTheFirstTurnIsNoWarning(t *testing.T) {
+	dir := copyRun(t, "sglang-2026")
+	rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string {
+		return strings.Replace(m, "started_at: 2026-07-20T10:15:00Z", "started_at: 2026-07-20T10:13:00Z", 1)
+	})
+	rewrite(t, filepath.Join(dir, "gateway.jsonl"), func(g string) string {
+		return `{"ts":1784542380.00,"ev":"rate","arrival_rate":0.035}` + "\n" + g
+	})
+	res := read(t, dir, Options{Version: "test"})
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "check started_at") {
+			t.Errorf("warned %q", w)
+		}
+	}
+	// The same log read four hours off is still warned of.
+	rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string {
+		return strings.Replace(m, "engine:\n", "engine:\n  log_tz: America/New_York\n", 1)
+	})
+	warned(t, read(t, dir, Options{Version: "test"}), "check started_at and engine.log_tz")
+}
+
 func TestSameInputsSameBytes(t *testing.T) {
 	dirs := make([]string, len(fixtureRuns))
 	for i, name := range fixtureRuns {

@@ -51,6 +51,19 @@ func ParseNumber(b []byte) (float64, error) {
 	if i, ok := ParseUint(b); ok {
 		return float64(i), nil
 	}
+	if !plainNumber(b) {
+		return 0, fmt.Errorf("malformed number %q", b)
+	}
+	x, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return 0, fmt.Errorf("malformed number %q", b)
+	}
+	return x, nil
+}
+
+// plainNumber reports whether b is digits with at most one point and an
+// optional leading '-': the numbers ParseNumber takes.
+func plainNumber(b []byte) bool {
 	digits, dots := 0, 0
 	for k, c := range b {
 		switch {
@@ -60,15 +73,8 @@ func ParseNumber(b []byte) (float64, error) {
 			dots++
 		case c == '-' && k == 0:
 		default:
-			return 0, fmt.Errorf("malformed number %q", b)
+			return false
 		}
 	}
-	if digits == 0 || dots > 1 {
-		return 0, fmt.Errorf("malformed number %q", b)
-	}
-	x, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return 0, fmt.Errorf("malformed number %q", b)
-	}
-	return x, nil
+	return digits > 0 && dots <= 1
 }

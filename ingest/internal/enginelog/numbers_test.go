@@ -37,22 +37,10 @@ func TestParseUint(t *testing.T) {
 	}
 }
 
-// parseNumberByStrconv is ParseNumber as it was before its fast path: the
-// shape checked byte by byte, then strconv.ParseFloat.
+// parseNumberByStrconv is ParseNumber without its fast paths: the shape
+// checked, then strconv.ParseFloat.
 func parseNumberByStrconv(b []byte) (float64, bool) {
-	digits, dots := 0, 0
-	for k, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.':
-			dots++
-		case c == '-' && k == 0:
-		default:
-			return 0, false
-		}
-	}
-	if digits == 0 || dots > 1 {
+	if !plainNumber(b) {
 		return 0, false
 	}
 	x, err := strconv.ParseFloat(string(b), 64)
