@@ -28,7 +28,8 @@ type Reader struct {
 	dec       io.Closer
 	br        *bufio.Reader
 	hash      hash.Hash
-	buf       []byte // the current line
+	async     *asyncHasher // hashes instead of hash, for a large file
+	buf       []byte       // the current line
 	own       []byte // holds a line that did not fit the buffered reader
 	line      int
 	err       error
@@ -51,7 +52,11 @@ func openFile(path, name string, head bool) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := newReader(f, name, f, head)
+	size := int64(-1)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	r, err := newReader(f, name, f, head, size)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -60,11 +65,17 @@ func openFile(path, name string, head bool) (*Reader, error) {
 }
 
 // NewReader reads lines from r. A name ending in .gz or .zst is decompressed.
-func NewReader(r io.Reader, name string) (*Reader, error) { return newReader(r, name, nil, false) }
+func NewReader(r io.Reader, name string) (*Reader, error) { return newReader(r, name, nil, false, -1) }
 
-func newReader(r io.Reader, name string, closer io.Closer, head bool) (*Reader, error) {
+// newReader reads lines from r, of size bytes (-1: unknown).
+func newReader(r io.Reader, name string, closer io.Closer, head bool, size int64) (*Reader, error) {
 	lr := &Reader{name: name, raw: r, closer: closer}
-	if !head {
+	switch {
+	case head:
+	case size >= asyncHashMin:
+		lr.async = newAsyncHasher(r)
+		lr.raw = lr.async
+	default:
 		lr.hash = sha256.New()
 		lr.raw = io.TeeReader(r, lr.hash)
 	}
@@ -201,11 +212,14 @@ func (r *Reader) Truncated() bool { return r.truncated }
 // SHA256 returns the hex sha256 of the input's bytes as stored. It drains
 // the rest of the input first, so call it after reading.
 func (r *Reader) SHA256() (string, error) {
-	if r.hash == nil {
+	if r.hash == nil && r.async == nil {
 		return "", fmt.Errorf("%s: opened to look at its head only: not hashed", r.name)
 	}
 	if _, err := io.Copy(io.Discard, r.raw); err != nil {
 		return "", err
+	}
+	if r.async != nil {
+		return fmt.Sprintf("%x", r.async.Sum()), nil
 	}
 	return fmt.Sprintf("%x", r.hash.Sum(nil)), nil
 }
@@ -215,7 +229,10 @@ func (r *Reader) Close() error {
 	if r.dec != nil {
 		r.dec.Close()
 	}
-	if r.br != nil && r.hash != nil { // a head reader's small buffer is not pooled
+	if r.async != nil {
+		r.async.stop()
+	}
+	if r.br != nil && (r.hash != nil || r.async != nil) { // a head reader's small buffer is not pooled
 		r.br.Reset(nil)
 		readers.Put(r.br)
 	}
