@@ -30,7 +30,7 @@ type Reader struct {
 	hash      hash.Hash
 	async     *asyncHasher // hashes instead of hash, for a large file
 	buf       []byte       // the current line
-	own       []byte // holds a line that did not fit the buffered reader
+	own       []byte       // holds a line that did not fit the buffered reader
 	line      int
 	err       error
 	truncated bool
