@@ -25,8 +25,8 @@ func readBothWays(t testing.TB, d string) (fast, general []string) {
 // samples and the same errors at the same places.
 func TestFastPointSameAsGeneral(t *testing.T) {
 	series := func(points string) string {
-		return doc(`{"metric":{"__name__":"vllm:num_requests_running","engine":"0"},"values":[` + points + `]}`,
-			`{"metric":{"__name__":"vllm:prompt_tokens_total","engine":"0"},"values":[` + points + `]}`)
+		return doc(`{"metric":{"__name__":"vllm:num_requests_running","engine":"0"},"values":[`+points+`]}`,
+			`{"metric":{"__name__":"vllm:prompt_tokens_total","engine":"0"},"values":[`+points+`]}`)
 	}
 	docs := []string{
 		bigExport(40),
