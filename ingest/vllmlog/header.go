@@ -26,8 +26,9 @@ func Match(line []byte) bool {
 // header is a parsed vLLM line header.
 type header struct {
 	enginelog.Stamp
-	msg  int // offset of the message in the line's Text
-	rank int // dialect rank the header itself shows
+	msg   int  // offset of the message in the line's Text
+	rank  int  // dialect rank the header itself shows
+	dated bool // the stamp has its year (loggerHeader)
 }
 
 var levels = [...][]byte{[]byte("INFO "), []byte("DEBUG "), []byte("WARNING "), []byte("ERROR "), []byte("CRITICAL ")}
@@ -44,6 +45,9 @@ func parseHeader(l *enginelog.Line, i int) (header, bool) {
 		h.rank = max(h.rank, procRank(l.Proc(k)))
 	}
 	b := l.Text
+	if i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		return loggerHeader(b, i, h)
+	}
 	lvl := false
 	for _, lv := range levels {
 		if bytes.HasPrefix(b[i:], lv) {
@@ -90,6 +94,53 @@ func parseHeader(l *enginelog.Line, i int) (header, bool) {
 	}
 	return h, true
 }
+
+// loggerHeader parses, at b[i:], the header of the format of Python's
+// logging cookbook, "%(asctime)s - %(name)s - %(levelname)s - %(message)s",
+//
+//	YYYY-MM-DD HH:MM:SS(,mmm)? - vllm.engine.metrics - INFO - message
+//
+// which an application running vLLM in its own process may set for every
+// logger (Xinference's log in xorbitsai/inference#3787). The logger must be
+// vLLM's ("vllm" or "vllm.…"); the stamp has its year, no zone.
+func loggerHeader(b []byte, i int, h header) (header, bool) {
+	if len(b)-i < 19 || !h.Date(b[i:]) || b[i+10] != ' ' || !h.TimeOfDay(b[i+11:]) {
+		return h, false
+	}
+	j := i + 19
+	if j < len(b) && (b[j] == ',' || b[j] == '.') {
+		n := h.Fraction(b[j+1:])
+		if n == 0 {
+			return h, false
+		}
+		j += 1 + n
+	}
+	if !bytes.HasPrefix(b[j:], loggerSep) {
+		return h, false
+	}
+	j += len(loggerSep)
+	name := j
+	for j < len(b) && b[j] != ' ' {
+		j++
+	}
+	if n := b[name:j]; !bytes.Equal(n, vllmLogger) && !bytes.HasPrefix(n, vllmLoggerDot) || !bytes.HasPrefix(b[j:], loggerSep) {
+		return h, false
+	}
+	j += len(loggerSep)
+	for _, lv := range levels {
+		if w := lv[:len(lv)-1]; bytes.HasPrefix(b[j:], w) && bytes.HasPrefix(b[j+len(w):], loggerSep) {
+			h.msg, h.dated = j+len(w)+len(loggerSep), true
+			return h, true
+		}
+	}
+	return h, false
+}
+
+var (
+	loggerSep     = []byte(" - ")
+	vllmLogger    = []byte("vllm")
+	vllmLoggerDot = []byte("vllm.")
+)
 
 // gluedHeader finds the header of a stats line that does not begin where
 // the preamble ends: the engine's line begins after other text on the

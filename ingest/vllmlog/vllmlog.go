@@ -3,7 +3,9 @@
 //
 // It reads the lines as vLLM prints them: the header of vllm/logger.py
 // ("LEVEL MM-DD HH:MM:SS [file:line] message", without the "[" before
-// vLLM 0.8), behind what enginelog takes off the front (colour codes, also
+// vLLM 0.8; or, where an application gives vLLM's loggers the format of
+// Python's logging cookbook, "YYYY-MM-DD HH:MM:SS,mmm - vllm.engine.metrics
+// - INFO - message"), behind what enginelog takes off the front (colour codes, also
 // with their ESC byte lost; the wrappers of log collectors and launchers;
 // any number of "(Name pid=N)" prefixes of vLLM's worker and engine-core
 // processes or of Ray's actors), or after text glued in front on the same
@@ -164,7 +166,12 @@ func (r *Reader) readLine(l *enginelog.Line) {
 		}
 	}
 	r.dialect.Saw(h.rank)
-	ts := r.in.Stamp(l, r.in.Clock.Yearless(h.Stamp))
+	var ts float64
+	if h.dated {
+		ts = r.in.Stamp(l, r.in.Clock.Date(h.Stamp))
+	} else {
+		ts = r.in.Stamp(l, r.in.Clock.Yearless(h.Stamp))
+	}
 	msg := l.Text[h.msg:]
 
 	// The V0 engine prints its prefix-cache hit rate on the line after its
