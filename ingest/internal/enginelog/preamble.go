@@ -43,6 +43,10 @@ type Line struct {
 	// carries its zone.
 	stampAt, stampEnd int32
 	stampZoned        bool
+	// A Docker json-file line's "time": Raw[jsonAt:jsonEnd] (dockerjson.go).
+	jsonAt, jsonEnd int32
+	// shift is where Text begins in Raw, for Col.
+	shift int32
 }
 
 // Procs returns the number of process prefixes.
@@ -59,6 +63,9 @@ func (l *Line) Wrappers() WrapperSet { return l.wrappers }
 // WrapperStamp returns the stamp of the outermost wrapper that has one,
 // as written; nil if none has.
 func (l *Line) WrapperStamp() []byte {
+	if l.jsonEnd > 0 {
+		return l.Raw[l.jsonAt:l.jsonEnd] // the outermost
+	}
 	if l.stampEnd == 0 {
 		return nil
 	}
@@ -72,7 +79,7 @@ func (l *Line) WrapperStamp() []byte {
 // two clocks often disagree (a UTC container stamp in front of an engine
 // printing local time).
 func (l *Line) WrapperTime() (time.Time, bool) {
-	if !l.stampZoned {
+	if !l.stampZoned && l.jsonEnd == 0 {
 		return time.Time{}, false
 	}
 	return parseZoned(string(l.WrapperStamp()))
@@ -85,7 +92,7 @@ func (l *Line) Col(off int) int {
 	if off < 0 || l.stripped {
 		return 0
 	}
-	return off + 1
+	return off + int(l.shift) + 1
 }
 
 // Errorf returns an error at offset off of Text (see Col).
@@ -131,6 +138,7 @@ func Match[H any](raw []byte, parseHeader func(l *Line, i int) (H, bool), elsewh
 // Preamble takes lines apart, reusing its buffers from line to line.
 type Preamble struct {
 	clean, clean2 []byte
+	json          []byte // a Docker json-file line's text, decoded
 	procs         []int32
 }
 
@@ -145,12 +153,18 @@ type Preamble struct {
 func (p *Preamble) Read(raw []byte) Line {
 	l := Line{Raw: raw}
 	l.Text = raw
-	if bytes.IndexByte(raw, 0x1b) >= 0 {
-		p.clean = StripANSI(p.clean[:0], raw)
+	if bytes.HasPrefix(raw, dockerJSONLog) {
+		p.dockerJSON(&l)
+	}
+	if bytes.IndexByte(l.Text, 0x1b) >= 0 {
+		p.clean = StripANSI(p.clean[:0], l.Text)
 		l.Text, l.stripped = p.clean, true
 	}
 	l.Text = trimEnd(l.Text)
 	if b := l.Text; len(b) > 1 && b[0] == '[' && b[1] >= '0' && b[1] <= '9' && !launcherLikely(b) && !remnantAt(b) {
+		if l.jsonEnd > 0 {
+			l.wrappers.add(DockerJSON)
+		}
 		return l // SGLang's own header, most of its lines: nothing in front
 	}
 	p.parts(&l)
@@ -163,6 +177,9 @@ func (p *Preamble) Read(raw []byte) Line {
 // parts finds the wrappers and process prefixes of l.
 func (p *Preamble) parts(l *Line) {
 	l.wrappers, l.stampAt, l.stampEnd, l.stampZoned = 0, 0, 0, false
+	if l.jsonEnd > 0 {
+		l.wrappers.add(DockerJSON)
+	}
 	l.Start = unwrap(l)
 	l.Start, l.procs = p.processes(l, l.Start)
 }

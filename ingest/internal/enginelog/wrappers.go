@@ -41,11 +41,14 @@ const (
 	// Ray is Ray's "(Actor pid=N[, ip=A])" in front of an actor's output,
 	// told from the engine's own process prefixes by name (OwnProcess).
 	Ray
+	// DockerJSON is a line of Docker's json-file log, the engine's line
+	// inside a JSON object (dockerjson.go).
+	DockerJSON
 	numWrappers
 )
 
 var wrapperNames = [numWrappers]string{
-	"logexport-tsv", "cri", "journald", "container-rfc3339", "kubectl-prefix", "timestamp-pipe", "docker-compose", "slurm-label", "launcher", "ray",
+	"logexport-tsv", "cri", "journald", "container-rfc3339", "kubectl-prefix", "timestamp-pipe", "docker-compose", "slurm-label", "launcher", "ray", "docker-json",
 }
 
 // String returns the wrapper's name.
