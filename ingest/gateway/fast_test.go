@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
@@ -86,21 +87,7 @@ func TestFastTurnSameAsParse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	alphabet := []byte(`{}[]":,.-+eE0123456789 \tnulltrue"ab\` + "\x00\xff")
 	for range 20000 {
-		b := append([]byte(nil), seeds[rng.IntN(len(seeds))]...)
-		for range 1 + rng.IntN(3) {
-			i := rng.IntN(len(b))
-			switch rng.IntN(3) {
-			case 0:
-				b = append(b[:i], b[i+1:]...)
-			case 1:
-				b = append(b[:i], append([]byte{alphabet[rng.IntN(len(alphabet))]}, b[i:]...)...)
-			default:
-				b[i] = alphabet[rng.IntN(len(alphabet))]
-			}
-			if len(b) == 0 {
-				b = []byte("{")
-			}
-		}
+		b := readertest.Mutate(rng, seeds[rng.IntN(len(seeds))], alphabet)
 		sameAsParse(t, b)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 )
 
 // readBothWays reads a document with fastPoint and without it.
@@ -51,18 +53,7 @@ func TestFastPointSameAsGeneral(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	alphabet := []byte(`[]",.0123456789 eE-+\n` + "\x01")
 	for range 800 {
-		b := []byte(docs[1+rng.IntN(len(docs)-2)])
-		for range 1 + rng.IntN(3) {
-			i := rng.IntN(len(b))
-			switch rng.IntN(3) {
-			case 0:
-				b = append(b[:i], b[i+1:]...)
-			case 1:
-				b = append(b[:i], append([]byte{alphabet[rng.IntN(len(alphabet))]}, b[i:]...)...)
-			default:
-				b[i] = alphabet[rng.IntN(len(alphabet))]
-			}
-		}
+		b := readertest.Mutate(rng, []byte(docs[1+rng.IntN(len(docs)-2)]), alphabet)
 		if fast, general := readBothWays(t, string(b)); strings.Join(fast, "\n") != strings.Join(general, "\n") {
 			t.Fatalf("%q:\nfast:\n%s\ngeneral:\n%s", b, strings.Join(fast, "\n"), strings.Join(general, "\n"))
 		}

@@ -2,8 +2,8 @@ package enginelog
 
 import (
 	"bytes"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // A log copied from a container's log file as Docker's default logging
@@ -54,94 +54,31 @@ func (p *Preamble) dockerJSON(l *Line) {
 	}
 }
 
-// appendJSONString appends to dst the decoded JSON string that begins at
-// b[i] (after its opening quote) and returns it, the offset after its
-// closing quote, the length dst had at its first escape (len of the
-// result when none), and false if the string does not end or holds an
-// escape JSON does not have.
+// appendJSONString appends to dst the decoded JSON string whose opening
+// quote is b[i-1] (jsontext.AppendUnquote) and returns it, the offset
+// after its closing quote, the length of the decoded text before its
+// first escape, and false if the string does not end, holds an escape
+// JSON does not have, or is not valid UTF-8 (which Docker never writes).
 func appendJSONString(dst, b []byte, i int) (out []byte, end, firstEsc int, ok bool) {
 	firstEsc = -1
-	for i < len(b) {
-		c := b[i]
-		switch {
-		case c == '"':
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
 			if firstEsc < 0 {
-				firstEsc = len(dst)
+				firstEsc = j - i
 			}
-			return dst, i + 1, firstEsc, true
-		case c != '\\':
-			j := i + 1
-			for j < len(b) && b[j] != '"' && b[j] != '\\' {
-				j++
+			j++
+		case '"':
+			n := len(dst)
+			out, err := jsontext.AppendUnquote(dst, b[i-1:j+1])
+			if err != nil {
+				return dst[:n], 0, 0, false
 			}
-			dst = append(dst, b[i:j]...)
-			i = j
-			continue
-		}
-		if firstEsc < 0 {
-			firstEsc = len(dst)
-		}
-		if i+1 >= len(b) {
-			return dst, 0, 0, false
-		}
-		switch e := b[i+1]; e {
-		case '"', '\\', '/':
-			dst = append(dst, e)
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r, n := hexRune(b[i+2:])
-			if n == 0 {
-				return dst, 0, 0, false
+			if firstEsc < 0 {
+				firstEsc = len(out) - n
 			}
-			i += n
-			if utf16.IsSurrogate(r) {
-				r2, n2 := rune(-1), 0
-				if len(b) > i+3 && b[i+2] == '\\' && b[i+3] == 'u' {
-					r2, n2 = hexRune(b[i+4:])
-				}
-				if dec := utf16.DecodeRune(r, r2); n2 > 0 && dec != utf8.RuneError {
-					r = dec
-					i += 2 + n2
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			dst = utf8.AppendRune(dst, r)
-		default:
-			return dst, 0, 0, false
+			return out, j + 1, firstEsc, true
 		}
-		i += 2
 	}
 	return dst, 0, 0, false
-}
-
-// hexRune reads the four hex digits at the start of b, returning their
-// value and 4, or 0, 0.
-func hexRune(b []byte) (rune, int) {
-	if len(b) < 4 {
-		return 0, 0
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, 0
-		}
-	}
-	return r, 4
 }

@@ -75,12 +75,12 @@ func FuzzDockerJSONString(f *testing.F) {
 		f.Add([]byte(s), "INFO é \x00 \u2028 <&>\n")
 	}
 	f.Fuzz(func(t *testing.T, b []byte, s string) {
-		if got, end, _, ok := appendJSONString(nil, b, 0); ok {
+		q := append([]byte{'"'}, b...)
+		if got, end, _, ok := appendJSONString(nil, q, 1); ok {
 			var want string
-			if err := json.Unmarshal(append([]byte{'"'}, b[:end]...), &want); err != nil || !utf8.Valid(b[:end]) {
-				// encoding/json refuses raw control bytes and replaces
-				// invalid UTF-8, which Docker never writes (it escapes
-				// them); the decoder passes such bytes on as they are.
+			if err := json.Unmarshal(q[:end], &want); err != nil || !utf8.Valid(q[:end]) {
+				// encoding/json refuses raw control bytes, which the
+				// decoder passes on as Docker never writes them.
 				return
 			}
 			if string(got) != want {
