@@ -95,8 +95,13 @@ func mergeSorted[T any](s []T, i int, scratch []T, compare func(a, b *T) int) []
 	if i <= 0 || i >= len(s) || compare(&s[i], &s[i-1]) >= 0 {
 		return scratch
 	}
-	// The first row of s[:i] above s[i]: those before it stay.
+	// The first row of s[:i] above s[i]: those before it stay. The first
+	// row of s[i:] not below s[i-1]: those from it on stay.
 	p := sort.Search(i, func(k int) bool { return compare(&s[k], &s[i]) > 0 })
+	q := i + sort.Search(len(s)-i, func(k int) bool { return compare(&s[i+k], &s[i-1]) >= 0 })
+	if q-i < i-p {
+		return mergeFromRight(s[p:q], i-p, scratch, compare)
+	}
 	// The left part is copied out and merged back; on a tie its row goes
 	// first, which keeps the merge stable. Rows are written only below the
 	// next right row to read.
@@ -115,6 +120,29 @@ func mergeSorted[T any](s []T, i int, scratch []T, compare func(a, b *T) int) []
 	copy(s[k:], left[a:]) // what is left of the right part is in place
 	clear(left)           // hold no strings alive
 	return left[:0]
+}
+
+// mergeFromRight is mergeSorted's merge of s[:i] and s[i:] when the right
+// part is the smaller (an engine log's thousands of samples, then an
+// hour's few hundred scrapes): the right part is copied out and merged
+// back from the end, the larger row first and, on a tie, the right one,
+// which keeps the merge stable.
+func mergeFromRight[T any](s []T, i int, scratch []T, compare func(a, b *T) int) []T {
+	right := append(scratch[:0], s[i:]...)
+	k, a, b := len(s)-1, i-1, len(right)-1
+	for a >= 0 && b >= 0 {
+		if compare(&right[b], &s[a]) >= 0 {
+			s[k] = right[b]
+			b--
+		} else {
+			s[k] = s[a]
+			a--
+		}
+		k--
+	}
+	copy(s[:b+1], right[:b+1]) // what is left of the left part is in place
+	clear(right)
+	return right[:0]
 }
 
 // firstDescent returns the index of the first row of s smaller than the

@@ -166,7 +166,8 @@ func (r *runReader) collectSamples(next func() (schema.EngineSample, error), sp 
 	for {
 		s, err := next()
 		if err == io.EOF {
-			engineRowsHint.Store(int64(len(d.Engine)))
+			h := engineRowsHint.Load()
+			engineRowsHint.Store(max(int64(len(d.Engine)), h-h/8))
 			return nil
 		}
 		if err != nil {
@@ -180,13 +181,16 @@ func (r *runReader) collectSamples(next func() (schema.EngineSample, error), sp 
 	}
 }
 
-// engineRowsHint is how many engine samples the last run read had, the
-// first guess at the next run's: a campaign's runs are alike, and growing
-// each run's samples by doubling (some 200 bytes each) copied them about
-// twice. The next run gets an eighth more, since a few samples more than
-// the last run's would double the slice. maxEngineRowsHint bounds the
-// guess at some 7 MB: SGLang, which logs every batch, gives an hour's run
-// over 10,000 samples; vLLM, logging every ten seconds, a few hundred.
+// engineRowsHint is about the most engine samples the last runs read had
+// (each run keeps the larger of its count and the hint less an eighth),
+// the first guess at the next run's: a campaign's runs are alike, and
+// growing each run's samples by doubling (some 200 bytes each) copied
+// them about twice. The arms of a campaign differ (a burst run logs more
+// batches), hence the largest of the last runs rather than the last, and
+// an eighth more, since a few samples more would double the slice.
+// maxEngineRowsHint bounds the guess at some 7 MB: SGLang, which logs
+// every batch, gives an hour's run over 10,000 samples; vLLM, logging
+// every ten seconds, a few hundred.
 var engineRowsHint atomic.Int64
 
 const maxEngineRowsHint = 1 << 15
