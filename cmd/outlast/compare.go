@@ -77,6 +77,11 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 	default:
 		return usageErrorf("compare: --format %q: want text, csv, json or html", *format)
 	}
+	if *format != "html" {
+		// Runs are summarized as they are read (compared); html holds
+		// them all, which no fixed limit bounds.
+		defer limitMemory(reportMemoryLimit)()
+	}
 	res, cols, err := compared(*format, fs.Args(), *by, opts)
 	if err != nil {
 		return err
