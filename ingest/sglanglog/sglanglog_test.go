@@ -135,7 +135,8 @@ func TestFixtureSpotChecks(t *testing.T) {
 func FuzzSGLangLine(f *testing.F) {
 	engine.Fuzz(f, "2026-07-20T10:15:00Z",
 		"(SGLangEngine pid=111711, ip=10.15.36.1) [2025-10-31 03:45:20 TP0] Decode batch [39913], #running-req: 78, #token: 432100, token usage: 0.27, cuda graph: True, gen throughput (token/s): 7269.16, #queue-req: 0,",
-		"[2026-07-20 10:15:03.250 DP3 PP0 ATTN_CP0 MOE_DP1 TP3 EP3] Decode batch, #running-req: 5")
+		"[2026-07-20 10:15:03.250 DP3 PP0 ATTN_CP0 MOE_DP1 TP3 EP3] Decode batch, #running-req: 5",
+		`{"log":"[2026-07-20 10:15:03] Prefill batch, #new-seq: 1, #new-token: 1032, #cached-token: 23648, token usage: 0.15, #running-req: 2, #queue-req: 0\n","stream":"stdout","time":"2026-07-20T10:15:03.527104251Z"}`)
 }
 
 // BenchmarkReader measures throughput over the fixtures repeated to a few

@@ -229,7 +229,8 @@ func FuzzVLLMLine(f *testing.F) {
 	engine.Fuzz(f, "2026-10-27T12:00:00Z",
 		"INFO 05-02 10:00:05 [metrics.py:486] Avg prompt throughput: 512.0 tokens/s, Running: 8 reqs, Swapped: 0 reqs, Pending: 2 reqs, GPU KV cache usage: 40.0%, CPU KV cache usage: 0.0%.",
 		"INFO 05-02 10:00:05 [metrics.py:502] Prefix cache hit rate: GPU: 35.25%, CPU: 0.00%",
-		"2025-07-08 17:24:00,125 - vllm.engine.metrics - INFO - Avg prompt throughput: 2.8 tokens/s, Avg generation throughput: 0.1 tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.2%, CPU KV cache usage: 0.0%.")
+		"2025-07-08 17:24:00,125 - vllm.engine.metrics - INFO - Avg prompt throughput: 2.8 tokens/s, Avg generation throughput: 0.1 tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.2%, CPU KV cache usage: 0.0%.",
+		`{"log":"\u001b[32mINFO\u001b[0m 07-20 10:15:03 [loggers.py:271] Engine 000: Avg prompt throughput: 0.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 4.1%\n","stream":"stdout","time":"2026-07-20T10:15:03.527104251Z"}`)
 }
 
 // BenchmarkReader measures throughput over the fixtures repeated to a few
