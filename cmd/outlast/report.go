@@ -113,7 +113,7 @@ func eachRun(root string) report.Source {
 }
 
 // forStats reads what the statistics read: not the engine columns no
-// measure uses, seven of the engine table's twenty-three, which an SGLang
+// measure uses, seven of the engine table's twenty-two, which an SGLang
 // run's thousands of engine rows make worth leaving undecoded.
 var forStats = dataset.SkipEngineColumns(stats.UnreadEngineColumns...)
 
