@@ -45,7 +45,7 @@ func (p *Preamble) dockerJSON(l *Line) {
 	}
 	text = bytes.TrimSuffix(text, []byte{'\n'})
 	l.Text = text
-	l.jsonAt, l.jsonEnd = int32(t+len(dockerJSONTime)), int32(len(raw)-2)
+	l.jsonAt, l.jsonEnd, l.jsonKind = int32(t+len(dockerJSONTime)), int32(len(raw)-2), DockerJSON
 	// The text's offsets are the raw line's, shifted by `{"log":"`, up to
 	// the first escape; past it, a column would be a guess.
 	l.shift = int32(len(dockerJSONLog))

@@ -43,8 +43,10 @@ type Line struct {
 	// carries its zone.
 	stampAt, stampEnd int32
 	stampZoned        bool
-	// A Docker json-file line's "time": Raw[jsonAt:jsonEnd] (dockerjson.go).
+	// The stamp of a line of JSON (DockerJSON's "time", JournaldJSON's
+	// "__REALTIME_TIMESTAMP"): Raw[jsonAt:jsonEnd], and which it is.
 	jsonAt, jsonEnd int32
+	jsonKind        Wrapper
 	// shift is where Text begins in Raw, for Col.
 	shift int32
 }
@@ -79,7 +81,10 @@ func (l *Line) WrapperStamp() []byte {
 // two clocks often disagree (a UTC container stamp in front of an engine
 // printing local time).
 func (l *Line) WrapperTime() (time.Time, bool) {
-	if !l.stampZoned && l.jsonEnd == 0 {
+	switch {
+	case l.jsonEnd > 0 && l.jsonKind == JournaldJSON:
+		return unixMicros(l.WrapperStamp())
+	case !l.stampZoned && l.jsonEnd == 0:
 		return time.Time{}, false
 	}
 	return parseZoned(string(l.WrapperStamp()))
@@ -153,8 +158,11 @@ type Preamble struct {
 func (p *Preamble) Read(raw []byte) Line {
 	l := Line{Raw: raw}
 	l.Text = raw
-	if bytes.HasPrefix(raw, dockerJSONLog) {
+	switch {
+	case bytes.HasPrefix(raw, dockerJSONLog):
 		p.dockerJSON(&l)
+	case bytes.HasPrefix(raw, journalCursor):
+		p.journaldJSON(&l)
 	}
 	if bytes.IndexByte(l.Text, 0x1b) >= 0 {
 		p.clean = StripANSI(p.clean[:0], l.Text)
@@ -163,7 +171,7 @@ func (p *Preamble) Read(raw []byte) Line {
 	l.Text = trimEnd(l.Text)
 	if b := l.Text; len(b) > 1 && b[0] == '[' && b[1] >= '0' && b[1] <= '9' && !launcherLikely(b) && !remnantAt(b) {
 		if l.jsonEnd > 0 {
-			l.wrappers.add(DockerJSON)
+			l.wrappers.add(l.jsonKind)
 		}
 		return l // SGLang's own header, most of its lines: nothing in front
 	}
@@ -178,7 +186,7 @@ func (p *Preamble) Read(raw []byte) Line {
 func (p *Preamble) parts(l *Line) {
 	l.wrappers, l.stampAt, l.stampEnd, l.stampZoned = 0, 0, 0, false
 	if l.jsonEnd > 0 {
-		l.wrappers.add(DockerJSON)
+		l.wrappers.add(l.jsonKind)
 	}
 	l.Start = unwrap(l)
 	l.Start, l.procs = p.processes(l, l.Start)

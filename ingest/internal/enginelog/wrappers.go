@@ -44,11 +44,14 @@ const (
 	// DockerJSON is a line of Docker's json-file log, the engine's line
 	// inside a JSON object (dockerjson.go).
 	DockerJSON
+	// JournaldJSON is an entry of `journalctl -o json`, the engine's line
+	// its MESSAGE (journaldjson.go).
+	JournaldJSON
 	numWrappers
 )
 
 var wrapperNames = [numWrappers]string{
-	"logexport-tsv", "cri", "journald", "container-rfc3339", "kubectl-prefix", "timestamp-pipe", "docker-compose", "slurm-label", "launcher", "ray", "docker-json",
+	"logexport-tsv", "cri", "journald", "container-rfc3339", "kubectl-prefix", "timestamp-pipe", "docker-compose", "slurm-label", "launcher", "ray", "docker-json", "journald-json",
 }
 
 // String returns the wrapper's name.
