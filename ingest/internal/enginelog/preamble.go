@@ -91,8 +91,10 @@ func (l *Line) WrapperTime() (time.Time, bool) {
 }
 
 // Col returns the 1-based column in Raw of offset off in Text, for an
-// error. It is 0 (no column) for a negative off and when colour codes were
-// stripped: offsets in the stripped line do not match the raw one.
+// error: off shifted to where Text begins in Raw (inside a line of JSON,
+// its string). It is 0 (no column) for a negative off, when colour codes
+// were stripped, and when a JSON string had escapes before its end:
+// offsets in such a line do not match the raw one.
 func (l *Line) Col(off int) int {
 	if off < 0 || l.stripped {
 		return 0

@@ -7,6 +7,35 @@ import (
 	"sync"
 )
 
+// hashingReader is an input read through a hash of its bytes as stored.
+type hashingReader interface {
+	io.Reader
+	// sum returns the hash of the bytes read; no reads come after it.
+	sum() []byte
+	// stop releases what the hashing holds.
+	stop()
+}
+
+// newHashingReader returns r hashed, on a goroutine of its own when its
+// size is known and at least asyncHashMin (asyncHasher), else as it is
+// read (teeHasher).
+func newHashingReader(r io.Reader, size int64) hashingReader {
+	if size >= asyncHashMin {
+		return newAsyncHasher(r)
+	}
+	h := sha256.New()
+	return &teeHasher{Reader: io.TeeReader(r, h), h: h}
+}
+
+// teeHasher hashes the bytes as they are read.
+type teeHasher struct {
+	io.Reader
+	h hash.Hash
+}
+
+func (t *teeHasher) sum() []byte { return t.h.Sum(nil) }
+func (t *teeHasher) stop()       {}
+
 // asyncHashMin is the size from which a file is hashed on a goroutine of
 // its own (asyncHasher). Below it, hashing where the bytes are read costs
 // less than handing them over: a campaign's files are a few hundred
@@ -53,9 +82,9 @@ func (a *asyncHasher) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Sum waits for every byte read to be hashed and returns the hash. The
+// sum waits for every byte read to be hashed and returns the hash. The
 // hasher takes no more reads after it.
-func (a *asyncHasher) Sum() []byte {
+func (a *asyncHasher) sum() []byte {
 	a.stop()
 	return a.h.Sum(nil)
 }

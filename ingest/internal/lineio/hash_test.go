@@ -41,7 +41,7 @@ func TestAsyncHash(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.async == nil {
+			if _, ok := r.hashed.(*asyncHasher); !ok {
 				t.Fatalf("%s: not hashed on its own goroutine", tc.name)
 			}
 			n := 0
@@ -68,7 +68,7 @@ func TestAsyncHash(t *testing.T) {
 		r.Next()
 		r.Close()
 		select {
-		case <-r.async.done:
+		case <-r.hashed.(*asyncHasher).done:
 		default:
 			t.Errorf("%s: the hashing goroutine outlived Close", tc.name)
 		}

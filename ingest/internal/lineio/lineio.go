@@ -5,10 +5,8 @@ package lineio
 import (
 	"bufio"
 	"compress/gzip"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"os"
 	"strings"
@@ -27,10 +25,9 @@ type Reader struct {
 	closer    io.Closer
 	dec       io.Closer
 	br        *bufio.Reader
-	hash      hash.Hash
-	async     *asyncHasher // hashes instead of hash, for a large file
-	buf       []byte       // the current line
-	own       []byte       // holds a line that did not fit the buffered reader
+	hashed    hashingReader // raw, hashing; nil for a head reader
+	buf       []byte        // the current line
+	own       []byte        // holds a line that did not fit the buffered reader
 	line      int
 	err       error
 	truncated bool
@@ -70,14 +67,9 @@ func NewReader(r io.Reader, name string) (*Reader, error) { return newReader(r, 
 // newReader reads lines from r, of size bytes (-1: unknown).
 func newReader(r io.Reader, name string, closer io.Closer, head bool, size int64) (*Reader, error) {
 	lr := &Reader{name: name, raw: r, closer: closer}
-	switch {
-	case head:
-	case size >= asyncHashMin:
-		lr.async = newAsyncHasher(r)
-		lr.raw = lr.async
-	default:
-		lr.hash = sha256.New()
-		lr.raw = io.TeeReader(r, lr.hash)
+	if !head {
+		lr.hashed = newHashingReader(r, size)
+		lr.raw = lr.hashed
 	}
 	raw := lr.raw
 	var src io.Reader = raw
@@ -212,16 +204,13 @@ func (r *Reader) Truncated() bool { return r.truncated }
 // SHA256 returns the hex sha256 of the input's bytes as stored. It drains
 // the rest of the input first, so call it after reading.
 func (r *Reader) SHA256() (string, error) {
-	if r.hash == nil && r.async == nil {
+	if r.hashed == nil {
 		return "", fmt.Errorf("%s: opened to look at its head only: not hashed", r.name)
 	}
 	if _, err := io.Copy(io.Discard, r.raw); err != nil {
 		return "", err
 	}
-	if r.async != nil {
-		return fmt.Sprintf("%x", r.async.Sum()), nil
-	}
-	return fmt.Sprintf("%x", r.hash.Sum(nil)), nil
+	return fmt.Sprintf("%x", r.hashed.sum()), nil
 }
 
 // Close releases the input.
@@ -229,10 +218,10 @@ func (r *Reader) Close() error {
 	if r.dec != nil {
 		r.dec.Close()
 	}
-	if r.async != nil {
-		r.async.stop()
+	if r.hashed != nil {
+		r.hashed.stop()
 	}
-	if r.br != nil && (r.hash != nil || r.async != nil) { // a head reader's small buffer is not pooled
+	if r.br != nil && r.hashed != nil { // a head reader's small buffer is not pooled
 		r.br.Reset(nil)
 		readers.Put(r.br)
 	}
