@@ -1,6 +1,7 @@
 package promjson
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -22,6 +23,10 @@ type parser struct {
 	statusAt, resultTypeAt int // offsets of their values, -1 when absent
 	errorType, errorText   string
 	notes                  []string
+	// exportAt is the offset of a member that a VictoriaMetrics
+	// /api/v1/export line has at the top and an answer has not ("metric",
+	// "values", "timestamps"), -1 when none came.
+	exportAt int
 
 	ls  []promseries.Label
 	pts []rawPoint // the points of the series being read
@@ -54,7 +59,9 @@ func (p *parser) fault(pt *rawPoint, err error, at int) {
 // document reads the whole answer.
 func (p *parser) document() error {
 	s := &p.s
-	p.statusAt, p.resultTypeAt = -1, -1
+	p.statusAt, p.resultTypeAt, p.exportAt = -1, -1, -1
+	s.ws()
+	start := s.i
 	err := s.object(func(k []byte) (err error) {
 		switch string(k) {
 		case "status":
@@ -65,8 +72,15 @@ func (p *parser) document() error {
 			p.errorText, _, err = p.text()
 		case "warnings", "infos":
 			err = p.strings(string(k))
+		case "isPartial":
+			err = p.partial()
 		case "data":
 			err = p.data()
+		case "metric", "values", "timestamps":
+			if p.exportAt < 0 {
+				p.exportAt = s.i
+			}
+			err = s.skip(0)
 		default:
 			err = s.skip(0)
 		}
@@ -74,6 +88,11 @@ func (p *parser) document() error {
 	})
 	if err != nil {
 		return err
+	}
+	if p.statusAt < 0 && p.exportAt >= 0 {
+		// Said before the text that follows it, which for JSON lines is
+		// the next series: the form is the error, not its second line.
+		return s.errAt(start, start, start+80, "%s", errExport)
 	}
 	s.ws()
 	if s.i < len(s.b) {
@@ -84,6 +103,35 @@ func (p *parser) document() error {
 		return s.errAt(0, 0, 40, `no "status": not an answer of the Prometheus HTTP API`)
 	case p.status != "success":
 		return s.errAt(p.statusAt, p.statusAt, p.statusAt+40, "Prometheus answered status %q: %s: %s", p.status, p.errorType, p.errorText)
+	}
+	return nil
+}
+
+// errExport is the reason of the error for VictoriaMetrics' export form.
+var errExport = errors.New(`a VictoriaMetrics /api/v1/export answer (JSON lines, one series per line: ` +
+	`{"metric":{…},"values":[…],"timestamps":[<ms>…]}), not a form outlast reads: ` +
+	`export the series with /api/v1/query_range, which VictoriaMetrics answers as Prometheus does (docs/run-format.md, metrics)`)
+
+// partial reads VictoriaMetrics' isPartial, a boolean: true when some
+// vmstorage nodes did not answer, so that series or points may be
+// missing (VictoriaMetrics docs/victoriametrics/Cluster-VictoriaMetrics.md:
+// "Every partial JSON response contains \"isPartial\": true"). It is a
+// note, as Prometheus' warnings are, but a loud one: the samples read may
+// lack figures with nothing else to show it.
+func (p *parser) partial() error {
+	s := &p.s
+	s.ws()
+	at := s.i
+	switch {
+	case bytes.HasPrefix(s.b[at:], []byte("true")):
+		s.i += 4
+		p.notes = append(p.notes, fmt.Sprintf(`%s: WARNING: VictoriaMetrics answered "isPartial": true: `+
+			`some storage nodes did not answer, so series or points may be missing. `+
+			`Query again when all are up, or with deny_partial_response=1 to get an error instead of a partial answer`, s.name))
+	case bytes.HasPrefix(s.b[at:], []byte("false")):
+		s.i += 5
+	default:
+		return s.errAt(at, at, at+40, "isPartial: want true or false, got %s", describe(s))
 	}
 	return nil
 }

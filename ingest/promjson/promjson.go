@@ -16,16 +16,25 @@
 //
 // Times are JSON numbers of Unix seconds (integers, or three decimals when
 // the milliseconds are not 0), read exactly to the nanosecond; values are
-// strings ("0.04496", "1e-07", "NaN", "+Inf"). Keys may come in any order;
-// unknown keys are read over (stats, for instance). "warnings" and, from
-// Prometheus 3, "infos" are passed on as Info.Notes. An answer of status
-// "error" is refused with its errorType and error; a resultType other than
-// matrix (an instant query's vector) is refused; a series without
-// __name__ (the result of rate() or sum()) is refused, for outlast needs
-// the raw counters; native histograms ("histograms") of a metric outlast
-// reads are refused. /api/v1/query with a range selector (vllm:…[1h])
-// answers a matrix of the raw samples at their scrape times, read the
-// same way.
+// strings ("0.04496", "1e-07", "NaN", "+Inf"). NaN is a sample value like
+// any other in Prometheus: the staleness marker, a NaN of its own, is
+// never in an answer (the engine drops stale points), so a NaN here is
+// the value the engine gave, and a NaN gauge is an unknown figure, null in
+// the sample (promseries); a counter must be a finite number, and a gauge
+// not infinite. Keys may come in any order; unknown keys are read over
+// (stats, for instance). "warnings" and, from Prometheus 3, "infos" are
+// passed on as Info.Notes, as is VictoriaMetrics' "isPartial": true
+// (docs/victoriametrics/Cluster-VictoriaMetrics.md: some vmstorage nodes
+// did not answer), as a WARNING. An answer of status "error" is refused
+// with its errorType and error; a resultType other than matrix (an instant
+// query's vector) is refused; a series without __name__ (the result of
+// rate() or sum()) is refused, for outlast needs the raw counters; native
+// histograms ("histograms") of a metric outlast reads are refused.
+// /api/v1/query with a range selector (vllm:…[1h]) answers a matrix of the
+// raw samples at their scrape times, read the same way. VictoriaMetrics'
+// /api/v1/export JSON lines (docs/victoriametrics/README.md, "How to export
+// data in JSON line format": {"metric","values","timestamps"} per series)
+// are another form, refused as such at their first line.
 //
 // Errors are *textpos.ParseErrors at the line and byte column of the
 // offending value (an answer is usually one line); their raw text is the
@@ -41,6 +50,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/promseries"
@@ -66,7 +76,13 @@ type Reader struct {
 
 // NewReader returns a Reader of the answers in inputs, read in that order.
 func NewReader(inputs []*lineio.Reader, opt Options) *Reader {
-	return &Reader{inputs: inputs, b: promseries.NewBuilder(opt.T0), tl: promseries.NewTimeline()}
+	b := promseries.NewBuilder(opt.T0)
+	if len(inputs) == 1 {
+		b.SetInput(inputs[0].Name())
+	} else if len(inputs) > 1 {
+		b.SetInput(path.Dir(inputs[0].Name())) // the directory of answers, as the caller names them
+	}
+	return &Reader{inputs: inputs, b: b, tl: promseries.NewTimeline()}
 }
 
 // Info returns the summary of the samples read so far.

@@ -150,8 +150,10 @@ func TestErrors(t *testing.T) {
 			`query_range.json:1:137: point has more than two members: want [<unix seconds>, "<value>"]`},
 		{doc(`{"metric":{"__name__":"vllm:prompt_tokens_total"},"values":[[1790000005,"-3"]]}`),
 			`query_range.json:1:133: counter vllm:prompt_tokens_total has value -3`},
-		{doc(`{"metric":{"__name__":"vllm:kv_cache_usage_perc"},"values":[[1790000005,"NaN"]]}`),
-			`query_range.json:1:133: gauge vllm:kv_cache_usage_perc has value NaN`},
+		{doc(`{"metric":{"__name__":"vllm:kv_cache_usage_perc"},"values":[[1790000005,"+Inf"]]}`),
+			`query_range.json:1:133: gauge vllm:kv_cache_usage_perc has value +Inf`},
+		{doc(`{"metric":{"__name__":"vllm:prompt_tokens_total"},"values":[[1790000005,"NaN"]]}`),
+			`query_range.json:1:133: counter vllm:prompt_tokens_total has value NaN`},
 		{doc(`{"metric":{"__name__":"vllm:num_requests_running"},"histograms":[[1790000005,{"count":"1"}]]}`),
 			`query_range.json:1:125: vllm:num_requests_running has native histogram points: want float values`},
 		{doc(`{"metric":{"__name__":"vllm:num_requests_running","a":1},"values":[]}`), `query_range.json:1:115: want a string, got a number`},
@@ -328,6 +330,9 @@ func FuzzQueryRange(f *testing.F) {
 	f.Add(data[:3000])
 	f.Add([]byte(doc(`{"metric":{"__name__":"vllm:prompt_tokens_total","a":"\u00e9"},"values":[[1790000005,"10"],[1790000010.5,"5"]]}`)))
 	f.Add([]byte(`{"status":"error","errorType":"x","error":"y"}`))
+	f.Add(readertest.ReadFile(f, exports, "vm-readme-export-jsonl.json"))
+	f.Add(readertest.ReadFile(f, exports, "vm-guide-query-vector-isPartial-stats.json"))
+	f.Add([]byte(`{"isPartial":true,"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"sglang_token_usage","instance":"a"},"values":[[1790000005,"NaN"]]},{"metric":{"__name__":"sglang:token_usage","instance":"b"},"values":[[1790000005,"0.5"]]}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lr, err := lineio.NewReader(bytes.NewReader(data), "q.json")
 		if err != nil {
@@ -385,4 +390,76 @@ func bigExport(n int) string {
 	}
 	sb.WriteString("]}}")
 	return sb.String()
+}
+
+// TestVictoriaMetrics reads what VictoriaMetrics answers beside
+// Prometheus' format: "isPartial" (a loud note when true; the real answer
+// of its HA guide, "isPartial": false and a vector of count(), is refused
+// for its first series, which has no name), and /api/v1/export JSON
+// lines, refused as that form.
+func TestVictoriaMetrics(t *testing.T) {
+	partial := `WARNING: VictoriaMetrics answered "isPartial": true`
+	cases := []struct {
+		name, in string
+		want     []string
+		note     string // a substring of the one note expected, "" for none
+	}{
+		{"partial", `{"status":"success","isPartial":true,"data":{"resultType":"matrix","result":[{"metric":{"__name__":"vllm:num_requests_running"},"values":[[1790000005,"1"]]}]}}`,
+			[]string{"line=1 t=5.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-"},
+			"query_range.json: " + partial},
+		{"partial after data", `{"status":"success","data":{"resultType":"matrix","result":[]},"isPartial":true}`, nil, partial},
+		{"whole", `{"status":"success","isPartial":false,"data":{"resultType":"matrix","result":[]}}`, nil, ""},
+		{"not a boolean", `{"status":"success","isPartial":"yes","data":{"resultType":"matrix","result":[]}}`,
+			[]string{`error: query_range.json:1:33: isPartial: want true or false, got a string ("yes")`}, ""},
+		{"guide", string(readertest.ReadFile(t, exports, "vm-guide-query-vector-isPartial-stats.json")),
+			[]string{`error: query_range.json:8:19: series has no __name__: export the series itself (query=vllm:num_requests_running), not an expression such as rate() or sum()`}, ""},
+		{"export", string(readertest.ReadFile(t, exports, "vm-readme-export-jsonl.json")),
+			[]string{"error: query_range.json:1:1: " + errExport.Error()}, ""},
+		{"export, one line", `{"metric":{"__name__":"vllm:num_requests_running"},"values":[1],"timestamps":[1790000005000]}`,
+			[]string{"error: query_range.json:1:1: " + errExport.Error()}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, info := read(t, c.in)
+			check(t, got, c.want)
+			switch {
+			case c.note == "" && len(info.Notes) > 0:
+				t.Errorf("notes %q, want none", info.Notes)
+			case c.note != "" && (len(info.Notes) != 1 || !strings.Contains(info.Notes[0], c.note)):
+				t.Errorf("notes %q, want one with %q", info.Notes, c.note)
+			}
+		})
+	}
+}
+
+// TestNaNGauge reads a NaN gauge, a value the engine gave (an answer
+// holds no staleness markers), as an unknown figure: the field is null,
+// and so is the sum or mean it would enter; the other fields are kept.
+func TestNaNGauge(t *testing.T) {
+	got, _ := read(t, doc(
+		`{"metric":{"__name__":"vllm:kv_cache_usage_perc","engine":"0"},"values":[[1790000005,"NaN"],[1790000010,"0.25"]]}`,
+		`{"metric":{"__name__":"vllm:kv_cache_usage_perc","engine":"1"},"values":[[1790000005,"0.5"],[1790000010,"0.75"]]}`,
+		`{"metric":{"__name__":"vllm:num_requests_running","engine":"0"},"values":[[1790000005,"1"],[1790000010,"NaN"]]}`,
+		`{"metric":{"__name__":"vllm:num_requests_running","engine":"1"},"values":[[1790000005,"2"],[1790000010,"3"]]}`,
+	))
+	check(t, got, []string{
+		"line=1 t=5.000 metrics/scrape engine=-1 run=3 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=1 t=10.000 metrics/scrape engine=-1 run=- wait=- kv=0.5 dt=5 queries=- hits=- prompt=- gen=- preempt=-",
+	})
+}
+
+// TestUnderscoreAndServers reads the underscore spelling of a metric
+// (promseries) from a query_range answer, and notes series of two scrape
+// targets summed, with their labels.
+func TestUnderscoreAndServers(t *testing.T) {
+	got, info := read(t, doc(
+		`{"metric":{"__name__":"sglang_num_running_reqs","instance":"10.0.0.1:30000","job":"sglang"},"values":[[1790000005,"4"]]}`,
+		`{"metric":{"__name__":"sglang_num_running_reqs","instance":"10.0.0.2:30000","job":"sglang"},"values":[[1790000005,"6"]]}`,
+	))
+	check(t, got, []string{"line=1 t=5.000 metrics/scrape engine=0 run=10 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-"})
+	want := `query_range.json: WARNING: sglang_num_running_reqs: in 1 of 1 samples, series of more than one scrape target were summed as if they were one engine's replicas: ` +
+		`{instance="10.0.0.1:30000", job="sglang"}, {instance="10.0.0.2:30000", job="sglang"}`
+	if len(info.Notes) != 1 || !strings.HasPrefix(info.Notes[0], want) || info.Engine != "sglang" {
+		t.Errorf("engine %q, notes %q\nwant one beginning %q", info.Engine, info.Notes, want)
+	}
 }

@@ -16,15 +16,17 @@ import (
 // scrapes (its README says how they were made).
 var exportsDir = filepath.Join(readertest.FixturesDir, "prom-exports")
 
-// TestExportsMatchScrapes reads the /federate and promtool exports of the
-// vllm-2026 scrapes: every sample is the scrape's, time, gauges, deltas,
-// intervals and reset included; only the line differs.
+// TestExportsMatchScrapes reads the /federate and promtool exports (both
+// dump forms) of the vllm-2026 scrapes: every sample is the scrape's,
+// time, gauges, deltas, intervals and reset included; only the line
+// differs.
 func TestExportsMatchScrapes(t *testing.T) {
 	data := fixtureData(t, "vllm-2026")
 	want, wantInfo := readAll(t, string(data), fixtures[0].t0)
 	for _, c := range []struct{ file, form string }{
 		{"federate.prom", schema.MetricsPrometheusText},
 		{"metrics.om", schema.MetricsOpenMetrics},
+		{"tsdb-dump.txt", schema.MetricsPrometheusText}, // promtool tsdb dump: {__name__="…", …} value ms
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			data := readertest.ReadFile(t, exportsDir, c.file)

@@ -132,7 +132,15 @@ var fastCases = []struct {
 	{fMax + " 1e400", false},
 	{fMax + " 1e-400", true},
 	{fMax + " x", false},
-	{fRun + " NaN", false}, // a gauge must be finite: the error's line is expfmt's path's
+	{fRun + " NaN", true}, // a gauge's unknown figure: read, and null in the sample
+	// The underscore spelling (promseries: sgl-router, SMG, pipelines) is
+	// a name of its own, read as the colon one is.
+	{"sglang_num_running_reqs{dp_rank=\"0\",tp_rank=\"0\"} 3", true},
+	{"# HELP vllm_num_requests_running Running.\n# TYPE vllm_num_requests_running gauge\nvllm_num_requests_running 1", true},
+	{fRun + " 1\nvllm_num_requests_running 2", true},
+	{"vllm_num_requests_running_bucket 1", false},
+	{"vllm-num_requests_running 1", false},
+	{fRun + " +Inf", false}, // a gauge must not be infinite: the error's line is expfmt's path's
 	{fCnt + lab + " -1", false},
 	{fCnt + lab + " 7", true},
 	{"# HELP " + fRun + " Number of requests.\n" + fRun + " 1", true},

@@ -8,8 +8,10 @@
 //     shell loop that prints the line and appends a curl of /metrics).
 //   - TimedReader reads exposition whose samples carry their own
 //     timestamps: the Prometheus text format with integer milliseconds (a
-//     Prometheus server's /federate), or OpenMetrics with seconds (promtool
-//     tsdb dump-openmetrics), series by series or scrape by scrape.
+//     Prometheus server's /federate, or promtool tsdb dump's lines, which
+//     name the metric in the label set), or OpenMetrics with seconds
+//     (promtool tsdb dump-openmetrics), series by series or scrape by
+//     scrape.
 //
 // Sniff tells the forms apart and refuses a single dump with neither, whose
 // samples have no time. The formats: the Prometheus exposition formats
@@ -17,9 +19,15 @@
 // OpenMetrics 1.0 (prometheus/OpenMetrics specification/OpenMetrics.md),
 // the federation handler (prometheus/prometheus web/federate.go: untyped
 // families without HELP, each sample with its scrape time in ms) and
-// promtool's dump (prometheus/prometheus cmd/promtool/tsdb.go,
-// formatSeriesSetOpenMetrics: "name{labels} value seconds.mmm" series by
-// series, no HELP or TYPE, a final "# EOF").
+// promtool's dumps (prometheus/prometheus cmd/promtool/tsdb.go:
+// formatSeriesSetOpenMetrics, "name{labels} value seconds.mmm" series by
+// series, no HELP or TYPE, a final "# EOF"; and formatSeriesSet, the older
+// "promtool tsdb dump", `{__name__="name", label="value"} value ms` with
+// the labels as labels.Labels.String writes them, read as the text format
+// with milliseconds, its NaNs staleness markers as in OpenMetrics).
+//
+// Values. A NaN gauge is an unknown figure (promseries: its field is
+// null), a NaN counter an error, except where NaN is a staleness marker.
 //
 // Splitting (Reader). A scrape starts at a "# scrape <unix seconds>"
 // comment, which gives its time. As a fallback, a HELP or TYPE line for a
@@ -87,7 +95,9 @@ type Reader struct {
 
 // NewReader returns a Reader of the scrapes in lr.
 func NewReader(lr *lineio.Reader, opt Options) *Reader {
-	return &Reader{lr: lr, names: map[string]*nameState{}, b: promseries.NewBuilder(opt.T0),
+	b := promseries.NewBuilder(opt.T0)
+	b.SetInput(lr.Name())
+	return &Reader{lr: lr, names: map[string]*nameState{}, b: b,
 		free: make(chan *scrape, 4*runtime.GOMAXPROCS(0))}
 }
 

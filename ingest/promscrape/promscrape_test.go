@@ -261,7 +261,7 @@ func TestLineErrors(t *testing.T) {
 		{`# scrape soon`, `1:10: invalid scrape time "soon": want Unix seconds`},
 		{`# scrape 1001 extra`, "1:15: unexpected text after scrape time"},
 		{"vllm:prompt_tokens_total -1", "1: counter vllm:prompt_tokens_total has value -1"},
-		{"vllm:kv_cache_usage_perc NaN", "1: gauge vllm:kv_cache_usage_perc has value NaN"},
+		{"vllm:kv_cache_usage_perc -Inf", "1: gauge vllm:kv_cache_usage_perc has value -Inf"},
 		{"vllm:prompt_tokens_total{engine=\"0\"} 1\nvllm:prompt_tokens_total{engine=\"1\"} +Inf",
 			"2: counter vllm:prompt_tokens_total has value +Inf"},
 		// Reported by line, not by the order the metrics are checked in.
@@ -469,6 +469,7 @@ func FuzzScrape(f *testing.F) {
 	}
 	f.Add([]byte("m{a=\"1\"} 1 1000\nm{a=\"1\"} 2 2000\n# HELP m x\n# HELP m x\n"))
 	f.Add([]byte("# scrape 1001\nvllm:prompt_tokens_total 5\n# scrape 1002\nvllm:prompt_tokens_total 3"))
+	f.Add([]byte("# scrape 1001\nsglang_num_running_reqs{instance=\"a\"} 2\nsglang_num_running_reqs{instance=\"b\"} NaN\n# scrape 1002\nsglang:num_running_reqs 1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lr, err := lineio.NewReader(bytes.NewReader(data), "metrics.prom")
 		if err != nil {

@@ -110,7 +110,7 @@ func TestRealDumps(t *testing.T) {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(realDumps, "*.prom"))
-	if len(dumps) != len(files) || len(dumps) < 13 {
+	if len(dumps) != len(files) || len(dumps) < 14 {
 		t.Fatalf("%d dumps in expect.yaml, %d files", len(dumps), len(files))
 	}
 	for _, d := range dumps {

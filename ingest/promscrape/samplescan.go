@@ -9,8 +9,9 @@ import (
 )
 
 // This file scans the sample lines of TimedReader and Sniff with columns:
-// the name (bare, or quoted inside the braces), the label set, the value,
-// the timestamp and, in OpenMetrics, an exemplar.
+// the name (bare, quoted inside the braces, or the __name__ label of
+// promtool tsdb dump), the label set, the value, the timestamp and, in
+// OpenMetrics, an exemplar.
 
 // sample is the layout of a sample line: byte offsets into the line.
 type sample struct {
@@ -20,6 +21,9 @@ type sample struct {
 	keyEnd     int    // just past the name and label set
 	valS, valE int    // the value
 	tsS, tsE   int    // the timestamp; tsS == tsE without one
+	// dump: the name is the __name__ label of a label set that stands for
+	// the series, as promtool tsdb dump writes it (nameLabel).
+	dump bool
 }
 
 // colError is an error at a 0-based byte offset of the line.
@@ -40,12 +44,9 @@ func errAt(at int, format string, args ...any) *colError {
 // timestamp.
 func scanSample(b []byte, i int, om bool) (sample, *colError) {
 	s := sample{start: i, brace: -1}
-	if b[i] == '{' { // {"name", labels...}
+	switch j := skipBlank(b, i+1); {
+	case b[i] == '{' && j < len(b) && b[j] == '"': // {"name", labels...}
 		s.brace = i
-		j := skipBlank(b, i+1)
-		if j == len(b) || b[j] != '"' {
-			return s, errAt(i, "invalid metric name: want a name or {\"quoted name\"")
-		}
 		name, e, err := quoted(b, j)
 		if err != nil {
 			return s, err
@@ -54,7 +55,17 @@ func scanSample(b []byte, i int, om bool) (sample, *colError) {
 		if k := skipBlank(b, e); k == len(b) || b[k] == '=' {
 			return s, errAt(j, "invalid metric name: a quoted name must come first in the braces")
 		}
-	} else {
+	case b[i] == '{': // {__name__="name", labels...}
+		s.brace = i
+		name, ok, err := nameLabel(b, i)
+		if err != nil {
+			return s, err
+		}
+		if !ok {
+			return s, errAt(i, `invalid metric name: want a name, {"quoted name", ...}, or {__name__="name", ...} as promtool tsdb dump writes`)
+		}
+		s.name, s.dump = name, true
+	default:
 		j := i
 		for j < len(b) && isNameChar(b[j]) {
 			j++
@@ -121,6 +132,55 @@ func labelSetEnd(b []byte, open int) (int, *colError) {
 		}
 	}
 	return 0, errAt(open, "unclosed label set: no '}'")
+}
+
+// nameLabel returns the value of the __name__ label of the label set that
+// opens at b[open], and whether it has one: the form of promtool tsdb
+// dump (prometheus/prometheus cmd/promtool/tsdb.go, formatSeriesSet:
+// "%s %g %d" of the series' labels.Labels.String(), its value and its
+// timestamp in milliseconds), where the name is a label like the others,
+// in sorted order (model/labels: `{__name__="up", instance="…", job="…"}`,
+// names quoted only when not legacy-valid, values strconv.Quote'd). The
+// name comes first but for label names sorting before "__name__"
+// (upper-case ones), so the scan mostly stops at the first label.
+// parseLabels checks the label set; this reads it only as far as the name.
+func nameLabel(b []byte, open int) ([]byte, bool, *colError) {
+	for j := skipBlank(b, open+1); j < len(b) && b[j] != '}'; {
+		ns := j
+		var name []byte
+		if b[j] == '"' {
+			n, e, err := quoted(b, j)
+			if err != nil {
+				return nil, false, err
+			}
+			name, j = n, e
+		} else {
+			for j < len(b) && isLabelChar(b[j]) {
+				j++
+			}
+			name = b[ns:j]
+		}
+		j = skipBlank(b, j)
+		if len(name) == 0 || j == len(b) || b[j] != '=' {
+			return nil, false, nil // not a label set: the caller's error
+		}
+		j = skipBlank(b, j+1)
+		if j == len(b) || b[j] != '"' {
+			return nil, false, nil
+		}
+		v, e, err := quoted(b, j)
+		if err != nil {
+			return nil, false, err
+		}
+		if string(name) == "__name__" {
+			return v, true, nil
+		}
+		j = skipBlank(b, e)
+		if j < len(b) && b[j] == ',' {
+			j = skipBlank(b, j+1)
+		}
+	}
+	return nil, false, nil
 }
 
 // quoted reads the quoted string at b[q] and returns its content with the
@@ -190,6 +250,7 @@ func parseLabels(b []byte, s sample, ls []promseries.Label) ([]promseries.Label,
 		}
 	}
 	first := len(ls)
+	named := false
 	for b[j] != '}' {
 		ns := j
 		var name []byte
@@ -228,7 +289,14 @@ func parseLabels(b []byte, s sample, ls []promseries.Label) ([]promseries.Label,
 				return ls, errAt(ns, "label %q given twice", name)
 			}
 		}
-		ls = append(ls, promseries.Label{Name: string(name), Value: string(v)})
+		if s.dump && string(name) == "__name__" {
+			if named {
+				return ls, errAt(ns, "label %q given twice", name)
+			}
+			named = true // the metric name (nameLabel), not a label of the series
+		} else {
+			ls = append(ls, promseries.Label{Name: string(name), Value: string(v)})
+		}
 		j = skipBlank(b, e)
 		switch b[j] {
 		case ',':

@@ -49,7 +49,8 @@ func laterScrape(lr *lineio.Reader, n int, err error) (string, error) {
 // schema.MetricsScrapes when a "# scrape" line comes before the first
 // sample (or the input holds nothing), else, by the first sample's
 // timestamp, schema.MetricsPrometheusText (integer milliseconds) or
-// schema.MetricsOpenMetrics (seconds, or a "# EOF" or "# UNIT" line). A
+// schema.MetricsOpenMetrics (seconds, or a "# EOF" or "# UNIT" line); the
+// lines of promtool tsdb dump, {__name__="…", …}, are the former. A
 // first sample without a timestamp makes the input scrapes when a
 // "# scrape" line follows it, else it is a *textpos.ParseError at that
 // sample whose reason is ErrSingleDump, as is an input of comments alone;
@@ -87,6 +88,9 @@ func Sniff(lr *lineio.Reader) (string, error) {
 			return laterScrape(lr, n, &textpos.ParseError{Pos: pos, Raw: append([]byte(nil), b...), Err: ErrSingleDump})
 		}
 		ts := b[s.tsS:s.tsE]
+		if s.dump && !om {
+			return schema.MetricsPrometheusText, nil // promtool tsdb dump: milliseconds, whatever their digits
+		}
 		if om || bytes.ContainsAny(ts, ".eE") || len(ts) <= 11 { // seconds stay below 1e11 until the year 5138
 			return schema.MetricsOpenMetrics, nil
 		}

@@ -37,7 +37,9 @@ type TimedReader struct {
 // schema.MetricsOpenMetrics (seconds).
 func NewTimedReader(lr *lineio.Reader, form string, opt Options) *TimedReader {
 	tl := promseries.NewTimeline()
-	return &TimedReader{lr: lr, om: form == schema.MetricsOpenMetrics, b: promseries.NewBuilder(opt.T0),
+	b := promseries.NewBuilder(opt.T0)
+	b.SetInput(lr.Name())
+	return &TimedReader{lr: lr, om: form == schema.MetricsOpenMetrics, b: b,
 		tl: tl, file: tl.File(lr.Name()), ids: map[string]int{}}
 }
 
@@ -134,8 +136,10 @@ func (r *TimedReader) line(b []byte, i, no int) {
 		return
 	}
 	// Older promtool versions dump a series' staleness marker, a NaN, as
-	// "NaN" (newer ones and the federation handler leave them out).
-	stale := r.om && math.IsNaN(v)
+	// "NaN" (newer ones and the federation handler leave them out), and
+	// promtool tsdb dump prints the raw samples, markers included, with
+	// %g. Elsewhere (/federate) a NaN is a sample's value.
+	stale := (r.om || s.dump) && math.IsNaN(v)
 	if !stale {
 		if err := r.tl.Check(id, v); err != nil {
 			r.fail(no, s.valS+1, b, err, &t)

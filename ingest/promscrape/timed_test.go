@@ -158,10 +158,13 @@ vllm:num_requests_waiting{engine="0"} 5 1790000010.000
 		"line=5 t=10.000 metrics/scrape engine=0 run=- wait=5 kv=- dt=10 queries=- hits=- prompt=- gen=- preempt=-",
 		"line=3 t=20.000 metrics/scrape engine=0 run=3 wait=5 kv=- dt=10 queries=- hits=- prompt=- gen=- preempt=-",
 	)
-	// In the text format a NaN is a value, and no gauge may be NaN.
-	got, _ := readTimed(t, "vllm:num_requests_running NaN 1790000000000\n", text, tsT0)
-	if len(got) != 1 || got[0] != "error: metrics.prom:1:27: gauge vllm:num_requests_running has value NaN" {
-		t.Errorf("NaN in text: %q", got)
+	// In the text format a NaN is a value: a gauge's unknown figure, null,
+	// not the end of the series; a counter's is an error.
+	checkTimed(t, "vllm:num_requests_running NaN 1790000000000\nvllm:num_requests_waiting 2 1790000000000\n", text,
+		"line=1 t=0.000 metrics/scrape engine=0 run=- wait=2 kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-")
+	got, _ := readTimed(t, "vllm:prompt_tokens_total NaN 1790000000000\n", text, tsT0)
+	if len(got) != 1 || got[0] != "error: metrics.prom:1:26: counter vllm:prompt_tokens_total has value NaN" {
+		t.Errorf("NaN counter in text: %q", got)
 	}
 }
 
@@ -272,12 +275,14 @@ func TestTimedEnd(t *testing.T) {
 // FuzzTimed checks that no input makes Sniff or TimedReader fail other
 // than with positioned errors, or give samples that break their rules.
 func FuzzTimed(f *testing.F) {
-	for _, file := range []string{"federate.prom", "metrics.om"} {
+	for _, file := range []string{"federate.prom", "metrics.om", "tsdb-dump.txt"} {
 		data := readertest.ReadFile(f, exportsDir, file)
 		f.Add(data[:3000])
 	}
 	f.Add([]byte("vllm:prompt_tokens_total{a=\"\\x\"} 5 1790000000.5\nvllm:prompt_tokens_total{a=\"\\x\"} NaN 1790000001\n# EOF\n"))
 	f.Add([]byte("{\"vllm:num_requests_running\",b=\"2\",} 1 1790000000000 # {x=\"y\"} 2\n"))
+	f.Add(readertest.ReadFile(f, exportsDir, "promtool-tsdb-dump-test-1.txt"))
+	f.Add([]byte("{Z=\"1\", __name__=\"vllm_num_requests_waiting\", \"a b\"=\"\\x41\"} NaN 1790000000000\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := bytes.Count(data, []byte("\n")) + 1
 		lr, _ := lineio.NewReader(bytes.NewReader(data), "metrics.prom")

@@ -149,7 +149,7 @@ func (r *runReader) readMetrics(path, override string) (span, error) {
 			return sp, err
 		}
 	}
-	r.metricsWarnings(filepath.Base(path), rd.Info())
+	r.metricsWarnings(filepath.Base(path), format, rd.Info())
 	info := rd.Info()
 	if pool := info.KVPoolTokens; pool > 0 && d.Run.KVPoolTokens == nil {
 		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "metrics"
@@ -163,13 +163,16 @@ func (r *runReader) readMetrics(path, override string) (span, error) {
 
 // metricsWarnings warns of what the reader saw that a researcher must
 // know.
-func (r *runReader) metricsWarnings(base string, info promseries.Info) {
+func (r *runReader) metricsWarnings(base, format string, info promseries.Info) {
 	for _, n := range info.Notes {
 		r.warnf("%s", n)
 	}
-	if info.Scrapes == 0 {
+	switch {
+	case info.Scrapes == 0 && format == schema.MetricsQueryRange:
+		r.warnf("%s: WARNING: no series recognised: none of the answers' series is one outlast reads; the metrics series is empty", base)
+	case info.Scrapes == 0:
 		r.warnf("%s: WARNING: no scrape recognised: the metrics series is empty", base)
-	} else if info.Unrecognised > 0 {
+	case info.Unrecognised > 0:
 		r.warnf("%s: %d of %d scrapes had none of the known vLLM/SGLang metrics", base, info.Unrecognised, info.Scrapes)
 	}
 	if info.CounterResets > 0 {

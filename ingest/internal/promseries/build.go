@@ -36,7 +36,9 @@ type Info struct {
 	// value (a /federate poll that saw the same scrape again), kept once.
 	Repeats int
 	// Notes are what the input itself warns of (Prometheus' warnings and
-	// infos in a query_range answer), each prefixed with its file.
+	// infos in a query_range answer, VictoriaMetrics' isPartial), then the
+	// Builder's own (two spellings of a metric, series of several scrape
+	// targets summed), each prefixed with its file.
 	Notes []string
 }
 
@@ -47,6 +49,13 @@ type Builder struct {
 	t0s, t0ns int64
 	info      Info
 	kvFound   bool
+	input     string // the input's name, for the Builder's own notes
+
+	// What the notes of Info tell: per known metric, the samples where
+	// both its spellings were given (one was left out), and per metric
+	// name, the samples whose summed series came from several targets.
+	twins   [nMetrics]int
+	servers map[int]*spread
 
 	// Delta base: the previous recognised time.
 	havePrev        bool
@@ -80,8 +89,20 @@ func NewBuilder(t0 time.Time) *Builder {
 	return b
 }
 
-// Info returns the summary of the samples built so far.
-func (b *Builder) Info() Info { return b.info }
+// Info returns the summary of the samples built so far, with the
+// Builder's own warnings (two spellings of a metric, series of several
+// scrape targets summed) after the input's notes.
+func (b *Builder) Info() Info {
+	info := b.info
+	if notes := b.notes(); len(notes) > 0 {
+		info.Notes = append(slices.Clip(info.Notes), notes...)
+	}
+	return info
+}
+
+// SetInput names the input in the Builder's own notes: the file, or the
+// directory of query_range answers.
+func (b *Builder) SetInput(name string) { b.input = name }
 
 // KVFound reports whether the KV pool size is known.
 func (b *Builder) KVFound() bool { return b.kvFound }
@@ -123,16 +144,26 @@ func (b *Builder) Build(sec, nsec int64, line int, obs []Obs) (schema.EngineSamp
 		b.info.Unrecognised++
 		return es, nil
 	}
-	var present [nMetrics]bool
+	var present [NumMetrics]bool
 	for i := range b.obs {
 		present[b.obs[i].metric] = true
 	}
 	if b.info.Engine == "" {
 		b.info.Engine = schema.EngineSGLang
 		for m, ok := range present {
-			if ok && strings.HasPrefix(metricNames[m], "vllm:") {
+			if ok && strings.HasPrefix(Name(m), "vllm") {
 				b.info.Engine = schema.EngineVLLM // a scrape with both is taken for vLLM
 			}
+		}
+	}
+	// Of a metric given in both spellings, the engine's own (the colon)
+	// is read and the other left out, never added: both are one series
+	// seen through two paths (a Prometheus server scraping the engine and
+	// a gateway that renames it), and their sum would count it twice.
+	// Where a metric was renamed, the newer name wins in either spelling.
+	for m := range nMetrics {
+		if present[m] && present[m+nMetrics] {
+			b.twins[m]++
 		}
 	}
 	var chosen [nFields]int
@@ -141,6 +172,10 @@ func (b *Builder) Build(sec, nsec int64, line int, obs []Obs) (schema.EngineSamp
 		for _, m := range sources[f] {
 			if present[m] {
 				chosen[f] = m
+				break
+			}
+			if present[m+nMetrics] {
+				chosen[f] = m + nMetrics
 				break
 			}
 		}
@@ -158,13 +193,16 @@ func (b *Builder) Build(sec, nsec int64, line int, obs []Obs) (schema.EngineSamp
 
 // kvPool sets Info.KVPoolTokens from the first time that gives it, summed
 // over data-parallel replicas (each has its own pool).
-func (b *Builder) kvPool(present [nMetrics]bool) {
+func (b *Builder) kvPool(present [NumMetrics]bool) {
 	if b.kvFound {
 		return
 	}
-	m := mVCacheConfig
-	if !present[m] {
-		m = mSMaxTokens
+	m := -1
+	for _, k := range [...]int{mVCacheConfig, mVCacheConfig + nMetrics, mSMaxTokens, mSMaxTokens + nMetrics} {
+		if present[k] {
+			m = k
+			break
+		}
 	}
 	var sum int64
 	n := 0
@@ -173,7 +211,7 @@ func (b *Builder) kvPool(present [nMetrics]bool) {
 			continue
 		}
 		v := o.kvPool
-		if m == mSMaxTokens {
+		if base(m) == mSMaxTokens {
 			v = int64(o.value)
 		}
 		if v <= 0 {
@@ -188,12 +226,13 @@ func (b *Builder) kvPool(present [nMetrics]bool) {
 }
 
 // fields sets, in one pass over the series of the chosen metrics, the
-// gauges (running and waiting summed, KV usage averaged), the engine index
-// (the replica's number, or -1 when several are aggregated) and the counter
-// deltas against the previous recognised time, which this time then
-// replaces.
+// gauges (running and waiting summed, KV usage averaged; null when a
+// series is NaN, an unknown figure), the engine index (the replica's
+// number, or -1 when several are aggregated) and the counter deltas
+// against the previous recognised time, which this time then replaces.
+// Series summed that differ in their scrape target are noted (servers).
 func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec int64) {
-	var fieldsOf [nMetrics]uint16 // a metric may feed two fields (SGLang's prompt tokens)
+	var fieldsOf [NumMetrics]uint16 // a metric may feed two fields (SGLang's prompt tokens)
 	for f, m := range chosen {
 		if m >= 0 {
 			fieldsOf[m] |= 1 << f
@@ -201,10 +240,10 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 	}
 	// SGLang cache tiers: "total" only when no tier series is present.
 	tiers := false
-	if chosen[fHits] == mSHits {
+	if m := chosen[fHits]; m >= 0 && base(m) == mSHits {
 		for k := range b.obs {
 			o := &b.obs[k]
-			tiers = tiers || o.metric == mSHits && o.hasTier && o.tier != "total"
+			tiers = tiers || o.metric == m && o.hasTier && o.tier != "total"
 		}
 	}
 	curSet, prevSet := &b.sets[b.curSet], &b.sets[1-b.curSet]
@@ -218,15 +257,27 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 	}
 	var sum, delta [nFields]float64
 	var n [nFields]int
+	// The scrape target of each field's first series, and whether another
+	// series of the field had another: series of two servers summed.
+	var instance, job [nFields]string
+	var mixed [nFields]bool
+	anyMixed := false
 	replicas := b.replicas[:0]
 	for k := range b.obs {
 		o := &b.obs[k]
 		for fs := fieldsOf[o.metric]; fs != 0; fs &= fs - 1 {
 			f := bits.TrailingZeros16(fs)
+			if f < nGauges || !(tiers && o.hasTier && o.tier == "total") {
+				if n[f] == 0 {
+					instance[f], job[f] = o.instance, o.job
+				} else if o.instance != instance[f] || o.job != job[f] {
+					mixed[f], anyMixed = true, true
+				}
+				n[f]++
+			}
 			switch {
 			case f < nGauges:
-				sum[f] += o.value
-				n[f]++
+				sum[f] += o.value // a NaN makes the sum NaN: the field is null below
 				if !slices.Contains(replicas, o.replica) {
 					replicas = append(replicas, o.replica)
 				}
@@ -242,8 +293,14 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 		}
 	}
 	b.replicas = replicas
+	if anyMixed {
+		b.noteServers(chosen, mixed)
+	}
 	for f := 0; f < nGauges; f++ {
-		if chosen[f] < 0 {
+		if chosen[f] < 0 || math.IsNaN(sum[f]) {
+			// A NaN gauge is a figure the engine did not have; the sum
+			// or mean of the replicas' is then unknown too, not the sum
+			// of the others.
 			continue
 		}
 		v := &b.vals[f]
@@ -355,4 +412,77 @@ func (c *counterSet) get(i int32) (float64, bool) {
 		return c.val[i], true
 	}
 	return 0, false
+}
+
+// spread is what the notes say of a metric whose summed series came from
+// several scrape targets: the targets (at most maxServers of them) and the
+// number of samples.
+type spread struct {
+	servers [][2]string // instance, job
+	samples int
+}
+
+// maxServers bounds the targets a note lists.
+const maxServers = 8
+
+// noteServers records, for the chosen metrics of the fields marked mixed,
+// the scrape targets of their series in the current sample.
+func (b *Builder) noteServers(chosen [nFields]int, mixed [nFields]bool) {
+	if b.servers == nil {
+		b.servers = map[int]*spread{}
+	}
+	var done [NumMetrics]bool // a metric may feed two fields
+	for f, m := range chosen {
+		if !mixed[f] || done[m] {
+			continue
+		}
+		done[m] = true
+		sp := b.servers[m]
+		if sp == nil {
+			sp = &spread{}
+			b.servers[m] = sp
+		}
+		sp.samples++
+		for k := range b.obs {
+			o := &b.obs[k]
+			if o.metric != m || len(sp.servers) == maxServers {
+				continue
+			}
+			if s := [2]string{o.instance, o.job}; !slices.Contains(sp.servers, s) {
+				sp.servers = append(sp.servers, s)
+			}
+		}
+	}
+}
+
+// notes returns the Builder's own warnings, in metric order.
+func (b *Builder) notes() []string {
+	var out []string
+	for m, n := range b.twins {
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%s: WARNING: %s and %s were both given in %d samples: "+
+				"one metric in two spellings (the engine's own, and a gateway's or pipeline's that turns ':' into '_'), "+
+				"likely one series read twice; %s was read and %s left out, not added",
+				b.input, metricNames[m], spelled[m+nMetrics], n, metricNames[m], spelled[m+nMetrics]))
+		}
+	}
+	for m := range NumMetrics {
+		sp := b.servers[m]
+		if sp == nil {
+			continue
+		}
+		var servers []string
+		for _, s := range sp.servers {
+			if s == [2]string{} {
+				servers = append(servers, "{no instance or job label}")
+			} else {
+				servers = append(servers, fmt.Sprintf("{instance=%q, job=%q}", s[0], s[1]))
+			}
+		}
+		slices.Sort(servers)
+		out = append(out, fmt.Sprintf("%s: WARNING: %s: in %d of %d samples, series of more than one scrape target were summed as if they were one engine's replicas: %s. "+
+			"Export one server's series (add a matcher such as instance=\"…\"), or ingest each server as its own run",
+			b.input, Name(m), sp.samples, b.info.Scrapes, strings.Join(servers, ", ")))
+	}
+	return out
 }

@@ -23,9 +23,29 @@
 // cache_hit_rate gauge is not read (a percent in 0.3, a fraction later);
 // hits come from the counters.
 //
+// Spellings. Every name is read with an underscore for its colon too
+// (sglang_num_running_reqs, vllm_num_requests_running): Prometheus
+// reserves colons for recording rules, and sgl-router's /engine_metrics
+// (sglang#11456; sglang#12970 and #37985 describe the rewrite), the SMG
+// sidecar (smg-project/smg#813) and metric pipelines rename them so. The
+// two spellings are two names (metrics.go): when one sample has both,
+// they are one series seen through two paths, so the colon one is read,
+// the other left out, never added, and a note says so.
+//
+// NaN. A gauge whose value is NaN has no figure: its field is null, and
+// so is the sum or mean over replicas it would enter (a sum without it
+// would be a silent undercount). NaN is an ordinary sample value to
+// Prometheus; its staleness marker, a NaN of its own, is never in a scrape
+// or an API answer, and the readers that meet it (promtool's dumps) end
+// the series there instead. A counter that is NaN, infinite or negative,
+// or an infinite gauge, is an error.
+//
 // Several engines and ranks. Series are summed (counts, counters) or
 // averaged (KV usage) over data-parallel replicas (vLLM label engine,
-// SGLang dp_rank). SGLang labels every scheduler's series with its global
+// SGLang dp_rank). Series that differ in Prometheus' target labels,
+// instance or job, are summed too, but they are two servers' rather than
+// one server's replicas: Info.Notes then warns, with the labels' values
+// and the number of samples, for each metric. SGLang labels every scheduler's series with its global
 // tp_rank, pp_rank and moe_ep_rank, and with dp_rank under data
 // parallelism (python/sglang/srt/managers/scheduler_metrics_mixin.py,
 // init_metrics). The schedulers of one replica describe one batch: by

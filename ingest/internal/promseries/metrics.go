@@ -1,6 +1,8 @@
 package promseries
 
 import (
+	"strings"
+
 	"github.com/outlast-dev/outlast/ingest/internal/samplefield"
 )
 
@@ -87,14 +89,47 @@ var metricNames = [nMetrics]string{
 	mSMaxTokens:   "sglang:max_total_num_tokens",
 }
 
-// NumMetrics is the number of known metrics, numbered from 0.
-const NumMetrics = nMetrics
+// The second spelling. Prometheus reserves the colon for recording rules
+// (its data model page, concepts/data_model, as sglang#12970 quotes), and tools between the
+// engine and the file rewrite it to an underscore: sgl-router's
+// /engine_metrics since sglang#11456 (the "sglang_" names that sglang#12970
+// moved the example dashboard to, and that sglang#37985 calls the gateway
+// replacing colons with underscores), the SMG sidecar (smg-project/smg#813),
+// OpenTelemetry and other metric pipelines. The underscore spelling of known
+// metric m is metric m+nMetrics: a series of its own, so that the two
+// spellings of one metric in one scrape are never summed (Builder.fields).
 
-// isCounter reports whether metric m is a cumulative counter.
-func isCounter(m int) bool { return m >= mVQueries && m <= mSPreempt }
+// NumMetrics is the number of known metric names, numbered from 0: each
+// known metric in its own spelling ("vllm:…", "sglang:…"), then each with
+// an underscore for that colon ("vllm_…", "sglang_…").
+const NumMetrics = 2 * nMetrics
 
-// isGauge reports whether metric m is a gauge outlast stores as scraped.
-func isGauge(m int) bool { return m < mVQueries }
+// spelled are the sample names of the known metrics in both spellings,
+// and sepAt the offset of the colon in each name.
+var spelled, sepAt = func() (n [NumMetrics]string, at [nMetrics]int) {
+	for m, name := range metricNames {
+		at[m] = strings.IndexByte(name, ':')
+		n[m] = name
+		n[m+nMetrics] = name[:at[m]] + "_" + name[at[m]+1:]
+	}
+	return n, at
+}()
+
+// base returns the known metric of name number m, whatever its spelling.
+func base(m int) int {
+	if m >= nMetrics {
+		return m - nMetrics
+	}
+	return m
+}
+
+// isCounter reports whether metric m (either spelling) is a cumulative
+// counter.
+func isCounter(m int) bool { m = base(m); return m >= mVQueries && m <= mSPreempt }
+
+// isGauge reports whether metric m (either spelling) is a gauge outlast
+// stores as scraped.
+func isGauge(m int) bool { return base(m) < mVQueries }
 
 // sources lists, per field, the metrics that feed it in order of
 // preference: the first present in a scrape is used, never a sum of two.
@@ -112,17 +147,25 @@ var sources = [nFields][]int{
 }
 
 // Lookup returns the number of the known metric whose sample name is name,
-// or -1. The known names all begin with "vllm:" or "sglang:", which rejects
-// most others at once; the rest are compared with the few known names of
-// their length, which costs less than hashing them (a scrape reader looks
-// up every line's name). The lookup does not allocate.
+// in either spelling (m+nMetrics for the underscore one), or -1. The known
+// names all begin with "vllm" or "sglang", which rejects most others at
+// once; the rest are compared with the few known names of their length,
+// which costs less than hashing them (a scrape reader looks up every
+// line's name). The colon spelling, the engines' own, is tried first and
+// costs one comparison as before; the underscore one is compared only
+// when name has an underscore where the colon would be. The lookup does
+// not allocate.
 func Lookup(name []byte) int {
 	if len(name) < 5 || name[0] != 'v' && name[0] != 's' || len(name) >= len(namesByLen) {
 		return -1
 	}
 	for _, m := range namesByLen[len(name)] {
-		if metricNames[m] == string(name) {
+		full := metricNames[m]
+		if full == string(name) {
 			return m
+		}
+		if p := sepAt[m]; name[p] == '_' && full[:p] == string(name[:p]) && full[p+1:] == string(name[p+1:]) {
+			return m + nMetrics
 		}
 	}
 	return -1
@@ -131,10 +174,11 @@ func Lookup(name []byte) int {
 // Known reports whether name is the sample name of a known metric.
 func Known(name []byte) bool { return Lookup(name) >= 0 }
 
-// Name returns the sample name of known metric m.
-func Name(m int) string { return metricNames[m] }
+// Name returns the sample name of known metric m, as spelled.
+func Name(m int) string { return spelled[m] }
 
-// namesByLen lists the known metrics by the length of their names.
+// namesByLen lists the known metrics by the length of their names (both
+// spellings have one length).
 var namesByLen = func() [64][]int {
 	var by [64][]int
 	for m, n := range metricNames {

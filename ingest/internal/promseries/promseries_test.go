@@ -1,9 +1,12 @@
 package promseries
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLookup(t *testing.T) {
@@ -17,21 +20,44 @@ func TestLookup(t *testing.T) {
 		"process_cpu_seconds_total":        -1,
 		"sglang:max_total_num_tokens":      mSMaxTokens,
 		"vllm:gpu_prefix_cache_hits_total": mVHitsOld,
+		// The underscore spelling (metrics.go): a name of its own.
+		"sglang_num_running_reqs":     mSRunning + nMetrics,
+		"vllm_num_requests_running":   mVRunning + nMetrics,
+		"sglang_token_usage":          mSKV + nMetrics,
+		"vllm_cache_config_info":      mVCacheConfig + nMetrics,
+		"sglang_cache_hit_rate":       -1,
+		"vllm_num_requests_running_":  -1,
+		"vllm.num_requests_running":   -1,
+		"vllm:num_requests:running":   -1,
+		"sglang_num_running_reqs_sum": -1,
 	} {
 		if got := Lookup([]byte(name)); got != want {
 			t.Errorf("Lookup(%q) = %d, want %d", name, got, want)
 		}
 	}
-	// Every known name, and none of its neighbours.
-	for m, name := range metricNames {
+	// Every known name in both spellings, and none of its neighbours.
+	for m := range NumMetrics {
+		name := Name(m)
 		if got := Lookup([]byte(name)); got != m {
 			t.Errorf("Lookup(%q) = %d, want %d", name, got, m)
 		}
+		if base(m) != m%nMetrics || strings.ReplaceAll(name, "_", ":") != strings.ReplaceAll(metricNames[base(m)], "_", ":") {
+			t.Errorf("name %d %q is not a spelling of %q", m, name, metricNames[base(m)])
+		}
 		for _, other := range []string{name[:len(name)-1], name + "s", "x" + name[1:], name[:len(name)-1] + "_"} {
-			if got := Lookup([]byte(other)); got >= 0 && metricNames[got] != other {
-				t.Errorf("Lookup(%q) = %d (%s)", other, got, metricNames[got])
+			if got := Lookup([]byte(other)); got >= 0 && Name(got) != other {
+				t.Errorf("Lookup(%q) = %d (%s)", other, got, Name(got))
 			}
 		}
+	}
+	// Lookup runs on every line's name: it must not allocate.
+	names := [][]byte{[]byte("vllm_num_requests_running"), []byte("sglang:token_usage"), []byte("vllm_request_success_total")}
+	if n := testing.AllocsPerRun(100, func() {
+		for _, b := range names {
+			Lookup(b)
+		}
+	}); n != 0 {
+		t.Errorf("Lookup allocates %v times", n)
 	}
 	if got := Lookup([]byte("vllm:" + strings.Repeat("x", 200))); got != -1 {
 		t.Errorf("Lookup of 200 bytes = %d, want -1", got)
@@ -110,5 +136,63 @@ func TestLookback(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("at %d: %v, want %v", c.t, got, c.want)
 		}
+	}
+}
+
+// TestBuildSpellingsAndServers builds samples from observations as a
+// reader gives them: two spellings of one metric are never summed (the
+// colon one is read, the other noted), series of two scrape targets are
+// summed and noted with their labels, and a NaN gauge is a null field.
+func TestBuildSpellingsAndServers(t *testing.T) {
+	obs := func(m int, v float64, ls ...Label) Obs {
+		s, keep, err := Describe(m, ls)
+		if !keep || err != nil {
+			t.Fatalf("Describe: %v %v", keep, err)
+		}
+		o, err := s.At(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	u := func(m int) int { return m + nMetrics }
+	f := func(p *float64) string {
+		if p == nil {
+			return "-"
+		}
+		return fmt.Sprint(*p)
+	}
+	cases := []struct {
+		name          string
+		obs           []Obs
+		run, wait, kv string
+		notes         []string
+	}{
+		{"colon and underscore", []Obs{obs(mSRunning, 3), obs(u(mSRunning), 3), obs(u(mSWaiting), 1)}, "3", "1", "-",
+			[]string{"in: WARNING: sglang:num_running_reqs and sglang_num_running_reqs were both given in 1 samples: " +
+				"one metric in two spellings (the engine's own, and a gateway's or pipeline's that turns ':' into '_'), " +
+				"likely one series read twice; sglang:num_running_reqs was read and sglang_num_running_reqs left out, not added"}},
+		{"newer name in the other spelling", []Obs{obs(mVKVOld, 0.5), obs(u(mVKV), 0.25)}, "-", "-", "0.25", nil},
+		{"two targets", []Obs{obs(mVRunning, 1, Label{"instance", "a"}), obs(mVRunning, 2, Label{"instance", "b"}, Label{"job", "j"})}, "3", "-", "-",
+			[]string{`in: WARNING: vllm:num_requests_running: in 1 of 1 samples, series of more than one scrape target were summed as if they were one engine's replicas: ` +
+				`{instance="a", job=""}, {instance="b", job="j"}. Export one server's series (add a matcher such as instance="…"), or ingest each server as its own run`}},
+		{"replicas of one target", []Obs{obs(mVRunning, 1, Label{"engine", "0"}, Label{"job", "j"}), obs(mVRunning, 2, Label{"engine", "1"}, Label{"job", "j"})}, "3", "-", "-", nil},
+		{"NaN gauge", []Obs{obs(mVKV, math.NaN(), Label{"engine", "0"}), obs(mVKV, 0.5, Label{"engine", "1"}), obs(mVWaiting, 2)}, "-", "2", "-", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := NewBuilder(time.Unix(0, 0))
+			b.SetInput("in")
+			es, err := b.Build(1, 0, 1, c.obs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := [3]string{f(es.Running), f(es.Waiting), f(es.KVUsage)}; got != [3]string{c.run, c.wait, c.kv} {
+				t.Errorf("run, wait, kv = %v, want %v", got, [3]string{c.run, c.wait, c.kv})
+			}
+			if got := b.Info().Notes; !slices.Equal(got, c.notes) {
+				t.Errorf("notes:\n%q\nwant\n%q", got, c.notes)
+			}
+		})
 	}
 }

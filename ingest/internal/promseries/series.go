@@ -27,9 +27,12 @@ type Obs struct {
 	key     string // counters: the series' identity, name and sorted labels
 	sid     int32  // a Timeline series' number + 1, 0 for others
 	replica string // the engine or dp_rank label
-	tier    string // cache_source label
-	hasTier bool
-	kvPool  int64 // vllm:cache_config_info: pool tokens, -1 if not given
+	// The scrape target: Prometheus' instance and job labels, "" when
+	// absent (Builder.noteServers).
+	instance, job string
+	tier          string // cache_source label
+	hasTier       bool
+	kvPool        int64 // vllm:cache_config_info: pool tokens, -1 if not given
 	// The rank rule (rank.go): rank is the tp_rank label, group the series'
 	// identity without its ranks within a replica.
 	rank    string
@@ -59,19 +62,23 @@ func Describe(m int, ls []Label) (s Series, keep bool, kvErr error) {
 		case "engine", "dp_rank":
 			o.replica = l.Value
 		case "cache_source":
-			if m == mSHits {
+			if base(m) == mSHits {
 				o.tier, o.hasTier = l.Value, true
 			}
+		case "instance":
+			o.instance = l.Value
+		case "job":
+			o.job = l.Value
 		}
 	}
 	slices.SortFunc(ls, func(a, b Label) int { return strings.Compare(a.Name, b.Name) })
 	if isCounter(m) {
-		o.key = seriesKey(metricNames[m], ls)
+		o.key = seriesKey(Name(m), ls)
 	}
 	if o.hasRank {
 		o.group = groupKey(m, ls)
 	}
-	if m == mVCacheConfig {
+	if base(m) == mVCacheConfig {
 		n, err := cacheConfigPool(ls)
 		if err != nil {
 			return Series{obs: o}, true, err
@@ -82,20 +89,27 @@ func Describe(m int, ls []Label) (s Series, keep bool, kvErr error) {
 }
 
 // At returns the series' observation of value v, or the reason v cannot
-// be used: a counter must be finite and not negative, a gauge finite.
+// be used: a counter must be finite and not negative, a gauge finite or
+// NaN (an unknown figure, checkValue).
 func (s *Series) At(v float64) (Obs, error) {
 	o := s.obs
 	o.value = v
 	return o, checkValue(o.metric, v)
 }
 
-// checkValue returns why value v of metric m cannot be used, or nil.
+// checkValue returns why value v of metric m cannot be used, or nil. A
+// NaN gauge is not an error: NaN is a legitimate sample value in
+// Prometheus (the staleness marker, a NaN of its own, never reaches a
+// scrape or the HTTP API), and an engine's gauge is NaN when it has no
+// figure, so the Builder takes it for an unknown one, a null field. A
+// counter that is NaN, infinite or negative has lost its meaning, and an
+// infinite gauge is no count or fraction: those are errors.
 func checkValue(m int, v float64) error {
 	if isCounter(m) && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
-		return fmt.Errorf("counter %s has value %v", metricNames[m], v)
+		return fmt.Errorf("counter %s has value %v", Name(m), v)
 	}
-	if isGauge(m) && (math.IsNaN(v) || math.IsInf(v, 0)) {
-		return fmt.Errorf("gauge %s has value %v", metricNames[m], v)
+	if isGauge(m) && math.IsInf(v, 0) {
+		return fmt.Errorf("gauge %s has value %v", Name(m), v)
 	}
 	return nil
 }
@@ -153,7 +167,7 @@ func seriesKey(name string, ls []Label) string {
 // process that wrote it (pid): the series of one group describe one batch.
 func groupKey(m int, ls []Label) string {
 	var sb strings.Builder
-	sb.WriteString(metricNames[m])
+	sb.WriteString(Name(m))
 	for _, l := range ls {
 		switch l.Name {
 		case "tp_rank", "moe_ep_rank", "pid":

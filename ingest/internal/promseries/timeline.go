@@ -66,7 +66,7 @@ func (tl *Timeline) Series(m int, ls []Label) (id int, keep bool, kvErr error) {
 	if !keep {
 		return -1, false, nil
 	}
-	key := seriesKey(metricNames[m], ls)
+	key := seriesKey(Name(m), ls)
 	if id, ok := tl.ids[key]; ok {
 		return id, true, kvErr
 	}
@@ -125,7 +125,7 @@ func (tl *Timeline) same(s *tseries, p *point, v float64, stale bool) error {
 		return nil
 	}
 	return fmt.Errorf("%s has two values at one time: %s (%s) and %s",
-		metricNames[s.s.obs.metric], showValue(p.v, p.stale), tl.pos(p), showValue(v, stale))
+		Name(s.s.obs.metric), showValue(p.v, p.stale), tl.pos(p), showValue(v, stale))
 }
 
 func showValue(v float64, stale bool) string {
