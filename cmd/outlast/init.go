@@ -18,7 +18,7 @@ const initHelp = `Usage: outlast init [--engine-log F] [--metrics F] DIR
 Init writes DIR/run.yaml, the manifest outlast ingest needs, from what the
 files in DIR say: the gateway log (outlast's gateway.jsonl, or the export of
 AIPerf, GuideLLM or inference-perf, found by name and recognised by its
-first bytes), started_at and duration_s from its first and last requests,
+first bytes, else by its name), started_at and duration_s from its first and last requests,
 the model and the load generator's rate or concurrency from its own summary
 or configuration file, and the engine, its version, prefix caching and KV
 pool from the engine log (engine.log unless --engine-log names another file

@@ -160,12 +160,60 @@ func (r *Reader) Warnings() []string {
 
 // Sniff reports whether line, the first non-blank line of a file, is an
 // AIPerf record: an object whose first member is "metadata", holding the
-// request_start_ns and benchmark_phase every build writes, beside
-// "metrics".
+// request_start_ns and benchmark_phase every released build writes, beside
+// "metrics". AIPerf writes no white space between tokens (model_dump_json,
+// msgspec), but a record re-written by another JSON encoder (Python's
+// json.dumps writes ": " and ", ") is the same record: any JSON white
+// space is accepted.
 func Sniff(line []byte) bool {
 	line = bytes.TrimSpace(line)
-	return bytes.HasPrefix(line, []byte(`{"metadata":`)) && bytes.Contains(line, []byte(`"metrics":`)) &&
-		bytes.Contains(line, []byte(`"request_start_ns":`)) && bytes.Contains(line, []byte(`"benchmark_phase":`))
+	if len(line) == 0 || line[0] != '{' {
+		return false
+	}
+	first, ok := keyAt(line, skipSpace(line, 1))
+	return ok && first == "metadata" && hasKey(line, "metrics") && hasKey(line, "request_start_ns") && hasKey(line, "benchmark_phase")
+}
+
+// hasKey reports whether line holds a member named key: the quoted name
+// followed, after any white space, by a colon. A string value equal to
+// the name is not followed by a colon, so it does not count.
+func hasKey(line []byte, key string) bool {
+	quoted := `"` + key + `"`
+	for i := 0; ; {
+		j := bytes.Index(line[i:], []byte(quoted))
+		if j < 0 {
+			return false
+		}
+		i += j + len(quoted)
+		if k := skipSpace(line, i); k < len(line) && line[k] == ':' {
+			return true
+		}
+	}
+}
+
+// keyAt returns the member name that starts at line[i], a quoted string
+// followed by a colon; false if there is none (or it holds an escape,
+// which no AIPerf member name does).
+func keyAt(line []byte, i int) (string, bool) {
+	if i >= len(line) || line[i] != '"' {
+		return "", false
+	}
+	end := bytes.IndexAny(line[i+1:], `"\`)
+	if end < 0 || line[i+1+end] != '"' {
+		return "", false
+	}
+	name := string(line[i+1 : i+1+end])
+	k := skipSpace(line, i+2+end)
+	return name, k < len(line) && line[k] == ':'
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
 }
 
 // errorf is a bad value of the line at offset off (-1: the whole line).

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/schema"
@@ -254,10 +256,24 @@ func TestChunksGiveTheSameTurns(t *testing.T) {
 func TestSniff(t *testing.T) {
 	data := readertest.FixtureFile(t, "aiperf-2025", "profile_export.jsonl")
 	first, _, _ := bytes.Cut(data, []byte("\n"))
-	if !Sniff(first) {
-		t.Error("the 2025 fixture is not recognised")
+	spaced := jsontext.Value(bytes.Clone(first))
+	if err := spaced.Format(jsontext.SpaceAfterColon(true), jsontext.SpaceAfterComma(true)); err != nil {
+		t.Fatal(err)
 	}
-	for _, s := range []string{`{"ts":1,"ev":"turn"}`, `{"metadata": {"version": 2}, "config": {}, "benchmarks": [{"metrics": {}}]}`, `[{"start_time": 1.0}]`} {
+	for name, line := range map[string][]byte{
+		"the 2025 fixture": first,
+		"json.dumps":       spaced, // ": " and ", " between tokens
+		// White space wherever JSON allows it on one line.
+		"any white space": []byte(strings.NewReplacer(`{"`, "{ \t\"", `":`, "\" :", `,"`, " ,\"").Replace(string(first))),
+	} {
+		if !Sniff(line) {
+			t.Errorf("%s is not recognised: %.80s", name, line)
+		}
+	}
+	for _, s := range []string{`{"ts":1,"ev":"turn"}`, `{"metadata": {"version": 2}, "config": {}, "benchmarks": [{"metrics": {}}]}`, `[{"start_time": 1.0}]`,
+		`{"metadata":{"request_start_ns":1,"benchmark_phase":"profiling","x":"metrics"}}`,             // "metrics" only as a value
+		`{"error":null,"metadata":{"request_start_ns":1,"benchmark_phase":"profiling"},"metrics":{}}`, // metadata not first
+	} {
 		if Sniff([]byte(s)) {
 			t.Errorf("%s taken for AIPerf", s)
 		}

@@ -57,6 +57,12 @@ func (p *parser) parse(line []byte, t *loadgen.Turn, times *[3]float64, t0ns int
 	p.meta = jsondoc.Members(m.Val, m.Off, p.meta)
 	ph, ok := p.meta.Get("benchmark_phase")
 	if !ok || jsondoc.IsNull(ph.Val) {
+		if p.meta.Present("credit_phase") {
+			// AIPerf development builds of 2025-10 (ai-dynamo/aiperf@7c31f579,
+			// examples/artifacts/run1) named the phase credit_phase and wrote
+			// timestamp_ns for request_start_ns; no release wrote that shape.
+			return false, errorf(-1, "missing required field metadata.benchmark_phase: the record has credit_phase instead, the shape of an AIPerf development build that outlast does not read; export with a released AIPerf")
+		}
 		return false, errorf(-1, "missing required field metadata.benchmark_phase")
 	}
 	switch string(ph.Val) {

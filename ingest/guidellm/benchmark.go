@@ -18,6 +18,10 @@ type Benchmark struct {
 	Rate        *float64
 	Concurrency *int64
 	Model       string // config.backend.model, else the report's
+	// RequestFormat is the endpoint the backend sent the requests to
+	// (config.backend.request_format, v0.7+: "/v1/chat/completions",
+	// "/v1/embeddings", ...), else the report's; "" when not given.
+	RequestFormat string
 	// Start and End bound the benchmark's run (scheduler_metrics
 	// start_time and end_time; v0.3 run_stats), Unix seconds; 0 when not
 	// given.
@@ -31,6 +35,10 @@ type Benchmark struct {
 	totals    [3]int64
 	totalsRaw []byte
 	sampleCfg *int64 // config.sample_size or sample_requests
+
+	// embeddingsOutput counts the embeddings requests in the window whose
+	// output_tokens was a positive count, stored as 0.
+	embeddingsOutput int64
 
 	// In is the number of requests read per bucket (successful, errored,
 	// incomplete) inside the measured window; Excluded those outside it.
@@ -67,13 +75,18 @@ func (b *Benchmark) read(key string, raw []byte) *jsondoc.Err {
 		}
 		if be, ok := o.Get("backend"); ok && !jsondoc.IsNull(be.Val) && be.Val[0] == '{' {
 			bo, _ := be.Object(key+".backend", scratch[1])
-			if md, ok := bo.Get("model"); ok && !jsondoc.IsNull(md.Val) {
-				s, err := md.String(key + ".backend.model")
-				if err != nil {
-					return err
-				}
-				if s != "" {
-					b.Model = s
+			for _, f := range []struct {
+				key string
+				dst *string
+			}{{"model", &b.Model}, {"request_format", &b.RequestFormat}} {
+				if v, ok := bo.Get(f.key); ok && !jsondoc.IsNull(v.Val) {
+					s, err := v.String(key + ".backend." + f.key)
+					if err != nil {
+						return err
+					}
+					if s != "" {
+						*f.dst = s
+					}
 				}
 			}
 		}
@@ -223,6 +236,19 @@ func (b *Benchmark) strategy(m jsondoc.Member, name string, scratch jsondoc.Obje
 	return nil
 }
 
+// EmbeddingsFormat is the request format of GuideLLM's embeddings
+// endpoint (backends/openai/http.py, OpenAIHTTPBackendArgs.request_format).
+const EmbeddingsFormat = "/v1/embeddings"
+
+// Embeddings reports whether the benchmark's requests went to the
+// embeddings endpoint, which generates no tokens: GuideLLM's
+// EmbeddingsRequestHandler (backends/openai/request_handlers.py) leaves
+// the response's output_metrics empty, so a request's output_tokens is
+// null (schemas/request_stats.py), or the dataset's requested count when
+// one was set (compile_stats in schemas/response.py merges the request's
+// output_metrics in).
+func (b *Benchmark) Embeddings() bool { return b.RequestFormat == EmbeddingsFormat }
+
 // inWindow reports whether a request that started at start (NaN when not
 // known) and ended at end lies in the measured window, as GuideLLM's
 // get_within_range decides: it ends at or after the window's start and
@@ -286,12 +312,13 @@ func (rep *Report) read(key string, raw []byte) *jsondoc.Err {
 	return nil
 }
 
-// backend takes the model and target of an object that names them.
+// backend takes the model, target and request format of an object that
+// names them.
 func (rep *Report) backend(o jsondoc.Object, name string, _ jsondoc.Object) *jsondoc.Err {
 	for _, f := range []struct {
 		key string
 		dst *string
-	}{{"model", &rep.Model}, {"target", &rep.Target}} {
+	}{{"model", &rep.Model}, {"target", &rep.Target}, {"request_format", &rep.RequestFormat}} {
 		if v, ok := o.Get(f.key); ok && !jsondoc.IsNull(v.Val) && v.Val[0] == '"' {
 			s, err := v.String(name + "." + f.key)
 			if err != nil {

@@ -15,10 +15,13 @@
 //     benchmark/schemas/generative/report.py (v0.4: args, benchmarks; v0.5
 //     and v0.6: metadata{version: 1}, args, benchmarks),
 //     benchmark/schemas/report.py (v0.7 and later: metadata{version: 2},
-//     config, benchmarks), written with json.dumps (one line) or yaml.dump
-//     (keys sorted);
+//     config, benchmarks), written with json.dumps (one line; v0.3.1's
+//     benchmark/output.py: json.dump with indent=4) or yaml.dump (keys
+//     sorted);
 //   - a benchmark: benchmark/schemas/benchmark.py and base.py (config with
-//     strategy, sample_size or sample_requests, backend; scheduler_metrics
+//     strategy, sample_size or sample_requests, backend: the backend's
+//     arguments, model and request_format in backends/openai/http.py;
+//     scheduler_metrics
 //     with measure_start_time and measure_end_time; metrics.request_totals;
 //     requests), benchmark/benchmark.py at v0.3.1 (args.strategy,
 //     worker.backend_model, start_time, end_time, request_totals);
@@ -40,7 +43,9 @@
 //	first token     info.timings.first_token_iteration
 //	done            info.timings.request_end (else resolve_end)
 //	tokens          prompt_tokens, cached_tokens (or
-//	                input_metrics.cached_tokens), output_tokens
+//	                input_metrics.cached_tokens), output_tokens; 0 output
+//	                tokens when the backend's request_format is
+//	                /v1/embeddings (Benchmark.Embeddings)
 //	status          the bucket: successful → ok, errored → error,
 //	                incomplete → aborted
 //
@@ -53,6 +58,13 @@
 // in the window than metrics.request_totals counts, GuideLLM sampled them
 // (sample_size, --sample-requests) and the run's windows would be wrong:
 // that is an error unless Options.Lenient.
+//
+// A completed request's token counts are null only when GuideLLM had no
+// usage from the server and counted no token (schemas/request_stats.py):
+// the count is unknown and the request is refused (a turn's counts are
+// never null), except for the output of an embeddings request, which is 0
+// (backends/openai/request_handlers.py, EmbeddingsRequestHandler: the
+// endpoint generates no tokens).
 package guidellm
 
 import (
@@ -82,6 +94,9 @@ type Report struct {
 	ToolVersion   string // metadata.guidellm_version, "" before v0.5
 	Model         string // the backend's model from args or config, "" if not given
 	Target        string // the backend's URL
+	// RequestFormat is the backend's endpoint (config.spec.backend
+	// request_format, v0.7+), "" if not given.
+	RequestFormat string
 }
 
 // Reader reads a GuideLLM report.
@@ -160,16 +175,52 @@ func firstByte(br *bufio.Reader) (byte, error) {
 
 // Sniff reports whether head, the first bytes of a file, starts a GuideLLM
 // report: a JSON object or YAML mapping whose first key is one of the
-// report's (benchmarks; args or metadata from v0.4; config from v0.7
-// sorted in YAML).
+// report's first keys (benchmarks at v0.3; args from v0.4; metadata from
+// v0.5; yaml.dump sorts the keys, so benchmarks comes first in YAML). A
+// JSON report's metadata must name its schema version or GuideLLM's
+// (GenerativeBenchmarkMetadata: version, guidellm_version), as AIPerf's
+// records, which start with a metadata member too, never do. Any JSON
+// white space may surround the tokens: v0.3.1 writes the report with
+// json.dump(indent=4) (benchmark/output.py), later versions on one line,
+// and a report re-dumped by hand has any indentation.
 func Sniff(head []byte) bool {
 	head = bytes.TrimLeft(head, " \t\r\n")
-	head = bytes.TrimPrefix(head, []byte("---\n"))
+	if len(head) > 0 && head[0] == '{' {
+		return sniffJSON(head)
+	}
+	if rest, ok := bytes.CutPrefix(head, []byte("---")); ok && len(rest) > 0 && (rest[0] == '\n' || rest[0] == '\r') {
+		head = bytes.TrimLeft(rest, " \t\r\n")
+	}
 	for _, k := range []string{"benchmarks", "metadata", "args"} {
-		// json.dumps writes ": " between a key and its value.
-		if bytes.HasPrefix(head, []byte(`{"`+k+`": `)) || bytes.HasPrefix(head, []byte(k+":")) {
+		if bytes.HasPrefix(head, []byte(k+":")) {
 			return true
 		}
+	}
+	return false
+}
+
+// sniffJSON reports whether head, cut anywhere after the report's first
+// key (and after the metadata when that comes first), starts a GuideLLM
+// report in JSON.
+func sniffJSON(head []byte) bool {
+	dec := jsontext.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return false
+	}
+	tok, err := dec.ReadToken()
+	if err != nil || tok.Kind() != '"' {
+		return false
+	}
+	switch tok.String() {
+	case "benchmarks", "args":
+		return true
+	case "metadata":
+		raw, err := dec.ReadValue()
+		if err != nil || raw.Kind() != '{' {
+			return false
+		}
+		o := jsondoc.Members(raw, 0, nil)
+		return o.Present("version") || o.Present("guidellm_version")
 	}
 	return false
 }
@@ -299,7 +350,7 @@ func (r *Reader) nextBenchmark() (*Benchmark, error) {
 	if tok.Kind() != '{' {
 		return nil, r.doc.Errorf(off, nil, "benchmarks[%d]: want an object, got %s", idx, kindName(tok.Kind()))
 	}
-	b := &Benchmark{Index: idx, Model: r.report.Model}
+	b := &Benchmark{Index: idx, Model: r.report.Model, RequestFormat: r.report.RequestFormat}
 	r.bench = b
 	for {
 		key, koff, ok, err := r.doc.Key()

@@ -219,6 +219,83 @@ func TestMapping(t *testing.T) {
 	}
 }
 
+// embReq is a completed embeddings request as GuideLLM main writes it
+// (vllm-project/guidellm@ee7a7745: EmbeddingsRequestHandler in
+// src/guidellm/backends/openai/request_handlers.py sends one non-streamed
+// request and leaves output_metrics empty; schemas/request_stats.py then
+// gives output_tokens null, as no token iteration was seen).
+const embReq = `{"type_": "generative_request_stats", "request_id": "e1", "response_id": null, ` +
+	`"request_args": "{\"method\":null,\"stream\":false,\"headers\":null,\"params\":null,\"body\":{\"model\":\"m\",\"input\":\"...\"}}", "output": "", ` +
+	`"info": {"request_id": "e1", "conversation_id": null, "turn_index": 0, "agent_id": null, "status": "completed", ` +
+	`"timings": {"targeted_start": 1793102401.0, "resolve_start": 1793102401.1, "request_start": 1793102401.2, "first_token_iteration": null, ` +
+	`"token_iterations": 0, "request_end": 1793102401.5, "resolve_end": 1793102401.6}, "error": null}, ` +
+	`"input_metrics": {"text_tokens": 128, "cached_tokens": null, "total_tokens": 128}, "output_metrics": {"text_tokens": null, "cached_tokens": null, "total_tokens": null}, ` +
+	`"request_start_time": 1793102401.2, "request_end_time": 1793102401.5, "prompt_tokens": 128, "cached_tokens": null, "output_tokens": null}`
+
+// TestEmbeddings checks that an embeddings request has 0 output tokens,
+// whatever GuideLLM wrote, and that a null output count of any other
+// request is refused as unknown.
+func TestEmbeddings(t *testing.T) {
+	backend := func(format string) func(string) string {
+		return func(r string) string {
+			return edit(r, `"sample_size": null}`, `"sample_size": null, "backend": {"kind": "openai_http", "model": "m", "request_format": "`+format+`", "stream": true}}`)
+		}
+	}
+	emb, chat := backend(EmbeddingsFormat), backend("/v1/chat/completions")
+	f := func(x float64) *float64 { return &x }
+	ok := schema.Turn{Session: "e1", Origin: "base", ReadyS: f(1), SentS: f(1.2), DoneS: 1.5, PromptTokens: 128, Status: "ok"}
+	failed, withOutput := ok, ok
+	failed.Status, withOutput.OutputTokens = "error", 16
+	// The request starts at its column on line 1 (TestBadInput checks
+	// positions).
+	unknown := "benchmarks[0].requests.successful: a completed request with output_tokens null: " + unknownCount
+	tests := []struct {
+		name, report string
+		want         *schema.Turn // nil: refused with err
+		err, warning string
+	}{
+		{"embeddings: null output", emb(report("", "", embReq, "", "")), &ok, "", ""},
+		{"embeddings: the dataset's requested count", emb(report("", "", edit(embReq, `"output_tokens": null`, `"output_tokens": 16`), "", "")), &ok, "",
+			"benchmarks[0]: 1 embeddings request(s) (request_format /v1/embeddings) carry output_tokens > 0"},
+		{"embeddings: only the report's spec names the endpoint",
+			edit(report("", "", embReq, "", ""), `"target": "http://x"}`, `"target": "http://x", "request_format": "/v1/embeddings"}`), &ok, "", ""},
+		{"embeddings: errored", emb(report("", "", "", embReq, "")), &failed, "", ""},
+		{"embeddings: a bad count is still refused", emb(report("", "", edit(embReq, `"output_tokens": null`, `"output_tokens": -1`), "", "")), nil,
+			"output_tokens: want a non-negative integer, got -1", ""},
+		{"chat: null output is unknown", chat(report("", "", embReq, "", "")), nil, unknown, ""},
+		{"chat: a count is kept", chat(report("", "", edit(embReq, `"output_tokens": null`, `"output_tokens": 16`), "", "")), &withOutput, "", ""},
+		{"no request format (v0.6): unknown", report("", "", embReq, "", ""), nil, unknown, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			bs, rd, err := readReport(t, tc.report, Options{}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(bs) != 1 {
+				t.Fatalf("%d benchmarks", len(bs))
+			}
+			b := bs[0]
+			if tc.want == nil {
+				if len(b.Errs) != 1 || !strings.HasPrefix(b.Errs[0], "benchmarks.json:1:") || !strings.Contains(b.Errs[0], tc.err) || len(b.Turns) != 0 {
+					t.Errorf("errors %q, turns %d; want one error with %s", b.Errs, len(b.Turns), tc.err)
+				}
+				return
+			}
+			if len(b.Errs) > 0 || len(b.Turns) != 1 {
+				t.Fatalf("errors %q, %d turns", b.Errs, len(b.Turns))
+			}
+			if got, want := (readertest.Loadgen{Turns: b.Turns}).Table(), (readertest.Loadgen{Turns: []schema.Turn{*tc.want}}).Table(); got != want {
+				t.Errorf("got\n%swant\n%s", got, want)
+			}
+			ws := strings.Join(rd.Warnings(), "\n")
+			if tc.warning != "" && !strings.Contains(ws, tc.warning) || tc.warning == "" && strings.Contains(ws, "embeddings") {
+				t.Errorf("warnings %q, want %q", ws, tc.warning)
+			}
+		})
+	}
+}
+
 func TestStrategies(t *testing.T) {
 	tests := []struct{ strategy, want string }{
 		{`{"type_": "synchronous"}`, "synchronous null 1"},
@@ -295,7 +372,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown request list", edit(good, `"incomplete": []`, `"cancelled": []`),
 			fmt.Sprintf(`benchmarks.json:1:%d: benchmarks[0].requests: unknown request list "cancelled" (GuideLLM writes successful, errored, incomplete and total)`, col(good, `"incomplete": []`))},
 		{"completed without tokens", edit(good, `"prompt_tokens": 5000`, `"prompt_tokens": null`),
-			fmt.Sprintf(`benchmarks.json:1:%d: benchmarks[0].requests.successful: a completed request with prompt_tokens null`, col(good, req))},
+			fmt.Sprintf(`benchmarks.json:1:%d: benchmarks[0].requests.successful: a completed request with prompt_tokens null: %s`, col(good, req), unknownCount)},
 		{"no timings", edit(good, `"timings": {`, `"timingz": {`),
 			fmt.Sprintf(`benchmarks.json:1:%d: benchmarks[0].requests.successful: missing required field info.timings`, col(good, req))},
 		{"a time not a number", edit(good, `"request_end": 1793102403.0`, `"request_end": "soon"`),
@@ -396,12 +473,26 @@ func TestCount(t *testing.T) {
 }
 
 func TestSniff(t *testing.T) {
-	for _, s := range []string{`{"metadata": {"version": 2}`, `{"benchmarks": [`, `{"args": {`, "args:\n  x: 1\n", "benchmarks:\n- config:\n"} {
+	pretty := readertest.ReadFile(t, readertest.FixturePath("guidellm-0.3-pretty", "benchmarks.json"))
+	for _, s := range []string{
+		`{"metadata": {"version": 2}`, `{"benchmarks": [`, `{"args": {`, "args:\n  x: 1\n", "benchmarks:\n- config:\n",
+		`{"metadata":{"guidellm_version":"0.8.0"},"config":`,                                                   // compact, as another encoder writes it
+		"{\n    \"benchmarks\": [\n        {\n",                                                                // v0.3.1: json.dump(indent=4)
+		"{\n \"metadata\": {\n  \"version\": 2,\n  \"guidellm_version\": \"0.8.0.dev18\"\n },\n \"config\": {", // indent=1
+		"\t{ \"args\" :\r\n{",
+		"---\r\nbenchmarks:\r\n",
+		string(pretty[:4096]), // the first bytes rundir.Detect reads
+	} {
 		if !Sniff([]byte(s)) {
 			t.Errorf("%q not recognised", s)
 		}
 	}
-	for _, s := range []string{`{"ts":1,"ev":"turn"}`, `{"metadata":{"session_num":0},"metrics":{}}`, `[{"start_time": 1.0}]`} {
+	for _, s := range []string{
+		`{"ts":1,"ev":"turn"}`, `[{"start_time": 1.0}]`, `{"benchmark": [`, `{"bench`, "{\n",
+		`{"metadata":{"session_num":0},"metrics":{}}`,                                        // AIPerf's record starts with metadata too
+		`{"metadata": {"x_request_id": "r", "benchmark_phase": "profiling"}, "metrics": {}}`, // ... re-dumped with spaces
+		`{"metadata": {"version": 2, "guidellm_vers`,                                         // the metadata cut short: cannot tell
+	} {
 		if Sniff([]byte(s)) {
 			t.Errorf("%q taken for GuideLLM", s)
 		}

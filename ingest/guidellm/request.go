@@ -102,13 +102,24 @@ func (r *Reader) next() (*loadgen.Turn, error) {
 		}
 		r.bench.In[b]++
 		t.Row.Status = bucketStatus[b]
+		if r.req.embeddingsOutput {
+			r.bench.embeddingsOutput++
+		}
 		if t.Row.Status == schema.TurnOK && r.req.nullTokens != "" {
-			return nil, &requestError{jsondocError(pos, col, raw, fmt.Sprintf("benchmarks[%d].requests.%s: a completed request with %s null", r.bench.Index, r.bucket, r.req.nullTokens))}
+			return nil, &requestError{jsondocError(pos, col, raw, fmt.Sprintf("benchmarks[%d].requests.%s: a completed request with %s null: %s", r.bench.Index, r.bucket, r.req.nullTokens, unknownCount))}
 		}
 		return t, nil
 	}
 	return nil, io.EOF
 }
+
+// unknownCount says why a completed request's null token count is
+// refused. GuideLLM writes null when the server sent no usage and, for
+// the output, no token iteration was seen (prompt_tokens and
+// output_tokens in schemas/request_stats.py): the count is unknown, and a
+// turn's tokens are never null (schema.Turn), nor a made-up 0.
+const unknownCount = "GuideLLM got no usage from the server and counted no tokens, so the count is unknown; " +
+	"outlast stores no guessed count (--lenient leaves the request out, in the rejects)"
 
 func bucketIndex(name string) int {
 	for i, b := range Buckets {
@@ -147,6 +158,9 @@ func (r *Reader) benchmarkEnd() error {
 	if b.Excluded > 0 {
 		r.warnf("%s: benchmarks[%d]: %d request(s) outside the benchmark's measured window (GuideLLM's warmup and cooldown) are not part of the run: counted in runs.excluded_records, not stored", name, b.Index, b.Excluded)
 	}
+	if b.embeddingsOutput > 0 {
+		r.warnf("%s: benchmarks[%d]: %d embeddings request(s) (request_format %s) carry output_tokens > 0: the endpoint generates no tokens, the count is the dataset's requested output that GuideLLM merges into the request's stats; stored as 0", name, b.Index, b.embeddingsOutput, EmbeddingsFormat)
+	}
 	if b.totalsRaw == nil {
 		r.warnf("%s: benchmarks[%d]: no metrics.request_totals: cannot check that every request was written (not sampled)", name, b.Index)
 		return io.EOF
@@ -174,6 +188,9 @@ type request struct {
 	// nullTokens names the token count that was null, "" if none: only
 	// a request that did not complete may lack one.
 	nullTokens string
+	// embeddingsOutput says the request went to the embeddings endpoint
+	// and its output_tokens was a positive count, stored as 0.
+	embeddingsOutput bool
 }
 
 // parse fills t from the request raw (valid JSON) and reports whether it
@@ -185,7 +202,7 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 	q.top = jsondoc.Members(raw, 0, q.top[:0])
 	*times = [3]float64{}
 	row := &t.Row
-	q.nullTokens = ""
+	q.nullTokens, q.embeddingsOutput = "", false
 	var start, end float64
 	var err *jsondoc.Err
 	if _, ok := q.top.Get("info"); ok {
@@ -207,10 +224,21 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 			return false, jsondoc.Errf(-1, "missing required field %s", k)
 		}
 		var n int64
-		if jsondoc.IsNull(m.Val) {
+		null := jsondoc.IsNull(m.Val)
+		if !null {
+			if n, err = m.Count(k); err != nil {
+				return false, err
+			}
+		}
+		if i == 1 && b.Embeddings() {
+			// The embeddings endpoint generates no tokens: 0 is the count,
+			// whatever GuideLLM wrote (null, or the dataset's requested
+			// count; see Benchmark.Embeddings).
+			q.embeddingsOutput = n > 0
+			n, null = 0, false
+		}
+		if null {
 			q.nullTokens = k
-		} else if n, err = m.Count(k); err != nil {
-			return false, err
 		}
 		if i == 0 {
 			row.PromptTokens = n

@@ -42,7 +42,8 @@
 // the manifest (files.clock_offset_s); the per-session file, whose sessions
 // bracket the requests; the "created" Unix seconds the server stamps on
 // each streamed response chunk, which bound when each request reached it.
-// Without any, reading fails with an error naming files.clock_offset_s.
+// Without any, reading fails with an error naming files.clock_offset_s
+// (ErrNoAnchor); the records are still read and counted (Reader.Records).
 // The file is read whole before its first turn is returned (the anchor
 // needs every record), so memory grows with its requests, some 100 bytes
 // each, not with the text they carry.
@@ -106,6 +107,7 @@ type Reader struct {
 	anchor   Anchor
 	warnings []string
 	unkeyed  int
+	records  int // records read without error
 }
 
 // NewReader reads the export in r, named name in positions.
@@ -141,6 +143,12 @@ func (r *Reader) Next() (*loadgen.Turn, error) {
 // or io.EOF.
 func (r *Reader) Anchor() Anchor { return r.anchor }
 
+// Records returns the number of request records that read without error,
+// once Next has returned a turn, io.EOF or an error that is not a
+// *textpos.ParseError. It counts them even when their clock has no anchor
+// (ErrNoAnchor), when Next returns no turn.
+func (r *Reader) Records() int { return r.records }
+
 // Warnings returns the problems that did not stop reading.
 func (r *Reader) Warnings() []string { return slices.Clone(r.warnings) }
 
@@ -158,6 +166,7 @@ func (r *Reader) load() error {
 	if err != nil {
 		return err
 	}
+	r.records = len(recs)
 	if err := r.anchorClock(recs, bounds); err != nil {
 		return err
 	}

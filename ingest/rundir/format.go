@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/outlast-dev/outlast/ingest/aiperf"
 	"github.com/outlast-dev/outlast/ingest/guidellm"
@@ -18,9 +19,21 @@ import (
 // log and there is no gateway.jsonl.
 var loadgenNames = []string{"profile_export.jsonl", "benchmarks.json", "benchmarks.yaml", "per_request_lifecycle_metrics.json"}
 
+// loadgenByName is the format of each of loadgenNames, the tools' own
+// default names: AIPerf's OutputDefaults.PROFILE_EXPORT_FILE
+// (aiperf/common/config/config_defaults.py), GuideLLM's default outputs
+// (benchmark/output.py at v0.3.1, benchmark/outputs/serialized.py since),
+// inference-perf's report name (reportgen/base.py).
+var loadgenByName = map[string]string{
+	"profile_export.jsonl":               manifest.GatewayAIPerf,
+	"benchmarks.json":                    manifest.GatewayGuideLLM,
+	"benchmarks.yaml":                    manifest.GatewayGuideLLM,
+	"per_request_lifecycle_metrics.json": manifest.GatewayInferencePerf,
+}
+
 // gatewayFile returns the path of the run's gateway log and its format:
-// files.gateway_format when the manifest gives it, else the one its first
-// bytes show.
+// files.gateway_format when the manifest gives it, else the one Detect
+// finds.
 func gatewayFile(dir string, m *manifest.Manifest) (string, string, error) {
 	p, err := findFile(dir, m.Files.Gateway, false)
 	if err != nil {
@@ -47,9 +60,13 @@ func gatewayFile(dir string, m *manifest.Manifest) (string, string, error) {
 }
 
 // Detect returns the gateway-log format of the file at path (possibly .gz
-// or .zst) from its first bytes: an AIPerf record, a GuideLLM report (JSON
-// or YAML), an inference-perf list of request records, else outlast's own
-// gateway log.
+// or .zst). Its first bytes decide when they show a load generator's
+// export: an AIPerf record, a GuideLLM report (JSON or YAML), an
+// inference-perf list of request records. Else its name does: a file
+// named as a load generator's export (loadgenByName) is that tool's, so
+// that a record of a shape outlast does not know is refused in the tool's
+// terms, not as a bad line of outlast's own gateway log. Any other file is
+// outlast's own gateway log.
 func Detect(path string) (string, error) {
 	lr, err := lineio.OpenHead(path, filepath.Base(path))
 	if err != nil {
@@ -61,10 +78,12 @@ func Detect(path string) (string, error) {
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return "", fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
-	return detect(head[:n]), nil
+	return detect(filepath.Base(path), head[:n]), nil
 }
 
-func detect(head []byte) string {
+// detect returns the format of the file named name whose first bytes are
+// head.
+func detect(name string, head []byte) string {
 	trimmed := bytes.TrimLeft(head, " \t\r\n")
 	switch {
 	case aiperf.Sniff(firstLine(trimmed)):
@@ -73,6 +92,12 @@ func detect(head []byte) string {
 		return manifest.GatewayGuideLLM
 	case infperf.Sniff(trimmed):
 		return manifest.GatewayInferencePerf
+	}
+	for _, ext := range []string{".gz", ".zst"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	if f, ok := loadgenByName[name]; ok {
+		return f
 	}
 	return manifest.GatewayOutlast
 }

@@ -40,11 +40,13 @@ func (f *Facts) requests(path string) error {
 	case manifest.GatewayInferencePerf:
 		rd := infperf.NewReader(lr, lr.Name(), infperf.Options{T0: epoch, PerSession: filepath.Join(filepath.Dir(path), infperf.PerSessionFile)})
 		err = f.turns(rd)
-		var pe *textpos.ParseError
-		if err != nil && !errors.As(err, &pe) {
-			// No clock anchor: the manifest must give the offset.
+		if errors.Is(err, infperf.ErrNoAnchor) {
+			// The requests read, but their times cannot be placed: the
+			// manifest must give the offset. The reader returned no turn,
+			// so it counts them.
 			f.ClockUnknown = true
 			f.Start, f.End = math.NaN(), math.NaN()
+			f.Requests = rd.Records()
 			f.Notes = append(f.Notes, err.Error())
 			return lr.Err()
 		}

@@ -101,20 +101,45 @@ func TestInitFilesInsideTheDirectory(t *testing.T) {
 }
 
 // TestInitWithoutClockAnchor checks that an inference-perf export nothing
-// anchors gets placeholders for its start, length and clock offset.
+// anchors gets placeholders for its start, length and clock offset, and
+// that its requests are counted all the same (those that read without
+// error, as for every format).
 func TestInitWithoutClockAnchor(t *testing.T) {
-	dir := copyDir(t, filepath.Join(readertest.FixturesDir, "inference-perf-0.6.1"), "r")
-	p := filepath.Join(dir, "per_request_lifecycle_metrics.json")
-	b, _ := os.ReadFile(p)
-	os.WriteFile(p, []byte(strings.ReplaceAll(string(b), `\"created\":`, `\"created_at\":`)), 0o644)
-	if _, err := Init(dir, Options{}); err != nil {
-		t.Fatal(err)
+	noCreated := func(s string) string { return strings.ReplaceAll(s, `\"created\":`, `\"created_at\":`) }
+	tests := []struct {
+		name     string
+		edit     func(string) string
+		requests int
+	}{
+		{"no created stamps", noCreated, 48},
+		{"and a bad record", func(s string) string {
+			return strings.Replace(noCreated(s), `"start_time": 734514.4219684772`, `"start_time": "soon"`, 1)
+		}, 47},
 	}
-	got, _ := os.ReadFile(filepath.Join(dir, "run.yaml"))
-	for _, want := range []string{"started_at: <fill in>", "duration_s: <fill in>", "clock_offset_s: <fill in>", "# per_request_lifecycle_metrics.json: its times are inference-perf's"} {
-		if !strings.Contains(string(got), want) {
-			t.Errorf("no %q in\n%s", want, got)
-		}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyDir(t, filepath.Join(readertest.FixturesDir, "inference-perf-0.6.1"), "r")
+			p := filepath.Join(dir, "per_request_lifecycle_metrics.json")
+			b, _ := os.ReadFile(p)
+			edited := tc.edit(string(b))
+			if edited == string(b) {
+				t.Fatal("the edit changes nothing")
+			}
+			os.WriteFile(p, []byte(edited), 0o644)
+			f, err := Init(dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !f.ClockUnknown || f.Requests != tc.requests {
+				t.Errorf("clock unknown %v, %d requests; want true, %d", f.ClockUnknown, f.Requests, tc.requests)
+			}
+			got, _ := os.ReadFile(filepath.Join(dir, "run.yaml"))
+			for _, want := range []string{"started_at: <fill in>", "duration_s: <fill in>", "clock_offset_s: <fill in>", "# per_request_lifecycle_metrics.json: its times are inference-perf's"} {
+				if !strings.Contains(string(got), want) {
+					t.Errorf("no %q in\n%s", want, got)
+				}
+			}
+		})
 	}
 }
 
@@ -130,5 +155,44 @@ func TestInitSweep(t *testing.T) {
 	got, _ := os.ReadFile(filepath.Join(dir, "run.yaml"))
 	if f.Benchmarks != 2 || !strings.Contains(string(got), "ingest makes one run per benchmark") || !strings.Contains(string(got), "sw-b0 ... sw-b1") {
 		t.Errorf("%d benchmarks:\n%s", f.Benchmarks, got)
+	}
+}
+
+// TestInitFindsTheFormat checks the format and request count init finds
+// for exports whose first bytes are not the usual: an indented GuideLLM
+// report (v0.3.1's json.dump indent=4), and an AIPerf development build's
+// records, known by the file's name, none of which reads.
+func TestInitFindsTheFormat(t *testing.T) {
+	aiperfDev := `{"metadata":{"x_request_id":"c087da26-5552-4785-958a-cad75c7b22de","x_correlation_id":"51a3af05-bcd3-4ad6-ab75-3eec065ffe6c",` +
+		`"conversation_id":"82c50e66-608b-4cc1-bcab-a71090077120","turn_index":0,"timestamp_ns":1759522419154829652,"worker_id":"worker_1d62deaa",` +
+		`"record_processor_id":"record_processor_ef1716ef","credit_phase":"profiling"},"metrics":{"error_request_count":{"value":1,"unit":"requests"}},` +
+		`"error":{"code":499,"type":"RequestCancellationError","message":"Request was cancelled after 0.000 seconds"}}` + "\n"
+	pretty, err := os.ReadFile(filepath.Join(readertest.FixturesDir, "guidellm-0.3-pretty", "benchmarks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		file, text, format string
+		requests           int
+	}{
+		{"benchmarks.json", string(pretty), manifest.GatewayGuideLLM, 1},
+		// ai-dynamo/aiperf@7c31f579 examples/artifacts/run1/profile_export.jsonl, line 1.
+		{"profile_export.jsonl", aiperfDev, manifest.GatewayAIPerf, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "r")
+			os.MkdirAll(dir, 0o755)
+			if err := os.WriteFile(filepath.Join(dir, tc.file), []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := Gather(dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Gateway != tc.file || f.GatewayFormat != tc.format || f.Requests != tc.requests {
+				t.Errorf("%s (%s, %d requests), want %s (%s, %d requests)", f.Gateway, f.GatewayFormat, f.Requests, tc.file, tc.format, tc.requests)
+			}
+		})
 	}
 }

@@ -1,0 +1,146 @@
+package rundir
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/outlast-dev/outlast/ingest/manifest"
+)
+
+// sniffManifest is the manifest of the run directories of these tests:
+// it names no gateway log nor its format, so the log is found by name and
+// its format by Detect.
+const sniffManifest = "format: outlast-run/1\nrun: sniff\nexperiment: e\ndesign: observe\narm: none\nstarted_at: 2025-06-05T20:59:28Z\nduration_s: 31\n" +
+	"engine: {name: vllm, model: example_model, prefix_caching: true}\n"
+
+// sniffRun writes a run directory holding the file name with text and the
+// manifest sniffManifest.
+func sniffRun(t *testing.T, name, text string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "sniff")
+	writeFile(t, filepath.Join(dir, name), text)
+	writeFile(t, filepath.Join(dir, ManifestName), sniffManifest)
+	return dir
+}
+
+// aiperfDevRecord is the first line of a profile_export.jsonl written by
+// an AIPerf development build (ai-dynamo/aiperf@7c31f57933ad8a452db7737d05dba2b29cd6bf8c,
+// examples/artifacts/run1/profile_export.jsonl, 2025-10-03): credit_phase
+// and timestamp_ns where released builds write benchmark_phase and
+// request_start_ns, so no first-bytes sniff knows it.
+const aiperfDevRecord = `{"metadata":{"x_request_id":"c087da26-5552-4785-958a-cad75c7b22de","x_correlation_id":"51a3af05-bcd3-4ad6-ab75-3eec065ffe6c",` +
+	`"conversation_id":"82c50e66-608b-4cc1-bcab-a71090077120","turn_index":0,"timestamp_ns":1759522419154829652,"worker_id":"worker_1d62deaa",` +
+	`"record_processor_id":"record_processor_ef1716ef","credit_phase":"profiling"},"metrics":{"error_request_count":{"value":1,"unit":"requests"}},` +
+	`"error":{"code":499,"type":"RequestCancellationError","message":"Request was cancelled after 0.000 seconds"}}`
+
+// TestDetectByContentThenName checks that a load generator's export is
+// recognised in any JSON layout, and by its name when its first bytes
+// show no format outlast knows.
+func TestDetectByContentThenName(t *testing.T) {
+	pretty := readFile(t, fixture("guidellm-0.3-pretty")+"/benchmarks.json")
+	aiperf25, _, _ := strings.Cut(readFile(t, fixture("aiperf-2025")+"/profile_export.jsonl"), "\n")
+	spaced := jsontext.Value(aiperf25)
+	if err := spaced.Format(jsontext.SpaceAfterColon(true), jsontext.SpaceAfterComma(true)); err != nil {
+		t.Fatal(err)
+	}
+	const outlastLine = `{"ts":1.5,"ev":"turn","session":"s","turn":0}` + "\n"
+	tests := []struct{ name, file, head, want string }{
+		{"GuideLLM v0.3.1 indent=4", "benchmarks.json", pretty, manifest.GatewayGuideLLM},
+		{"GuideLLM indent=4 under another name", "gateway.jsonl", pretty, manifest.GatewayGuideLLM},
+		{"GuideLLM v0.7+ indent=1", "x.json", "{\n \"metadata\": {\n  \"version\": 2,\n  \"guidellm_version\": \"0.8.0.dev18\"\n },\n \"config\": {", manifest.GatewayGuideLLM},
+		{"AIPerf record re-dumped with spaces", "x.jsonl", string(spaced) + "\n", manifest.GatewayAIPerf},
+		{"inference-perf indent=2", "x.json", "[\n  {\n    \"start_time\": 1.5,", manifest.GatewayInferencePerf},
+		{"AIPerf dev build by name", "profile_export.jsonl", aiperfDevRecord + "\n", manifest.GatewayAIPerf},
+		{"AIPerf dev build by name, compressed", "profile_export.jsonl.zst", aiperfDevRecord + "\n", manifest.GatewayAIPerf},
+		{"AIPerf dev build under another name", "run1.jsonl", aiperfDevRecord + "\n", manifest.GatewayOutlast},
+		{"an empty GuideLLM report by name", "benchmarks.json", "", manifest.GatewayGuideLLM},
+		{"a GuideLLM YAML report by name", "benchmarks.yaml", "# a comment first\nbenchmarks: []\n", manifest.GatewayGuideLLM},
+		{"inference-perf by name", "per_request_lifecycle_metrics.json", "[]", manifest.GatewayInferencePerf},
+		{"outlast's own log", "gateway.jsonl", outlastLine, manifest.GatewayOutlast},
+		{"content decides over the name", "profile_export.jsonl", pretty, manifest.GatewayGuideLLM},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			head := tc.head
+			if len(head) > 4096 {
+				head = head[:4096] // what Detect reads
+			}
+			if got := detect(tc.file, []byte(head)); got != tc.want {
+				t.Errorf("detect(%s) = %s, want %s", tc.file, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPrettyGuideLLMReportIngests reads a run directory holding the
+// indented GuideLLM v0.3 report of fixtures/real/guidellm-0.3-pretty with
+// no files.gateway_format: the format is found from the file, strict
+// reading refuses it in GuideLLM's terms (the report is sampled), lenient
+// reading gives its one request.
+func TestPrettyGuideLLMReportIngests(t *testing.T) {
+	dir := sniffRun(t, "benchmarks.json", readFile(t, fixture("guidellm-0.3-pretty")+"/benchmarks.json"))
+	_, err := Read(dir, Options{Version: "test"})
+	if err == nil || !strings.Contains(err.Error(), "benchmarks.json: benchmarks[0]: the file holds 1 of the 46 successful requests GuideLLM counted") {
+		t.Errorf("strict: %v, want GuideLLM's sampled-report error", err)
+	}
+	res := read(t, dir, Options{Version: "test", Lenient: true})
+	r := res.Data.Run
+	if r.GatewayFormat != manifest.GatewayGuideLLM || len(res.Data.Turns) != 1 || len(res.Rejects) != 0 {
+		t.Fatalf("format %q, %d turns, rejects %v", r.GatewayFormat, len(res.Data.Turns), res.Rejects)
+	}
+	tr := res.Data.Turns[0]
+	got := fmt.Sprintf("%s sent=%.6f first=%.6f done=%.6f %d/%d %s", tr.Session, *tr.SentS, *tr.FirstTokenS, tr.DoneS, tr.PromptTokens, tr.OutputTokens, tr.Status)
+	if want := "73054dd1-486f-4894-a861-075750b82453 sent=0.182700 first=0.203982 done=0.871885 257/128 ok"; got != want {
+		t.Errorf("turn %s\nwant %s", got, want)
+	}
+}
+
+// TestAIPerfExportRefusedInAIPerfTerms reads a run whose
+// profile_export.jsonl comes from an AIPerf development build: it is read
+// as AIPerf's export because of its name, and refused with the AIPerf
+// reader's reason, not as a bad line of outlast's own gateway log.
+func TestAIPerfExportRefusedInAIPerfTerms(t *testing.T) {
+	dir := sniffRun(t, "profile_export.jsonl", aiperfDevRecord+"\n")
+	_, err := Read(dir, Options{Version: "test"})
+	want := "profile_export.jsonl:1: missing required field metadata.benchmark_phase: the record has credit_phase instead, the shape of an AIPerf development build"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}
+
+// FuzzDetect feeds any bytes to detect, which must not panic, and checks
+// that the format of a JSON document does not depend on its layout: the
+// same value compact, with spaces after colons and commas, or indented
+// (not a JSON-lines record then) is detected alike.
+func FuzzDetect(f *testing.F) {
+	f.Add(`{"benchmarks": []}`)
+	f.Add(`{"metadata": {"version": 2}, "config": {}, "benchmarks": []}`)
+	f.Add(`{"metadata":{"benchmark_phase":"profiling","request_start_ns":1},"metrics":{}}`)
+	f.Add(`[{"start_time": 1.5, "end_time": 2}]`)
+	f.Add(aiperfDevRecord)
+	f.Add("benchmarks:\n- requests: {}\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, name := range []string{"gateway.jsonl", "profile_export.jsonl"} {
+			detect(name, []byte(text)) // must not panic
+			v := jsontext.Value(text)
+			if !v.IsValid() {
+				continue
+			}
+			compact, spaced, indented := v.Clone(), v.Clone(), v.Clone()
+			if compact.Compact() != nil || spaced.Format(jsontext.SpaceAfterColon(true), jsontext.SpaceAfterComma(true)) != nil || indented.Indent() != nil {
+				continue
+			}
+			c := detect(name, compact)
+			if s := detect(name, spaced); s != c {
+				t.Errorf("%s: compact %s, spaced %s: %q", name, c, s, spaced)
+			}
+			if i := detect(name, indented); i != c && c != manifest.GatewayAIPerf {
+				t.Errorf("%s: compact %s, indented %s: %q", name, c, i, indented)
+			}
+		}
+	})
+}
