@@ -1,7 +1,9 @@
 package dataset
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"os"
 	"path/filepath"
@@ -23,8 +25,11 @@ import (
 // create their files in the same directory: creations in one directory
 // take turns on its lock, and on ext4 the waiters spin, which cost a
 // campaign's ingest more system time than all its other calls together.
-func (s *Stage) stagedPath(table, run string) string {
-	return filepath.Join(s.dir, table, strconv.Itoa(stageShard(run)), run+".parquet")
+func (s *Stage) stagedPath(table, run string) string { return stagedPath(s.dir, table, run) }
+
+// stagedPath is where the stage in dir holds run's file of table.
+func stagedPath(dir, table, run string) string {
+	return filepath.Join(dir, table, strconv.Itoa(stageShard(run)), run+".parquet")
 }
 
 // stageShards is how many directories per table the stage spreads its
@@ -60,6 +65,15 @@ func (s *Stage) makeTableDirs(run string) error {
 // after every other table's file of every run, so a new run is listed only
 // once its other tables are in place. Commits of concurrent ingests take
 // turns under the dataset's lock.
+//
+// A commit is many renames, and a process can die between two of them. So
+// before the first, Commit writes the stage's journal (journalName): the
+// runs it moves in, on disk after every staged byte. A stage with a
+// journal is committed, whatever happens next: whoever finds it abandoned
+// (the next ingest, or a reader listing the runs) finishes its renames
+// rather than removing it (finishCommit), and a Commit that fails after
+// writing it leaves the stage to them. A stage without one is removed
+// whole, and the dataset was never touched.
 func (s *Stage) Commit() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -72,60 +86,171 @@ func (s *Stage) Commit() error {
 	if err := syncStage(s.owner); err != nil {
 		return err
 	}
-	// Each table is a directory of its own, and making entries in one
-	// directory takes turns on its lock, so the tables move at once, one
-	// goroutine each, beside the rejects; the runs table after them.
-	var g errGroup
-	for _, table := range schema.Tables {
-		if table != schema.TableRuns {
-			g.Go(func() error { return s.commitTable(table) })
-		}
+	runs := make([]commitRun, len(s.runs))
+	for i, run := range s.runs {
+		st, err := os.Stat(filepath.Join(s.dir, RejectsDir, run+".jsonl"))
+		runs[i] = commitRun{Run: run, Rejects: err == nil && st.Size() > 0}
 	}
-	g.Go(s.commitRejects)
-	if err := g.Wait(); err != nil {
+	if err := writeJournal(s.dir, runs); err != nil {
 		return err
 	}
-	if err := s.commitTable(schema.TableRuns); err != nil {
-		return err
+	s.journaled = true
+	if err := moveIn(s.root, s.dir, runs, false); err != nil {
+		return fmt.Errorf("dataset: commit: %w (the commit is finished by the next ingest into %s)", err, s.root)
 	}
 	return dropStage(s.dir, s.owner)
 }
 
-// commitTable moves every staged run's file of table into the dataset.
-func (s *Stage) commitTable(table string) error {
-	if err := os.MkdirAll(filepath.Join(s.root, table), 0o777); err != nil {
+// moveIn moves the staged files of runs from the stage in dir into the
+// dataset at root: the tables but the runs table at once, one goroutine
+// each (making entries in one directory takes turns on its lock), beside
+// the rejects; the runs table after them. resumed says that a commit that
+// died is being finished: a staged file that is gone was moved in by it.
+func moveIn(root, dir string, runs []commitRun, resumed bool) error {
+	var g errGroup
+	for _, table := range schema.Tables {
+		if table != schema.TableRuns {
+			g.Go(func() error { return moveTable(root, dir, table, runs, resumed) })
+		}
+	}
+	g.Go(func() error { return moveRejects(root, dir, runs, resumed) })
+	if err := g.Wait(); err != nil {
 		return err
 	}
-	for _, run := range s.runs {
-		dstDir := PartitionDir(s.root, table, run)
+	return moveTable(root, dir, schema.TableRuns, runs, resumed)
+}
+
+// beforeMove is called before each rename or removal of a commit: tests
+// kill their process there.
+var beforeMove = func() {}
+
+// moveTable moves every run's staged file of table into the dataset.
+func moveTable(root, dir, table string, runs []commitRun, resumed bool) error {
+	if err := os.MkdirAll(filepath.Join(root, table), 0o777); err != nil {
+		return err
+	}
+	for _, r := range runs {
+		dstDir := PartitionDir(root, table, r.Run)
 		if err := os.Mkdir(dstDir, 0o777); err != nil && !errors.Is(err, os.ErrExist) {
 			return err
 		}
-		if err := os.Rename(s.stagedPath(table, run), filepath.Join(dstDir, FileName)); err != nil {
+		beforeMove()
+		err := os.Rename(stagedPath(dir, table, r.Run), filepath.Join(dstDir, FileName))
+		if err != nil && !(resumed && errors.Is(err, os.ErrNotExist)) {
 			return err
 		}
 	}
 	return nil
 }
 
-// commitRejects moves every staged run's rejects file into the dataset and
+// moveRejects moves every run's staged rejects file into the dataset and
 // removes the dataset's rejects file of a run that has none now.
-func (s *Stage) commitRejects() error {
-	for _, run := range s.runs {
-		rej := filepath.Join(s.dir, RejectsDir, run+".jsonl")
-		dst := filepath.Join(s.root, RejectsDir, run+".jsonl")
-		if st, err := os.Stat(rej); err == nil && st.Size() > 0 {
-			if err := os.MkdirAll(filepath.Dir(dst), 0o777); err != nil {
+func moveRejects(root, dir string, runs []commitRun, resumed bool) error {
+	for _, r := range runs {
+		dst := filepath.Join(root, RejectsDir, r.Run+".jsonl")
+		beforeMove()
+		if !r.Rejects {
+			if err := os.Remove(dst); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
-			if err := os.Rename(rej, dst); err != nil {
-				return err
-			}
-		} else if err := os.Remove(dst); err != nil && !errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o777); err != nil {
+			return err
+		}
+		err := os.Rename(filepath.Join(dir, RejectsDir, r.Run+".jsonl"), dst)
+		if err != nil && !(resumed && errors.Is(err, os.ErrNotExist)) {
 			return err
 		}
 	}
 	return nil
+}
+
+// journalName is a committed stage's journal: JSON, the runs it moves in.
+const journalName = "commit"
+
+// commitRun is one run of a commit, as its journal records it.
+type commitRun struct {
+	Run string `json:"run"`
+	// Rejects says the run has a rejects file to move in; without one,
+	// the dataset's rejects file of the run is removed.
+	Rejects bool `json:"rejects"`
+}
+
+// writeJournal writes the journal of the stage in dir, durably: to a
+// temporary file, synced, renamed into place, and the directory synced,
+// so that a journal is never seen half written.
+func writeJournal(dir string, runs []commitRun) error {
+	b, err := json.Marshal(runs)
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, journalName+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, journalName))
+	}
+	if err == nil {
+		err = syncDir(dir)
+	}
+	if err != nil {
+		return fmt.Errorf("dataset: commit journal: %w", err)
+	}
+	return nil
+}
+
+// syncDir flushes the entries of directory dir to disk.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// readJournal returns the runs of the journal of the stage in dir, and
+// false when it has none: the stage was never committed.
+func readJournal(dir string) ([]commitRun, bool, error) {
+	b, err := os.ReadFile(filepath.Join(dir, journalName))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var runs []commitRun
+	if err := json.Unmarshal(b, &runs); err != nil {
+		return nil, false, fmt.Errorf("dataset: commit journal %s: %w", filepath.Join(dir, journalName), err)
+	}
+	return runs, true, nil
+}
+
+// finishCommit finishes the commit of the abandoned stage in dir under
+// root, if it has a journal, and reports how many runs it moved in. The
+// dataset's lock must be held.
+func finishCommit(root, dir string) (int, error) {
+	runs, ok, err := readJournal(dir)
+	if err != nil || !ok {
+		return 0, err
+	}
+	if err := moveIn(root, dir, runs, true); err != nil {
+		return 0, fmt.Errorf("dataset: finishing the commit of %s: %w", dir, err)
+	}
+	return len(runs), nil
 }
 
 // errGroup runs functions on goroutines of their own and keeps the first

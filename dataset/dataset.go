@@ -67,6 +67,10 @@ type Stage struct {
 	mu   sync.Mutex // guards runs and open
 	runs []string   // runs finished, in the order they finished
 	open []string   // runs begun and not finished
+
+	// journaled says Commit wrote the journal: the stage is committed, and
+	// Abort leaves it for the next ingest to finish.
+	journaled bool
 }
 
 // NewStage starts a staging area under root (created if needed), after
@@ -314,8 +318,18 @@ func writeTable[T any](s *Stage, table, run string, rows []T, syncer *fileSyncer
 	return w.close(syncer)
 }
 
-// Abort discards the stage.
-func (s *Stage) Abort() error { return dropStage(s.dir, s.owner) }
+// Abort discards the stage, unless Commit got as far as its journal: then
+// the stage is left to be finished (see Commit).
+func (s *Stage) Abort() error {
+	if s.journaled {
+		// A commit that failed halfway: the stage is the dataset's now,
+		// and whoever finds it abandoned finishes it (Commit).
+		s.owner.Close()
+		liveStages.Delete(stageKey(s.dir))
+		return nil
+	}
+	return dropStage(s.dir, s.owner)
+}
 
 // Write writes whole runs held in memory into the dataset at root (created
 // if needed) through one stage, for callers that build runs rather than
@@ -337,6 +351,9 @@ func Write(root, version string, runs ...*schema.RunData) error {
 
 // Runs lists the runs in the dataset at root, sorted by name.
 func Runs(root string) ([]string, error) {
+	if _, err := FinishCommits(root); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
 	entries, err := os.ReadDir(filepath.Join(root, schema.TableRuns))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {

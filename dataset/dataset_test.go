@@ -160,7 +160,7 @@ func TestRejectsKeptVerbatim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"pos":"gateway.jsonl:7","reason":"not JSON","line":"{\"ts\":"}` + "\n" +
+	want := `{"pos":"gateway.jsonl:7:7","reason":"not JSON","line":"{\"ts\":"}` + "\n" +
 		`{"pos":"gateway.jsonl:9","reason":"not JSON","line_base64":"/3g="}` + "\n"
 	if string(b) != want {
 		t.Errorf("rejects file:\n%s\nwant:\n%s", b, want)

@@ -48,6 +48,11 @@ type Owner struct {
 	Host    string    `json:"host"`
 	Started time.Time `json:"started"`
 	Version string    `json:"outlast_version"`
+	// Finished is how many runs the stage's commit moved into the
+	// dataset when it was found: its ingest died while committing, and
+	// the commit was finished rather than the stage removed (0 for a
+	// stage that never reached its commit).
+	Finished int `json:"-"`
 }
 
 // String describes the owner for a message: "pid 812 on gpu-3, started
@@ -139,7 +144,15 @@ func removeAbandoned(root string) ([]Owner, error) {
 			continue
 		}
 		o, abandoned, err := probeStage(dir)
-		if err != nil || !abandoned {
+		if err != nil {
+			if _, journal, _ := readJournal(dir); journal {
+				// A commit left halfway that cannot be finished: reading
+				// or writing the dataset as it is would mix two states.
+				return removed, err
+			}
+			continue
+		}
+		if !abandoned {
 			continue
 		}
 		o.Stage = e.Name()
@@ -177,5 +190,45 @@ func probeStage(dir string) (Owner, bool, error) {
 	if b, err := os.ReadFile(f.Name()); err == nil {
 		json.Unmarshal(b, &o) // an unreadable owner is "owner unknown"
 	}
+	if o.Finished, err = finishCommit(filepath.Dir(dir), dir); err != nil {
+		return o, false, err // kept, to be finished once it can be
+	}
 	return o, true, os.RemoveAll(dir)
+}
+
+// FinishCommits finishes the commits of the ingests that died while
+// committing into the dataset at root (see Stage.Commit) and returns their
+// owners; it does nothing, without taking the dataset's lock, where no
+// stage has a journal. Readers call it (Runs) so that what they read is
+// whole.
+func FinishCommits(root string) ([]Owner, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, err
+	}
+	pending := false
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), StagePrefix) {
+			if _, err := os.Stat(filepath.Join(root, e.Name(), journalName)); err == nil {
+				pending = true
+				break
+			}
+		}
+	}
+	if !pending {
+		return nil, nil
+	}
+	unlock, err := lockedfile.MutexAt(filepath.Join(root, LockName)).Lock()
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: an ingest died while committing, and finishing its commit needs the dataset's lock: %w", root, err)
+	}
+	defer unlock()
+	removed, err := removeAbandoned(root)
+	var done []Owner
+	for _, o := range removed {
+		if o.Finished > 0 {
+			done = append(done, o)
+		}
+	}
+	return done, err
 }

@@ -31,7 +31,9 @@ order found; memory stays bounded whatever their number.
 Re-ingesting a run replaces its files; the same inputs give identical bytes.
 Several ingests may write one dataset at once and all succeed (commits take
 turns; of two ingests of one run the later commit wins). An ingest that was
-killed leaves DATASET/.staging-*; the next ingest removes it.
+killed leaves DATASET/.staging-*; the next ingest removes it, or, if it was
+killed while committing, finishes its commit (so does any command that
+reads the dataset).
 
 Strict by default: the first bad line stops the ingest with its position
 (file:line: reason), exit status 2, and the dataset is left as it was.
@@ -65,6 +67,10 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	}
 	if !fs.quiet {
 		for _, o := range stage.Removed() {
+			if o.Finished > 0 {
+				fmt.Fprintf(stderr, "outlast: finished the commit of %d run(s) in %s, left by an ingest killed while committing (%s)\n", o.Finished, filepath.Join(*out, o.Stage), o)
+				continue
+			}
 			fmt.Fprintf(stderr, "outlast: removed %s, left by an ingest that did not finish (%s)\n", filepath.Join(*out, o.Stage), o)
 		}
 	}

@@ -1,0 +1,140 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
+)
+
+// killedRuns are the runs of TestCommitKilledIsFinished: each table of the
+// new version differs from the old one's, and r2 loses its rejects where
+// r3 gains some.
+func killedRuns(version string) []*schema.RunData {
+	var runs []*schema.RunData
+	for _, name := range []string{"r1", "r2", "r3"} {
+		d := sampleRun(name)
+		if version == "new" {
+			d.Run.Labels = `{"v":"new"}`
+			d.Turns, d.Sessions, d.Events, d.Engine = d.Turns[:1], d.Sessions[:1], d.Events[:1], d.Engine[:1]
+		}
+		runs = append(runs, d)
+	}
+	return runs
+}
+
+// commitWithRejects stages runs, with rejects for the run named rejects,
+// and commits them.
+func commitWithRejects(root, version, rejects string) error {
+	st, err := NewStage(root, "test")
+	if err != nil {
+		return err
+	}
+	for _, d := range killedRuns(version) {
+		if err := st.WriteRun(d); err != nil {
+			return err
+		}
+	}
+	rej := []*textpos.ParseError{textpos.Errorf(textpos.Pos{File: "gateway.jsonl", Line: 3}, []byte("x"), "%s", version)}
+	if err := st.WriteRejects(rejects, rej); err != nil {
+		return err
+	}
+	return st.Commit()
+}
+
+// TestCommitKilledIsFinished kills a process in the middle of a commit
+// that replaces three runs, before each of its renames and removals in
+// turn, as kill -9 would, and checks that a reader listing the runs
+// afterwards finds every table of every run of the killed commit, and no
+// stage left. The killed process is this test binary run again.
+func TestCommitKilledIsFinished(t *testing.T) {
+	if root := os.Getenv("OUTLAST_TEST_COMMIT_ROOT"); root != "" {
+		at, _ := strconv.Atoi(os.Getenv("OUTLAST_TEST_KILL_AT"))
+		n := 0
+		beforeMove = func() {
+			if n++; n == at {
+				os.Exit(9)
+			}
+		}
+		if err := commitWithRejects(root, "new", "r3"); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	// 5 tables and the rejects of 3 runs: 18 moves.
+	for at := 1; at <= 18; at++ {
+		root := t.TempDir()
+		if err := commitWithRejects(root, "old", "r2"); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCommitKilledIsFinished$")
+		cmd.Env = append(os.Environ(), "OUTLAST_TEST_COMMIT_ROOT="+root, "OUTLAST_TEST_KILL_AT="+strconv.Itoa(at))
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 9 {
+			t.Fatalf("killed at move %d: %v, %s; want exit 9", at, err, out)
+		}
+		if _, err := Runs(root); err != nil {
+			t.Fatalf("killed at move %d: %v", at, err)
+		}
+		for _, name := range []string{"r1", "r2", "r3"} {
+			d, err := ReadRun(root, name)
+			if err != nil {
+				t.Fatalf("killed at move %d: %v", at, err)
+			}
+			if d.Run.Labels != `{"v":"new"}` || len(d.Turns) != 1 || len(d.Sessions) != 1 || len(d.Events) != 1 || len(d.Engine) != 1 {
+				t.Errorf("killed at move %d: run %s has labels %s, %d turns, %d sessions, %d events, %d engine rows; want the new version's, one row each",
+					at, name, d.Run.Labels, len(d.Turns), len(d.Sessions), len(d.Events), len(d.Engine))
+			}
+		}
+		_, err2 := os.Stat(filepath.Join(root, RejectsDir, "r2.jsonl"))
+		_, err3 := os.Stat(filepath.Join(root, RejectsDir, "r3.jsonl"))
+		if !errors.Is(err2, os.ErrNotExist) || err3 != nil {
+			t.Errorf("killed at move %d: rejects of r2 %v, of r3 %v; want r3's only", at, err2, err3)
+		}
+		if stages, _ := filepath.Glob(filepath.Join(root, StagePrefix+"*")); len(stages) != 0 {
+			t.Errorf("killed at move %d: stages %v left", at, stages)
+		}
+	}
+}
+
+// TestKilledBeforeJournalLeavesDataset checks the other side: a stage that
+// never wrote its journal is removed whole, not moved in.
+func TestKilledBeforeJournalLeavesDataset(t *testing.T) {
+	root := t.TempDir()
+	writeRuns(t, root, killedRuns("old")...)
+	st, err := NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range killedRuns("new") {
+		if err := st.WriteRun(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The process dies: its owner file's lock goes with it.
+	st.owner.Close()
+	liveStages.Delete(stageKey(st.dir))
+	st2, err := NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Abort()
+	if len(st2.Removed()) != 1 || st2.Removed()[0].Finished != 0 {
+		t.Errorf("removed %+v, want one stage, not finished", st2.Removed())
+	}
+	d, err := ReadRun(root, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Turns) != 2 {
+		t.Errorf("r1 has %d turns, want the old version's 2", len(d.Turns))
+	}
+}
