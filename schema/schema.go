@@ -65,7 +65,7 @@ type Run struct {
 	// stand in front of most of its lines, if any, in this order:
 	// logexport-tsv, cri, journald, container-rfc3339, kubectl-prefix,
 	// timestamp-pipe, docker-compose, slurm-label, launcher, ray,
-	// docker-json, journald-json (such as "vllm-0.10+docker-compose",
+	// docker-json, journald-json, tracing (such as "vllm-0.10+docker-compose",
 	// "sglang-2026+cri", "vllm-2026+docker-json"); "" without an engine
 	// log.
 	EngineLogFormat string `parquet:"engine_log_format,dict"`

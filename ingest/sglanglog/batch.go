@@ -172,12 +172,13 @@ func parseFields(body, sep []byte, s *schema.EngineSample, v *batchValues) (fiel
 					}
 					val = val[:len(val)-1]
 				}
-				x, err := enginelog.ParseNumber(val)
+				parse := enginelog.ParseNumber
+				if k.percent {
+					parse = enginelog.ParsePercent
+				}
+				x, err := parse(val)
 				if err != nil {
 					return fieldFlags{}, 0, fields.ValueErr(0, err)
-				}
-				if k.percent {
-					x /= 100
 				}
 				v.num[k.num] = x
 				*p = &v.num[k.num]

@@ -18,9 +18,22 @@ func Match(line []byte) bool {
 		if k < 0 {
 			return false
 		}
-		_, ok := gluedHeader(l, l.Start+k)
-		return ok
+		if _, ok := gluedHeader(l, l.Start+k); ok {
+			return true
+		}
+		return wrapperTimedStats(l)
 	})
+}
+
+// wrapperTimedStats reports whether the message of l, which has no vLLM
+// header, is a whole stats line that its wrapper's zoned stamp times (the
+// header replaced by another logger's, as Rust's tracing does).
+func wrapperTimedStats(l *enginelog.Line) bool {
+	if _, _, ok := statsBody(l.Text[l.Start:]); !ok {
+		return false
+	}
+	_, timed := l.WrapperTime()
+	return timed
 }
 
 // header is a parsed vLLM line header.
@@ -29,6 +42,9 @@ type header struct {
 	msg   int  // offset of the message in the line's Text
 	rank  int  // dialect rank the header itself shows
 	dated bool // the stamp has its year (loggerHeader)
+	// byWrapper says that the line has no header of vLLM's: the wrapper's
+	// zoned stamp times it (Line.WrapperTime).
+	byWrapper bool
 }
 
 var levels = [...][]byte{[]byte("INFO "), []byte("DEBUG "), []byte("WARNING "), []byte("ERROR "), []byte("CRITICAL ")}

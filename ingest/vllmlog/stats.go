@@ -218,12 +218,6 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 	if seen&(needRunning|needWaiting) != needRunning|needWaiting || seen&needPrompt != 0 && seen&needGen == 0 {
 		return fl, missing(seen, len(body))
 	}
-	if s.KVUsage != nil {
-		*s.KVUsage /= 100
-	}
-	if s.LoggedHitRate != nil {
-		*s.LoggedHitRate /= 100
-	}
 	return fl, nil
 }
 
@@ -255,14 +249,19 @@ func looksLikeStats(b []byte) bool {
 		(bytes.Contains(b, []byte("Waiting: ")) || bytes.Contains(b, []byte("Pending: ")))
 }
 
-// numberWithUnit parses "12.5 tokens/s", "3 reqs", "0    reqs", "18.4%" or,
-// with unitNone, a bare number. It returns the byte offset of a problem.
+// numberWithUnit parses "12.5 tokens/s", "3 reqs", "0    reqs", "18.4%" (as
+// the fraction 0.184) or, with unitNone, a bare number. It returns the byte
+// offset of a problem.
 func numberWithUnit(val []byte, u unit) (float64, int, error) {
 	n := 0
 	for n < len(val) && val[n] != ' ' && val[n] != '%' {
 		n++
 	}
-	x, err := enginelog.ParseNumber(val[:n])
+	parse := enginelog.ParseNumber
+	if u == unitPercent {
+		parse = enginelog.ParsePercent
+	}
+	x, err := parse(val[:n])
 	if err != nil {
 		return 0, 0, err
 	}
@@ -274,15 +273,26 @@ func numberWithUnit(val []byte, u unit) (float64, int, error) {
 		}
 	case unitPercent:
 		if string(rest) != "%" {
-			return 0, n, fmt.Errorf("want \"%%\" after the number, got %q", rest)
+			return 0, n, unitErr(rest, "%")
 		}
 	default:
 		t := enginelog.SkipSpaces(rest, 0)
 		if t == 0 || string(rest[t:]) != u.String() {
-			return 0, n, fmt.Errorf("want %q after the number, got %q", u, rest)
+			return 0, n, unitErr(rest, u.String())
 		}
 	}
 	return x, 0, nil
+}
+
+// unitErr describes what follows a number, rest, where unit alone was
+// wanted: text after a whole unit (a line cut after its comma, "0 reqs,")
+// is named as what is extra, not as a wrong unit.
+func unitErr(rest []byte, unit string) error {
+	t := enginelog.SkipSpaces(rest, 0)
+	if t <= 1 && len(rest) > t+len(unit) && string(rest[t:t+len(unit)]) == unit {
+		return fmt.Errorf("unexpected %q after %q: the line is cut or damaged", rest[t+len(unit):], unit)
+	}
+	return fmt.Errorf("want %q after the number, got %q", unit, rest)
 }
 
 // percentField parses "41.30%" up to the next ", " (the V0 hit-rate line).

@@ -167,9 +167,13 @@ func (r *Reader) readLine(l *enginelog.Line) {
 	}
 	r.dialect.Saw(h.rank)
 	var ts float64
-	if h.dated {
+	switch {
+	case h.byWrapper:
+		wt, _ := l.WrapperTime()
+		ts = r.in.Stamp(l, wt)
+	case h.dated:
 		ts = r.in.Stamp(l, r.in.Clock.Date(h.Stamp))
-	} else {
+	default:
 		ts = r.in.Stamp(l, r.in.Clock.Yearless(h.Stamp))
 	}
 	msg := l.Text[h.msg:]
@@ -183,8 +187,7 @@ func (r *Reader) readLine(l *enginelog.Line) {
 			r.pending = nil
 			v, off, err := percentField(rest)
 			if err == nil {
-				hit := v / 100
-				p.s.LoggedHitRate = &hit
+				p.s.LoggedHitRate = &v
 			}
 			r.queue = append(r.queue, *p)
 			if err != nil {
@@ -221,10 +224,22 @@ func (r *Reader) readLine(l *enginelog.Line) {
 		EngineIndex: engine.index,
 		Line:        int64(l.Pos.Line),
 	}
+	at := h.msg + len(msg) - len(body)
 	fl, err := parseStats(body, &s, r.slab.New())
+	next := -1
 	if err != nil {
-		r.fail(l.FieldsErr(h.msg+len(msg)-len(body), err, "vLLM stats line"))
+		// Another line glued on after this one, its newline lost (two
+		// processes writing to one terminal, a paste): read both.
+		if next = gluedAfter(l, at); next >= 0 {
+			fl, err = parseStats(trimProcs(l.Text[at:next]), &s, r.slab.New())
+		}
+	}
+	if err != nil {
+		r.fail(l.FieldsErr(at, err, "vLLM stats line"))
 		return
+	}
+	if next >= 0 {
+		defer r.readGlued(l, next)
 	}
 	r.dialect.Saw(fl.rank)
 	if fl.v0 {
@@ -251,10 +266,60 @@ func (r *Reader) headerElsewhere(l *enginelog.Line) (header, bool) {
 		return h, true
 	}
 	if looksLikeStats(l.Text[k:]) {
+		if wrapperTimedStats(l) {
+			return header{msg: l.Start, byWrapper: true}, true
+		}
 		r.in.Info.SampleLines++
 		r.fail(l.Errorf(k, "vLLM stats line without its header (\"LEVEL MM-DD HH:MM:SS [file:line]\"): the start of the line is lost"))
 	}
 	return header{}, false
+}
+
+// gluedAfter returns the offset in l.Text, after at, of the first vLLM
+// header that begins another line glued onto this one; -1 if there is
+// none. The process prefixes in front of that header are the glued
+// line's (trimProcs).
+func gluedAfter(l *enginelog.Line, at int) int {
+	first := -1
+	for _, lv := range levels {
+		for i := at; i < len(l.Text); {
+			k := bytes.Index(l.Text[i:], lv)
+			if k < 0 || first >= 0 && i+k >= first {
+				break
+			}
+			if _, ok := parseHeader(l, i+k); ok {
+				first = i + k
+				break
+			}
+			i += k + 1
+		}
+	}
+	return first
+}
+
+// trimProcs returns b without the "(Name pid=N)" prefixes and blanks at
+// its end: those of a line glued on after b.
+func trimProcs(b []byte) []byte {
+	for {
+		b = bytes.TrimRight(b, " ")
+		if len(b) == 0 || b[len(b)-1] != ')' {
+			return b
+		}
+		open := bytes.LastIndexByte(b, '(')
+		if open < 0 || !bytes.Contains(b[open:], []byte(" pid=")) {
+			return b
+		}
+		b = b[:open]
+	}
+}
+
+// readGlued reads the rest of l from offset at, a line glued onto the
+// one before it, as a line of its own.
+func (r *Reader) readGlued(l *enginelog.Line, at int) {
+	r.in.Info.Glued++
+	rest := *l
+	rest.Start = at
+	r.readLine(&rest)
 }
 
 // loneHitRate reads a V0 prefix-cache line that does not follow a stats
@@ -270,7 +335,7 @@ func (r *Reader) loneHitRate(l *enginelog.Line, h header, ts float64, rest []byt
 		return
 	}
 	v := r.slab.New()
-	v[samplefield.LoggedHitRate] = x / 100
+	v[samplefield.LoggedHitRate] = x
 	r.queue = append(r.queue, result{s: schema.EngineSample{
 		TS:            ts,
 		Source:        schema.SourceLog,

@@ -1,6 +1,7 @@
 package vllmlog
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,6 +115,41 @@ func TestGluedAndDamagedCounts(t *testing.T) {
 	samples, errs, info := readAll(t, log, Options{T0: utc("2025-03-20T14:00:00Z")})
 	if len(samples) != 2 || samples[1].TS != 15 || len(errs) != 1 || info.Glued != 1 || info.SampleLines != 3 {
 		t.Errorf("%d samples, errors %v, info %+v; want 2 samples, the second at 15 s, 1 error, 1 glued, 3 sample lines", len(samples), errs, info)
+	}
+}
+
+// TestGluedAfter reads lines whose newline was lost, so that the next
+// line is glued on after a stats line's last field: every record on the
+// line is a sample, the process prefix of a glued line is not part of the
+// field before it, and a field damaged otherwise is still an error.
+func TestGluedAfter(t *testing.T) {
+	opt := Options{T0: utc("2025-07-28T06:40:00Z")}
+	// Two records of a real paste, vllm-project/vllm#18115 (comment of
+	// 2025-07-28), glued as it shows them.
+	real := "INFO 07-28 06:41:09 [loggers.py:118] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 239.2 tokens/s, Running: 8 reqs, Waiting: 0 reqs, GPU KV cache usage: 91.6%, Prefix cache hit rate: 0.0%" +
+		"INFO 07-28 06:41:19 [loggers.py:118] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 240.0 tokens/s, Running: 8 reqs, Waiting: 0 reqs, GPU KV cache usage: 91.9%, Prefix cache hit rate: 0.0%\n"
+	for _, tc := range []struct {
+		name, log string
+		ts        []float64
+		kv        []float64
+		errs      int
+	}{
+		{"real paste", real, []float64{69, 79}, []float64{0.916, 0.919}, 0},
+		{"three records and prefixes", "(APIServer pid=1) INFO 07-28 06:40:05" + strings.TrimSuffix(statsTail, "\n") +
+			"(APIServer pid=1) INFO 07-28 06:40:15" + strings.TrimSuffix(statsTail, "\n") + " (APIServer pid=1) INFO 07-28 06:40:25" + statsTail,
+			[]float64{5, 15, 25}, []float64{0.01, 0.01, 0.01}, 0},
+		{"a damaged field is no glued line", "INFO 07-28 06:40:05 [loggers.py:118] Engine 000: Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%x\n", nil, nil, 1},
+		{"a chatter line glued on", "INFO 07-28 06:40:05" + strings.TrimSuffix(statsTail, "\n") + "INFO 07-28 06:40:06 [api_server.py:1] started\n",
+			[]float64{5}, []float64{0.01}, 0},
+	} {
+		samples, errs, info := readAll(t, tc.log, opt)
+		var ts, kv []float64
+		for _, s := range samples {
+			ts, kv = append(ts, s.TS), append(kv, *s.KVUsage)
+		}
+		if !slices.Equal(ts, tc.ts) || !slices.Equal(kv, tc.kv) || len(errs) != tc.errs || info.Glued != max(len(tc.ts)-1, 0) && tc.errs == 0 && tc.name != "a chatter line glued on" {
+			t.Errorf("%s: samples at %v, KV %v, errors %v, %d glued; want %v, %v, %d errors, %d glued", tc.name, ts, kv, errs, info.Glued, tc.ts, tc.kv, tc.errs, max(len(tc.ts)-1, 0))
+		}
 	}
 }
 

@@ -64,3 +64,26 @@ func FuzzSimple(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPercent checks Percent against strconv.ParseFloat of the same digits
+// with the exponent "e-2", bit for bit: the fraction correctly rounded, not
+// the percentage divided by 100.
+func FuzzPercent(f *testing.F) {
+	for _, s := range []string{"91.6", "1.4", "16.7", "2.2", "5.8", "78.1", "0", "-0.0", "100", "100.0", "0.01",
+		"999999999999.999", "123456789012345", "1234567890123456", "1e5", ".", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := Percent([]byte(s))
+		if !ok {
+			return
+		}
+		want, err := strconv.ParseFloat(s+"e-2", 64)
+		if err != nil {
+			t.Fatalf("%q: Percent took %v, ParseFloat refused: %v", s, got, err)
+		}
+		if math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%q: Percent %v (%#x), ParseFloat %v (%#x)", s, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+	})
+}

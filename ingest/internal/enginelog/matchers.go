@@ -33,6 +33,52 @@ func matchContainer(b []byte) (int, stampSpan) {
 	return SkipSpaces(b, end), stampSpan{0, n, zoned}
 }
 
+// tracingLevels are tracing's levels as its fmt layer prints them, right
+// aligned in five columns.
+var tracingLevels = [...][]byte{[]byte("TRACE "), []byte("DEBUG "), []byte(" INFO "), []byte(" WARN "), []byte("ERROR ")}
+
+// matchTracing matches the head of a line of Rust's tracing-subscriber fmt
+// layer in its default (full) format, "<RFC 3339> LEVEL target: ", the
+// target a module path ("loggers.log", "dynamo_runtime::component").
+// Dynamo's Python logging bridge (ai-dynamo/dynamo#6566) logs the records
+// of the engine it runs this way, with the logger's module and function as
+// the target: the engine's own header is gone, and the stamp, UTC, times
+// the line.
+func matchTracing(b []byte) (int, stampSpan) {
+	n, zoned := rfc3339(b)
+	if n == 0 || n >= len(b) || b[n] != ' ' {
+		return 0, stampSpan{}
+	}
+	lv := 0
+	for _, l := range tracingLevels {
+		if bytes.HasPrefix(b[n+1:], l) {
+			lv = len(l)
+			break
+		}
+	}
+	if lv == 0 {
+		return 0, stampSpan{}
+	}
+	i := n + 1 + lv
+	j := i
+	for j < len(b) {
+		c := b[j]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', j > i && (c >= '0' && c <= '9' || c == '.'):
+			j++
+			continue
+		case c == ':' && j > i && j+1 < len(b) && b[j+1] == ':':
+			j += 2
+			continue
+		}
+		break
+	}
+	if j == i || !bytes.HasPrefix(b[j:], []byte(": ")) {
+		return 0, stampSpan{}
+	}
+	return SkipSpaces(b, j+2), stampSpan{0, n, zoned}
+}
+
 // isCRI reports whether b, what follows an RFC 3339 stamp, begins with
 // the CRI format's " stdout F " (stream, then F for a full line or P for a
 // partial one).

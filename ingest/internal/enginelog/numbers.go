@@ -61,6 +61,19 @@ func ParseNumber(b []byte) (float64, error) {
 	return x, nil
 }
 
+// ParsePercent parses a number as ParseNumber does and returns it divided
+// by 100: "91.6" (of "91.6%") gives 0.916, the fraction a reader reads off
+// the line, where dividing ParseNumber's value gives 0.9159999999999999.
+func ParsePercent(b []byte) (float64, error) {
+	if len(b) > 0 && b[0] != '+' {
+		if x, ok := decimal.Percent(b); ok {
+			return x, nil
+		}
+	}
+	x, err := ParseNumber(b)
+	return x / 100, err
+}
+
 // plainNumber reports whether b is digits with at most one point and an
 // optional leading '-': the numbers ParseNumber takes.
 func plainNumber(b []byte) bool {

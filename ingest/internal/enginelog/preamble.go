@@ -170,7 +170,7 @@ func (p *Preamble) Read(raw []byte) Line {
 		p.clean = StripANSI(p.clean[:0], l.Text)
 		l.Text, l.stripped = p.clean, true
 	}
-	l.Text = trimEnd(l.Text)
+	l.Text = cutRayRepeat(trimEnd(l.Text))
 	if b := l.Text; len(b) > 1 && b[0] == '[' && b[1] >= '0' && b[1] <= '9' && !launcherLikely(b) && !remnantAt(b) {
 		if l.jsonEnd > 0 {
 			l.wrappers.add(l.jsonKind)
@@ -215,6 +215,42 @@ func trimEnd(b []byte) []byte {
 		n--
 	}
 	return b[:n]
+}
+
+// Ray's log deduplication (python/ray/_private/ray_logging: "lines of
+// the same pattern ... are buffered for up to five seconds and printed in
+// batch") ends the line it prints for several processes' alike lines with
+// " [repeated Nx across cluster]", the first such line also with
+// " (Ray deduplicates logs by default. Set RAY_DEDUP_LOGS=0 ...)". The
+// line is one process's, as it printed it.
+var (
+	rayRepeat    = []byte(" [repeated ")
+	rayRepeatEnd = []byte("x across cluster]")
+	rayDedupNote = []byte(" (Ray deduplicates logs by default.")
+	rayNoteEnd   = []byte("for more options.)")
+)
+
+// cutRayRepeat returns b without Ray's deduplication suffix, if it ends
+// with one.
+func cutRayRepeat(b []byte) []byte {
+	if n := len(b); n == 0 || b[n-1] != ']' && b[n-1] != ')' {
+		return b // most lines: one comparison
+	}
+	if bytes.HasSuffix(b, rayNoteEnd) {
+		i := bytes.LastIndex(b, rayDedupNote)
+		if i < 0 {
+			return b
+		}
+		b = b[:i]
+	}
+	if !bytes.HasSuffix(b, rayRepeatEnd) {
+		return b
+	}
+	i := bytes.LastIndex(b, rayRepeat)
+	if i < 0 || digits(b[i+len(rayRepeat):]) != len(b)-i-len(rayRepeat)-len(rayRepeatEnd) {
+		return b
+	}
+	return trimEnd(b[:i])
 }
 
 // processes returns the offset in l.Text after the "(Name pid=N ...)"

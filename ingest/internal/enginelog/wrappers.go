@@ -47,11 +47,15 @@ const (
 	// JournaldJSON is an entry of `journalctl -o json`, the engine's line
 	// its MESSAGE (journaldjson.go).
 	JournaldJSON
+	// Tracing is the head of a line of Rust's tracing-subscriber,
+	// "<RFC 3339> LEVEL target: ", in place of the engine's header: Dynamo
+	// logs its engines' Python records so (matchTracing).
+	Tracing
 	numWrappers
 )
 
 var wrapperNames = [numWrappers]string{
-	"logexport-tsv", "cri", "journald", "container-rfc3339", "kubectl-prefix", "timestamp-pipe", "docker-compose", "slurm-label", "launcher", "ray", "docker-json", "journald-json",
+	"logexport-tsv", "cri", "journald", "container-rfc3339", "kubectl-prefix", "timestamp-pipe", "docker-compose", "slurm-label", "launcher", "ray", "docker-json", "journald-json", "tracing",
 }
 
 // String returns the wrapper's name.
@@ -99,6 +103,7 @@ var matchers = [...]struct {
 }{
 	{LogExport, matchLogExport, digitBytes},
 	{Journald, matchJournald, digitBytes + "JFMASOND"},
+	{Tracing, matchTracing, digitBytes},     // before Container: the same stamp
 	{Container, matchContainer, digitBytes}, // also CRI
 	{KubectlPrefix, matchKubectlPrefix, "["},
 	{Pipe, matchPipe, digitBytes},

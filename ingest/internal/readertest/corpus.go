@@ -67,7 +67,7 @@ var (
 )
 
 func init() {
-	for w := range enginelog.JournaldJSON + 1 {
+	for w := range enginelog.Tracing + 1 {
 		corpusWrappers[w.String()] = true
 	}
 }
