@@ -52,7 +52,7 @@ Examples:
   outlast check --rules ci.yaml A=ds-main B=ds-pr
   outlast check --where design=prevention --require persistent_runs=0 ds
   outlast check --require collapse_rate_not_worse=true old=ds-0.8 new=ds-0.9
-  outlast check --rules ci.yaml --format markdown ds >> "$GITHUB_STEP_SUMMARY"
+  outlast check --rules ci.yaml --format markdown A=ds-main B=ds-pr >> "$GITHUB_STEP_SUMMARY"
 `
 
 func runCheck(stdout, stderr io.Writer, args []string) error {

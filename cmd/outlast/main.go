@@ -26,7 +26,7 @@ type command struct {
 var commands = map[string]command{}
 
 // exitError carries the exit status an error should produce: 1 for a
-// finding (a failed check, a regression), 2 for bad input or usage.
+// finding (a failed rule of outlast check), 2 for bad input or usage.
 type exitError struct {
 	code int
 	err  error
@@ -120,6 +120,6 @@ Commands:
 Run "outlast <command> --help" for a command's flags and examples.
 Every command takes -h/--help, -q/--quiet and --progress; the commands
 that write files take -o/--out.
-Exit status: 0 ok, 1 a finding (failed check or regression), 2 bad input or usage.
+Exit status: 0 ok, 1 a finding (a rule of "outlast check" failed), 2 bad input or usage.
 `, "\n"))
 }

@@ -48,9 +48,9 @@ Designs and their arms (the paper's Table 1 parameters):
 Examples:
   outlast simulate --design paired --seeds 12 --out runs/paired
   outlast simulate --design recovery --seeds 4 --engine sglang --out runs/recovery
-  outlast simulate --design paired --burst 0.07@900+120 --duration 60m --out runs/p
-  outlast simulate --design paired --control budgeter@0 --out runs/guarded
-  outlast simulate --design paired --burst none --flush 600 --duration 60m --out runs/f
+  outlast simulate --design paired --burst 0.07@900+120 --duration 60m --seed 701 --out runs/p
+  outlast simulate --design paired --control budgeter@0 --seed 801 --out runs/guarded
+  outlast simulate --design paired --burst none --flush 600 --duration 60m --seed 901 --out runs/f
   outlast simulate --design drain --rate-change 0.012@1200 --out runs/drain12
   outlast simulate --design calibration --seeds 3 --out runs/cal
 `

@@ -5,8 +5,9 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
-	"time"
 	"unicode/utf8"
+
+	"github.com/outlast-dev/outlast/internal/rfc3339"
 )
 
 // This file converts member values (strings, enums, counts, numbers and
@@ -186,12 +187,18 @@ func optCount(l *object, k int) (*int64, *lineError) {
 	return &v, nil
 }
 
-// count parses a non-negative integer value.
+// count parses a non-negative integer value. A whole number in another
+// form (1000.0, 1e3, -0.0) is that integer, as JSON Schema's "integer"
+// takes it: Python's json writes a count held as a float so.
 func count(raw []byte, off int, name string) (int64, *lineError) {
 	v, ok := parseInt(raw)
 	if !ok {
 		if raw[0] == '-' || isDigit(raw[0]) {
-			if f, fok := parseFloat(raw); fok && f < 0 {
+			f, fok := parseFloat(raw)
+			if fok && f == math.Trunc(f) && f > -1 && f < 1<<53 {
+				return int64(f), nil
+			}
+			if fok && f < 0 {
 				return 0, fieldErr(off, "%s: want a non-negative integer, got %s", name, show(raw))
 			}
 			return 0, fieldErr(off, "%s: want an integer, got %s", name, show(raw))
@@ -236,7 +243,7 @@ func (r *Reader) requiredTime(l *object, k int) (float64, *lineError) {
 		if err != nil {
 			return 0, err
 		}
-		t, perr := time.Parse(time.RFC3339Nano, s)
+		t, perr := rfc3339.Parse(s)
 		if perr != nil {
 			return 0, fieldErr(m.off, "%s: want Unix seconds or an RFC 3339 time, got %q", keyNames[k], s)
 		}

@@ -86,8 +86,14 @@ func (p *parser) manifest(root *yaml.Node) (*Manifest, error) {
 		case "format":
 		case "run":
 			m.Name, err = p.str(e, "run")
-			if err == nil && !runNameRE.MatchString(m.Name) {
+			switch {
+			case err != nil:
+			case !runNameRE.MatchString(m.Name):
 				err = p.errorf(e.Value, "run: %q is not a valid run name: use only letters, digits, '.', '_' and '-'", m.Name)
+			case m.Name[0] == '.':
+				// ".", ".." and hidden names are no partition directory
+				// of their own (run=. is the table's own directory).
+				err = p.errorf(e.Value, "run: %q is not a valid run name: it must not begin with '.'", m.Name)
 			}
 		case "experiment":
 			m.Experiment, err = p.str(e, "experiment")

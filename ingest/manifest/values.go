@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outlast-dev/outlast/internal/rfc3339"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/outlast-dev/outlast/internal/yamlpos"
@@ -54,7 +56,7 @@ func (p *parser) timestamp(e yamlpos.Entry, path string) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
+	t, err := rfc3339.Parse(s)
 	if err != nil {
 		return time.Time{}, p.errorf(e.Value, "%s: want an RFC 3339 time such as 2026-10-27T12:00:00Z, got %q", path, s)
 	}

@@ -58,6 +58,9 @@ func (r *runReader) collectTurns(src loadgen.Source, file string) (span, error) 
 func (r *runReader) cacheReported(file string, n, cached int64) {
 	rep := cached > 0
 	r.res.Data.Run.CacheReported = &rep
+	if n == 0 {
+		r.warnf("WARNING: %s: no turn in it, completed or failed: the run gives no measure", file)
+	}
 	if n > 0 && !rep {
 		r.warnf("WARNING: %s: no turn carries a cached-token count, so the engine did not report them "+
 			"(start vLLM with --enable-prompt-tokens-details, SGLang with --enable-cache-report): "+

@@ -12,9 +12,10 @@
 //
 // The gateway log is outlast's own gateway.jsonl or a load generator's
 // per-request export (AIPerf, GuideLLM, inference-perf), chosen by
-// files.gateway_format or by its first bytes. A GuideLLM report with
-// several benchmarks (a sweep) is one run per benchmark: ReadAll and
-// StreamAll return them all; Read and Stream refuse such a directory.
+// files.gateway_format, else by its first bytes, else by its name
+// (Detect). A GuideLLM report with several benchmarks (a sweep) is one run
+// per benchmark: ReadAll and StreamAll return them all; Read and Stream
+// refuse such a directory.
 //
 // The files of this package follow the run directory: rundir.go the
 // manifest and the order of reading, format.go which gateway log and
@@ -204,6 +205,16 @@ func (s *countingSink) finish(res *Result) error {
 // to the Sink it returns for each run's name instead of into memory, with
 // sessions known after their end by the hash of their id unless exact.
 func readRunDir(dir string, opt Options, exact bool, begin func(run string) (*countingSink, error)) ([]*Result, error) {
+	res, err := readRunDirIn(dir, opt, exact, begin)
+	if err != nil && !strings.HasPrefix(err.Error(), dir+": ") {
+		// Every error names the run directory it is about, also one that
+		// came from below without it (a file that is not gzip, say).
+		err = fmt.Errorf("%s: %w", dir, err)
+	}
+	return res, err
+}
+
+func readRunDirIn(dir string, opt Options, exact bool, begin func(run string) (*countingSink, error)) ([]*Result, error) {
 	mpath := filepath.Join(dir, ManifestName)
 	mbytes, err := os.ReadFile(mpath)
 	if err != nil {
@@ -286,14 +297,20 @@ func (d *dirReader) newRun(run schema.Run, t0 time.Time) (*runReader, error) {
 // run to its Sink.
 func (r *runReader) finishRun(gwSpan span, clip *span) error {
 	m, res := r.m, r.res
-	if p, err := findFile(r.dir, m.Files.EngineLog, false); err != nil {
+	r.checkRunWindow(gwSpan)
+	p, err := findFile(r.dir, m.Files.EngineLog, m.Files.EngineLog != manifest.DefaultEngineLog)
+	if err != nil {
 		return err
-	} else if p != "" {
+	}
+	if p != "" {
 		span, err := r.readEngineLog(p, m.Engine.Name)
 		if err != nil {
 			return err
 		}
 		r.checkSpan("engine log samples", span, gwSpan)
+	}
+	if m.Engine.PrefixCaching == nil {
+		r.prefixCachingUnstated(p, res.Data.Run.EngineLogFormat)
 	}
 	if p, err := findMetrics(r.dir, m.Files.Metrics); err != nil {
 		return err
@@ -325,7 +342,7 @@ func findFile(dir, name string, required bool) (string, error) {
 		}
 	}
 	if required {
-		return "", fmt.Errorf("%s: missing %s (required by run-format.md)", dir, name)
+		return "", fmt.Errorf("%s: missing %s (named in run.yaml, or required by run-format.md)", dir, name)
 	}
 	return "", nil
 }
@@ -338,7 +355,9 @@ func findMetrics(dir, name string) (string, error) {
 	if st, err := os.Stat(p); err == nil && st.IsDir() {
 		return p, nil
 	}
-	return findFile(dir, name, false)
+	// A name of run.yaml's own is no default that may be absent: a typo
+	// must not pass silently.
+	return findFile(dir, name, name != manifest.DefaultMetrics)
 }
 
 // runReader reads the files of one run directory into res.
@@ -393,6 +412,23 @@ func (s *span) add(t float64) {
 }
 
 func (s span) ok() bool { return s.first <= s.last }
+
+// checkRunWindow warns when the gateway's activity, gw, lies far from the
+// run's planned window, 0..duration_s: a wrong started_at (a time zone's
+// hours, a day off) places every record elsewhere, and nothing else would
+// say so. Some slack is allowed before 0 and much after the planned end
+// (a run may go on draining).
+func (r *runReader) checkRunWindow(gw span) {
+	d := r.res.Data.Run.DurationS
+	if !gw.ok() || d <= 0 {
+		return
+	}
+	slack := max(60, d/10)
+	if gw.first < -slack || gw.first > d || gw.last > 2*d+slack {
+		r.warnf("WARNING: the gateway's records span %.0f..%.0f s of run time, but the run is planned for 0..%.0f s: check started_at (and the records' clock)",
+			gw.first, gw.last, d)
+	}
+}
 
 func (r *runReader) checkSpan(what string, s, gw span) {
 	if !s.ok() || !gw.ok() {

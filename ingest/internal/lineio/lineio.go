@@ -89,11 +89,26 @@ func newReader(r io.Reader, name string, closer io.Closer, head bool, size int64
 	}
 	if head {
 		lr.br = bufio.NewReaderSize(src, headBuffer)
-		return lr, nil
+	} else {
+		lr.br = readers.Get().(*bufio.Reader)
+		lr.br.Reset(src)
 	}
-	lr.br = readers.Get().(*bufio.Reader)
-	lr.br.Reset(src)
+	skipBOM(lr.br)
 	return lr, nil
+}
+
+// utf8BOM is the byte order mark some editors and Windows tools write at
+// the start of a UTF-8 file.
+const utf8BOM = "\xef\xbb\xbf"
+
+// skipBOM skips a UTF-8 byte order mark at the start of br: it is no part
+// of the first line (the columns of that line count after it), and a
+// researcher's file saved by such a tool must read as the same file
+// without it. It is still hashed: the hash is of the bytes as stored.
+func skipBOM(br *bufio.Reader) {
+	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
+		br.Discard(len(utf8BOM))
+	}
 }
 
 // headBuffer is the buffer of a reader that only looks at an input's head.

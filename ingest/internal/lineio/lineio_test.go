@@ -40,6 +40,10 @@ func TestLines(t *testing.T) {
 		{"long line", long + "\nz\n", []string{"1:" + long, "2:z"}, false},
 		{"long last line cut", "a\n" + long, []string{"1:a", "2:" + long}, true},
 		{"long lines in a row", long + "\n" + long + "\r\n", []string{"1:" + long, "2:" + long}, false},
+		{"byte order mark skipped", "\xef\xbb\xbfa\nb\n", []string{"1:a", "2:b"}, false},
+		{"only a byte order mark", "\xef\xbb\xbf", nil, false},
+		{"a mark later is kept", "a\n\xef\xbb\xbfb\n", []string{"1:a", "2:\xef\xbb\xbfb"}, false},
+		{"a part of a mark is kept", "\xef\xbbx\n", []string{"1:\xef\xbbx"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := NewReader(strings.NewReader(tc.in), "f.log")

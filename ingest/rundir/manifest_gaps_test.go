@@ -1,0 +1,87 @@
+package rundir
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPrefixCachingUnstated leaves engine.prefix_caching out of run.yaml:
+// the run takes it from the engine log's startup arguments, else from the
+// engine's default, and says so; never a silent "off".
+func TestPrefixCachingUnstated(t *testing.T) {
+	for _, tc := range []struct {
+		name, fixture string
+		log           func(string) string // edits the engine log; nil removes it
+		want          bool
+		from          string
+	}{
+		{"vLLM arguments say off", "vllm-0.10", func(l string) string {
+			return "INFO 09-02 05:19:00 [utils.py:326] non-default args: {'model': 'Qwen/Qwen3-8B', 'enable_prefix_caching': False}\n" + l
+		}, false, "engine.log's startup arguments"},
+		{"SGLang radix cache disabled", "sglang-2026", func(l string) string {
+			return "[2026-07-20 10:14:00] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', disable_radix_cache=True, chunked_prefill_size=8192)\n" + l
+		}, false, "engine.log's startup arguments"},
+		{"vLLM V1 log silent", "vllm-0.8", func(l string) string {
+			return strings.ReplaceAll(l, "enable_prefix_caching", "enable_chunked_prefill")
+		}, true, "both engines' default"},
+		{"no engine log", "vllm-2026", nil, true, "no engine log"},
+	} {
+		dir := copyRun(t, tc.fixture)
+		rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string {
+			return strings.Replace(m, "  prefix_caching: true\n", "", 1)
+		})
+		if tc.log == nil {
+			os.Remove(filepath.Join(dir, "engine.log"))
+		} else if l := readFile(t, filepath.Join(dir, "engine.log")); tc.log(l) != l {
+			writeFile(t, filepath.Join(dir, "engine.log"), tc.log(l))
+		}
+		res := read(t, dir, Options{Version: "test"})
+		if got := res.Data.Run.PrefixCaching; got != tc.want {
+			t.Errorf("%s: prefix_caching %t, want %t", tc.name, got, tc.want)
+		}
+		warned(t, res, "does not give engine.prefix_caching: taken as")
+		warned(t, res, tc.from)
+	}
+}
+
+// TestNamedFileMissingIsAnError names files in run.yaml that are not in
+// the run directory: a name of run.yaml's own is no optional default, and
+// a typo in it must not pass silently. The default names may be absent.
+func TestNamedFileMissingIsAnError(t *testing.T) {
+	for _, key := range []string{"engine_log: vllm.out", "metrics: scrapes.txt"} {
+		dir := copyRun(t, "vllm-0.8")
+		rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string { return m + "files:\n  " + key + "\n" })
+		name := strings.TrimSpace(strings.SplitN(key, ":", 2)[1])
+		if _, err := Read(dir, Options{}); err == nil || !strings.Contains(err.Error(), "missing "+name) {
+			t.Errorf("%s: err = %v, want missing %s", key, err, name)
+		}
+	}
+	dir := copyRun(t, "vllm-0.8")
+	rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string {
+		return m + "files:\n  engine_log: engine.log\n  metrics: metrics.prom\n"
+	})
+	os.Remove(filepath.Join(dir, "engine.log"))
+	os.Remove(filepath.Join(dir, "metrics.prom"))
+	read(t, dir, Options{Version: "test"})
+}
+
+// TestEmptyGatewayIsALoudWarning reads a run whose gateway log holds no
+// record: it ingests, and says the run has no turn.
+func TestEmptyGatewayIsALoudWarning(t *testing.T) {
+	dir := copyRun(t, "vllm-0.8")
+	writeFile(t, filepath.Join(dir, "gateway.jsonl"), "")
+	warned(t, read(t, dir, Options{Version: "test"}), "no turn in it")
+}
+
+// TestNotGzipNamesTheRun reads a gateway.jsonl.gz that is not gzip: the
+// error names the run directory, as every other does.
+func TestNotGzipNamesTheRun(t *testing.T) {
+	dir := copyRun(t, "vllm-0.8")
+	os.Rename(filepath.Join(dir, "gateway.jsonl"), filepath.Join(dir, "gateway.jsonl.gz"))
+	_, err := Read(dir, Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), dir+": gateway.jsonl.gz: gzip") {
+		t.Errorf("err = %v, want it to begin %q", err, dir+": gateway.jsonl.gz: gzip")
+	}
+}

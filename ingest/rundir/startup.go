@@ -1,0 +1,95 @@
+package rundir
+
+import (
+	"bytes"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/schema"
+)
+
+// The startup arguments that turn prefix caching on or off, as the
+// engines print them: vLLM's config dump ("'enable_prefix_caching': True"
+// in its non-default args, "enable_prefix_caching=True" in EngineArgs'
+// repr), SGLang's "server_args=ServerArgs(…, disable_radix_cache=False, …)".
+var (
+	vllmPrefixArg  = regexp.MustCompile(`enable_prefix_caching(?:': |=)(True|False)`)
+	sglangRadixArg = regexp.MustCompile(`disable_radix_cache=(True|False)`)
+)
+
+// startupLines is how far into a log the engines print their arguments.
+const startupLines = 2000
+
+// PrefixCachingArg returns what the startup arguments among the first
+// 2,000 lines of the engine log at path say of prefix caching for engine
+// (schema.EngineVLLM or EngineSGLang): nil when they say nothing.
+func PrefixCachingArg(path, engine string) (*bool, error) {
+	lr, err := openHead(path)
+	if err != nil {
+		return nil, err
+	}
+	defer lr.Close()
+	return prefixCachingArg(lr, engine), lr.Err()
+}
+
+func prefixCachingArg(lr *lineio.Reader, engine string) *bool {
+	// A literal looked for first: the regular expression runs on the few
+	// lines that hold it.
+	re, marker := vllmPrefixArg, []byte("prefix_caching")
+	if engine == schema.EngineSGLang {
+		re, marker = sglangRadixArg, []byte("radix_cache")
+	}
+	for i := 0; i < startupLines && lr.Next(); i++ {
+		b := lr.Bytes()
+		if !bytes.Contains(b, marker) {
+			continue
+		}
+		if m := re.FindSubmatch(b); m != nil {
+			on := string(m[1]) == "True"
+			if engine == schema.EngineSGLang {
+				on = !on // disable_radix_cache
+			}
+			return &on
+		}
+	}
+	return nil
+}
+
+// prefixCachingUnstated decides prefix caching for a run whose run.yaml
+// does not say it, rather than taking its absence for "off": from the
+// engine log at path ("" for none), whose format was read as logFormat
+// ("vllm-v0+docker-compose", say). Both engines cache prefixes unless told
+// not to (vLLM's V1 engine; SGLang's radix cache); vLLM's V0 engine did
+// not. Every way, the run says how it was decided.
+func (r *runReader) prefixCachingUnstated(path, logFormat string) {
+	run := &r.res.Data.Run
+	engine, _, _ := strings.Cut(logFormat, "-")
+	engine, _, _ = strings.Cut(engine, "+")
+	var on *bool
+	from := ""
+	if path != "" && (engine == schema.EngineVLLM || engine == schema.EngineSGLang) {
+		lr, err := openHead(path)
+		if err == nil {
+			on = prefixCachingArg(lr, engine)
+			lr.Close()
+		}
+		from = filepath.Base(path) + "'s startup arguments"
+	}
+	switch {
+	case on != nil:
+	case path != "" && strings.HasPrefix(logFormat, "vllm-v0"):
+		on, from = new(bool), "the default of vLLM's V0 engine, whose log "+filepath.Base(path)+" is"
+	default:
+		t := true
+		on, from = &t, "both engines' default (vLLM's V1 engine, SGLang's radix cache)"
+		if path == "" {
+			from += ", with no engine log to say otherwise"
+		} else {
+			from += ": " + filepath.Base(path) + " does not turn it off"
+		}
+	}
+	run.PrefixCaching = *on
+	r.warnf("WARNING: run.yaml does not give engine.prefix_caching: taken as %t, from %s; write it in run.yaml to be sure", *on, from)
+}
