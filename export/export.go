@@ -25,11 +25,27 @@ type column struct {
 	name  string
 	index int
 	typ   reflect.Type
+	// unknownIn reports whether the column's figures are unknown in a run,
+	// where the dataset stores a value with a flag of the run's saying so;
+	// nil for a column always known.
+	unknownIn func(*schema.RunData) bool
 }
 
-// columns lists the exported columns of a row type: "run", then every field
-// with a parquet name, in declaration order.
-func columns(t reflect.Type) []column {
+// unknownInRun are the columns whose figures a run's flag can make
+// unknown, by table and column. The turns' cached_tokens are 0 in the
+// dataset when the engine reported none (runs.cache_reported false:
+// vLLM's API leaves the figure out when nothing was cached, so a turn's
+// figure is known only once the whole run is read, after its turns were
+// written); an export, read run by run, says "unknown" instead.
+var unknownInRun = map[string]func(*schema.RunData) bool{
+	schema.TableTurns + ".cached_tokens": func(d *schema.RunData) bool {
+		return d.Run.CacheReported != nil && !*d.Run.CacheReported
+	},
+}
+
+// columns lists the exported columns of table, whose row type is t: "run",
+// then every field with a parquet name, in declaration order.
+func columns(table string, t reflect.Type) []column {
 	cols := []column{{name: "run", index: -1}}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -37,7 +53,7 @@ func columns(t reflect.Type) []column {
 		if tag == "" || tag == "-" {
 			continue
 		}
-		cols = append(cols, column{name: tag, index: i, typ: f.Type})
+		cols = append(cols, column{name: tag, index: i, typ: f.Type, unknownIn: unknownInRun[table+"."+tag]})
 	}
 	return cols
 }
@@ -110,8 +126,10 @@ func writeAll(w io.Writer, table string, runs []*schema.RunData, newWriter func(
 type Writer struct {
 	table string
 	cols  []column
-	add   func(rows reflect.Value) error
-	close func() error
+	// add writes rows, with null in the columns unknown holds true for.
+	add     func(rows reflect.Value, unknown []bool) error
+	close   func() error
+	unknown []bool
 }
 
 // Write adds the rows of d's table.
@@ -120,7 +138,10 @@ func (tw *Writer) Write(d *schema.RunData) error {
 	if err != nil {
 		return err
 	}
-	return tw.add(rows)
+	for i, c := range tw.cols {
+		tw.unknown[i] = c.unknownIn != nil && c.unknownIn(d)
+	}
+	return tw.add(rows, tw.unknown)
 }
 
 // Close writes what is left: the last record batch and the Arrow footer,
@@ -134,7 +155,8 @@ func newWriter(table string) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Writer{table: table, cols: columns(rows.Type().Elem())}, nil
+	cols := columns(table, rows.Type().Elem())
+	return &Writer{table: table, cols: cols, unknown: make([]bool, len(cols))}, nil
 }
 
 // NewCSVWriter writes the header row of table to w and returns the Writer
@@ -153,15 +175,18 @@ func NewCSVWriter(w io.Writer, table string) (*Writer, error) {
 	if err := cw.Write(rec); err != nil {
 		return nil, err
 	}
-	tw.add = func(rows reflect.Value) error {
+	tw.add = func(rows reflect.Value, unknown []bool) error {
 		for r := 0; r < rows.Len(); r++ {
 			row := rows.Index(r)
 			for i, c := range cols {
-				if c.index < 0 {
+				switch {
+				case c.index < 0:
 					rec[i] = runName(row)
-					continue
+				case unknown[i]:
+					rec[i] = ""
+				default:
+					rec[i] = formatCSV(row.Field(c.index))
 				}
-				rec[i] = formatCSV(row.Field(c.index))
 			}
 			if err := cw.Write(rec); err != nil {
 				return err
@@ -239,7 +264,7 @@ func NewArrowWriter(w io.Writer, table string) (*Writer, error) {
 	fields[0] = arrow.Field{Name: "run", Type: arrow.BinaryTypes.String}
 	for i, c := range cols[1:] {
 		typ, nullable := arrowType(c.typ)
-		fields[i+1] = arrow.Field{Name: c.name, Type: typ, Nullable: nullable}
+		fields[i+1] = arrow.Field{Name: c.name, Type: typ, Nullable: nullable || c.unknownIn != nil}
 	}
 	md := arrow.NewMetadata([]string{schema.VersionKey, schema.TableKey}, []string{schema.Version, table})
 	sch := arrow.NewSchema(fields, &md)
@@ -255,11 +280,15 @@ func NewArrowWriter(w io.Writer, table string) (*Writer, error) {
 		return fw.Write(rec)
 	}
 	batched, total := 0, 0 // rows in the current batch, in all
-	tw.add = func(rows reflect.Value) error {
+	tw.add = func(rows reflect.Value, unknown []bool) error {
 		for r := 0; r < rows.Len(); r++ {
 			row := rows.Index(r)
 			b.Field(0).(*array.StringBuilder).Append(runName(row))
 			for i, c := range cols[1:] {
+				if unknown[i+1] {
+					b.Field(i + 1).AppendNull()
+					continue
+				}
 				appendArrow(b.Field(i+1), row.Field(c.index))
 			}
 			batched++

@@ -25,6 +25,11 @@ func runs() []*schema.RunData {
 			Turns: []schema.Turn{
 				{Run: "b", Session: "s2", Turn: 3, DoneS: 0.5, PromptTokens: 10, Status: "error"},
 			}},
+		// The engine reported no cached tokens: their figures are unknown.
+		{Run: schema.Run{Run: "c", CacheReported: ptr(false)},
+			Turns: []schema.Turn{
+				{Run: "c", Session: "s3", Turn: 0, DoneS: 2, PromptTokens: 20, OutputTokens: 5, Status: "ok"},
+			}},
 	}
 }
 
@@ -35,7 +40,8 @@ func TestCSV(t *testing.T) {
 	}
 	want := "run,session,turn,origin,ready_s,sent_s,first_token_s,done_s,prompt_tokens,cached_tokens,output_tokens,status\n" +
 		"a,s1,0,,,1.21,,9.85,6144,2048,300,ok\n" +
-		"b,s2,3,,,,,0.5,10,0,0,error\n"
+		"b,s2,3,,,,,0.5,10,0,0,error\n" +
+		"c,s3,0,,,,,2,20,,5,ok\n"
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
@@ -68,8 +74,8 @@ func TestArrowRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.NumRows() != 2 || rec.NumCols() != 12 {
-		t.Fatalf("shape %dx%d, want 2x12", rec.NumRows(), rec.NumCols())
+	if rec.NumRows() != 3 || rec.NumCols() != 12 {
+		t.Fatalf("shape %dx%d, want 3x12", rec.NumRows(), rec.NumCols())
 	}
 	sch := rec.Schema()
 	col := func(name string) arrow.Array { return rec.Column(sch.FieldIndices(name)[0]) }
@@ -78,10 +84,13 @@ func TestArrowRoundTrip(t *testing.T) {
 	}
 	sent := col("sent_s").(*array.Float64)
 	if sent.Value(0) != 1.21 || !sent.IsNull(1) {
-		t.Errorf("sent_s = %v, want [1.21 null]", sent)
+		t.Errorf("sent_s = %v, want [1.21 null null]", sent)
 	}
-	if got := col("cached_tokens").(*array.Int64).Value(0); got != 2048 {
-		t.Errorf("cached_tokens[0] = %d", got)
+	if c := col("cached_tokens").(*array.Int64); c.Value(0) != 2048 || c.IsNull(1) || c.Value(1) != 0 || !c.IsNull(2) {
+		t.Errorf("cached_tokens = %v, want [2048 0 null]", c)
+	}
+	if f, _ := sch.FieldsByName("cached_tokens"); !f[0].Nullable {
+		t.Error("cached_tokens not nullable")
 	}
 	if f, _ := sch.FieldsByName("sent_s"); !f[0].Nullable {
 		t.Error("sent_s not nullable")
