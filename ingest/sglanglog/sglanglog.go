@@ -169,6 +169,16 @@ func (r *Reader) readLine(l *enginelog.Line, s *schema.EngineSample) (ok bool, e
 			return false, nil
 		}
 	} else {
+		// The KV pool's lines are startup facts, true whatever the time:
+		// read also where the header is lost (a paste) or the line is
+		// glued on after other output.
+		rest := l.Text[l.Start:]
+		if k := bytes.Index(rest, maxTotalKey); k >= 0 {
+			return false, r.maxTotalLine(l, l.Start+k)
+		}
+		if k := bytes.Index(rest, allocatedMsg); k >= 0 {
+			return false, r.allocatedLine(l, l.Start+k)
+		}
 		var glued bool
 		if hok, glued, ok = batchElsewhere(l, h, bt); !ok {
 			return false, nil
