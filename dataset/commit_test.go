@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/outlast-dev/outlast/schema"
@@ -56,9 +57,9 @@ func commitWithRejects(root, version, rejects string) error {
 func TestCommitKilledIsFinished(t *testing.T) {
 	if root := os.Getenv("OUTLAST_TEST_COMMIT_ROOT"); root != "" {
 		at, _ := strconv.Atoi(os.Getenv("OUTLAST_TEST_KILL_AT"))
-		n := 0
+		var n atomic.Int64 // the tables move on goroutines of their own
 		beforeMove = func() {
-			if n++; n == at {
+			if n.Add(1) == int64(at) {
 				os.Exit(9)
 			}
 		}
@@ -68,8 +69,10 @@ func TestCommitKilledIsFinished(t *testing.T) {
 		}
 		os.Exit(0)
 	}
-	// 5 tables and the rejects of 3 runs: 18 moves.
-	for at := 1; at <= 18; at++ {
+	// 5 tables and the rejects of 3 runs: 18 moves, the tables' on
+	// goroutines of their own; a kill before the first, in the middle,
+	// before the runs table's, and before the last.
+	for _, at := range []int{1, 4, 8, 12, 16, 18} {
 		root := t.TempDir()
 		if err := commitWithRejects(root, "old", "r2"); err != nil {
 			t.Fatal(err)
