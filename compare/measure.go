@@ -78,15 +78,17 @@ var notRecovered = math.Inf(1)
 var Measures = []Measure{
 	{
 		ID: MeasureCollapseRate, Title: "collapse rate: share of runs persistently degraded", Unit: "collapsed",
-		Kind: KindProportion, Delta: DeltaPoints, Counted: "runs with prefix caching on",
+		Kind: KindProportion, Delta: DeltaPoints, Counted: "runs with prefix caching on whose persistence was judged",
 		// Every turn of a run without a prefix cache is cold by design, so
 		// its hit ratio is low from the start: there is no second regime
 		// to fall into. The report calls such a run uncached, not
-		// persistent; so does the collapse rate.
+		// persistent; so does the collapse rate. A run whose persistence
+		// is unknown (no turn, cached tokens unreported) is no healthy
+		// run either: it is left out too (stats.RunSummary.Judged).
 		outcome: func(f *runFacts) (bool, bool) {
-			return f.summary.Persistent, f.summary.Verdict != stats.VerdictUncached
+			return f.summary.Persistent, f.summary.Judged()
 		},
-		leftOut: "%d caching-off run(s) left out: without a prefix cache there is no second regime to collapse into (the report's verdict: uncached)",
+		leftOut: "%d run(s) left out: prefix caching off (no second regime to collapse into; the report's verdict: uncached), or persistence unknown (no turn, cached tokens unreported, or no turn in the last 10 minutes)",
 	},
 	{
 		ID: MeasureEndHit, Title: "hit ratio of healthy runs, last 10 minutes", Unit: "hit ratio",

@@ -45,7 +45,7 @@ func (b *builder) findingsSection() {
 // outcomes first.
 var verdictOrder = []stats.Verdict{
 	stats.VerdictPersistent, stats.VerdictCollapsed, stats.VerdictPartial, stats.VerdictRecovered,
-	stats.VerdictCacheUnreported, stats.VerdictHealthy, stats.VerdictUncached,
+	stats.VerdictCacheUnreported, stats.VerdictNoTurns, stats.VerdictHealthy, stats.VerdictUncached,
 }
 
 // verdictFinding counts the verdicts of e's runs.
@@ -75,7 +75,7 @@ func (b *builder) verdictFinding(e *experiment) {
 // warningFindings adds the warnings about e's runs that change how its
 // numbers read.
 func (b *builder) warningFindings(e *experiment) {
-	var rejected, noLog, noMetrics, unreported, cut, disagree []*runInfo
+	var rejected, noLog, noMetrics, unreported, noTurns, cut, disagree []*runInfo
 	lines := int64(0)
 	for _, r := range e.runs {
 		if r.run.RejectedLines > 0 {
@@ -89,6 +89,8 @@ func (b *builder) warningFindings(e *experiment) {
 			noMetrics = append(noMetrics, r)
 		}
 		switch {
+		case r.sum.Verdict == stats.VerdictNoTurns:
+			noTurns = append(noTurns, r)
 		case r.sum.Verdict == stats.VerdictCacheUnreported:
 			unreported = append(unreported, r)
 		case r.agree.Disagree:
@@ -123,6 +125,11 @@ func (b *builder) warningFindings(e *experiment) {
 		text := fmt.Sprintf("the gateway logs of %s hold no cached-token counts, so there is no gateway hit ratio and no hit-ratio verdict. An engine reports cached tokens to its clients only when asked (%s), and some load generators do not record them.",
 			listRuns(unreported, engineHitNote), cacheFlags)
 		b.found(e, "cache-unreported", true, runNames(unreported), numbers{"runs": float64(len(unreported)), "engine_shows_hits": float64(withHits)}, text)
+	}
+	if len(noTurns) > 0 {
+		b.found(e, "no-turns", true, runNames(noTurns), numbers{"runs": float64(len(noTurns))},
+			fmt.Sprintf("the gateway logs of %s hold no turn, completed or failed: nothing is measured in %s, and every figure of %s is unknown.",
+				listRuns(noTurns, nil), thoseRuns(len(noTurns)), thoseRuns(len(noTurns))))
 	}
 	if len(cut) > 0 {
 		b.found(e, "cut-short", true, runNames(cut), numbers{"runs": float64(len(cut))},

@@ -41,10 +41,11 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 		se.Pairs = append(se.Pairs, SummaryPair{Seed: row.Seed, Twin: pairArm(row.Twin), Burst: pairArm(row.Burst)})
 	}
 	n := t2.BurstOnly + t2.TwinOnly
+	judged := len(t2.Rows) - t2.Unjudged
 	table.Notes = append(table.Notes,
 		persistentMarker+" persistently degraded from its first degraded window after the burst to the end of the run.",
 		fmt.Sprintf("Only the burst run degraded in %d of %d pairs, only the twin in %d, both in %d, neither in %d; two-sided exact sign test over the %d discordant pairs: %s.",
-			t2.BurstOnly, len(t2.Rows), t2.TwinOnly, t2.Both, t2.Neither, n, pText(t2.SignP)))
+			t2.BurstOnly, judged, t2.TwinOnly, t2.Both, t2.Neither, n, pText(t2.SignP)))
 	table.Notes = append(table.Notes, t2.Warnings...)
 	se.SignTest = signSummary(t2)
 	se.Warnings = append(se.Warnings, t2.Warnings...)
@@ -54,7 +55,7 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 		ID:      "sign-" + e.slug,
 		Caption: "Sign test over discordant pairs (§3).",
 		Columns: []model.Column{{Name: "Pairs"}, {Name: "Burst only"}, {Name: "Twin only"}, {Name: "Both"}, {Name: "Neither"}, {Name: "Discordant"}, {Name: "p (two-sided, exact)"}},
-		Rows:    [][]model.Cell{{model.Int(int64(len(t2.Rows))), model.Int(int64(t2.BurstOnly)), model.Int(int64(t2.TwinOnly)), model.Int(int64(t2.Both)), model.Int(int64(t2.Neither)), model.Int(int64(n)), pCell(t2.SignP)}},
+		Rows:    [][]model.Cell{{model.Int(int64(judged)), model.Int(int64(t2.BurstOnly)), model.Int(int64(t2.TwinOnly)), model.Int(int64(t2.Both)), model.Int(int64(t2.Neither)), model.Int(int64(n)), pCell(t2.SignP)}},
 	}
 	if n == 0 {
 		sign.Rows[0][6] = model.Missing()
@@ -146,10 +147,15 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 // pairedFinding is Table 2 in a sentence: how many burst runs and twins
 // ended persistently degraded, and the sign test.
 func (b *builder) pairedFinding(e *experiment, t2 stats.Table2, twin string) {
-	n := len(t2.Rows)
-	if n == 0 {
+	n := len(t2.Rows) - t2.Unjudged
+	if len(t2.Rows) == 0 {
 		b.found(e, "sign-test", true, nil, numbers{"pairs": 0},
 			fmt.Sprintf("no complete pair: Table 2 needs a %q and a %q run with the same seed.", twin, schema.ArmBurst))
+		return
+	}
+	if n == 0 {
+		b.found(e, "sign-test", true, nil, numbers{"pairs": 0, "unjudged": float64(t2.Unjudged)},
+			fmt.Sprintf("no pair to count: in each of the %s a run's persistence is unknown (see Table 2's notes).", plural(t2.Unjudged, "pair")))
 		return
 	}
 	burst, tw := t2.BurstOnly+t2.Both, t2.TwinOnly+t2.Both
@@ -157,10 +163,17 @@ func (b *builder) pairedFinding(e *experiment, t2 stats.Table2, twin string) {
 	if t2.BurstOnly+t2.TwinOnly == 0 {
 		test = fmt.Sprintf("no discordant pair for the sign test, %s", plural(n, "pair"))
 	}
-	b.found(e, "sign-test", false, nil,
-		numbers{"pairs": float64(n), "burst_persistent": float64(burst), "twin_persistent": float64(tw),
-			"burst_only": float64(t2.BurstOnly), "twin_only": float64(t2.TwinOnly), "both": float64(t2.Both), "neither": float64(t2.Neither), "p": t2.SignP},
-		fmt.Sprintf("bursts left %d of %d servers persistently degraded, their twins %d (%s).", burst, n, tw, test))
+	left := ""
+	if t2.Unjudged > 0 {
+		left = fmt.Sprintf("; %s left out, a run's persistence unknown", plural(t2.Unjudged, "pair"))
+	}
+	nums := numbers{"pairs": float64(n), "burst_persistent": float64(burst), "twin_persistent": float64(tw),
+		"burst_only": float64(t2.BurstOnly), "twin_only": float64(t2.TwinOnly), "both": float64(t2.Both), "neither": float64(t2.Neither), "p": t2.SignP}
+	if t2.Unjudged > 0 {
+		nums["unjudged"] = float64(t2.Unjudged)
+	}
+	b.found(e, "sign-test", t2.Unjudged > 0, nil, nums,
+		fmt.Sprintf("bursts left %d of %d servers persistently degraded, their twins %d (%s%s).", burst, n, tw, test, left))
 }
 
 // pairPanel is one panel of a pair's figure: one measure, twin against

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/outlast-dev/outlast/schema"
 )
@@ -12,12 +13,15 @@ import (
 type Verdict string
 
 // Verdicts. A run whose control started while it was collapsed is
-// recovered or collapsed; a run with prefix caching off is uncached (the
-// hit-ratio regimes of §3 do not apply: every turn is cold by design); a
-// run whose engine reported no cached tokens is cache-unreported (its hit
-// ratio is unknown, not 0); any other run is persistent, partial or
-// healthy.
+// recovered or collapsed; a run without any turn is no-turns (nothing to
+// measure); a run with prefix caching off is uncached (the hit-ratio
+// regimes of §3 do not apply: every turn is cold by design); a run whose
+// engine reported no cached tokens is cache-unreported (its hit ratio is
+// unknown, not 0); any other run is persistent, partial or healthy.
 const (
+	// VerdictNoTurns: the gateway log holds no turn, completed or failed
+	// (an empty log, a run that never started): every measure is unknown.
+	VerdictNoTurns  Verdict = "no-turns"
 	VerdictUncached Verdict = "uncached" // prefix caching off: no regime to classify
 	// VerdictCacheUnreported: no turn carried a cached-token count
 	// (runs.cache_reported false), so there is no hit ratio to classify.
@@ -84,6 +88,10 @@ type RunSummary struct {
 	FirstDegradedS float64
 	Persistent     bool
 	Partial        bool
+	// TriggerAfterEnd says the run's trigger (or, for a twin, its slot)
+	// starts at or after the run's end: the burst never ran, so the run
+	// says nothing of what a burst leaves behind (it is not Judged).
+	TriggerAfterEnd bool
 	// ControlStartS is control_start_s (NaN when null). CollapsedAtControl
 	// is CollapsedAt(ControlStartS), false when unknown.
 	ControlStartS      float64
@@ -125,8 +133,20 @@ func (x *RunIndex) Summarize() RunSummary {
 	reg := x.Regime()
 	s.EndHit, s.FirstDegradedS, s.Persistent, s.Partial = reg.EndHit, reg.FirstDegradedS, reg.Persistent, reg.Partial
 	s.EndSessions = x.Population.Mean(x.EndWindow(EndSessionsS))
+	noTurns := len(x.Data.Turns) == 0
+	if noTurns && len(x.Data.Sessions) == 0 {
+		// No session was recorded at all: how many were in the system is
+		// unknown, not 0.
+		s.EndSessions = nan
+	}
+	if r.TriggerStartS != nil && *r.TriggerStartS >= x.End {
+		s.TriggerAfterEnd = true
+		s.Warnings = append(s.Warnings, fmt.Sprintf("the trigger starts at %.0f s, at or after the run's end (%.0f s): it never ran", *r.TriggerStartS, x.End))
+	}
 	cacheKnown := CacheKnown(r)
-	if !cacheKnown {
+	if noTurns {
+		s.Warnings = append(s.Warnings, "the gateway log holds no turn, completed or failed: nothing to measure")
+	} else if !cacheKnown {
 		s.Warnings = append(s.Warnings, "the engine reported no cached tokens (runs.cache_reported false; vLLM needs --enable-prompt-tokens-details, SGLang --enable-cache-report): no hit ratio, no regime verdict")
 	} else if math.IsNaN(s.EndHit) {
 		s.Warnings = append(s.Warnings, "no turn completed in the last 10 minutes: end hit ratio missing")
@@ -144,6 +164,9 @@ func (x *RunIndex) Summarize() RunSummary {
 			}
 		}
 		s.PeakDemandRatio = peak
+		if noTurns && len(x.Data.Sessions) == 0 {
+			s.PeakDemandRatio = nan
+		}
 	} else {
 		s.NStar = nan
 		s.Warnings = append(s.Warnings, "KV pool size C unknown: N*, D/C and healthy-side ratios are missing")
@@ -153,6 +176,8 @@ func (x *RunIndex) Summarize() RunSummary {
 	}
 	s.Verdict = VerdictHealthy
 	switch {
+	case noTurns:
+		s.Verdict = VerdictNoTurns
 	case !r.PrefixCaching:
 		s.Verdict = VerdictUncached
 	case !cacheKnown:
@@ -167,7 +192,7 @@ func (x *RunIndex) Summarize() RunSummary {
 	}
 	// A control that starts at t=0 (prevention, or "none" written as 0) has
 	// no window before it to be collapsed in.
-	if r.ControlStartS != nil && *r.ControlStartS > 0 && r.PrefixCaching && cacheKnown {
+	if r.ControlStartS != nil && *r.ControlStartS > 0 && r.PrefixCaching && cacheKnown && !noTurns {
 		cs := *r.ControlStartS
 		s.CohortDone = x.CohortCompletion(Window{Start: cs, End: cs + CohortS})
 		collapsed, ok := x.CollapsedAt(cs)
@@ -187,6 +212,25 @@ func (x *RunIndex) Summarize() RunSummary {
 		}
 	}
 	return s
+}
+
+// Judged reports whether the run's persistence was judged: it has turns,
+// prefix caching on, cached tokens reported, its trigger (if any) within
+// the run, and either turns in the last
+// 10 minutes or a persistent verdict (a server that completes no turn at
+// the end of a persistent collapse is no less collapsed). Persistent and
+// Partial say nothing of a run not judged: what counts them (Table 2's
+// sign test, a comparison's collapse rate, a check) leaves it out and
+// says so.
+func (s RunSummary) Judged() bool {
+	if s.TriggerAfterEnd {
+		return false
+	}
+	switch s.Verdict {
+	case VerdictNoTurns, VerdictUncached, VerdictCacheUnreported:
+		return false
+	}
+	return s.Persistent || !math.IsNaN(s.EndHit)
 }
 
 // RunAnalysis is everything the report shows for one run.
@@ -232,6 +276,8 @@ type Table2Arm struct {
 	EndHit      float64
 	EndSessions float64
 	Persistent  bool
+	// Judged is RunSummary.Judged: without it, Persistent says nothing.
+	Judged bool
 }
 
 // Table2Row is one pair of Table 2.
@@ -247,11 +293,14 @@ type Table2Row struct {
 type Table2 struct {
 	Rows []Table2Row
 	// BurstOnly counts pairs where only the burst run degraded persistently,
-	// TwinOnly only the twin, Both and Neither the rest.
+	// TwinOnly only the twin, Both and Neither the rest, among the pairs
+	// whose two runs were judged (RunSummary.Judged); Unjudged counts the
+	// other rows, left out of the counts and the test.
 	BurstOnly int
 	TwinOnly  int
 	Both      int
 	Neither   int
+	Unjudged  int
 	// SignP is the exact two-sided sign test of BurstOnly among BurstOnly +
 	// TwinOnly; NaN without discordant pairs.
 	SignP    float64
@@ -299,12 +348,22 @@ func NewTable2(summaries []RunSummary, twinArm, burstArm string) Table2 {
 		return keys[i].seed < keys[j].seed
 	})
 	arm := func(s RunSummary) Table2Arm {
-		return Table2Arm{Run: s.Run, EndHit: s.EndHit, EndSessions: s.EndSessions, Persistent: s.Persistent}
+		return Table2Arm{Run: s.Run, EndHit: s.EndHit, EndSessions: s.EndSessions, Persistent: s.Persistent, Judged: s.Judged()}
 	}
 	for _, k := range keys {
 		row := Table2Row{Experiment: k.exp, Seed: k.seed, Twin: arm(twins[k]), Burst: arm(bursts[k])}
 		t.Rows = append(t.Rows, row)
 		switch {
+		case !row.Burst.Judged || !row.Twin.Judged:
+			t.Unjudged++
+			var why []string
+			for _, a := range []RunSummary{twins[k], bursts[k]} {
+				if !a.Judged() {
+					why = append(why, fmt.Sprintf("%s (%s)", a.Run, unjudgedReason(a)))
+				}
+			}
+			t.Warnings = append(t.Warnings, fmt.Sprintf("experiment %q seed %d: persistence unknown for %s; the pair is left out of the counts and the sign test",
+				k.exp, k.seed, strings.Join(why, " and ")))
 		case row.Burst.Persistent && row.Twin.Persistent:
 			t.Both++
 		case row.Burst.Persistent:
@@ -319,6 +378,22 @@ func NewTable2(summaries []RunSummary, twinArm, burstArm string) Table2 {
 		t.SignP = SignTest(t.BurstOnly, n)
 	}
 	return t
+}
+
+// unjudgedReason says why a run was not judged (RunSummary.Judged).
+func unjudgedReason(s RunSummary) string {
+	if s.TriggerAfterEnd {
+		return "its trigger starts after its end"
+	}
+	switch s.Verdict {
+	case VerdictNoTurns:
+		return "no turn"
+	case VerdictUncached:
+		return "prefix caching off"
+	case VerdictCacheUnreported:
+		return "cached tokens unreported"
+	}
+	return "no turn in the last 10 minutes"
 }
 
 func sortedByRun(summaries []RunSummary) []RunSummary {

@@ -89,6 +89,37 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
+// TestNoTurns summarizes a run whose gateway log held nothing: its verdict
+// says so, and its end sessions and peak D/C are unknown, not 0.
+func TestNoTurns(t *testing.T) {
+	rd := demandRun()
+	rd.Turns, rd.Sessions = nil, nil
+	rd.Run.CacheReported = new(bool)
+	s := NewRunIndex(rd).Summarize()
+	if s.Verdict != VerdictNoTurns || !math.IsNaN(s.EndSessions) || !math.IsNaN(s.PeakDemandRatio) || !math.IsNaN(s.EndHit) || s.Judged() {
+		t.Errorf("verdict %s, end sessions %v, peak D/C %v, end hit %v, judged %v; want no-turns, NaN, NaN, NaN, false",
+			s.Verdict, s.EndSessions, s.PeakDemandRatio, s.EndHit, s.Judged())
+	}
+	if len(s.Warnings) == 0 || !strings.Contains(s.Warnings[0], "no turn") {
+		t.Errorf("warnings %q, want one about no turn first", s.Warnings)
+	}
+}
+
+// TestTriggerAfterEnd summarizes a burst run shorter than its trigger's
+// start: the burst never ran, and the run is not judged.
+func TestTriggerAfterEnd(t *testing.T) {
+	rd := hitRun(120, 60, func(float64) float64 { return 0.95 })
+	rd.Run.TriggerStartS, rd.Run.TriggerEndS = new(float64(900)), new(float64(1200))
+	s := NewRunIndex(rd).Summarize()
+	if !s.TriggerAfterEnd || s.Judged() || !strings.Contains(strings.Join(s.Warnings, "\n"), "at or after the run's end (120 s): it never ran") {
+		t.Errorf("trigger after end %v, judged %v, warnings %q", s.TriggerAfterEnd, s.Judged(), s.Warnings)
+	}
+	rd.Run.TriggerStartS = new(float64(60))
+	if s := NewRunIndex(rd).Summarize(); s.TriggerAfterEnd || !s.Judged() {
+		t.Errorf("trigger within the run: after end %v, judged %v", s.TriggerAfterEnd, s.Judged())
+	}
+}
+
 func TestSummaryValues(t *testing.T) {
 	rd := demandRun()
 	rd.Run.DurationS = 200
@@ -136,6 +167,39 @@ func TestTable2(t *testing.T) {
 	}
 	if !equalNaN(reflect.ValueOf(NewTable2(rev, "no-burst", "burst")), reflect.ValueOf(tab)) {
 		t.Error("row order changed Table 2")
+	}
+}
+
+// TestTable2LeavesOutUnjudged pairs runs whose persistence is unknown: a
+// pair with such a run is shown but neither counted nor tested, and said
+// so; a run stuck at the end (no turn in the last 10 minutes) after a
+// persistent collapse is judged persistent.
+func TestTable2LeavesOutUnjudged(t *testing.T) {
+	nan := math.NaN()
+	ss := []RunSummary{
+		summary("t1", "no-burst", 1, false, 0.95), summary("b1", "burst", 1, true, 0.1),
+		summary("t2", "no-burst", 2, false, 0.95), summary("b2", "burst", 2, false, nan),
+		summary("t3", "no-burst", 3, false, nan), summary("b3", "burst", 3, true, 0.1),
+		summary("t4", "no-burst", 4, false, 0.95), summary("b4", "burst", 4, true, nan),
+	}
+	ss[3].Verdict = VerdictCacheUnreported
+	ss[4].Verdict = VerdictNoTurns
+	for k, want := range []bool{true, true, true, false, false, true, true, true} {
+		if got := ss[k].Judged(); got != want {
+			t.Errorf("%s: Judged %v, want %v", ss[k].Run, got, want)
+		}
+	}
+	tab := NewTable2(ss, "no-burst", "burst")
+	if len(tab.Rows) != 4 || tab.BurstOnly != 2 || tab.TwinOnly != 0 || tab.Both != 0 || tab.Neither != 0 || tab.Unjudged != 2 {
+		t.Errorf("rows %d counts %d %d %d %d, unjudged %d; want 4 rows, 2 burst only, 2 unjudged", len(tab.Rows), tab.BurstOnly, tab.TwinOnly, tab.Both, tab.Neither, tab.Unjudged)
+	}
+	checkNear(t, "sign p", tab.SignP, 0.5, 1e-12)
+	want := []string{
+		`experiment "paired-8b" seed 2: persistence unknown for b2 (cached tokens unreported); the pair is left out of the counts and the sign test`,
+		`experiment "paired-8b" seed 3: persistence unknown for t3 (no turn); the pair is left out of the counts and the sign test`,
+	}
+	if !reflect.DeepEqual(tab.Warnings, want) {
+		t.Errorf("warnings %q, want %q", tab.Warnings, want)
 	}
 }
 

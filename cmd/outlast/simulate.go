@@ -153,6 +153,9 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	if err := cfg.Validate(); err != nil {
 		return usageErrorf("simulate: %v", err)
 	}
+	for _, w := range cfg.Warnings() {
+		fmt.Fprintf(stderr, "outlast: simulate: warning: %s\n", w)
+	}
 	if err := os.MkdirAll(*out, 0o777); err != nil {
 		return inputError(err)
 	}

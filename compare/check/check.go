@@ -213,25 +213,37 @@ func (ev *evaluator) runs(r *Rule) (Verdict, error) {
 		}
 		if limit, ok := r.Require[ReqPersistentRuns]; ok {
 			// A run without a prefix cache is cold throughout, not
-			// collapsed (its verdict is uncached), as in compare.
-			var bad []string
+			// collapsed (its verdict is uncached), as in compare; a run
+			// whose persistence is unknown is not counted either, and a
+			// rule whose runs are all unknown fails: no data is no pass.
+			var bad, unknown []string
 			uncached := 0
 			for _, s := range sums {
 				switch {
 				case s.Verdict == stats.VerdictUncached:
 					uncached++
+				case !s.Judged():
+					unknown = append(unknown, s.Run)
 				case s.Persistent:
 					bad = append(bad, s.Run)
 				}
 			}
-			detail := fmt.Sprintf("persistently degraded runs: %d of %d, at most %d allowed", len(bad), len(sums)-uncached, int(limit))
+			judged := len(sums) - uncached - len(unknown)
+			detail := fmt.Sprintf("persistently degraded runs: %d of %d, at most %d allowed", len(bad), judged, int(limit))
 			if len(bad) > 0 {
 				detail += " (" + names(bad) + ")"
 			}
 			if uncached > 0 {
 				detail += fmt.Sprintf("; %d caching-off run(s) not counted (uncached)", uncached)
 			}
-			add(float64(len(bad)) <= limit, ReqPersistentRuns, float64(len(bad)), limit, bad, "%s", detail)
+			if len(unknown) > 0 {
+				detail += fmt.Sprintf("; %d run(s) whose persistence is unknown not counted (%s)", len(unknown), names(unknown))
+			}
+			noData := judged == 0 && len(unknown) > 0
+			if noData {
+				detail += "; no run could be judged"
+			}
+			add(float64(len(bad)) <= limit && !noData, ReqPersistentRuns, float64(len(bad)), limit, bad, "%s", detail)
 		}
 		if limit, ok := r.Require[ReqMinEndHitRatio]; ok {
 			worst, run := extreme(sums, func(s stats.RunSummary) float64 { return s.EndHit }, true)

@@ -163,6 +163,22 @@ func TestRunRules(t *testing.T) {
 	if v := rep.Verdicts[0]; !v.Pass || !v.Details[1].OK || v.Details[1].Text != "persistently degraded runs: 0 of 0, at most 0 allowed; 1 caching-off run(s) not counted (uncached)" {
 		t.Errorf("caching-off run: %+v", v)
 	}
+	// A run whose engine reported no cached tokens has no known
+	// persistence: it is not counted as healthy, and a rule over such
+	// runs alone fails: no data is no pass.
+	unrep := run("u1", "prevention", "budgeter", 4, 0)
+	for i := range unrep.Turns {
+		unrep.Turns[i].CachedTokens = 0
+	}
+	unrep.Run.CacheReported = new(bool)
+	rep = evaluate(t, "rules:\n  - name: u\n    where: {seed: 4}\n    require: {persistent_runs: 0}\n", []compare.Column{{Label: "A", Runs: append(ds, unrep)}})
+	if v := rep.Verdicts[0]; v.Pass || v.Details[1].OK || v.Details[1].Text != "persistently degraded runs: 0 of 0, at most 0 allowed; 1 run(s) whose persistence is unknown not counted (u1); no run could be judged" {
+		t.Errorf("cache-unreported run: %+v", v)
+	}
+	rep = evaluate(t, "rules:\n  - name: u\n    where: {design: prevention}\n    require: {persistent_runs: 1}\n", []compare.Column{{Label: "A", Runs: append(ds, unrep)}})
+	if v := rep.Verdicts[0]; !v.Pass || v.Details[1].Text != "persistently degraded runs: 1 of 2, at most 1 allowed (p2); 1 run(s) whose persistence is unknown not counted (u1)" {
+		t.Errorf("cache-unreported run beside judged ones: %+v", v)
+	}
 	// A rule that selects nothing fails rather than passing vacuously.
 	rep = evaluate(t, "rules:\n  - name: none\n    where: {design: drain}\n    require: {persistent_runs: 0}\n", []compare.Column{{Label: "A", Runs: ds}})
 	if rep.Failed() != 1 {

@@ -85,3 +85,18 @@ func TestNotGzipNamesTheRun(t *testing.T) {
 		t.Errorf("err = %v, want it to begin %q", err, dir+": gateway.jsonl.gz: gzip")
 	}
 }
+
+// TestRecordsFarFromTheRunAreWarned moves a run's started_at six days
+// early, and gives another a trigger after its end: both are warned of.
+func TestRecordsFarFromTheRunAreWarned(t *testing.T) {
+	dir := copyRun(t, "vllm-0.8")
+	rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string {
+		return strings.Replace(m, "started_at: 2025-03-20T14:00:00Z", "started_at: 2025-03-26T14:00:00Z", 1)
+	})
+	warned(t, read(t, dir, Options{Version: "test"}), "but the run is planned for 0..300 s: check started_at")
+	dir = copyRun(t, "vllm-0.8")
+	rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string {
+		return strings.Replace(m, "arm: none\n", "arm: burst\ntrigger: {kind: burst, start_s: 900, end_s: 1200, extra_rate: 0.05}\n", 1)
+	})
+	warned(t, read(t, dir, Options{Version: "test"}), "trigger.start_s 900 is at or after the run's end")
+}

@@ -428,6 +428,9 @@ func (r *runReader) checkRunWindow(gw span) {
 		r.warnf("WARNING: the gateway's records span %.0f..%.0f s of run time, but the run is planned for 0..%.0f s: check started_at (and the records' clock)",
 			gw.first, gw.last, d)
 	}
+	if t := r.res.Data.Run.TriggerStartS; t != nil && *t >= max(d, gw.last) {
+		r.warnf("WARNING: trigger.start_s %.0f is at or after the run's end (%.0f s): the trigger never ran, and the analysis leaves the run out of what counts persistence", *t, max(d, gw.last))
+	}
 }
 
 func (r *runReader) checkSpan(what string, s, gw span) {
