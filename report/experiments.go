@@ -17,6 +17,9 @@ import (
 type experiment struct {
 	name   string
 	label  string // name, with the design when the name has several sections
+	// engine is the runs' engine name when the experiment has runs of
+	// several engines, each its own section; "" otherwise.
+	engine string
 	slug   string // for IDs: ASCII letters, digits and '-'
 	design string
 	runs   []*runInfo // by run name
@@ -35,22 +38,26 @@ func normDesign(d string) string {
 	return schema.DesignObserve
 }
 
-// groupExperiments groups runs by experiment name and design: runs of one
-// experiment that disagree on the design get a section per design rather
-// than one that fits only some of them.
+// groupExperiments groups runs by experiment name, design and engine:
+// runs of one experiment that disagree on the design get a section per
+// design rather than one that fits only some of them, and runs of two
+// engines (a campaign simulated on vLLM and SGLang under one experiment
+// name) a section per engine, so that no pair or arm mixes engines.
 func (b *builder) groupExperiments() {
-	type key struct{ name, design string }
+	type key struct{ name, design, engine string }
 	by := map[key]*experiment{}
 	var keys []key
-	designs := map[string]int{}
+	designs := map[string]map[string]bool{} // by name
+	engines := map[string]map[string]bool{} // by name and design
 	for _, r := range b.runs {
-		k := key{r.run.Experiment, normDesign(r.run.Design)}
+		k := key{r.run.Experiment, normDesign(r.run.Design), r.run.EngineName}
 		e, ok := by[k]
 		if !ok {
 			e = &experiment{name: k.name, design: k.design}
 			by[k] = e
 			keys = append(keys, k)
-			designs[k.name]++
+			add(designs, k.name, k.design)
+			add(engines, k.name+"\x00"+k.design, k.engine)
 		}
 		e.runs = append(e.runs, r)
 	}
@@ -58,15 +65,26 @@ func (b *builder) groupExperiments() {
 		if keys[i].name != keys[j].name {
 			return keys[i].name < keys[j].name
 		}
-		return keys[i].design < keys[j].design
+		if keys[i].design != keys[j].design {
+			return keys[i].design < keys[j].design
+		}
+		return keys[i].engine < keys[j].engine
 	})
 	slugs := map[string]bool{}
 	for _, k := range keys {
 		e := by[k]
+		var parts []string
+		if len(designs[k.name]) > 1 {
+			parts = append(parts, k.design)
+		}
+		if len(engines[k.name+"\x00"+k.design]) > 1 {
+			parts = append(parts, k.engine)
+			e.engine = k.engine
+		}
 		e.slug, e.label = slugify(k.name), k.name
-		if designs[k.name] > 1 {
-			e.slug = slugify(k.name + " " + k.design)
-			e.label = k.name + " (" + k.design + ")"
+		if len(parts) > 0 {
+			e.slug = slugify(k.name + " " + strings.Join(parts, " "))
+			e.label = k.name + " (" + strings.Join(parts, ", ") + ")"
 		}
 		for base, n := e.slug, 2; slugs[e.slug]; n++ {
 			e.slug = base + "-" + strconv.Itoa(n)
@@ -74,6 +92,14 @@ func (b *builder) groupExperiments() {
 		slugs[e.slug] = true
 		b.exps = append(b.exps, e)
 	}
+}
+
+// add adds v to the set m[k].
+func add(m map[string]map[string]bool, k, v string) {
+	if m[k] == nil {
+		m[k] = map[string]bool{}
+	}
+	m[k][v] = true
 }
 
 // slugify keeps ASCII letters and digits of s and turns runs of anything
@@ -120,7 +146,7 @@ var designs = map[string]designInfo{
 
 // experimentSection adds the section of one experiment, chosen by design.
 func (b *builder) experimentSection(e *experiment) {
-	se := SummaryExperiment{Experiment: e.name, Design: e.design}
+	se := SummaryExperiment{Experiment: e.name, Design: e.design, Engine: e.engine}
 	for _, r := range e.runs {
 		se.Runs = append(se.Runs, r.name())
 	}

@@ -21,7 +21,7 @@ type numbers map[string]float64
 // found adds a finding about experiment e: text follows "e.label: ".
 func (b *builder) found(e *experiment, kind string, warning bool, runs []string, nums numbers, text string) {
 	f := SummaryFinding{
-		Experiment: e.name, Design: e.design, Kind: kind, Warning: warning,
+		Experiment: e.name, Design: e.design, Engine: e.engine, Kind: kind, Warning: warning,
 		Text: e.label + ": " + text, Runs: nonNil(runs), Numbers: map[string]jsonnum.Float{},
 	}
 	for k, v := range nums {

@@ -31,9 +31,11 @@ type Summary struct {
 // SummaryFinding is one conclusion or warning of the report, computed
 // from the numbers it quotes.
 type SummaryFinding struct {
-	// Experiment and Design name the experiment section it is about.
+	// Experiment and Design (and Engine, where the experiment has runs of
+	// several engines) name the experiment section it is about.
 	Experiment string `json:"experiment"`
 	Design     string `json:"design"`
+	Engine     string `json:"engine,omitempty"`
 	// Kind says what it is: the design's result (sign-test,
 	// recovery, recovery-test, cost-fit, drain-bracket, mix-shift,
 	// outcomes, onsets), the verdict counts (verdicts), or a warning
@@ -167,9 +169,12 @@ type SummaryRun struct {
 // SummaryExperiment is one experiment: runs sharing runs.experiment. The
 // design decides which of the optional fields are set.
 type SummaryExperiment struct {
-	Experiment string   `json:"experiment"`
-	Design     string   `json:"design"`
-	Runs       []string `json:"runs"`
+	Experiment string `json:"experiment"`
+	Design     string `json:"design"`
+	// Engine names the runs' engine when the experiment has runs of
+	// several engines, a section each; absent otherwise.
+	Engine string   `json:"engine,omitempty"`
+	Runs   []string `json:"runs"`
 	// FeaturedSeed is the seed of the experiment's single-seed figures.
 	FeaturedSeed *int64 `json:"featured_seed,omitempty"`
 

@@ -336,10 +336,28 @@ func NewTable2(summaries []RunSummary, twinArm, burstArm string) Table2 {
 	bursts, w2 := pick(burstArm)
 	t := Table2{SignP: math.NaN(), Warnings: append(w1, w2...)}
 	keys := make([]key, 0, len(twins))
-	for k := range twins {
+	var lone []string
+	for k, s := range twins {
 		if _, ok := bursts[k]; ok {
 			keys = append(keys, k)
+		} else {
+			lone = append(lone, s.Run)
 		}
+	}
+	for k, s := range bursts {
+		if _, ok := twins[k]; !ok {
+			lone = append(lone, s.Run)
+		}
+	}
+	for _, s := range summaries {
+		if s.Seed == nil && (s.Arm == twinArm || s.Arm == burstArm) {
+			lone = append(lone, s.Run)
+		}
+	}
+	if len(lone) > 0 {
+		sort.Strings(lone)
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%d run(s) without a %q/%q partner of the same seed, left out: %s",
+			len(lone), twinArm, burstArm, strings.Join(lone, ", ")))
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		if keys[i].exp != keys[j].exp {
