@@ -59,8 +59,19 @@ func splitBy[T any](items []T, run func(T) *schema.Run, column string) (labels [
 	for _, v := range values {
 		groups = append(groups, byValue[v])
 	}
+	for i, v := range values {
+		if v == "" {
+			// A run without a value (an engine version no file gave) is
+			// labelled so, not by an empty name.
+			values[i] = UnknownLabel
+		}
+	}
 	return values, groups, nil
 }
+
+// UnknownLabel labels the column of the runs whose value of the split's
+// runs column is empty.
+const UnknownLabel = "(unknown)"
 
 // Facts is what a comparison keeps of one run (FactsOf): its runs row, its
 // summary and the few numbers and windows the measures need, not its

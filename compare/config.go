@@ -129,6 +129,14 @@ func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // workloadString prints the workload shape as
 // "T×(SYSTEM+TASK, +OUTPUT+TOOL) Z=THINKs" and other keys.
 func workloadString(r *schema.Run) string {
+	if r.Turns == nil && r.SystemTokens == nil && r.TaskTokens == nil && r.OutputTokens == nil && r.ToolTokens == nil && r.ThinkMeanS == nil {
+		// A load generator's run: its manifest gives no agent workload.
+		s := "unknown"
+		if r.WorkloadExtra != "" && r.WorkloadExtra != "{}" {
+			s += " " + r.WorkloadExtra
+		}
+		return s
+	}
 	s := optInt(r.Turns) + "×(" + optInt(r.SystemTokens) + "+" + optInt(r.TaskTokens) +
 		", +" + optInt(r.OutputTokens) + "+" + optInt(r.ToolTokens) + ") Z=" + optFloat(r.ThinkMeanS) + "s"
 	if r.WorkloadExtra != "" && r.WorkloadExtra != "{}" {

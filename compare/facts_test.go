@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/outlast-dev/outlast/schema"
@@ -71,4 +72,22 @@ func TestCompareFactsSameAsCompare(t *testing.T) {
 		}
 	}
 	sameAsFacts(t, cols, Options{By: "kv_pool_tokens"})
+}
+
+// TestSplitByEmptyValue splits runs by a column some of them leave empty:
+// their column is labelled UnknownLabel, not "".
+func TestSplitByEmptyValue(t *testing.T) {
+	a := &schema.RunData{Run: schema.Run{Run: "a", EngineVersion: "0.28.0"}}
+	b := &schema.RunData{Run: schema.Run{Run: "b"}}
+	cols, err := SplitBy([]*schema.RunData{a, b}, "engine_version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, c := range cols {
+		labels = append(labels, c.Label)
+	}
+	if len(labels) != 2 || !slices.Contains(labels, UnknownLabel) || !slices.Contains(labels, "0.28.0") {
+		t.Errorf("labels %q, want %q and 0.28.0", labels, UnknownLabel)
+	}
 }

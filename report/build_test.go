@@ -300,6 +300,25 @@ func TestBuildFeaturedSeedOption(t *testing.T) {
 	}
 }
 
+// TestBuildFeaturedSeedMissing asks for a seed no experiment has: the
+// figures show another, and a warning says so.
+func TestBuildFeaturedSeedMissing(t *testing.T) {
+	seed := int64(999)
+	_, sum := buildFixture(t, Options{Seed: &seed})
+	n := 0
+	for _, f := range sum.Findings {
+		if f.Kind == "seed-missing" {
+			n++
+			if !f.Warning || !strings.Contains(f.Text, "--seed 999 has no run to feature here") {
+				t.Errorf("finding %+v", f)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d seed-missing findings, want one for each of the 2 experiments with single-seed figures", n)
+	}
+}
+
 func TestBuildFigure1(t *testing.T) {
 	doc, _ := buildFixture(t, Options{})
 	f, ok := findFigure(t, doc, "fig1-paired-test-hit").(*model.TimeSeries)

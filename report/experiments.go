@@ -208,8 +208,9 @@ func seeds(runs []*runInfo) []int64 {
 }
 
 // featured picks the seed of the single-seed figures among candidates
-// (ascending): Options.Seed when it is one of them, else the first.
-func (b *builder) featured(candidates []int64) (int64, bool) {
+// (ascending): Options.Seed when it is one of them, else the first, with
+// a warning finding when Options.Seed names a seed e lacks.
+func (b *builder) featured(e *experiment, candidates []int64) (int64, bool) {
 	if len(candidates) == 0 {
 		return 0, false
 	}
@@ -219,6 +220,8 @@ func (b *builder) featured(candidates []int64) (int64, bool) {
 				return s, true
 			}
 		}
+		b.found(e, "seed-missing", true, nil, numbers{"seed": float64(*b.opt.Seed), "featured": float64(candidates[0])},
+			fmt.Sprintf("--seed %d has no run to feature here; the figures show seed %d instead.", *b.opt.Seed, candidates[0]))
 	}
 	return candidates[0], true
 }

@@ -83,7 +83,7 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 		why = "the first pair in which only the burst run degraded"
 		pairSeeds = append(typical, pairSeeds...)
 	}
-	seed, _ := b.featured(pairSeeds)
+	seed, _ := b.featured(e, pairSeeds)
 	if b.opt.Seed != nil && *b.opt.Seed == seed {
 		why = "chosen with --seed"
 	}

@@ -78,7 +78,7 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 	if len(candidates) == 0 {
 		candidates = seeds(e.runs)
 	}
-	seed, ok := b.featured(candidates)
+	seed, ok := b.featured(e, candidates)
 	if !ok {
 		sec.Blocks = append(sec.Blocks, b.perRunGrid(e)...)
 		sec.Blocks = append(sec.Blocks, b.engineView(e, featuredPerArm(e, 4)...)...)

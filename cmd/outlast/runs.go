@@ -22,7 +22,8 @@ Runs prints one line per run of the dataset: run, experiment, arm, engine
 and version, KV pool size C (tokens; "?" when neither the manifest, the
 engine log nor the metrics gave it), arrival rate λ (sessions/s), trigger
 (kind@start-end, seconds), control (kind@start), sessions, turns, and the
-token-weighted prefix-cache hit ratio Σcached/Σprompt over all turns.
+token-weighted prefix-cache hit ratio Σcached/Σprompt over the turns that
+completed (status ok; failed turns carry no cache figure worth the name).
 
 Examples:
   outlast runs ds
