@@ -75,7 +75,7 @@ func (b *builder) verdictFinding(e *experiment) {
 // warningFindings adds the warnings about e's runs that change how its
 // numbers read.
 func (b *builder) warningFindings(e *experiment) {
-	var rejected, noLog, noMetrics, unreported, noTurns, cut, disagree []*runInfo
+	var rejected, noLog, noMetrics, unreported, noTurns, short, cut, disagree []*runInfo
 	lines := int64(0)
 	for _, r := range e.runs {
 		if r.run.RejectedLines > 0 {
@@ -98,6 +98,9 @@ func (b *builder) warningFindings(e *experiment) {
 		}
 		if r.cutShort {
 			cut = append(cut, r)
+		}
+		if r.sum.Short {
+			short = append(short, r)
 		}
 	}
 	if len(rejected) > 0 {
@@ -130,6 +133,11 @@ func (b *builder) warningFindings(e *experiment) {
 		b.found(e, "no-turns", true, runNames(noTurns), numbers{"runs": float64(len(noTurns))},
 			fmt.Sprintf("the gateway logs of %s hold no turn, completed or failed: nothing is measured in %s, and every figure of %s is unknown.",
 				listRuns(noTurns, nil), thoseRuns(len(noTurns)), thoseRuns(len(noTurns))))
+	}
+	if len(short) > 0 {
+		b.found(e, "short-runs", true, runNames(short), numbers{"runs": float64(len(short))},
+			fmt.Sprintf("%s shorter than the 10-minute end window (%s): the end hit ratio and end sessions of %s cover the whole run, cold start included, and read lower than a longer run's would.",
+				pluralVerb(len(short)), listRuns(short, func(r *runInfo) string { return fmt.Sprintf("%s min", minuteText(r.run.DurationS)) }), thoseRuns(len(short))))
 	}
 	if len(cut) > 0 {
 		b.found(e, "cut-short", true, runNames(cut), numbers{"runs": float64(len(cut))},

@@ -92,6 +92,10 @@ type RunSummary struct {
 	// starts at or after the run's end: the burst never ran, so the run
 	// says nothing of what a burst leaves behind (it is not Judged).
 	TriggerAfterEnd bool
+	// Short says the run is shorter than the end hit ratio's window (10
+	// minutes): its "last 10 minutes" are the whole run, cold start
+	// included, so its end figures read lower than a longer run's would.
+	Short bool
 	// ControlStartS is control_start_s (NaN when null). CollapsedAtControl
 	// is CollapsedAt(ControlStartS), false when unknown.
 	ControlStartS      float64
@@ -138,6 +142,10 @@ func (x *RunIndex) Summarize() RunSummary {
 		// No session was recorded at all: how many were in the system is
 		// unknown, not 0.
 		s.EndSessions = nan
+	}
+	if x.End < EndHitS && !noTurns && r.PrefixCaching {
+		s.Short = true
+		s.Warnings = append(s.Warnings, fmt.Sprintf("the run lasts %.0f s, less than the %.0f-minute end window: its end figures cover the whole run, cold start included", x.End, EndHitS/60))
 	}
 	if r.TriggerStartS != nil && *r.TriggerStartS >= x.End {
 		s.TriggerAfterEnd = true
