@@ -15,7 +15,7 @@ func compareCells(m Measure, a, b *cell, res *Result, t *Table, out *Cell) *Delt
 	if p.paired {
 		d.Paired, d.Pairs = true, len(p.seeds)
 		if p.unpaired > 0 {
-			out.note(t, "%d run(s) without a partner seed left out of the paired test", p.unpaired)
+			out.note(t, "%d run(s) without a partner seed left out of the paired test: the cells' values are over all their runs, the test and the difference over the %d pairs", p.unpaired, len(p.seeds))
 		}
 	}
 	av, bv := m.values(a.runs), m.values(b.runs)

@@ -70,7 +70,7 @@ func (r *Report) Failed() int {
 // input (an unknown column label, a comparison with one dataset); it is
 // not a failed rule.
 func Evaluate(rules *Rules, columns []compare.Column, opts compare.Options) (*Report, error) {
-	ev := &evaluator{columns: columns, summaries: map[*schema.RunData]stats.RunSummary{}}
+	ev := &evaluator{columns: columns, by: opts.By, summaries: map[*schema.RunData]stats.RunSummary{}}
 	rep := &Report{}
 	for i := range rules.Rules {
 		r := &rules.Rules[i]
@@ -91,6 +91,7 @@ func Evaluate(rules *Rules, columns []compare.Column, opts compare.Options) (*Re
 
 type evaluator struct {
 	columns   []compare.Column
+	by        string // the runs column the columns were split by, if any
 	summaries map[*schema.RunData]stats.RunSummary
 }
 
@@ -322,6 +323,8 @@ func (ev *evaluator) comparison(r *Rule, opts compare.Options) (Verdict, error) 
 			return v, err
 		}
 		pairs = append(pairs, [2]compare.Column{b, c})
+	case len(ev.columns) == 1 && ev.by != "":
+		return v, fmt.Errorf("a comparison needs two columns, and --by %s gives one: every run has %s %q", ev.by, ev.by, ev.columns[0].Label)
 	case len(ev.columns) < 2:
 		return v, fmt.Errorf("a comparison needs two datasets (or --by)")
 	default:
