@@ -147,6 +147,7 @@ func (r *runReader) readGateway(path string, format gatewayFormat) (span, error)
 	if err != nil {
 		return sp, err
 	}
+	r.warnCut(lr)
 	d.Run.GatewaySHA256 = sum
 	if !sp.ok() {
 		sp = all

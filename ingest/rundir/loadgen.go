@@ -133,6 +133,7 @@ func (r *runReader) readExport(path string, newReader func(*lineio.Reader) (load
 	}
 	done()
 	r.res.Data.Run.GatewaySHA256, err = lr.SHA256()
+	r.warnCut(lr)
 	return sp, err
 }
 

@@ -1,6 +1,8 @@
 package rundir
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,4 +101,23 @@ func TestRecordsFarFromTheRunAreWarned(t *testing.T) {
 		return strings.Replace(m, "arm: none\n", "arm: burst\ntrigger: {kind: burst, start_s: 900, end_s: 1200, extra_rate: 0.05}\n", 1)
 	})
 	warned(t, read(t, dir, Options{Version: "test"}), "trigger.start_s 900 is at or after the run's end")
+}
+
+// TestCutGzipIsWarned reads a gateway log whose gzip stream was cut in the
+// middle (the compressing writer of a run stopped mid-run): what it holds
+// is read, its cut last line left out, and the cut stream warned of.
+func TestCutGzipIsWarned(t *testing.T) {
+	dir := copyRun(t, "vllm-0.8")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(readFile(t, filepath.Join(dir, "gateway.jsonl"))))
+	zw.Close()
+	os.Remove(filepath.Join(dir, "gateway.jsonl"))
+	writeFile(t, filepath.Join(dir, "gateway.jsonl.gz"), buf.String()[:buf.Len()/2])
+	res := read(t, dir, Options{Version: "test"})
+	warned(t, res, "gateway.jsonl.gz: the compressed stream ends before its end marker")
+	warned(t, res, "the last line is cut short")
+	if len(res.Data.Turns) == 0 {
+		t.Error("no turn read from the cut file")
+	}
 }

@@ -158,6 +158,9 @@ func (r *runReader) readMetrics(path, override string) (span, error) {
 		sp = span{info.FirstS, info.LastS}
 	}
 	d.Run.MetricsSHA256, err = metricsSHA256(inputs, st.IsDir())
+	for _, lr := range inputs {
+		r.warnCut(lr)
+	}
 	return sp, err
 }
 

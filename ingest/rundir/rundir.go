@@ -374,6 +374,14 @@ type runReader struct {
 	gw    gatewayLog
 }
 
+// warnCut warns of a compressed input whose stream ends before its end
+// marker (lineio.StreamCut): a compressing writer stopped mid-run.
+func (r *runReader) warnCut(lr *lineio.Reader) {
+	if lr.StreamCut() {
+		r.warnf("WARNING: %s: the compressed stream ends before its end marker: the file was cut (its writer was stopped mid-run); what it holds was read", lr.Name())
+	}
+}
+
 func (r *runReader) warnf(format string, args ...any) {
 	r.res.Warnings = append(r.res.Warnings, fmt.Sprintf(format, args...))
 }

@@ -31,6 +31,7 @@ type Reader struct {
 	line      int
 	err       error
 	truncated bool
+	cut       *cutReader // the decompressed stream, nil for a plain file
 }
 
 // Open opens path for line reading. name is used in positions (usually the
@@ -79,13 +80,15 @@ func newReader(r io.Reader, name string, closer io.Closer, head bool, size int64
 		if err != nil {
 			return nil, err
 		}
-		lr.dec, src = zr, zr
+		lr.cut = &cutReader{r: zr}
+		lr.dec, src = zr, lr.cut
 	case strings.HasSuffix(name, ".zst"):
 		zr, err := zstd.NewReader(raw, zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			return nil, err
 		}
-		lr.dec, src = zr.IOReadCloser(), zr
+		lr.cut = &cutReader{r: zr}
+		lr.dec, src = zr.IOReadCloser(), lr.cut
 	}
 	if head {
 		lr.br = bufio.NewReaderSize(src, headBuffer)
@@ -110,6 +113,30 @@ func skipBOM(br *bufio.Reader) {
 		br.Discard(len(utf8BOM))
 	}
 }
+
+// cutReader reads a decompressed stream, taking its end before its end
+// marker (gzip's trailer, zstd's last block), io.ErrUnexpectedEOF, for the
+// end of the input and remembering it: a compressing writer killed
+// mid-run (a gzip pipe of a run that was stopped) leaves such a file, and
+// what it holds is read, as a plain file cut mid-write is.
+type cutReader struct {
+	r   io.Reader
+	cut bool
+}
+
+func (c *cutReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err == io.ErrUnexpectedEOF {
+		c.cut, err = true, io.EOF
+	}
+	return n, err
+}
+
+// StreamCut reports whether the input is compressed and its stream ended
+// before its end marker (a gzip file without its trailer, say): the file
+// was cut, and its last line, when it has no line ending, was too (see
+// Truncated). Valid once the input has been read to its end.
+func (r *Reader) StreamCut() bool { return r.cut != nil && r.cut.cut }
 
 // headBuffer is the buffer of a reader that only looks at an input's head.
 const headBuffer = 16 << 10
