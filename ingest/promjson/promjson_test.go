@@ -422,12 +422,7 @@ func TestVictoriaMetrics(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			got, info := read(t, c.in)
 			check(t, got, c.want)
-			switch {
-			case c.note == "" && len(info.Notes) > 0:
-				t.Errorf("notes %q, want none", info.Notes)
-			case c.note != "" && (len(info.Notes) != 1 || !strings.Contains(info.Notes[0], c.note)):
-				t.Errorf("notes %q, want one with %q", info.Notes, c.note)
-			}
+			readertest.CheckNote(t, info.Notes, c.note)
 		})
 	}
 }

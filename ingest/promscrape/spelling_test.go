@@ -51,12 +51,7 @@ func TestUnderscoreSpelling(t *testing.T) {
 				got, info = readTimed(t, c.in, c.form, tsT0)
 			}
 			check(t, got, c.want)
-			switch {
-			case c.note == "" && len(info.Notes) > 0:
-				t.Errorf("notes %q, want none", info.Notes)
-			case c.note != "" && (len(info.Notes) != 1 || !strings.Contains(info.Notes[0], c.note)):
-				t.Errorf("notes %q, want one with %q", info.Notes, c.note)
-			}
+			readertest.CheckNote(t, info.Notes, c.note)
 		})
 	}
 }
@@ -111,12 +106,7 @@ sglang:num_running_reqs{dp_rank="1",tp_rank="1"} 3 1790000000000
 			if got[len(got)-1] != c.want {
 				t.Errorf("last sample %s\nwant        %s", got[len(got)-1], c.want)
 			}
-			switch {
-			case c.note == "" && len(info.Notes) > 0:
-				t.Errorf("notes %q, want none", info.Notes)
-			case c.note != "" && (len(info.Notes) != 1 || !strings.Contains(info.Notes[0], c.note)):
-				t.Errorf("notes %q\nwant one with %q", info.Notes, c.note)
-			}
+			readertest.CheckNote(t, info.Notes, c.note)
 		})
 	}
 }

@@ -458,3 +458,15 @@ func (e Engine) Benchmark(b *testing.B, t0 string) {
 		}
 	}
 }
+
+// CheckNote checks a reader's notes: none when want is "", else exactly
+// one, containing want.
+func CheckNote(t testing.TB, notes []string, want string) {
+	t.Helper()
+	switch {
+	case want == "" && len(notes) > 0:
+		t.Errorf("notes %q, want none", notes)
+	case want != "" && (len(notes) != 1 || !strings.Contains(notes[0], want)):
+		t.Errorf("notes %q, want one with %q", notes, want)
+	}
+}
