@@ -23,12 +23,11 @@ var (
 	// "vLLM API server version 0.8.5", the banner's "version 0.28.0".
 	vllmVersion = regexp.MustCompile(`(?:LLM engine \(v|vLLM API server version |█  version )([0-9][0-9A-Za-z.+-]*)`)
 	vllmModel   = regexp.MustCompile(`(?:with config: model='|'model': ')([^']+)'`)
-	vllmPrefix  = regexp.MustCompile(`enable_prefix_caching(?:': |=)(True|False)`)
-	// SGLang: "server_args=ServerArgs(model_path='…', …, disable_radix_cache=False, …)"
-	// and the version line "sglang version: 0.5.2" / "SGLang v0.5.2".
+	// SGLang: "server_args=ServerArgs(model_path='…', …)" and the version
+	// line "sglang version: 0.5.2" / "SGLang v0.5.2". Prefix caching is
+	// read as ingest reads it (rundir.PrefixCachingArg).
 	sglangVersion = regexp.MustCompile(`(?i)sglang(?: version[:=]? ?| v)([0-9][0-9A-Za-z.+-]*)`)
 	sglangModel   = regexp.MustCompile(`model_path='([^']+)'`)
-	sglangRadix   = regexp.MustCompile(`disable_radix_cache=(True|False)`)
 )
 
 // readEngine reads the engine log at path: its engine and KV pool as
@@ -45,9 +44,9 @@ func readEngine(path string) (EngineFacts, error) {
 		return e, err
 	}
 	defer lr.Close()
-	version, model, prefix := vllmVersion, vllmModel, vllmPrefix
+	version, model := vllmVersion, vllmModel
 	if e.Name == schema.EngineSGLang {
-		version, model, prefix = sglangVersion, sglangModel, sglangRadix
+		version, model = sglangVersion, sglangModel
 	}
 	for i := 0; i < 2000 && lr.Next(); i++ {
 		b := lr.Bytes()
@@ -57,14 +56,15 @@ func readEngine(path string) (EngineFacts, error) {
 		if m := model.FindSubmatch(b); m != nil && e.Model == "" {
 			e.Model = string(m[1])
 		}
-		if m := prefix.FindSubmatch(b); m != nil && e.PrefixCaching == nil {
-			on := string(m[1]) == "True"
-			if e.Name == schema.EngineSGLang {
-				on = !on // disable_radix_cache
-			}
-			e.PrefixCaching = &on
-			e.PrefixFrom = "from " + filepath.Base(path) + "'s startup arguments"
-		}
+	}
+	if err := lr.Err(); err != nil {
+		return e, err
+	}
+	if on, err := rundir.PrefixCachingArg(path, e.Name); err != nil {
+		return e, err
+	} else if on != nil {
+		e.PrefixCaching = on
+		e.PrefixFrom = "from " + filepath.Base(path) + "'s startup arguments"
 	}
 	if e.PrefixCaching == nil && e.Name != "" && log.Format != "vllm-v0" {
 		// Both engines cache prefixes unless told not to (vLLM's V1 engine,
@@ -73,5 +73,5 @@ func readEngine(path string) (EngineFacts, error) {
 		e.PrefixCaching = &on
 		e.PrefixFrom = "the engine's default: " + filepath.Base(path) + " does not turn it off"
 	}
-	return e, lr.Err()
+	return e, nil
 }
