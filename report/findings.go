@@ -45,7 +45,7 @@ func (b *builder) findingsSection() {
 // outcomes first.
 var verdictOrder = []stats.Verdict{
 	stats.VerdictPersistent, stats.VerdictCollapsed, stats.VerdictPartial, stats.VerdictRecovered,
-	stats.VerdictCacheUnreported, stats.VerdictNoTurns, stats.VerdictHealthy, stats.VerdictUncached,
+	stats.VerdictUnknown, stats.VerdictCacheUnreported, stats.VerdictNoTurns, stats.VerdictHealthy, stats.VerdictUncached,
 }
 
 // verdictFinding counts the verdicts of e's runs.

@@ -62,7 +62,7 @@ func (b *builder) overview() {
 		}
 		b.sum.Runs = append(b.sum.Runs, r.row)
 	}
-	t.Notes = append(t.Notes, "Verdict: persistent = every 5-minute window from the first degraded one (hit < 0.5) after the trigger to the end is degraded; partial = not persistent but end hit < 0.8; recovered/collapsed = collapsed when control began, then recovered or not (§3, §6); uncached = prefix caching off, every turn is cold by design, so no regime applies; cache-unreported = the engine reported no cached tokens (vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report), so the hit ratio is unknown and shown as –, not 0; no-turns = the gateway log holds no turn, so every figure is unknown.")
+	t.Notes = append(t.Notes, "Verdict: persistent = every 5-minute window from the first degraded one (hit < 0.5) after the trigger to the end is degraded; partial = not persistent but end hit < 0.8; recovered/collapsed = collapsed when control began, then recovered or not (§3, §6); uncached = prefix caching off, every turn is cold by design, so no regime applies; cache-unreported = the engine reported no cached tokens (vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report), so the hit ratio is unknown and shown as –, not 0; no-turns = the gateway log holds no turn, so every figure is unknown; unknown = not degraded as far as the windows show, but no turn in the last 10 minutes (a run cut short) or a trigger that never ran, so not known healthy.")
 	sec := model.Section{ID: "overview", Title: "Overview", Blocks: []model.Block{t, setup}}
 	sec.Intro = []string{fmt.Sprintf("%d runs. Sections follow each experiment's design; the regime map places every run.", len(b.runs))}
 	// One note per distinct warning, naming its runs: a campaign's runs

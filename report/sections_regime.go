@@ -19,10 +19,10 @@ func (b *builder) regimeMap() {
 		XAxis:   model.Axis{Name: "offered load relative to cache-warm capacity"},
 		YAxis:   model.Axis{Name: "peak D/C"},
 	}
-	verdicts := []stats.Verdict{stats.VerdictHealthy, stats.VerdictPartial, stats.VerdictPersistent, stats.VerdictRecovered, stats.VerdictCollapsed}
+	verdicts := []stats.Verdict{stats.VerdictHealthy, stats.VerdictPartial, stats.VerdictPersistent, stats.VerdictRecovered, stats.VerdictCollapsed, stats.VerdictUnknown}
 	colors := map[stats.Verdict]string{
 		stats.VerdictHealthy: "#009E73", stats.VerdictPartial: "#E69F00", stats.VerdictPersistent: "#D55E00",
-		stats.VerdictRecovered: "#0072B2", stats.VerdictCollapsed: "#CC79A7",
+		stats.VerdictRecovered: "#0072B2", stats.VerdictCollapsed: "#CC79A7", stats.VerdictUnknown: "#999999",
 	}
 	groups := map[stats.Verdict]*model.ScatterGroup{}
 	b.sum.RegimeMap = []SummaryRegimePoint{}

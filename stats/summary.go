@@ -17,7 +17,8 @@ type Verdict string
 // measure); a run with prefix caching off is uncached (the hit-ratio
 // regimes of §3 do not apply: every turn is cold by design); a run whose
 // engine reported no cached tokens is cache-unreported (its hit ratio is
-// unknown, not 0); any other run is persistent, partial or healthy.
+// unknown, not 0); any other run is persistent, partial, healthy, or, when
+// the end of the run shows no turn or its trigger never ran, unknown.
 const (
 	// VerdictNoTurns: the gateway log holds no turn, completed or failed
 	// (an empty log, a run that never started): every measure is unknown.
@@ -26,11 +27,14 @@ const (
 	// VerdictCacheUnreported: no turn carried a cached-token count
 	// (runs.cache_reported false), so there is no hit ratio to classify.
 	VerdictCacheUnreported Verdict = "cache-unreported"
-	VerdictHealthy         Verdict = "healthy"    // neither persistently nor partially degraded
-	VerdictPersistent      Verdict = "persistent" // persistently degraded (§3)
-	VerdictPartial         Verdict = "partial"    // partially degraded (§3)
-	VerdictRecovered       Verdict = "recovered"  // collapsed when control began, then recovered (§6)
-	VerdictCollapsed       Verdict = "collapsed"  // collapsed when control began, not recovered (§6)
+	VerdictHealthy         Verdict = "healthy" // neither persistently nor partially degraded
+	// VerdictUnknown: neither degraded nor known healthy: no turn in the
+	// last 10 minutes (a run cut short), or a trigger that never ran.
+	VerdictUnknown    Verdict = "unknown"
+	VerdictPersistent Verdict = "persistent" // persistently degraded (§3)
+	VerdictPartial    Verdict = "partial"    // partially degraded (§3)
+	VerdictRecovered  Verdict = "recovered"  // collapsed when control began, then recovered (§6)
+	VerdictCollapsed  Verdict = "collapsed"  // collapsed when control began, not recovered (§6)
 )
 
 // SeriesPoint is one window of a run's time series, gateway and engine side
@@ -194,6 +198,10 @@ func (x *RunIndex) Summarize() RunSummary {
 		s.Verdict = VerdictPersistent
 	case s.Partial:
 		s.Verdict = VerdictPartial
+	case math.IsNaN(s.EndHit) || s.TriggerAfterEnd:
+		// Not degraded as far as the windows show, but not known healthy
+		// either: "healthy" would count it so.
+		s.Verdict = VerdictUnknown
 	}
 	if r.ControlStartS != nil {
 		s.ControlStartS = *r.ControlStartS
@@ -235,7 +243,7 @@ func (s RunSummary) Judged() bool {
 		return false
 	}
 	switch s.Verdict {
-	case VerdictNoTurns, VerdictUncached, VerdictCacheUnreported:
+	case VerdictNoTurns, VerdictUncached, VerdictCacheUnreported, VerdictUnknown:
 		return false
 	}
 	return s.Persistent || !math.IsNaN(s.EndHit)

@@ -75,6 +75,12 @@ func TestVerdict(t *testing.T) {
 			return 0.95
 		}, nil, VerdictPartial, false, math.NaN()},
 		{"control before any collapse: by regime", func(float64) float64 { return 0.95 }, new(float64(1200)), VerdictHealthy, false, math.NaN()},
+		{"no turn in the last 10 minutes: unknown", func(t float64) float64 {
+			if t > 2900 {
+				return math.NaN()
+			}
+			return 0.95
+		}, nil, VerdictUnknown, false, math.NaN()},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,7 +117,7 @@ func TestTriggerAfterEnd(t *testing.T) {
 	rd := hitRun(120, 60, func(float64) float64 { return 0.95 })
 	rd.Run.TriggerStartS, rd.Run.TriggerEndS = new(float64(900)), new(float64(1200))
 	s := NewRunIndex(rd).Summarize()
-	if !s.TriggerAfterEnd || s.Judged() || !strings.Contains(strings.Join(s.Warnings, "\n"), "at or after the run's end (120 s): it never ran") {
+	if !s.TriggerAfterEnd || s.Judged() || s.Verdict != VerdictUnknown || !strings.Contains(strings.Join(s.Warnings, "\n"), "at or after the run's end (120 s): it never ran") {
 		t.Errorf("trigger after end %v, judged %v, warnings %q", s.TriggerAfterEnd, s.Judged(), s.Warnings)
 	}
 	rd.Run.TriggerStartS = new(float64(60))
