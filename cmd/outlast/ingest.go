@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/ingest/campaign"
 	"github.com/outlast-dev/outlast/ingest/rundir"
+	"github.com/outlast-dev/outlast/schema"
 )
 
 func init() {
@@ -29,6 +31,8 @@ campaign" takes every run of campaign/MODEL/RATE/SEED/. Run directories are
 read several at a time, on every core, the per-run lines printed in the
 order found; memory stays bounded whatever their number.
 Re-ingesting a run replaces its files; the same inputs give identical bytes.
+A run of another experiment or arm under a name the dataset holds replaces
+it too, with a warning: run names are unique in a dataset.
 Several ingests may write one dataset at once and all succeed (commits take
 turns; of two ingests of one run the later commit wins). An ingest that was
 killed leaves DATASET/.staging-*; the next ingest removes it, or, if it was
@@ -100,6 +104,9 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 			for _, w := range res.Warnings {
 				fmt.Fprintf(stderr, "outlast: %s: %s\n", res.Data.Run.Run, w)
 			}
+			if w := replacesAnother(*out, &res.Data.Run); w != "" {
+				fmt.Fprintf(stderr, "outlast: %s: %s\n", res.Data.Run.Run, w)
+			}
 			totalRejects += len(res.Rejects)
 			runs++
 			if !fs.quiet {
@@ -129,6 +136,23 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintln(stdout)
 	}
 	return nil
+}
+
+// replacesAnother returns a warning when the dataset at root holds a run
+// of r's name from another experiment or arm, which the ingest replaces:
+// a re-ingest replaces a run by design, but a name reused by another
+// campaign (s501-burst is common) would replace a run that is no earlier
+// version of this one, silently. "" otherwise.
+func replacesAnother(root string, r *schema.Run) string {
+	if _, err := os.Stat(dataset.PartitionDir(root, schema.TableRuns, r.Run)); err != nil {
+		return ""
+	}
+	old, err := dataset.ReadRunRow(root, r.Run)
+	if err != nil || old.Experiment == r.Experiment && old.Arm == r.Arm {
+		return ""
+	}
+	return fmt.Sprintf("WARNING: replaces the dataset's run of this name from experiment %q, arm %q (this one: experiment %q, arm %q): run names are unique in a dataset, so the earlier run is lost; give one of them another name, or ingest into another dataset",
+		old.Experiment, old.Arm, r.Experiment, r.Arm)
 }
 
 // stageError is an error writing the stage, not reading an input.

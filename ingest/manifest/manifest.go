@@ -141,6 +141,11 @@ var GatewayFormats = []string{GatewayOutlast, GatewayAIPerf, GatewayGuideLLM, Ga
 // directory, so it must be safe in a path.
 var runNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
+// maxRunName is the longest run name: "run=" and the name make a
+// directory, and the name with ".parquet" a file, both within the 255
+// bytes most file systems allow a name.
+const maxRunName = 200
+
 // Parse parses and validates run.yaml's bytes. name is the file name used in
 // error positions. Errors are *textpos.ParseError values, "name:line: reason".
 func Parse(data []byte, name string) (*Manifest, error) {

@@ -90,6 +90,10 @@ func (p *parser) manifest(root *yaml.Node) (*Manifest, error) {
 			case err != nil:
 			case !runNameRE.MatchString(m.Name):
 				err = p.errorf(e.Value, "run: %q is not a valid run name: use only letters, digits, '.', '_' and '-'", m.Name)
+			case len(m.Name) > maxRunName:
+				// The name becomes a partition directory and a staged file
+				// name, within the file system's 255 bytes.
+				err = p.errorf(e.Value, "run: a run name of %d bytes is too long: at most %d", len(m.Name), maxRunName)
 			case m.Name[0] == '.':
 				// ".", ".." and hidden names are no partition directory
 				// of their own (run=. is the table's own directory).
@@ -165,6 +169,10 @@ func (p *parser) engine(sec yamlpos.Entry, out *Engine) error {
 			out.PrefixCaching, err = p.optBool(e, path)
 		case "kv_pool_tokens":
 			out.KVPoolTokens, err = p.optInt(e, path)
+			if err == nil && out.KVPoolTokens != nil && *out.KVPoolTokens == 0 {
+				// D/C and N* divide by it: a pool of 0 is no pool size.
+				err = p.errorf(e.Value, "%s: want a positive number of tokens, got 0 (leave it out when unknown)", path)
+			}
 		case "cpu_offload_tokens":
 			out.CPUOffloadTokens, err = p.optInt(e, path)
 		case "log_tz":

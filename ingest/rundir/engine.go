@@ -90,7 +90,7 @@ func (r *runReader) readEngineLog(path, engine string) (span, error) {
 	defer lr.Close()
 	log := format.open(lr, r.t0, r.loc)
 	if err := r.collectSamples(log.next, &sp); err != nil {
-		return sp, err
+		return sp, cutNote(err, lr)
 	}
 	if err := lr.Err(); err != nil {
 		return sp, err

@@ -121,3 +121,28 @@ func TestCutGzipIsWarned(t *testing.T) {
 		t.Error("no turn read from the cut file")
 	}
 }
+
+// TestCutGzipEngineLogSaysSo cuts a gzip engine log mid-line: its last
+// stats line is cut, an error in strict mode, and the error says the
+// file was cut.
+func TestCutGzipEngineLogSaysSo(t *testing.T) {
+	dir := copyRun(t, "vllm-0.8")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(readFile(t, filepath.Join(dir, "engine.log"))))
+	zw.Close()
+	os.Remove(filepath.Join(dir, "engine.log"))
+	// Cut where a stats line is cut: the decompressed text up to then
+	// ends mid-line in most places; try offsets until one does.
+	for n := buf.Len() / 2; n < buf.Len()-8; n += 7 {
+		writeFile(t, filepath.Join(dir, "engine.log.gz"), buf.String()[:n])
+		_, err := Read(dir, Options{})
+		if err != nil {
+			if !strings.Contains(err.Error(), "engine.log.gz's compressed stream ends before its end marker") {
+				t.Errorf("err = %v, want it to say the stream was cut", err)
+			}
+			return
+		}
+	}
+	t.Fatal("no cut gave an error")
+}

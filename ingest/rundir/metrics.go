@@ -142,7 +142,7 @@ func (r *runReader) readMetrics(path, override string) (span, error) {
 	d.Run.MetricsFormat = format
 	var samples span // the scrapes' span comes from Info below
 	if err := r.collectSamples(rd.Next, &samples); err != nil {
-		return sp, err
+		return sp, cutNote(err, inputs...)
 	}
 	for _, lr := range inputs {
 		if err := lr.Err(); err != nil {

@@ -374,6 +374,19 @@ type runReader struct {
 	gw    gatewayLog
 }
 
+// cutNote adds to err, an input's error, that one of inputs is a
+// compressed file cut mid-write (lineio.StreamCut): its last line is
+// then cut too, and that, not the line's writer, is what the error is
+// about.
+func cutNote(err error, inputs ...*lineio.Reader) error {
+	for _, lr := range inputs {
+		if lr.StreamCut() {
+			return fmt.Errorf("%w (%s's compressed stream ends before its end marker: the file was cut mid-write)", err, lr.Name())
+		}
+	}
+	return err
+}
+
 // warnCut warns of a compressed input whose stream ends before its end
 // marker (lineio.StreamCut): a compressing writer stopped mid-run.
 func (r *runReader) warnCut(lr *lineio.Reader) {
