@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"hash/maphash"
+	"math"
 
 	"github.com/outlast-dev/outlast/ingest/internal/turntimes"
 	"github.com/outlast-dev/outlast/schema"
@@ -25,8 +26,12 @@ import (
 // the lines of ended sessions either: the errors that name them leave them
 // to the caller (RepeatedSessionError).
 type Collector struct {
-	open  map[string]*sessionState
-	ended endedSet
+	open map[string]*sessionState
+	// disorder counts the turns whose times are out of order
+	// (timesInOrder), disorderAt is the first one's position.
+	disorder   int
+	disorderAt textpos.Pos
+	ended      endedSet
 	// lines holds the session_start and session_end lines of ended
 	// sessions, only when not streaming.
 	lines map[uint64][2]int
@@ -239,6 +244,39 @@ func (c *Collector) emitSession(row schema.Session) error {
 // session_end for a session with no session_start before it. Records of
 // unknown kinds are counted (Unknown), never an error. Other errors (a
 // sink's, ErrKeyCollision) are not about the line.
+// clockSlack is how far out of order two times of one turn may be before
+// they count as disordered: a gateway's stamps rounded to the millisecond.
+const clockSlack = 1e-3
+
+// timesInOrder reports whether t's times run ready ≤ sent ≤ first token
+// ≤ done (those it has), after its session's arrival.
+func timesInOrder(t *schema.Turn, arrive float64) bool {
+	last := arrive
+	for _, p := range [...]*float64{t.ReadyS, t.SentS, t.FirstTokenS, &t.DoneS} {
+		if p == nil {
+			continue
+		}
+		if *p < last-clockSlack {
+			return false
+		}
+		last = *p
+	}
+	return true
+}
+
+func (c *Collector) disordered(at textpos.Pos) {
+	if c.disorder == 0 {
+		c.disorderAt = at
+	}
+	c.disorder++
+}
+
+// Disorder returns how many turns had times out of order (ready ≤ sent ≤
+// first token ≤ done, all after the session's arrival, to the
+// millisecond), and where the first was. They are kept as written: the
+// gateway's clock, or how it stamps, is to be checked.
+func (c *Collector) Disorder() (int, textpos.Pos) { return c.disorder, c.disorderAt }
+
 func (c *Collector) Add(rec Record) error {
 	fail := func(format string, args ...any) error {
 		return textpos.Errorf(rec.Pos, rec.Raw, format, args...)
@@ -273,6 +311,9 @@ func (c *Collector) Add(rec Record) error {
 			}
 			st.turns++
 			row.Origin = st.row.Origin
+			if !timesInOrder(&row, st.row.ArriveS) {
+				c.disordered(rec.Pos)
+			}
 		} else {
 			k, e, ok, err := c.findEnded(t.Session)
 			if err != nil {
@@ -288,6 +329,9 @@ func (c *Collector) Add(rec Record) error {
 				c.fixes[k]++
 			}
 			row.Origin = c.origins[e.origin]
+			if !timesInOrder(&row, math.Inf(-1)) {
+				c.disordered(rec.Pos)
+			}
 		}
 		c.times.Own(&row)
 		if c.sink != nil {

@@ -140,6 +140,9 @@ func (r *runReader) readGateway(path string, format gatewayFormat) (span, error)
 	for _, u := range col.Unknown() {
 		r.warnf("%s: unknown event kind %q (%d lines, ignored)", u.First, u.Ev, u.Count)
 	}
+	if n, at := col.Disorder(); n > 0 {
+		r.warnf("WARNING: %s: %d turn(s) with times out of order (ready ≤ sent ≤ first token ≤ done, after the session's arrival), the first here: check the gateway's clock; their latencies are kept as written", at, n)
+	}
 	r.cacheReported(lr.Name(), turns, cached)
 	d := r.res.Data
 	d.Sessions, d.Turns, d.Events = col.Tables(d.Run.DurationS)

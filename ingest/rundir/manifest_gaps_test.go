@@ -146,3 +146,15 @@ func TestCutGzipEngineLogSaysSo(t *testing.T) {
 	}
 	t.Fatal("no cut gave an error")
 }
+
+// TestTimesOutOfOrderAreWarned appends turns whose times contradict each
+// other: a first token before the turn was sent, a turn done before its
+// session arrived. They are kept as written, and warned of.
+func TestTimesOutOfOrderAreWarned(t *testing.T) {
+	dir := copyRun(t, "vllm-0.8")
+	appendLine(t, filepath.Join(dir, "gateway.jsonl"), `{"ts":1742479250,"ev":"session_start","session":"late"}`)
+	appendLine(t, filepath.Join(dir, "gateway.jsonl"), `{"ts":1742479205,"ev":"turn","session":"late","turn":0,"prompt_tokens":10,"output_tokens":1}`)
+	appendLine(t, filepath.Join(dir, "gateway.jsonl"), `{"ts":1742479260,"ev":"turn","session":"late","turn":1,"sent_ts":1742479255,"first_token_ts":1742479254,"prompt_tokens":10,"output_tokens":1}`)
+	res := read(t, dir, Options{Version: "test"})
+	warned(t, res, "gateway.jsonl:51: 2 turn(s) with times out of order")
+}

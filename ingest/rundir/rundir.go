@@ -452,6 +452,9 @@ func (r *runReader) checkRunWindow(gw span) {
 	if t := r.res.Data.Run.TriggerStartS; t != nil && *t >= max(d, gw.last) {
 		r.warnf("WARNING: trigger.start_s %.0f is at or after the run's end (%.0f s): the trigger never ran, and the analysis leaves the run out of what counts persistence", *t, max(d, gw.last))
 	}
+	if c := r.res.Data.Run.ControlStartS; c != nil && *c >= max(d, gw.last) {
+		r.warnf("WARNING: control.start_s %.0f is at or after the run's end (%.0f s): the control never ran", *c, max(d, gw.last))
+	}
 }
 
 func (r *runReader) checkSpan(what string, s, gw span) {
