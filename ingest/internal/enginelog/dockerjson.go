@@ -26,7 +26,23 @@ import (
 var (
 	dockerJSONLog  = []byte(`{"log":"`)
 	dockerJSONTime = []byte(`,"time":"`)
+	// The same lines re-written by Python's json.dumps, whose default
+	// separators are ", " and ": " (a log filtered or merged by a script).
+	dockerJSONLogSpaced  = []byte(`{"log": "`)
+	dockerJSONTimeSpaced = []byte(`, "time": "`)
 )
+
+// dockerJSONStart returns the length of the `{"log":"` that begins raw,
+// in either spacing, and the "time" key that goes with it; 0 for none.
+func dockerJSONStart(raw []byte) (int, []byte) {
+	switch {
+	case bytes.HasPrefix(raw, dockerJSONLog):
+		return len(dockerJSONLog), dockerJSONTime
+	case bytes.HasPrefix(raw, dockerJSONLogSpaced):
+		return len(dockerJSONLogSpaced), dockerJSONTimeSpaced
+	}
+	return 0, nil
+}
 
 // dockerJSON reads l.Raw, which begins with `{"log":"`, as Docker's
 // json-file line: l.Text becomes the decoded line (in p.json) and the
@@ -34,21 +50,22 @@ var (
 // as it is.
 func (p *Preamble) dockerJSON(l *Line) {
 	raw := l.Raw
-	text, end, firstEsc, ok := appendJSONString(p.json[:0], raw, len(dockerJSONLog))
+	start, timeKey := dockerJSONStart(raw)
+	text, end, firstEsc, ok := appendJSONString(p.json[:0], raw, start)
 	p.json = text
 	if !ok || !bytes.HasSuffix(raw, []byte(`"}`)) {
 		return
 	}
-	t := bytes.LastIndex(raw, dockerJSONTime)
+	t := bytes.LastIndex(raw, timeKey)
 	if t < end {
 		return
 	}
 	text = bytes.TrimSuffix(text, []byte{'\n'})
 	l.Text = text
-	l.jsonAt, l.jsonEnd, l.jsonKind = int32(t+len(dockerJSONTime)), int32(len(raw)-2), DockerJSON
+	l.jsonAt, l.jsonEnd, l.jsonKind = int32(t+len(timeKey)), int32(len(raw)-2), DockerJSON
 	// The text's offsets are the raw line's, shifted by `{"log":"`, up to
 	// the first escape; past it, a column would be a guess.
-	l.shift = int32(len(dockerJSONLog))
+	l.shift = int32(start)
 	if firstEsc < len(text) {
 		l.stripped = true
 	}

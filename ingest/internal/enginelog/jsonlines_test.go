@@ -31,6 +31,8 @@ func TestJSONLines(t *testing.T) {
 		{"docker escapes", `{"log":"\u001b[32mINFO\u001b[0m a \u0026 \u003c\u003e \"q\" \\ \t\ud83d\ude80 Engine\r\n","time":"` + stamp + `"}`,
 			DockerJSON, "INFO a & <> \"q\" \\ \t\U0001F680 Engine", 0},
 		{"docker partial", `{"log":"Engine part","stream":"stdout","time":"` + stamp + `"}`, DockerJSON, "Engine part", 9},
+		{"docker re-dumped by Python", `{"log": "` + msg + `\n", "stream": "stdout", "time": "` + stamp + `"}`, DockerJSON, msg, 10 + 37},
+		{"docker half spaced", `{"log": "Engine\n","stream":"stdout","time":"` + stamp + `"}`, 0, "", 0},
 		{"docker no time", `{"log":"Engine\n","stream":"stdout"}`, 0, "", 0},
 		{"docker cut", `{"log":"Engine`, 0, "", 0},
 		{"docker bad escape", `{"log":"\x Engine\n","time":"` + stamp + `"}`, 0, "", 0},

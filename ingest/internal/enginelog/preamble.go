@@ -161,7 +161,7 @@ func (p *Preamble) Read(raw []byte) Line {
 	l := Line{Raw: raw}
 	l.Text = raw
 	switch {
-	case bytes.HasPrefix(raw, dockerJSONLog):
+	case bytes.HasPrefix(raw, dockerJSONLog), bytes.HasPrefix(raw, dockerJSONLogSpaced):
 		p.dockerJSON(&l)
 	case bytes.HasPrefix(raw, journalCursor):
 		p.journaldJSON(&l)
