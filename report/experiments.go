@@ -15,8 +15,8 @@ import (
 
 // experiment is the runs sharing runs.experiment and a design.
 type experiment struct {
-	name   string
-	label  string // name, with the design when the name has several sections
+	name  string
+	label string // name, with the design when the name has several sections
 	// engine is the runs' engine name when the experiment has runs of
 	// several engines, each its own section; "" otherwise.
 	engine string

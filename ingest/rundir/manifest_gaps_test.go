@@ -108,12 +108,8 @@ func TestRecordsFarFromTheRunAreWarned(t *testing.T) {
 // is read, its cut last line left out, and the cut stream warned of.
 func TestCutGzipIsWarned(t *testing.T) {
 	dir := copyRun(t, "vllm-0.8")
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write([]byte(readFile(t, filepath.Join(dir, "gateway.jsonl"))))
-	zw.Close()
-	os.Remove(filepath.Join(dir, "gateway.jsonl"))
-	writeFile(t, filepath.Join(dir, "gateway.jsonl.gz"), buf.String()[:buf.Len()/2])
+	gz := gzipped(t, filepath.Join(dir, "gateway.jsonl"))
+	writeFile(t, filepath.Join(dir, "gateway.jsonl.gz"), gz[:len(gz)/2])
 	res := read(t, dir, Options{Version: "test"})
 	warned(t, res, "gateway.jsonl.gz: the compressed stream ends before its end marker")
 	warned(t, res, "the last line is cut short")
@@ -127,15 +123,11 @@ func TestCutGzipIsWarned(t *testing.T) {
 // file was cut.
 func TestCutGzipEngineLogSaysSo(t *testing.T) {
 	dir := copyRun(t, "vllm-0.8")
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write([]byte(readFile(t, filepath.Join(dir, "engine.log"))))
-	zw.Close()
-	os.Remove(filepath.Join(dir, "engine.log"))
+	gz := gzipped(t, filepath.Join(dir, "engine.log"))
 	// Cut where a stats line is cut: the decompressed text up to then
 	// ends mid-line in most places; try offsets until one does.
-	for n := buf.Len() / 2; n < buf.Len()-8; n += 7 {
-		writeFile(t, filepath.Join(dir, "engine.log.gz"), buf.String()[:n])
+	for n := len(gz) / 2; n < len(gz)-8; n += 7 {
+		writeFile(t, filepath.Join(dir, "engine.log.gz"), gz[:n])
 		_, err := Read(dir, Options{})
 		if err != nil {
 			if !strings.Contains(err.Error(), "engine.log.gz's compressed stream ends before its end marker") {
@@ -157,4 +149,15 @@ func TestTimesOutOfOrderAreWarned(t *testing.T) {
 	appendLine(t, filepath.Join(dir, "gateway.jsonl"), `{"ts":1742479260,"ev":"turn","session":"late","turn":1,"sent_ts":1742479255,"first_token_ts":1742479254,"prompt_tokens":10,"output_tokens":1}`)
 	res := read(t, dir, Options{Version: "test"})
 	warned(t, res, "gateway.jsonl:51: 2 turn(s) with times out of order")
+}
+
+// gzipped removes the file at path and returns its bytes gzipped.
+func gzipped(t *testing.T, path string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(readFile(t, path)))
+	zw.Close()
+	os.Remove(path)
+	return buf.String()
 }
