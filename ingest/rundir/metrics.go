@@ -184,6 +184,9 @@ func (r *runReader) metricsWarnings(base, format string, info promseries.Info) {
 	if info.Repeats > 0 {
 		r.warnf("%s: %d points given twice at one time with one value (a poll that saw the same scrape again, or overlapping exports): kept once", base, info.Repeats)
 	}
+	if info.PidCopies > 0 {
+		r.warnf("%s: %d series left out as another process's copy of a gauge (series that differ only in pid, as each API-server process of vLLM before #28792 exports them): the largest of each was used", base, info.PidCopies)
+	}
 	if info.RankRepeats > 0 {
 		r.warnf("%s: %d series repeated an SGLang rank under another pid: the first of each was used", base, info.RankRepeats)
 	}

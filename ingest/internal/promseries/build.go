@@ -32,6 +32,9 @@ type Info struct {
 	// RankRepeats counts series left out for repeating the rank of another
 	// series of their group under another pid (Ranks in the package doc).
 	RankRepeats int
+	// PidCopies counts series left out as another process's copy of a
+	// gauge without ranks (the pid rule in the package doc).
+	PidCopies int
 	// Repeats counts points that the input gave twice, at one time with one
 	// value (a /federate poll that saw the same scrape again), kept once.
 	Repeats int
@@ -76,6 +79,7 @@ type Builder struct {
 	obs      []Obs          // the current time's series after the rank rule
 	sel      []Obs          // selectRanks' buffer
 	lowest   map[string]int // rank rule: group -> index of its lowest rank
+	largest  map[string]int // pid rule: group -> index of its largest copy
 	replicas []string
 	vals     []float64 // the current sample's values (Build), in slab
 	slab     []float64 // values of samples to come, allocated in blocks
@@ -84,7 +88,7 @@ type Builder struct {
 // NewBuilder returns a Builder of samples whose times count from t0, the
 // run's t=0.
 func NewBuilder(t0 time.Time) *Builder {
-	b := &Builder{t0s: t0.Unix(), t0ns: int64(t0.Nanosecond()), lowest: map[string]int{}, byKey: map[string]int32{}}
+	b := &Builder{t0s: t0.Unix(), t0ns: int64(t0.Nanosecond()), lowest: map[string]int{}, largest: map[string]int{}, byKey: map[string]int32{}}
 	b.info.FirstS, b.info.LastS = math.NaN(), math.NaN()
 	return b
 }
@@ -134,7 +138,8 @@ func (b *Builder) Build(sec, nsec int64, line int, obs []Obs) (schema.EngineSamp
 		b.info.FirstS = ts
 	}
 	b.info.LastS = ts
-	kept, repeats := b.selectRanks(b.sel[:0], obs)
+	kept, repeats, copies := b.selectRanks(b.sel[:0], obs)
+	b.info.PidCopies += copies
 	if len(kept) > 0 && &kept[0] != &obs[0] {
 		b.sel = kept // the Builder's own buffer, reused
 	}

@@ -56,8 +56,14 @@
 // tp_rank is used: tp_rank 0 without data parallelism, the replica's first
 // rank under DP attention (where tp_rank = dp_rank × attention-TP size),
 // one per DP rank to be summed. A series repeated under another pid at
-// that rank is left out and counted (Info.RankRepeats). Pipeline stages
-// other than pp_rank 0 are left out: they repeat stage 0's view.
+// that rank is left out and counted (Info.RankRepeats). Series with a pid
+// and no tp_rank are copies of one gauge, one per process: vLLM's
+// API-server processes (--api-server-count > 1) each exported
+// kv_cache_usage_perc, the one that receives the engine's stats holding
+// the figure and the others 0, until vllm-project/vllm#28792 made it
+// "mostrecent"; of such copies the largest is used and the others counted
+// (Info.PidCopies), never averaged or summed. Pipeline stages other than
+// pp_rank 0 are left out: they repeat stage 0's view.
 //
 // Counters. A delta needs the counter at this time and at the previous
 // recognised one; a series new since then counts from zero (SGLang creates

@@ -38,6 +38,9 @@ type Obs struct {
 	rank    string
 	hasRank bool
 	group   string
+	// hasPid says the series carries the pid of the process that wrote
+	// it (prometheus_client's multiprocess gauges).
+	hasPid bool
 }
 
 // Metric returns the number of the series' metric.
@@ -59,6 +62,8 @@ func Describe(m int, ls []Label) (s Series, keep bool, kvErr error) {
 			}
 		case "tp_rank":
 			o.rank, o.hasRank = l.Value, true
+		case "pid":
+			o.hasPid = true
 		case "engine", "dp_rank":
 			o.replica = l.Value
 		case "cache_source":
@@ -75,7 +80,7 @@ func Describe(m int, ls []Label) (s Series, keep bool, kvErr error) {
 	if isCounter(m) {
 		o.key = seriesKey(Name(m), ls)
 	}
-	if o.hasRank {
+	if o.hasRank || o.hasPid {
 		o.group = groupKey(m, ls)
 	}
 	if base(m) == mVCacheConfig {
