@@ -355,6 +355,34 @@ func TestBuildFigure1(t *testing.T) {
 	}
 }
 
+// TestMixedVersionsAreWarned builds an experiment whose runs are of two
+// engine versions: the report says so.
+func TestMixedVersionsAreWarned(t *testing.T) {
+	var runs []*schema.RunData
+	for _, arm := range []string{"burst", "no-burst"} {
+		r := fakeRun{Name: "s1-" + arm, Experiment: "p", Design: "paired", Arm: arm, Seed: 1,
+			Sessions: 8, DropS: inf, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 900, TriggerEndS: 1200,
+			ControlStartS: math.NaN(), DurationS: 3600}.build()
+		if arm == "burst" {
+			r.Run.EngineVersion = "0.9.0"
+		}
+		runs = append(runs, r)
+	}
+	_, sum, err := Build(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range sum.Findings {
+		if f.Kind == "mixed-versions" {
+			if !f.Warning || !strings.Contains(f.Text, "2 engine versions (vllm 0.8.5, vllm 0.9.0)") {
+				t.Errorf("finding %+v", f)
+			}
+			return
+		}
+	}
+	t.Errorf("no mixed-versions finding among %+v", sum.Findings)
+}
+
 func TestBuildFeaturesTypicalPair(t *testing.T) {
 	// Seed 1: neither run degraded; seed 2: only the burst run did. Without
 	// Options.Seed the figures show seed 2, the pair the paper's Figure 1

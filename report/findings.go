@@ -129,6 +129,11 @@ func (b *builder) warningFindings(e *experiment) {
 			listRuns(unreported, engineHitNote), cacheFlags)
 		b.found(e, "cache-unreported", true, runNames(unreported), numbers{"runs": float64(len(unreported)), "engine_shows_hits": float64(withHits)}, text)
 	}
+	if versions := engineVersions(e.runs); len(versions) > 1 {
+		b.found(e, "mixed-versions", true, nil, numbers{"versions": float64(len(versions))},
+			fmt.Sprintf("the runs are of %d engine versions (%s): pairs, arms and counts may mix them; to compare versions, give each its dataset or use outlast compare --by engine_version.",
+				len(versions), strings.Join(versions, ", ")))
+	}
 	if len(noTurns) > 0 {
 		b.found(e, "no-turns", true, runNames(noTurns), numbers{"runs": float64(len(noTurns))},
 			fmt.Sprintf("the gateway logs of %s hold no turn, completed or failed: nothing is measured in %s, and every figure of %s is unknown.",
@@ -270,4 +275,16 @@ func signed(v float64) string {
 		s = "+" + s
 	}
 	return strings.Replace(s, "-", "−", 1)
+}
+
+// engineVersions returns the distinct engine versions of runs, sorted;
+// runs without one are left out.
+func engineVersions(runs []*runInfo) []string {
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if v := r.run.EngineName + " " + r.run.EngineVersion; r.run.EngineVersion != "" {
+			seen[v] = true
+		}
+	}
+	return sortedKeys(seen)
 }
