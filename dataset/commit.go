@@ -82,6 +82,11 @@ func (s *Stage) Commit() error {
 		return err
 	}
 	defer unlock()
+	// A commit that died before this one is finished first: replayed
+	// later, its renames would overwrite this commit's files.
+	if _, err := removeAbandoned(s.root); err != nil {
+		return err
+	}
 	// Every staged file is on disk before the first enters the dataset.
 	if err := syncStage(s.owner); err != nil {
 		return err
@@ -97,6 +102,10 @@ func (s *Stage) Commit() error {
 	s.journaled = true
 	if err := moveIn(s.root, s.dir, runs, false); err != nil {
 		return fmt.Errorf("dataset: commit: %w (the commit is finished by the next ingest into %s)", err, s.root)
+	}
+	// The renames are on disk before the journal goes with the stage.
+	if err := syncStage(s.owner); err != nil {
+		return err
 	}
 	return dropStage(s.dir, s.owner)
 }

@@ -141,3 +141,51 @@ func TestKilledBeforeJournalLeavesDataset(t *testing.T) {
 		t.Errorf("r1 has %d turns, want the old version's 2", len(d.Turns))
 	}
 }
+
+// TestCommitAfterADeadCommitWins makes a stage, lets another ingest die in
+// the middle of its commit of the same runs, and commits the stage: the
+// dead commit is finished before this one, not replayed over it later, so
+// the runs are this commit's, whole, rejects included.
+func TestCommitAfterADeadCommitWins(t *testing.T) {
+	for _, at := range []int{4, 8, 16} {
+		root := t.TempDir()
+		st, err := NewStage(root, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range killedRuns("old") {
+			if err := st.WriteRun(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := st.WriteRejects("r2", []*textpos.ParseError{textpos.Errorf(textpos.Pos{File: "g", Line: 1}, []byte("x"), "last")}); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCommitKilledIsFinished$")
+		cmd.Env = append(os.Environ(), "OUTLAST_TEST_COMMIT_ROOT="+root, "OUTLAST_TEST_KILL_AT="+strconv.Itoa(at))
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 9 {
+			t.Fatalf("killed at move %d: %v, %s; want exit 9", at, err, out)
+		}
+		if err := st.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Runs(root); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"r1", "r2", "r3"} {
+			d, err := ReadRun(root, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Run.Labels == `{"v":"new"}` || len(d.Turns) != 2 || len(d.Sessions) != 2 || len(d.Events) != 2 || len(d.Engine) != 2 {
+				t.Errorf("killed at move %d: run %s has labels %s, %d turns, %d sessions, %d events, %d engine rows; want the last commit's",
+					at, name, d.Run.Labels, len(d.Turns), len(d.Sessions), len(d.Events), len(d.Engine))
+			}
+		}
+		if _, err := os.Stat(filepath.Join(root, RejectsDir, "r2.jsonl")); err != nil {
+			t.Errorf("killed at move %d: the last commit's rejects of r2: %v", at, err)
+		}
+	}
+}

@@ -193,6 +193,12 @@ func probeStage(dir string) (Owner, bool, error) {
 	if o.Finished, err = finishCommit(filepath.Dir(dir), dir); err != nil {
 		return o, false, err // kept, to be finished once it can be
 	}
+	if o.Finished > 0 {
+		// The renames are on disk before the journal goes with the stage.
+		if err := syncStage(f); err != nil {
+			return o, false, err
+		}
+	}
 	return o, true, os.RemoveAll(dir)
 }
 

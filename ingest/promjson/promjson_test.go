@@ -443,6 +443,22 @@ func TestNaNGauge(t *testing.T) {
 	})
 }
 
+// TestRepeatedNaNGauge reads one NaN gauge point given by two
+// overlapping answers: one value given twice, kept once, as any other
+// repeated point (two NaNs compare unequal, and were "two values").
+func TestRepeatedNaNGauge(t *testing.T) {
+	kv := `{"metric":{"__name__":"vllm:kv_cache_usage_perc","engine":"0"},"values":[[1790000005,"NaN"],[1790000010,"0.25"]]}`
+	run := `{"metric":{"__name__":"vllm:num_requests_running","engine":"0"},"values":[[1790000005,"1"],[1790000010,"2"]]}`
+	got, info := read(t, doc(kv, run), doc(kv, run))
+	check(t, got, []string{
+		"line=1 t=5.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=1 t=10.000 metrics/scrape engine=0 run=2 wait=- kv=0.25 dt=5 queries=- hits=- prompt=- gen=- preempt=-",
+	})
+	if info.Repeats != 4 {
+		t.Errorf("%d repeated points, want 4", info.Repeats)
+	}
+}
+
 // TestUnderscoreAndServers reads the underscore spelling of a metric
 // (promseries) from a query_range answer, and notes series of two scrape
 // targets summed, with their labels.

@@ -171,13 +171,18 @@ func (r *Reader) readLine(l *enginelog.Line, s *schema.EngineSample) (ok bool, e
 	} else {
 		// The KV pool's lines are startup facts, true whatever the time:
 		// read also where the header is lost (a paste) or the line is
-		// glued on after other output.
+		// glued on after other output. Without a header the line may be
+		// anyone's (a traceback quoting the argument): only a key that
+		// begins a word and a value that reads are taken, and a line that
+		// does not read is passed over, not an error.
 		rest := l.Text[l.Start:]
-		if k := bytes.Index(rest, maxTotalKey); k >= 0 {
-			return false, r.maxTotalLine(l, l.Start+k)
+		if k := bytes.Index(rest, maxTotalKey); k >= 0 && (k == 0 || rest[k-1] == ' ') {
+			r.maxTotalLine(l, l.Start+k)
+			return false, nil
 		}
-		if k := bytes.Index(rest, allocatedMsg); k >= 0 {
-			return false, r.allocatedLine(l, l.Start+k)
+		if k := bytes.Index(rest, allocatedMsg); k >= 0 && (k == 0 || rest[k-1] == ' ') {
+			r.allocatedLine(l, l.Start+k)
+			return false, nil
 		}
 		var glued bool
 		if hok, glued, ok = batchElsewhere(l, h, bt); !ok {

@@ -165,3 +165,20 @@ func TestRealLines(t *testing.T) {
 	}
 	e.CheckCorpus(t, readertest.LoadCorpus(t, "sglang"))
 }
+
+// TestHeaderlessPoolKeyOfOthers reads a traceback that quotes the pool's
+// argument, without a header: it is no pool line, and no error either;
+// the headed pool line gives the pool, and a glued one without a header
+// still would.
+func TestHeaderlessPoolKeyOfOthers(t *testing.T) {
+	log := "[2025-03-20 08:00:01 TP0] max_total_num_tokens=1000, chunked_prefill_size=2048\n" +
+		"Traceback (most recent call last):\n" +
+		"    return MemoryPoolConfig(max_total_num_tokens=max_total_num_tokens)\n" +
+		"    max_total_num_tokens=max_total_num_tokens,\n" +
+		"    swa_max_total_num_tokens=7,\n" +
+		"[2025-03-20 08:00:05 TP0] Decode batch. #running-req: 1, #token: 1, token usage: 0.00, gen throughput (token/s): 1.00, #queue-req: 0, \n"
+	samples, errs, info := engine.ReadAll(t, log, Options{T0: readertest.UTC("2025-03-20T08:00:00Z")})
+	if len(errs) != 0 || len(samples) != 1 || info.KVPoolTokens != 1000 {
+		t.Errorf("%d samples, errors %v, pool %d; want 1 sample, no error, pool 1000", len(samples), errs, info.KVPoolTokens)
+	}
+}

@@ -63,7 +63,9 @@ func Describe(m int, ls []Label) (s Series, keep bool, kvErr error) {
 		case "tp_rank":
 			o.rank, o.hasRank = l.Value, true
 		case "pid":
-			o.hasPid = true
+			// prometheus_client's multiprocess mode keeps the pid on
+			// gauges; counters it sums over processes itself.
+			o.hasPid = isGauge(m)
 		case "engine", "dp_rank":
 			o.replica = l.Value
 		case "cache_source":

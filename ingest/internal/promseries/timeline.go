@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 
 	"github.com/outlast-dev/outlast/schema"
@@ -120,7 +121,9 @@ func (tl *Timeline) Add(id int, t int64, v float64, stale bool, file, line, col 
 
 // same handles a second point of series s at the time of point p.
 func (tl *Timeline) same(s *tseries, p *point, v float64, stale bool) error {
-	if p.stale == stale && (stale || p.v == v) {
+	// Two NaNs are one value given twice: a NaN gauge is an unknown
+	// figure, not an error (checkValue), and NaN != NaN.
+	if p.stale == stale && (stale || p.v == v || math.IsNaN(p.v) && math.IsNaN(v)) {
 		tl.repeats++
 		return nil
 	}
