@@ -225,15 +225,21 @@ func (r *Reader) readLine(l *enginelog.Line) {
 		Line:        int64(l.Pos.Line),
 	}
 	at := h.msg + len(msg) - len(body)
-	fl, err := parseStats(body, &s, r.slab.New())
+	// Another line glued on after this one, its newline lost (two
+	// processes writing to one terminal, a paste): read both. Looked for
+	// on every stats line, not only one whose fields fail: glued on after
+	// a field outlast does not know, the next line's header would be
+	// passed over with that field and its fields read as this line's.
+	// Every vLLM header ends its file:line with ']', which no stats field
+	// holds: one byte search first, the header search only past it.
 	next := -1
-	if err != nil {
-		// Another line glued on after this one, its newline lost (two
-		// processes writing to one terminal, a paste): read both.
-		if next = gluedAfter(l, at); next >= 0 {
-			fl, err = parseStats(trimProcs(l.Text[at:next]), &s, r.slab.New())
-		}
+	if bytes.IndexByte(l.Text[at:], ']') >= 0 {
+		next = gluedAfter(l, at)
 	}
+	if next >= 0 {
+		body = trimProcs(l.Text[at:next])
+	}
+	fl, err := parseStats(body, &s, r.slab.New())
 	if err != nil {
 		r.fail(l.FieldsErr(at, err, "vLLM stats line"))
 		return

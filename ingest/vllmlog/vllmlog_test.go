@@ -141,6 +141,9 @@ func TestGluedAfter(t *testing.T) {
 		{"a damaged field is no glued line", "INFO 07-28 06:40:05 [loggers.py:118] Engine 000: Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%x\n", nil, nil, 1},
 		{"a chatter line glued on", "INFO 07-28 06:40:05" + strings.TrimSuffix(statsTail, "\n") + "INFO 07-28 06:40:06 [api_server.py:1] started\n",
 			[]float64{5}, []float64{0.01}, 0},
+		{"glued on after a field outlast does not know", "INFO 07-28 06:40:05" + strings.TrimSuffix(statsTail, "\n") + ", Foo: 1" +
+			"INFO 07-28 06:40:15 [loggers.py:118] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 240.0 tokens/s, Running: 3 reqs, Waiting: 0 reqs, GPU KV cache usage: 50.0%, Prefix cache hit rate: 0.0%\n",
+			[]float64{5, 15}, []float64{0.01, 0.5}, 0},
 	} {
 		samples, errs, info := readAll(t, tc.log, opt)
 		var ts, kv []float64
