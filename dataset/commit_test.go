@@ -49,6 +49,37 @@ func commitWithRejects(root, version, rejects string) error {
 	return st.Commit()
 }
 
+// killCommit runs this test binary again to commit killedRuns("new") into
+// root, killed (exit 9, as by kill -9) before its at-th move.
+func killCommit(t *testing.T, root string, at int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCommitKilledIsFinished$")
+	cmd.Env = append(os.Environ(), "OUTLAST_TEST_COMMIT_ROOT="+root, "OUTLAST_TEST_KILL_AT="+strconv.Itoa(at))
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 9 {
+		t.Fatalf("killed at move %d: %v, %s; want exit 9", at, err, out)
+	}
+}
+
+// checkVersion checks that every table of every run in root is of
+// killedRuns(version), whole: no run mixes two commits.
+func checkVersion(t *testing.T, root string, at int, version string) {
+	t.Helper()
+	want := killedRuns(version)[0]
+	for _, name := range []string{"r1", "r2", "r3"} {
+		d, err := ReadRun(root, name)
+		if err != nil {
+			t.Fatalf("killed at move %d: %v", at, err)
+		}
+		if d.Run.Labels != want.Run.Labels || len(d.Turns) != len(want.Turns) || len(d.Sessions) != len(want.Sessions) ||
+			len(d.Events) != len(want.Events) || len(d.Engine) != len(want.Engine) {
+			t.Errorf("killed at move %d: run %s has labels %s, %d turns, %d sessions, %d events, %d engine rows; want the %s version's",
+				at, name, d.Run.Labels, len(d.Turns), len(d.Sessions), len(d.Events), len(d.Engine), version)
+		}
+	}
+}
+
 // TestCommitKilledIsFinished kills a process in the middle of a commit
 // that replaces three runs, before each of its renames and removals in
 // turn, as kill -9 would, and checks that a reader listing the runs
@@ -77,26 +108,11 @@ func TestCommitKilledIsFinished(t *testing.T) {
 		if err := commitWithRejects(root, "old", "r2"); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCommitKilledIsFinished$")
-		cmd.Env = append(os.Environ(), "OUTLAST_TEST_COMMIT_ROOT="+root, "OUTLAST_TEST_KILL_AT="+strconv.Itoa(at))
-		out, err := cmd.CombinedOutput()
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) || exit.ExitCode() != 9 {
-			t.Fatalf("killed at move %d: %v, %s; want exit 9", at, err, out)
-		}
+		killCommit(t, root, at)
 		if _, err := Runs(root); err != nil {
 			t.Fatalf("killed at move %d: %v", at, err)
 		}
-		for _, name := range []string{"r1", "r2", "r3"} {
-			d, err := ReadRun(root, name)
-			if err != nil {
-				t.Fatalf("killed at move %d: %v", at, err)
-			}
-			if d.Run.Labels != `{"v":"new"}` || len(d.Turns) != 1 || len(d.Sessions) != 1 || len(d.Events) != 1 || len(d.Engine) != 1 {
-				t.Errorf("killed at move %d: run %s has labels %s, %d turns, %d sessions, %d events, %d engine rows; want the new version's, one row each",
-					at, name, d.Run.Labels, len(d.Turns), len(d.Sessions), len(d.Events), len(d.Engine))
-			}
-		}
+		checkVersion(t, root, at, "new")
 		_, err2 := os.Stat(filepath.Join(root, RejectsDir, "r2.jsonl"))
 		_, err3 := os.Stat(filepath.Join(root, RejectsDir, "r3.jsonl"))
 		if !errors.Is(err2, os.ErrNotExist) || err3 != nil {
@@ -161,29 +177,14 @@ func TestCommitAfterADeadCommitWins(t *testing.T) {
 		if err := st.WriteRejects("r2", []*textpos.ParseError{textpos.Errorf(textpos.Pos{File: "g", Line: 1}, []byte("x"), "last")}); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCommitKilledIsFinished$")
-		cmd.Env = append(os.Environ(), "OUTLAST_TEST_COMMIT_ROOT="+root, "OUTLAST_TEST_KILL_AT="+strconv.Itoa(at))
-		out, err := cmd.CombinedOutput()
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) || exit.ExitCode() != 9 {
-			t.Fatalf("killed at move %d: %v, %s; want exit 9", at, err, out)
-		}
+		killCommit(t, root, at)
 		if err := st.Commit(); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := Runs(root); err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range []string{"r1", "r2", "r3"} {
-			d, err := ReadRun(root, name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d.Run.Labels == `{"v":"new"}` || len(d.Turns) != 2 || len(d.Sessions) != 2 || len(d.Events) != 2 || len(d.Engine) != 2 {
-				t.Errorf("killed at move %d: run %s has labels %s, %d turns, %d sessions, %d events, %d engine rows; want the last commit's",
-					at, name, d.Run.Labels, len(d.Turns), len(d.Sessions), len(d.Events), len(d.Engine))
-			}
-		}
+		checkVersion(t, root, at, "old")
 		if _, err := os.Stat(filepath.Join(root, RejectsDir, "r2.jsonl")); err != nil {
 			t.Errorf("killed at move %d: the last commit's rejects of r2: %v", at, err)
 		}
