@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -355,32 +356,36 @@ func TestBuildFigure1(t *testing.T) {
 	}
 }
 
-// TestMixedVersionsAreWarned builds an experiment whose runs are of two
-// engine versions: the report says so.
-func TestMixedVersionsAreWarned(t *testing.T) {
+// TestVersionsGetSections builds an experiment whose seeds ran on two
+// engine versions: each version gets its section, whose pairs and counts
+// hold only its runs (pairing by seed would otherwise take one version's
+// run of each seed and leave the other's out).
+func TestVersionsGetSections(t *testing.T) {
 	var runs []*schema.RunData
-	for _, arm := range []string{"burst", "no-burst"} {
-		r := fakeRun{Name: "s1-" + arm, Experiment: "p", Design: "paired", Arm: arm, Seed: 1,
-			Sessions: 8, DropS: inf, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 900, TriggerEndS: 1200,
-			ControlStartS: math.NaN(), DurationS: 3600}.build()
-		if arm == "burst" {
-			r.Run.EngineVersion = "0.9.0"
+	for _, v := range []string{"0.10.1", "0.11.0"} {
+		for _, arm := range []string{"burst", "no-burst"} {
+			r := fakeRun{Name: "v" + v + "-s1-" + arm, Experiment: "p", Design: "paired", Arm: arm, Seed: 1,
+				Sessions: 8, DropS: inf, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 900, TriggerEndS: 1200,
+				ControlStartS: math.NaN(), DurationS: 3600}.build()
+			r.Run.EngineVersion = v
+			runs = append(runs, r)
 		}
-		runs = append(runs, r)
 	}
 	_, sum, err := Build(runs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range sum.Findings {
-		if f.Kind == "mixed-versions" {
-			if !f.Warning || !strings.Contains(f.Text, "2 engine versions (vllm 0.8.5, vllm 0.9.0)") {
-				t.Errorf("finding %+v", f)
-			}
-			return
-		}
+	var got []string
+	for _, e := range sum.Experiments {
+		got = append(got, fmt.Sprintf("%s %s: %s", e.Experiment, e.Engine, strings.Join(e.Runs, " ")))
 	}
-	t.Errorf("no mixed-versions finding among %+v", sum.Findings)
+	want := []string{
+		"p vllm 0.10.1: v0.10.1-s1-burst v0.10.1-s1-no-burst",
+		"p vllm 0.11.0: v0.11.0-s1-burst v0.11.0-s1-no-burst",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
 
 func TestBuildFeaturesTypicalPair(t *testing.T) {

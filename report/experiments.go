@@ -17,8 +17,9 @@ import (
 type experiment struct {
 	name  string
 	label string // name, with the design when the name has several sections
-	// engine is the runs' engine name when the experiment has runs of
-	// several engines, each its own section; "" otherwise.
+	// engine is the runs' engine name and version when the experiment has
+	// runs of several engines or engine versions, each its own section; ""
+	// otherwise.
 	engine string
 	slug   string // for IDs: ASCII letters, digits and '-'
 	design string
@@ -41,8 +42,10 @@ func normDesign(d string) string {
 // groupExperiments groups runs by experiment name, design and engine:
 // runs of one experiment that disagree on the design get a section per
 // design rather than one that fits only some of them, and runs of two
-// engines (a campaign simulated on vLLM and SGLang under one experiment
-// name) a section per engine, so that no pair or arm mixes engines.
+// engines or engine versions (a campaign run on vLLM and SGLang, or on two
+// releases, under one experiment name) a section per engine and version,
+// so that no pair, arm or count mixes them (pairs by seed would otherwise
+// take one version's run of each seed and leave the other's out).
 func (b *builder) groupExperiments() {
 	type key struct{ name, design, engine string }
 	by := map[key]*experiment{}
@@ -50,7 +53,7 @@ func (b *builder) groupExperiments() {
 	designs := map[string]map[string]bool{} // by name
 	engines := map[string]map[string]bool{} // by name and design
 	for _, r := range b.runs {
-		k := key{r.run.Experiment, normDesign(r.run.Design), r.run.EngineName}
+		k := key{r.run.Experiment, normDesign(r.run.Design), strings.TrimSpace(r.run.EngineName + " " + r.run.EngineVersion)}
 		e, ok := by[k]
 		if !ok {
 			e = &experiment{name: k.name, design: k.design}

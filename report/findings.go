@@ -75,7 +75,7 @@ func (b *builder) verdictFinding(e *experiment) {
 // warningFindings adds the warnings about e's runs that change how its
 // numbers read.
 func (b *builder) warningFindings(e *experiment) {
-	var rejected, noLog, noMetrics, unreported, noTurns, short, cut, disagree []*runInfo
+	var rejected, noLog, noMetrics, unreported, noTurns, short, cut, disagree, lowPeak []*runInfo
 	lines := int64(0)
 	for _, r := range e.runs {
 		if r.run.RejectedLines > 0 {
@@ -101,6 +101,9 @@ func (b *builder) warningFindings(e *experiment) {
 		}
 		if r.sum.Short {
 			short = append(short, r)
+		}
+		if r.sum.Judged() && r.sum.PeakWindowHit < stats.RecoveredHit {
+			lowPeak = append(lowPeak, r)
 		}
 	}
 	if len(rejected) > 0 {
@@ -129,11 +132,6 @@ func (b *builder) warningFindings(e *experiment) {
 			listRuns(unreported, engineHitNote), cacheFlags)
 		b.found(e, "cache-unreported", true, runNames(unreported), numbers{"runs": float64(len(unreported)), "engine_shows_hits": float64(withHits)}, text)
 	}
-	if versions := engineVersions(e.runs); len(versions) > 1 {
-		b.found(e, "mixed-versions", true, nil, numbers{"versions": float64(len(versions))},
-			fmt.Sprintf("the runs are of %d engine versions (%s): pairs, arms and counts may mix them; to compare versions, give each its dataset or use outlast compare --by engine_version.",
-				len(versions), strings.Join(versions, ", ")))
-	}
 	if len(noTurns) > 0 {
 		b.found(e, "no-turns", true, runNames(noTurns), numbers{"runs": float64(len(noTurns))},
 			fmt.Sprintf("the gateway logs of %s hold no turn, completed or failed: nothing is measured in %s, and every figure of %s is unknown.",
@@ -143,6 +141,11 @@ func (b *builder) warningFindings(e *experiment) {
 		b.found(e, "short-runs", true, runNames(short), numbers{"runs": float64(len(short))},
 			fmt.Sprintf("%s shorter than the 10-minute end window (%s): the end hit ratio and end sessions of %s cover the whole run, cold start included, and read lower than a longer run's would.",
 				pluralVerb(len(short)), listRuns(short, func(r *runInfo) string { return fmt.Sprintf("%s min", minuteText(r.run.DurationS)) }), thoseRuns(len(short))))
+	}
+	if len(lowPeak) > 0 {
+		b.found(e, "low-peak-hit", true, runNames(lowPeak), numbers{"runs": float64(len(lowPeak))},
+			fmt.Sprintf("the hit ratio of %s never reached %.1f in any 5-minute window (highest in brackets): the verdicts' thresholds (degraded below %.1f, healthy from %.1f, §3) assume sessions that reuse their context, so a workload that reuses little (single-turn sessions, a small shared prefix) reads degraded without any collapse; compare %s with a twin of the same workload rather than with the thresholds.",
+				listRuns(lowPeak, func(r *runInfo) string { return fmt.Sprintf("%.2f", r.sum.PeakWindowHit) }), stats.RecoveredHit, stats.DegradedHit, stats.RecoveredHit, thoseRuns(len(lowPeak))))
 	}
 	if len(cut) > 0 {
 		b.found(e, "cut-short", true, runNames(cut), numbers{"runs": float64(len(cut))},
@@ -277,14 +280,3 @@ func signed(v float64) string {
 	return strings.Replace(s, "-", "−", 1)
 }
 
-// engineVersions returns the distinct engine versions of runs, sorted;
-// runs without one are left out.
-func engineVersions(runs []*runInfo) []string {
-	seen := map[string]bool{}
-	for _, r := range runs {
-		if v := r.run.EngineName + " " + r.run.EngineVersion; r.run.EngineVersion != "" {
-			seen[v] = true
-		}
-	}
-	return sortedKeys(seen)
-}

@@ -219,7 +219,11 @@ func TestWarningFindings(t *testing.T) {
 		end := 2400.0
 		cut.Sessions[i].EndS, cut.Sessions[i].Status = &end, "aborted"
 	}
-	_, sum, err := Build([]*schema.RunData{rejected, drift, cut}, Options{})
+	// Degraded from its first minute: never healthy anywhere, which a
+	// workload that reuses little looks like as much as a collapse does.
+	low := fakeRun{Name: "low", Experiment: "obs", Design: "observe", Arm: "none", Seed: 1, Sessions: 8,
+		DropS: 0, RecoverS: inf, ControlStartS: math.NaN(), DurationS: 3600}.build()
+	_, sum, err := Build([]*schema.RunData{rejected, drift, cut, low}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,6 +236,7 @@ func TestWarningFindings(t *testing.T) {
 	checkTexts(t, got, []string{
 		"rejected-lines [rejected]: obs: 3 input lines were rejected in lenient mode: rejected (3 lines). The numbers leave them out; the dataset's _rejects/ holds them.",
 		"format-drift [drift]: obs: the engine log of drift gave no engine sample: its format may have drifted from what outlast reads (ingest warned), so the engine's view of that run is empty.",
+		"low-peak-hit [low]: obs: the hit ratio of low (0.10) never reached 0.8 in any 5-minute window (highest in brackets): the verdicts' thresholds (degraded below 0.5, healthy from 0.8, §3) assume sessions that reuse their context, so a workload that reuses little (single-turn sessions, a small shared prefix) reads degraded without any collapse; compare that run with a twin of the same workload rather than with the thresholds.",
 		"cut-short [cut]: obs: 1 run was cut short: the gateway's records end more than 5 minutes before the planned end (cut (minute 40 of 60)); the end-of-run measures describe an earlier time.",
 	})
 }

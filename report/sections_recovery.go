@@ -17,7 +17,7 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 
 	t := &model.Table{
 		ID:      "table3-" + e.slug,
-		Caption: "Recovery over runs collapsed when control began (Table 3). Time: from control start to the start of the first 5-minute window from which every later window has a hit ratio ≥ 0.8; “<5” means within the first window. Cohort: fraction of the sessions arriving in the next 20 minutes that completed.",
+		Caption: "Recovery over runs collapsed when control began (Table 3). Time: from control start to the start of the first 5-minute window (the windows start every minute from control start, §6) from which every later window has a hit ratio ≥ 0.8, with at least 10 minutes of the run after it; “<5” means within the first window. Cohort: fraction of the sessions arriving in the next 20 minutes that completed.",
 		Columns: []model.Column{{Name: "Control"}, {Name: "Recovered"}, {Name: "Time to recover", Unit: "min"}, {Name: "Hit (end)"}, {Name: "Cohort done"}},
 	}
 	se.Arms, se.ArmsMatched = []SummaryArm{}, []SummaryArm{}

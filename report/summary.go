@@ -32,7 +32,8 @@ type Summary struct {
 // from the numbers it quotes.
 type SummaryFinding struct {
 	// Experiment and Design (and Engine, where the experiment has runs of
-	// several engines) name the experiment section it is about.
+	// several engines or engine versions) name the experiment section it
+	// is about.
 	Experiment string `json:"experiment"`
 	Design     string `json:"design"`
 	Engine     string `json:"engine,omitempty"`
@@ -171,8 +172,9 @@ type SummaryRun struct {
 type SummaryExperiment struct {
 	Experiment string `json:"experiment"`
 	Design     string `json:"design"`
-	// Engine names the runs' engine when the experiment has runs of
-	// several engines, a section each; absent otherwise.
+	// Engine names the runs' engine and its version ("vllm 0.11.0") when
+	// the experiment has runs of several engines or engine versions, a
+	// section each; absent otherwise.
 	Engine string   `json:"engine,omitempty"`
 	Runs   []string `json:"runs"`
 	// FeaturedSeed is the seed of the experiment's single-seed figures.

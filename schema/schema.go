@@ -114,8 +114,9 @@ type Run struct {
 	// cached-token figure. False: the engine was not asked to report them
 	// (vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report)
 	// or the load generator does not record them, so the turns'
-	// cached_tokens are unknown, not 0, and there is no hit ratio. Null in
-	// datasets written before the column existed.
+	// cached_tokens are unknown, not 0, and there is no hit ratio. Null
+	// when the run has no turn to tell from, and in datasets written before
+	// the column existed.
 	CacheReported *bool `parquet:"cache_reported,optional"`
 	// ExcludedRecords counts the load generator's records that are not
 	// part of the run: AIPerf's warmup phase, GuideLLM's requests outside

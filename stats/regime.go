@@ -31,6 +31,17 @@ type Regime struct {
 	Partial bool
 }
 
+// HasData reports whether some analysis window at or after ReferenceS has
+// a completed turn, so that the run's persistence can be judged at all.
+func (r Regime) HasData() bool {
+	for _, w := range r.Windows {
+		if !math.IsNaN(w.HitRatio) {
+			return true
+		}
+	}
+	return false
+}
+
 // ReferenceS is the time after which a run's degradation counts; see
 // Regime.ReferenceS.
 func (x *RunIndex) ReferenceS() float64 {

@@ -27,7 +27,8 @@ const (
 	VerdictCacheUnreported Verdict = "cache-unreported"
 	VerdictHealthy         Verdict = "healthy" // neither persistently nor partially degraded
 	// VerdictUnknown: neither degraded nor known healthy: no turn in the
-	// last 10 minutes (a run cut short), or a trigger that never ran.
+	// last 10 minutes (a run cut short), a trigger that never ran, or no
+	// window after the trigger's end to judge by.
 	VerdictUnknown    Verdict = "unknown"
 	VerdictPersistent Verdict = "persistent" // persistently degraded (§3)
 	VerdictPartial    Verdict = "partial"    // partially degraded (§3)
@@ -94,6 +95,18 @@ type RunSummary struct {
 	// starts at or after the run's end: the burst never ran, so the run
 	// says nothing of what a burst leaves behind (it is not Judged).
 	TriggerAfterEnd bool
+	// NoWindowAfter says no 5-minute analysis window with a completed
+	// turn starts at or after the trigger's end (Regime.ReferenceS): a
+	// trigger that ends at the run's end leaves nothing to judge
+	// persistence by, so the run is not Judged and its verdict is unknown
+	// (a low end hit ratio there is the trigger itself, not what it left).
+	NoWindowAfter bool
+	// PeakWindowHit is the highest hit ratio of the run's 5-minute analysis
+	// windows, NaN when none has a completed turn. Below RecoveredHit
+	// (0.8) the run was never healthy by §3's threshold anywhere: a
+	// workload that reuses little (single-turn sessions, a small shared
+	// prefix) reads "degraded" without any collapse.
+	PeakWindowHit float64
 	// Short says the run is shorter than the end hit ratio's window (10
 	// minutes): its "last 10 minutes" are the whole run, cold start
 	// included, so its end figures read lower than a longer run's would.
@@ -139,6 +152,12 @@ func (x *RunIndex) Summarize() RunSummary {
 	reg := x.Regime()
 	s.EndHit, s.FirstDegradedS, s.Persistent, s.Partial = reg.EndHit, reg.FirstDegradedS, reg.Persistent, reg.Partial
 	s.EndSessions = x.Population.Mean(x.EndWindow(EndSessionsS))
+	s.PeakWindowHit = nan
+	for _, w := range AnalysisWindows(x.Data) {
+		if h := x.Turns.Window(w).HitRatio; h > s.PeakWindowHit || math.IsNaN(s.PeakWindowHit) {
+			s.PeakWindowHit = h
+		}
+	}
 	noTurns := len(x.Data.Turns) == 0
 	if noTurns && len(x.Data.Sessions) == 0 {
 		// No session was recorded at all: how many were in the system is
@@ -152,6 +171,10 @@ func (x *RunIndex) Summarize() RunSummary {
 	if r.TriggerStartS != nil && *r.TriggerStartS >= x.End {
 		s.TriggerAfterEnd = true
 		s.Warnings = append(s.Warnings, fmt.Sprintf("the trigger starts at %.0f s, at or after the run's end (%.0f s): it never ran", *r.TriggerStartS, x.End))
+	}
+	if !noTurns && !s.TriggerAfterEnd && r.TriggerEndS != nil && !reg.HasData() {
+		s.NoWindowAfter = true
+		s.Warnings = append(s.Warnings, fmt.Sprintf("no 5-minute window with a completed turn starts after the trigger's end (%.0f s) before the run's end (%.0f s): persistence unknown", *r.TriggerEndS, x.End))
 	}
 	cacheKnown := CacheKnown(r)
 	if noTurns {
@@ -174,7 +197,9 @@ func (x *RunIndex) Summarize() RunSummary {
 			}
 		}
 		s.PeakDemandRatio = peak
-		if noTurns && len(x.Data.Sessions) == 0 {
+		if noTurns {
+			// Without a turn no session's context is known, so D is
+			// unknown, not 0.
 			s.PeakDemandRatio = nan
 		}
 	} else {
@@ -194,9 +219,9 @@ func (x *RunIndex) Summarize() RunSummary {
 		s.Verdict = VerdictCacheUnreported
 	case s.Persistent:
 		s.Verdict = VerdictPersistent
-	case s.Partial:
+	case s.Partial && !s.NoWindowAfter:
 		s.Verdict = VerdictPartial
-	case math.IsNaN(s.EndHit) || s.TriggerAfterEnd:
+	case math.IsNaN(s.EndHit) || s.TriggerAfterEnd || s.NoWindowAfter:
 		// Not degraded as far as the windows show, but not known healthy
 		// either: "healthy" would count it so.
 		s.Verdict = VerdictUnknown
@@ -230,14 +255,14 @@ func (x *RunIndex) Summarize() RunSummary {
 
 // Judged reports whether the run's persistence was judged: it has turns,
 // prefix caching on, cached tokens reported, its trigger (if any) within
-// the run, and either turns in the last
+// the run and a window with turns after its end, and either turns in the last
 // 10 minutes or a persistent verdict (a server that completes no turn at
 // the end of a persistent collapse is no less collapsed). Persistent and
 // Partial say nothing of a run not judged: what counts them (Table 2's
 // sign test, a comparison's collapse rate, a check) leaves it out and
 // says so.
 func (s RunSummary) Judged() bool {
-	if s.TriggerAfterEnd {
+	if s.TriggerAfterEnd || s.NoWindowAfter {
 		return false
 	}
 	switch s.Verdict {

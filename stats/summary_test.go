@@ -109,6 +109,14 @@ func TestNoTurns(t *testing.T) {
 	if len(s.Warnings) == 0 || !strings.Contains(s.Warnings[0], "no turn") {
 		t.Errorf("warnings %q, want one about no turn first", s.Warnings)
 	}
+	// Sessions that started and logged no turn: how many were in the
+	// system is known, their context (so D) is not.
+	rd = demandRun()
+	rd.Turns = nil
+	s = NewRunIndex(rd).Summarize()
+	if s.Verdict != VerdictNoTurns || math.IsNaN(s.EndSessions) || !math.IsNaN(s.PeakDemandRatio) {
+		t.Errorf("sessions without turns: verdict %s, end sessions %v, peak D/C %v; want no-turns, a number, NaN", s.Verdict, s.EndSessions, s.PeakDemandRatio)
+	}
 }
 
 // TestTriggerAfterEnd summarizes a burst run shorter than its trigger's
@@ -121,8 +129,32 @@ func TestTriggerAfterEnd(t *testing.T) {
 		t.Errorf("trigger after end %v, judged %v, warnings %q", s.TriggerAfterEnd, s.Judged(), s.Warnings)
 	}
 	rd.Run.TriggerStartS = new(float64(60))
-	if s := NewRunIndex(rd).Summarize(); s.TriggerAfterEnd || !s.Judged() {
-		t.Errorf("trigger within the run: after end %v, judged %v", s.TriggerAfterEnd, s.Judged())
+	if s := NewRunIndex(rd).Summarize(); s.TriggerAfterEnd {
+		t.Errorf("trigger within the run: after end %v", s.TriggerAfterEnd)
+	}
+}
+
+// TestTriggerEndsAtRunEnd summarizes a run whose burst fills its last five
+// minutes: its end hit ratio is the burst's own, and no window after the
+// trigger is left to judge persistence by, so the run is unknown and not
+// judged (not "partial", not counted as a run the burst left healthy). A
+// trigger that ends five minutes earlier leaves one window: judged.
+func TestTriggerEndsAtRunEnd(t *testing.T) {
+	rd := hitRun(3600, 3600, func(t float64) float64 {
+		if t >= 3300 {
+			return 0.2
+		}
+		return 0.95
+	})
+	rd.Run.TriggerStartS, rd.Run.TriggerEndS = new(float64(3300)), new(float64(3600))
+	s := NewRunIndex(rd).Summarize()
+	if !s.NoWindowAfter || s.Judged() || s.Verdict != VerdictUnknown || !strings.Contains(strings.Join(s.Warnings, "\n"), "after the trigger's end (3600 s)") {
+		t.Errorf("no window after %v, judged %v, verdict %s, warnings %q; want true, false, unknown", s.NoWindowAfter, s.Judged(), s.Verdict, s.Warnings)
+	}
+	rd.Run.TriggerStartS, rd.Run.TriggerEndS, rd.Run.AlignS = new(float64(3000)), new(float64(3300)), 3300
+	s = NewRunIndex(rd).Summarize()
+	if s.NoWindowAfter || !s.Judged() || s.Verdict != VerdictPersistent {
+		t.Errorf("one window after: no window after %v, judged %v, verdict %s; want false, true, persistent", s.NoWindowAfter, s.Judged(), s.Verdict)
 	}
 }
 

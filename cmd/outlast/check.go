@@ -45,7 +45,10 @@ format.
 Run requirements: persistent_runs, min_end_hit_ratio, max_end_sessions,
 max_recovery_min, min_runs (default 1). Comparison requirements:
 collapse_rate_not_worse, hit_ratio_not_worse, throughput_not_worse, alpha.
-See the package documentation of compare/check for their exact meaning.
+A comparison requirement fails where the candidate is significantly worse,
+and also where it is worse but has too few runs for any p below alpha (the
+detail says so): a gate that cannot fail would pass anything. See the
+package documentation of compare/check for their exact meaning.
 Without a file, --where and --require make one rule.
 
 Examples:
@@ -93,7 +96,7 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	default:
 		return usageErrorf("check needs --rules FILE or --require KEY=VALUE (see outlast check --help)")
 	}
-	cols, err := loadColumns(fs.Args(), *by, 1)
+	cols, err := loadColumns(fs.Args(), *by, 1, fs.readProgress(stderr))
 	if err != nil {
 		return err
 	}

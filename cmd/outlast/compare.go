@@ -65,6 +65,11 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
+	// compare.Options reads 0 as "the default", so a level given as 0 is
+	// refused here, where it is known to have been given.
+	if !(*alpha > 0 && *alpha < 1) || !(*confidence > 0 && *confidence < 1) {
+		return usageErrorf("compare: --alpha %g, --confidence %g: each must be in (0, 1)", *alpha, *confidence)
+	}
 	opts := compare.Options{Alpha: *alpha, Confidence: *confidence, NoHolm: *noHolm, By: *by}
 	if *ignore != "" {
 		opts.Ignore = strings.Split(*ignore, ",")
@@ -82,7 +87,7 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 		// them all, which no fixed limit bounds.
 		defer limitMemory(reportMemoryLimit)()
 	}
-	res, cols, err := compared(*format, fs.Args(), *by, opts)
+	res, cols, err := compared(*format, fs.Args(), *by, opts, fs.readProgress(stderr))
 	if err != nil {
 		return err
 	}
@@ -105,18 +110,18 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 // runs' tables: the runs are all read into memory and returned. Otherwise
 // each run is summarized as it is read and its tables dropped, so that
 // memory does not grow with the number of runs.
-func compared(format string, args []string, by string, opts compare.Options) (*compare.Result, []compare.Column, error) {
+func compared(format string, args []string, by string, opts compare.Options, p readProgress) (*compare.Result, []compare.Column, error) {
 	var res *compare.Result
 	var cols []compare.Column
 	var err error
 	if format == "html" {
-		if cols, err = loadColumns(args, by, 2); err == nil {
+		if cols, err = loadColumns(args, by, 2, p); err == nil {
 			res, err = compare.Compare(cols, opts)
 			err = usageIf(err)
 		}
 	} else {
 		var fcols []compare.FactsColumn
-		if fcols, err = loadFactsColumns(args, by, 2); err == nil {
+		if fcols, err = loadFactsColumns(args, by, 2, p); err == nil {
 			res, err = compare.CompareFacts(fcols, opts)
 			err = usageIf(err)
 		}
@@ -149,9 +154,14 @@ func compareWriter(format string, cols []compare.Column) (func(io.Writer, *compa
 
 // loadColumns reads the columns of a comparison, at least least of them:
 // one per [LABEL=]DATASET argument, or, with by, one per value of that runs
-// column in a single dataset.
-func loadColumns(args []string, by string, least int) ([]compare.Column, error) {
-	return columnsOf(args, by, least, dataset.ReadAll, compare.SplitBy,
+// column in a single dataset; p shows the runs read.
+func loadColumns(args []string, by string, least int, p readProgress) ([]compare.Column, error) {
+	read := func(root string) ([]*schema.RunData, error) {
+		var runs []*schema.RunData
+		err := p.each(root, func(d *schema.RunData) error { runs = append(runs, d); return nil })
+		return runs, err
+	}
+	return columnsOf(args, by, least, read, compare.SplitBy,
 		func(label string, runs []*schema.RunData) compare.Column {
 			return compare.Column{Label: label, Runs: runs}
 		})
@@ -160,11 +170,13 @@ func loadColumns(args []string, by string, least int) ([]compare.Column, error) 
 // loadFactsColumns is loadColumns with each run summarized for the
 // comparison as it is read (compare.FactsOf, on every core), its tables
 // not kept.
-func loadFactsColumns(args []string, by string, least int) ([]compare.FactsColumn, error) {
+func loadFactsColumns(args []string, by string, least int, p readProgress) ([]compare.FactsColumn, error) {
 	read := func(root string) ([]*compare.Facts, error) {
 		var facts []*compare.Facts
+		tick, done := p(root)
+		defer done()
 		err := dataset.EachWith(root, func(d *schema.RunData) (*compare.Facts, error) { return compare.FactsOf(d), nil },
-			func(f *compare.Facts) error { facts = append(facts, f); return nil }, forStats)
+			func(f *compare.Facts) error { tick(f.Run().Run); facts = append(facts, f); return nil }, forStats)
 		return facts, err
 	}
 	return columnsOf(args, by, least, read, compare.SplitFactsBy,

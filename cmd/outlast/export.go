@@ -65,7 +65,7 @@ func runExport(stdout, stderr io.Writer, args []string) error {
 		if err != nil {
 			return err
 		}
-		err = dataset.Each(root, func(d *schema.RunData) error {
+		err = fs.readProgress(stderr).each(root, func(d *schema.RunData) error {
 			if err := tw.Write(d); err != nil {
 				return writeError{err}
 			}

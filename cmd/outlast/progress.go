@@ -61,6 +61,15 @@ func (p *progress) stepBytes(done int, what string, bytes, total int64) {
 	p.step(done, mb)
 }
 
+// stepDone shows that done of the n steps are done, the last what.
+func (p *progress) stepDone(done int, what string) {
+	if p.on && !p.tty {
+		fmt.Fprintf(p.w, "%s %d/%d %s\n", p.label, done, p.n, what)
+		return
+	}
+	p.step(done, what)
+}
+
 // clear erases the bar, so that a line printed next starts clean.
 func (p *progress) clear() {
 	if p.on && p.tty {

@@ -88,7 +88,7 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 			opt.Seed = seed
 		}
 	})
-	sum, err := report.Write(*out, eachRun(ds), opt)
+	sum, err := report.Write(*out, eachRun(ds, fs.readProgress(stderr)), opt)
 	if err != nil {
 		return inputError(err)
 	}
@@ -107,9 +107,10 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 // eachRun reads the runs of the dataset at root on every core, a few at a
 // time, and hands each to fn in run-name order (dataset.Each): a report
 // holds a few runs' tables at a time, however many the dataset has. The
-// error of the first failing run by name is returned.
-func eachRun(root string) report.Source {
-	return func(fn func(*schema.RunData) error) error { return dataset.Each(root, fn, forStats) }
+// error of the first failing run by name is returned. p shows the runs
+// read.
+func eachRun(root string, p readProgress) report.Source {
+	return func(fn func(*schema.RunData) error) error { return p.each(root, fn, forStats) }
 }
 
 // forStats reads what the statistics read: not the engine columns no

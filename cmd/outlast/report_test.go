@@ -17,7 +17,7 @@ func TestEachRunErrors(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
 	mustRunOutlast(t, "ingest", "-q", "--out", ds, filepath.Join("..", "..", "fixtures", "real"))
 	seen := map[string]int{}
-	if err := eachRun(ds)(func(rd *schema.RunData) error { seen[rd.Run.Run]++; return nil }); err != nil {
+	if err := eachRun(ds, noProgress)(func(rd *schema.RunData) error { seen[rd.Run.Run]++; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	names, _ := dataset.Runs(ds)
@@ -31,7 +31,7 @@ func TestEachRunErrors(t *testing.T) {
 		}
 	}
 	for range 5 {
-		err := eachRun(ds)(func(*schema.RunData) error { return nil })
+		err := eachRun(ds, noProgress)(func(*schema.RunData) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), "run="+names[1]) {
 			t.Fatalf("err = %v, want the error of %s", err, names[1])
 		}

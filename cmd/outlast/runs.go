@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -42,7 +41,7 @@ func runRuns(stdout, stderr io.Writer, args []string) error {
 	// tabwriter, which aligns them at the end.
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tEXPERIMENT\tARM\tENGINE\tC\tλ\tTRIGGER\tCONTROL\tSESSIONS\tTURNS\tHIT")
-	err := dataset.Each(fs.Arg(0), func(d *schema.RunData) error {
+	err := fs.readProgress(stderr).each(fs.Arg(0), func(d *schema.RunData) error {
 		r := d.Run
 		hit := stats.NewTurnSeries(d.Turns).HitRatio(stats.Window{Start: math.Inf(-1), End: math.Inf(1)})
 		if !stats.CacheKnown(&r) {

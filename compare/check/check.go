@@ -308,7 +308,9 @@ var comparisons = []struct {
 // comparison evaluates a rule comparing a candidate column with a
 // baseline: it fails where the candidate is significantly worse (the
 // two-sided test of compare at the rule's alpha, Holm-adjusted across the
-// configurations unless opts.NoHolm) and where nothing could be compared.
+// configurations unless opts.NoHolm), where it is worse and too few runs
+// could show it significant (the smallest p the test can give exceeds
+// alpha), and where nothing could be compared.
 func (ev *evaluator) comparison(r *Rule, opts compare.Options) (Verdict, error) {
 	v := Verdict{Rule: r.Name, Pass: true}
 	var pairs [][2]compare.Column
@@ -364,10 +366,23 @@ func (ev *evaluator) comparison(r *Rule, opts compare.Options) (Verdict, error) 
 						continue
 					}
 					tested++
-					worse := cand.Vs.Significant && cand.Vs.Higher == cmp.higherIsWorse && float64(cand.Vs.Diff) != 0
+					worseWay := cand.Vs.Higher == cmp.higherIsWorse && float64(cand.Vs.Diff) != 0
+					worse := cand.Vs.Significant && worseWay
+					text := fmt.Sprintf("%s, %s: %s %s, %s %s: %s", m.ID, row.Config, base.Column, m.CellText(base), cand.Column, m.CellText(cand), m.DeltaText(cand.Vs))
+					if float64(cand.Vs.MinP) > res.Alpha {
+						// The test could not have come out significant: a
+						// gate that passes a worse candidate it cannot
+						// test would pass any.
+						text += fmt.Sprintf(" (too few runs to detect a difference at alpha = %g: the smallest possible p is %.3f", res.Alpha, float64(cand.Vs.MinP))
+						if worseWay {
+							worse = true
+							text += "; the candidate is worse and that cannot be tested, so the rule fails"
+						}
+						text += ")"
+					}
 					v.Pass = v.Pass && !worse
 					v.Details = append(v.Details, Detail{OK: !worse, Measure: m.ID, Config: row.Config,
-						Text:  fmt.Sprintf("%s, %s: %s %s, %s %s: %s", m.ID, row.Config, base.Column, m.CellText(base), cand.Column, m.CellText(cand), m.DeltaText(cand.Vs)),
+						Text:  text,
 						Value: jsonnum.Float(cand.Vs.Diff), Limit: jsonnum.Float(math.NaN()), P: jsonnum.Float(cand.Vs.PAdjusted)})
 				}
 			}

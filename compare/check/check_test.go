@@ -208,11 +208,35 @@ func TestComparisonRule(t *testing.T) {
 	if rep.Failed() != 0 {
 		t.Errorf("better candidate failed: %+v", rep.Verdicts)
 	}
-	// At α = 0.01 the same difference is not significant.
+	// At α = 0.01 six pairs cannot show any difference (the smallest p is
+	// 0.031): a worse candidate the test cannot judge fails the gate, and
+	// says why, rather than passing as "not significant".
 	strict := strings.Replace(rules, "collapse_rate_not_worse: true}", "collapse_rate_not_worse: true, alpha: 0.01}", 1)
 	rep = evaluate(t, strict, []compare.Column{{Label: "A", Runs: healthy}, {Label: "B", Runs: degraded}})
-	if rep.Failed() != 0 {
-		t.Errorf("alpha 0.01: %+v", rep.Verdicts)
+	if d := rep.Verdicts[0].Details[0]; rep.Failed() != 1 || d.OK || !strings.Contains(d.Text, "the smallest possible p is 0.031; the candidate is worse and that cannot be tested") {
+		t.Errorf("alpha 0.01, untestable: %+v", rep.Verdicts)
+	}
+	// A better candidate the test cannot judge passes, with the note.
+	rep = evaluate(t, strict, []compare.Column{{Label: "A", Runs: degraded}, {Label: "B", Runs: healthy}})
+	if d := rep.Verdicts[0].Details[0]; rep.Failed() != 0 || !strings.Contains(d.Text, "too few runs to detect a difference") {
+		t.Errorf("alpha 0.01, better and untestable: %+v", rep.Verdicts)
+	}
+	// Ten seeds, 7 collapsed in B only and 3 in A only: the test can reach
+	// p = 0.002 but gives 0.34, so a worse point estimate passes.
+	var a, b []*schema.RunData
+	for s := int64(1); s <= 10; s++ {
+		ha, hb := int64(-1), int64(600)
+		if s > 7 {
+			ha, hb = 600, -1
+		}
+		ra, rb := run("a", "paired", "no-burst", s, float64(ha)), run("b", "paired", "no-burst", s, float64(hb))
+		ra.Run.Run += string(rune('a' + s))
+		rb.Run.Run += string(rune('a' + s))
+		a, b = append(a, ra), append(b, rb)
+	}
+	rep = evaluate(t, strict, []compare.Column{{Label: "A", Runs: a}, {Label: "B", Runs: b}})
+	if d := rep.Verdicts[0].Details[0]; rep.Failed() != 0 || strings.Contains(d.Text, "too few") {
+		t.Errorf("testable, not significant: %+v", rep.Verdicts)
 	}
 	// Naming a column that is not there is an input error, not a verdict.
 	rs, _ := Parse([]byte(rules), "r.yaml")

@@ -29,7 +29,10 @@
 // Comparison requirements compare a candidate with a baseline, as
 // "outlast compare" does (matched configurations, paired seeds, Holm across
 // configurations), and fail where the candidate is significantly worse at
-// alpha (default 0.05), or where no configuration could be compared:
+// alpha (default 0.05), where it is worse but too few runs could show it
+// (the smallest p the test can give with them exceeds alpha: six pairs
+// cannot reach 0.01, three cannot reach 0.05; a gate that cannot fail
+// would pass anything), or where no configuration could be compared:
 //
 //	collapse_rate_not_worse: true   collapse rate not significantly higher
 //	hit_ratio_not_worse: true       healthy runs' hit ratio not significantly lower

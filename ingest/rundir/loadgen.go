@@ -54,14 +54,17 @@ func (r *runReader) collectTurns(src loadgen.Source, file string) (span, error) 
 }
 
 // cacheReported records whether any of the n turns carried a cached-token
-// figure (cached of them did), and warns loudly when none did.
+// figure (cached of them did), and warns loudly when none did. Without a
+// turn there is nothing to tell from: runs.cache_reported stays null.
 func (r *runReader) cacheReported(file string, n, cached int64) {
+	if n == 0 {
+		r.res.Data.Run.CacheReported = nil
+		r.warnf("WARNING: %s: no turn in it, completed or failed: the run gives no measure", file)
+		return
+	}
 	rep := cached > 0
 	r.res.Data.Run.CacheReported = &rep
-	if n == 0 {
-		r.warnf("WARNING: %s: no turn in it, completed or failed: the run gives no measure", file)
-	}
-	if n > 0 && !rep {
+	if !rep {
 		r.warnf("WARNING: %s: no turn carries a cached-token count, so the engine did not report them "+
 			"(start vLLM with --enable-prompt-tokens-details, SGLang with --enable-cache-report): "+
 			"cached_tokens are unknown, not 0, and the run gets no hit-ratio verdict (runs.cache_reported = false)", file)

@@ -29,9 +29,13 @@ func TestPrefixCachingUnstated(t *testing.T) {
 			return strings.ReplaceAll(l, "enable_prefix_caching", "enable_chunked_prefill")
 		}, true, "both engines' default"},
 		{"no engine log", "vllm-2026", nil, true, "no engine log"},
+		{"no engine log, vLLM before 0.8", "vllm-2026", nil, false, "the engine of vLLM 0.5.4"},
 	} {
 		dir := copyRun(t, tc.fixture)
 		rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string {
+			if strings.Contains(tc.name, "before 0.8") {
+				m = strings.Replace(m, "version: 0.28.0", "version: 0.5.4", 1)
+			}
 			return strings.Replace(m, "  prefix_caching: true\n", "", 1)
 		})
 		if tc.log == nil {
@@ -70,11 +74,16 @@ func TestNamedFileMissingIsAnError(t *testing.T) {
 }
 
 // TestEmptyGatewayIsALoudWarning reads a run whose gateway log holds no
-// record: it ingests, and says the run has no turn.
+// record: it ingests, says the run has no turn, and leaves
+// runs.cache_reported null (nothing to tell from), not false.
 func TestEmptyGatewayIsALoudWarning(t *testing.T) {
 	dir := copyRun(t, "vllm-0.8")
 	writeFile(t, filepath.Join(dir, "gateway.jsonl"), "")
-	warned(t, read(t, dir, Options{Version: "test"}), "no turn in it")
+	res := read(t, dir, Options{Version: "test"})
+	warned(t, res, "no turn in it")
+	if c := res.Data.Run.CacheReported; c != nil {
+		t.Errorf("cache_reported = %v, want null", *c)
+	}
 }
 
 // TestNotGzipNamesTheRun reads a gateway.jsonl.gz that is not gzip: the
@@ -160,4 +169,15 @@ func gzipped(t *testing.T, path string) string {
 	zw.Close()
 	os.Remove(path)
 	return buf.String()
+}
+
+func TestBeforeV1(t *testing.T) {
+	for v, want := range map[string]bool{
+		"0.5.4": true, "v0.7.3": true, "0.6.6.post1": true, "0.8.0": false, "0.10.1": false,
+		"0.28.0": false, "1.0.0": false, "": false, "main": false, "0": false,
+	} {
+		if got := beforeV1(v); got != want {
+			t.Errorf("beforeV1(%q) = %t, want %t", v, got, want)
+		}
+	}
 }

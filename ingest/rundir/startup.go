@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
@@ -81,6 +82,8 @@ func (r *runReader) prefixCachingUnstated(path, logFormat string) {
 	case on != nil:
 	case path != "" && strings.HasPrefix(logFormat, "vllm-v0"):
 		on, from = new(bool), "the default of vLLM's V0 engine, whose log "+filepath.Base(path)+" is"
+	case path == "" && run.EngineName == schema.EngineVLLM && beforeV1(run.EngineVersion):
+		on, from = new(bool), "the default of vLLM's V0 engine, the engine of vLLM "+run.EngineVersion+" (V1 became the default in 0.8.0), with no engine log to say otherwise"
 	default:
 		t := true
 		on, from = &t, "both engines' default (vLLM's V1 engine, SGLang's radix cache)"
@@ -92,4 +95,19 @@ func (r *runReader) prefixCachingUnstated(path, logFormat string) {
 	}
 	run.PrefixCaching = *on
 	r.warnf("WARNING: run.yaml does not give engine.prefix_caching: taken as %t, from %s; write it in run.yaml to be sure", *on, from)
+}
+
+// beforeV1 reports whether version ("0.7.3", "v0.5.4.post1") is a vLLM
+// release before 0.8.0, whose default engine was V0 (vLLM's V1 engine
+// became the default in 0.8.0); false when it does not read as one.
+func beforeV1(version string) bool {
+	v := strings.TrimPrefix(strings.TrimSpace(version), "v")
+	major, rest, ok := strings.Cut(v, ".")
+	if !ok {
+		return false
+	}
+	minor, _, _ := strings.Cut(rest, ".")
+	ma, err1 := strconv.Atoi(major)
+	mi, err2 := strconv.Atoi(minor)
+	return err1 == nil && err2 == nil && ma == 0 && mi < 8
 }
