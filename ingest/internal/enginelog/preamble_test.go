@@ -47,6 +47,16 @@ func TestPreamble(t *testing.T) {
 		{"Apr 05 18:07:38 gpu4090d bash[59857]: (APIServer pid=59857) INFO x", "INFO x", "[APIServer]", "journald", true},
 		{"Aug  8 22:22:14 sys0 vllm[188957]: [102B blob data]", "[102B blob data]", "[]", "journald", true},
 		{"2026-08-18T22:21:59+0200 sys0 vllm[188300]: INFO x", "INFO x", "[]", "journald", true},
+		// journalctl writes the month in its locale (strftime's %b), and
+		// leaves the host out with --no-hostname.
+		{"авг 18 14:15:02 llm python3[28059]: (EngineCore pid=28059) INFO x", "INFO x", "[EngineCore]", "journald", true},
+		{"Okt 05 09:00:01 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},
+		{"janv. 05 09:00:01 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},
+		{"8月 05 09:00:01 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},
+		{"Aug 18 14:15:04.123456 python3[27876]: INFO x", "INFO x", "[]", "journald", true},
+		{"INFO 08-18 14:15:04 [x.py:1] m", "INFO 08-18 14:15:04 [x.py:1] m", "[]", "", true},
+		{"Note 18 14:15:04 host x[1] m", "Note 18 14:15:04 host x[1] m", "[]", "", true},
+		{"Aug1 18 14:15:04 host x[1]: m", "Aug1 18 14:15:04 host x[1]: m", "[]", "", true},
 		{"[2024-07-08 15:17:34] INFO 07-08 07:17:34 metrics.py:334] m", "INFO 07-08 07:17:34 metrics.py:334] m", "[]", "launcher", true},
 		{"[2025-09-02 13:08:10] INFO (APIServer pid=158) INFO x", "INFO x", "[APIServer]", "launcher", true},
 		{"[2025-09-02 13:08:10,123] [2025-09-02 13:08:10 TP0] Decode", "[2025-09-02 13:08:10 TP0] Decode", "[]", "launcher", true},
