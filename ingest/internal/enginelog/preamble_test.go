@@ -61,6 +61,11 @@ func TestPreamble(t *testing.T) {
 		{"[2025-09-02 13:08:10] INFO (APIServer pid=158) INFO x", "INFO x", "[APIServer]", "launcher", true},
 		{"[2025-09-02 13:08:10,123] [2025-09-02 13:08:10 TP0] Decode", "[2025-09-02 13:08:10 TP0] Decode", "[]", "launcher", true},
 		{"2025-05-30 09:55:29.284 | INFO 05-30 07:55:29 x", "INFO 05-30 07:55:29 x", "[]", "timestamp-pipe", true},
+		// The Buildkite agent's line stamp (--timestamp-lines), in front of
+		// either engine's line.
+		{"[2025-10-16T06:08:44Z] (EngineCore_DP0 pid=23579) INFO 10-15 23:08:44 x", "INFO 10-15 23:08:44 x", "[EngineCore_DP0]", "launcher", true},
+		{"[2025-10-16T06:08:44Z] [2025-10-16 06:08:44 TP0] Decode", "[2025-10-16 06:08:44 TP0] Decode", "[]", "launcher", true},
+		{"[2025-10-16T06:08:44Z]x INFO", "[2025-10-16T06:08:44Z]x INFO", "[]", "", true},
 		{"0: INFO 05-03 00:53:42 x", "INFO 05-03 00:53:42 x", "[]", "slurm-label", true},
 		{" 12: INFO 05-03 00:53:42 x", "INFO 05-03 00:53:42 x", "[]", "slurm-label", true},
 		{"2026-06-24T17:38:02.45453416+02:00 stderr F [2026-06-24 15:38:02 PP2] D", "[2026-06-24 15:38:02 PP2] D", "[]", "cri", true},
@@ -108,6 +113,7 @@ func TestWrapperClock(t *testing.T) {
 		{"Aug 18 22:22:14 sys0 vllm[188957]: [102B blob data]", "Aug 18 22:22:14", ""},
 		{"2025-05-30 09:55:29.284 | INFO x", "2025-05-30 09:55:29.284", ""},
 		{"[2024-07-08 15:17:34] INFO 07-08 07:17:34 m.py:1] x", "2024-07-08 15:17:34", ""},
+		{"[2025-10-16T06:08:44Z] (EngineCore_DP0 pid=23579) INFO x", "2025-10-16T06:08:44Z", "2025-10-16T06:08:44Z"},
 		{"2026-10-27T12:00:05 INFO x", "2026-10-27T12:00:05", ""},
 		{"vllm-1  | INFO x", "", ""},
 		{"INFO x", "", ""},

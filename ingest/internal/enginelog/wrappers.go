@@ -38,7 +38,8 @@ const (
 	// Slurm is `srun --label`'s task number, "0: ".
 	Slurm
 	// Launcher is a launcher's or supervisor's own "[YYYY-MM-DD HH:MM:SS]
-	// " stamp, with or without a level word after it.
+	// " stamp, with or without a level word after it, or a CI agent's
+	// "[<RFC 3339>] " (Buildkite's, matchLauncher).
 	Launcher
 	// Ray is Ray's "(Actor pid=N[, ip=A])" in front of an actor's output,
 	// told from the engine's own process prefixes by name (OwnProcess).
