@@ -9,9 +9,17 @@ import (
 )
 
 func TestStripANSI(t *testing.T) {
-	in := "\x1b[32mINFO\x1b[0m \x1b[90m05-19 14:03:12\x1b[0m msg\x1b(B"
-	if got := string(StripANSI(nil, []byte(in))); got != "INFO 05-19 14:03:12 msg" {
-		t.Errorf("StripANSI = %q", got)
+	for in, want := range map[string]string{
+		"\x1b[32mINFO\x1b[0m \x1b[90m05-19 14:03:12\x1b[0m msg\x1b(B": "INFO 05-19 14:03:12 msg",
+		// Control strings, ended by BEL or ST: the Buildkite agent's line
+		// stamps, also inside a line written slowly; OSC 8 hyperlinks.
+		"\x1b_bk;t=1760594924123\x07INFO x\x1b_bk;t=1760594934123\x07 y": "INFO x y",
+		"\x1b]8;;https://docs.vllm.ai\x1b\\docs\x1b]8;;\x1b\\ INFO":      "docs INFO",
+		"INFO \x1b_bk;t=17605949":                                        "INFO ",
+	} {
+		if got := string(StripANSI(nil, []byte(in))); got != want {
+			t.Errorf("StripANSI(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
@@ -66,6 +74,10 @@ func TestPreamble(t *testing.T) {
 		{"[2025-10-16T06:08:44Z] (EngineCore_DP0 pid=23579) INFO 10-15 23:08:44 x", "INFO 10-15 23:08:44 x", "[EngineCore_DP0]", "launcher", true},
 		{"[2025-10-16T06:08:44Z] [2025-10-16 06:08:44 TP0] Decode", "[2025-10-16 06:08:44 TP0] Decode", "[]", "launcher", true},
 		{"[2025-10-16T06:08:44Z]x INFO", "[2025-10-16T06:08:44Z]x INFO", "[]", "", true},
+		// The same stamp as the agent writes it in a job's raw log.
+		{"\x1b_bk;t=1760594924123\x07(EngineCore_DP0 pid=23579) INFO x", "INFO x", "[EngineCore_DP0]", "launcher", true},
+		{"\x1b_bk;t=1760594924123\x07[2025-10-16 06:08:44 TP0] Decode", "[2025-10-16 06:08:44 TP0] Decode", "[]", "launcher", true},
+		{"\x1b_bk;t=1760594924123\x07\x1b[32mINFO\x1b[0m x", "INFO x", "[]", "launcher", false},
 		{"0: INFO 05-03 00:53:42 x", "INFO 05-03 00:53:42 x", "[]", "slurm-label", true},
 		{" 12: INFO 05-03 00:53:42 x", "INFO 05-03 00:53:42 x", "[]", "slurm-label", true},
 		{"2026-06-24T17:38:02.45453416+02:00 stderr F [2026-06-24 15:38:02 PP2] D", "[2026-06-24 15:38:02 PP2] D", "[]", "cri", true},
@@ -114,6 +126,7 @@ func TestWrapperClock(t *testing.T) {
 		{"2025-05-30 09:55:29.284 | INFO x", "2025-05-30 09:55:29.284", ""},
 		{"[2024-07-08 15:17:34] INFO 07-08 07:17:34 m.py:1] x", "2024-07-08 15:17:34", ""},
 		{"[2025-10-16T06:08:44Z] (EngineCore_DP0 pid=23579) INFO x", "2025-10-16T06:08:44Z", "2025-10-16T06:08:44Z"},
+		{"\x1b_bk;t=1760594924123\x07(EngineCore_DP0 pid=23579) INFO x", "1760594924123", "2025-10-16T06:08:44.123Z"},
 		{"2026-10-27T12:00:05 INFO x", "2026-10-27T12:00:05", ""},
 		{"vllm-1  | INFO x", "", ""},
 		{"INFO x", "", ""},

@@ -38,8 +38,9 @@ const (
 	// Slurm is `srun --label`'s task number, "0: ".
 	Slurm
 	// Launcher is a launcher's or supervisor's own "[YYYY-MM-DD HH:MM:SS]
-	// " stamp, with or without a level word after it, or a CI agent's
-	// "[<RFC 3339>] " (Buildkite's, matchLauncher).
+	// " stamp, with or without a level word after it, or a CI agent's:
+	// Buildkite's "[<RFC 3339>] " (matchLauncher) and, in a job's raw log,
+	// its "ESC _bk;t=<ms> BEL" (buildkite.go).
 	Launcher
 	// Ray is Ray's "(Actor pid=N[, ip=A])" in front of an actor's output,
 	// told from the engine's own process prefixes by name (OwnProcess).
