@@ -45,7 +45,7 @@ const (
 	Format07   = "vllm-0.7"  // header without "[" (before 2025-02-24)
 	Format08   = "vllm-0.8"  // "[file:line]" header; stats lines without "Engine NNN: " (0.8.0-0.8.2)
 	Format09   = "vllm-0.9"  // stats lines with "Engine NNN: " but no APIServer prefix (0.8.3-0.10.0)
-	Format010  = "vllm-0.10" // "(APIServer pid=N)" or "(EngineCore_DPn pid=N)" prefixes, or 0.11-0.12 fields (0.10.1 to early 2026)
+	Format010  = "vllm-0.10" // "(APIServer pid=N)", "(EngineCore_N pid=N)" or "(EngineCore_DPn pid=N)" prefixes, or 0.11-0.12 fields (0.10.1 to early 2026)
 	Format2026 = "vllm-2026" // a 2026-only marker: "(EngineCore pid=N)", the merged KV-size line, or "Deferred:"
 )
 
