@@ -42,7 +42,7 @@ const (
 	needNewToken
 	needCached
 	needRunning
-	needTokens // the KV tokens in use: #token, #full token, #gpu-token
+	needTokens // the KV tokens in use: #token, #full token, #gpu token
 	needUsage  // the KV pool's usage: token usage, full token usage, gpu token usage
 	needQueue
 )
@@ -135,7 +135,7 @@ func keyIDOf(key []byte) keyID {
 		return keyInput
 	case "cache hit rate", "tree_cache_hit_rate": // the radix cache's, late 2024 and 0.1
 		return keyHitRate
-	case "#token", "#full token", "#gpu-token":
+	case "#token", "#full token", "#gpu token", "#gpu-token": // HiSparse: "#gpu token" (PoolStats in managers/scheduler_components/pool_stats_observer.py), "#gpu-token" in its PR (#22331)
 		return keyTokens
 	case "#new-seq", "#seq":
 		return keyNewSeq
