@@ -23,8 +23,8 @@ const (
 	CRI
 	// Journald is journalctl's (or syslog's) "Mon DD HH:MM:SS host
 	// ident[pid]: ", the month in the reader's locale, the host left out
-	// with --no-hostname, also with an ISO 8601 stamp (journalctl -o
-	// short-iso).
+	// with --no-hostname, also with the stamps of journalctl -o short-iso,
+	// short-full and short-unix (matchJournald).
 	Journald
 	// Container is the RFC 3339 stamp of `docker logs -t` and `kubectl
 	// logs --timestamps`, "2025-10-15T00:00:48.753199366Z ".
