@@ -42,7 +42,7 @@ const (
 	needNewToken
 	needCached
 	needRunning
-	needTokens // the KV tokens in use: #token, #full token, #gpu-token
+	needTokens // the KV tokens in use: #token, #full token, #gpu token
 	needUsage  // the KV pool's usage: token usage, full token usage, gpu token usage
 	needQueue
 )
@@ -112,15 +112,13 @@ const (
 	keyPending
 )
 
-// batchKeyOf returns what key means: batchKeys[keyNone] for a key this
-// reader passes over (hybrid pools' second usage, graph flags,
+// keyIDOf returns what key means, as an entry of batchKeys: keyNone for a
+// key this reader passes over (hybrid pools' second usage, graph flags,
 // spec-decoding and PD fields, newer additions). SGLang 0.1 spelled its
 // keys with underscores and called the queue #remaining_req. A switch,
 // not a map: there is one lookup per field, and a map's is several times
 // slower; it returns a small number, not the batchKey, which costs as
 // much again.
-func batchKeyOf(key []byte) *batchKey { return &batchKeys[keyIDOf(key)] }
-
 func keyIDOf(key []byte) keyID {
 	switch string(key) {
 	case "#running-req", "#running_req":
@@ -135,7 +133,7 @@ func keyIDOf(key []byte) keyID {
 		return keyInput
 	case "cache hit rate", "tree_cache_hit_rate": // the radix cache's, late 2024 and 0.1
 		return keyHitRate
-	case "#token", "#full token", "#gpu-token":
+	case "#token", "#full token", "#gpu token", "#gpu-token": // HiSparse: "#gpu token" (PoolStats in managers/scheduler_components/pool_stats_observer.py), "#gpu-token" in its PR (#22331)
 		return keyTokens
 	case "#new-seq", "#seq":
 		return keyNewSeq
@@ -152,15 +150,20 @@ func keyIDOf(key []byte) keyID {
 }
 
 // parseFields parses the sep-separated "key: value" fields of a batch line
-// into s, with v as the fields' backing. Mapped keys (batchKeyOf) must carry
-// a well-formed number; other keys are passed over, with any separated
-// pieces of their values. When a mapped key repeats, the first value
-// counts. It returns the needs the fields met.
-func parseFields(body, sep []byte, s *schema.EngineSample, v *batchValues) (fieldFlags, needs, error) {
+// into s, with v as the fields' backing; the key drop, which the line's
+// form gives another meaning (form.drop), is passed over. Mapped keys
+// (keyIDOf) must carry a well-formed number; other keys are passed over,
+// with any separated pieces of their values. When a mapped key repeats,
+// the first value counts. It returns the needs the fields met.
+func parseFields(body, sep []byte, drop keyID, s *schema.EngineSample, v *batchValues) (fieldFlags, needs, error) {
 	var marks uint16
 	fields := enginelog.NewFieldsSep(body, sep)
 	for fields.Next() {
-		k := batchKeyOf(fields.Key())
+		id := keyIDOf(fields.Key())
+		if id == drop {
+			id = keyNone
+		}
+		k := &batchKeys[id]
 		marks |= k.marks
 		switch {
 		case k.num != samplefield.NoFloat:

@@ -16,14 +16,24 @@ type form struct {
 	sep   []byte
 	needs needs
 	rank  int
+	// drop is a key this form's lines carry with another meaning than
+	// the sample field it maps to, passed over (keyNone for none).
+	drop keyID
 }
 
 var (
 	// prefillForm is "Prefill batch. #new-seq: ..." (scheduler.py, later
 	// scheduler_metrics_mixin.py), with "," since October 2025.
 	prefillForm = form{kind: schema.LinePrefill, what: "SGLang prefill batch line", sep: []byte(", "), needs: needNewSeq | needNewToken | needCached | needRunning | needQueue}
-	// decodeForm is "Decode batch. #running-req: ...".
-	decodeForm = form{kind: schema.LineDecode, what: "SGLang decode batch line", sep: []byte(", "), needs: needRunning | needTokens | needUsage | needQueue}
+	// decodeForm is "Decode batch. #running-req: ...". Since decode-side
+	// radix caching (2026-04) it may carry "#cached-token: N" after
+	// #running-req: the cached prompt tokens of the requests in the running
+	// batch (sum(r.cached_tokens for r in batch.reqs), 0 without
+	// --disaggregation-decode-enable-radix-cache; report_decode_stats in
+	// managers/scheduler_components/metrics_reporter.py), a state of the
+	// batch, not the prefill's radix hits that the sample's cached_tokens
+	// holds: it is passed over.
+	decodeForm = form{kind: schema.LineDecode, what: "SGLang decode batch line", sep: []byte(", "), needs: needRunning | needTokens | needUsage | needQueue, drop: keyCached}
 	// fillForm is SGLang 0.1's prefill line, "new fill batch. #seq: 1.
 	// #cached_token: 330. #new_token: 2172. #remaining_req: 57.
 	// #running_req: 9. tree_cache_hit_rate: 69.16%." (router/model_rpc.py),
@@ -31,7 +41,7 @@ var (
 	fillForm = form{kind: schema.LinePrefill, what: "SGLang 0.1 prefill line", sep: []byte(". "), needs: needNewSeq | needNewToken | needRunning | needQueue, rank: rank01}
 	// bareForm is SGLang 0.1's decode line, "#running-req: 5, #token: 1938,
 	// token usage: 0.24, #queue-req: 0", without a header or a name.
-	bareForm = form{kind: schema.LineDecode, what: "SGLang 0.1 decode line", sep: []byte(", "), needs: needRunning | needTokens | needUsage | needQueue, rank: rank01}
+	bareForm = form{kind: schema.LineDecode, what: "SGLang 0.1 decode line", sep: []byte(", "), needs: needRunning | needTokens | needUsage | needQueue, rank: rank01, drop: keyCached}
 )
 
 // batch is a batch line found in a line's Text.

@@ -222,7 +222,7 @@ func (r *Reader) batchLine(l *enginelog.Line, h *header, hok bool, ts float64, b
 		Line:        int64(l.Pos.Line),
 	}
 	v := r.slab.New()
-	fl, seen, err := parseFields(l.Text[bt.fields:bt.end], bt.form.sep, s, v)
+	fl, seen, err := parseFields(l.Text[bt.fields:bt.end], bt.form.sep, bt.form.drop, s, v)
 	if err != nil {
 		return false, l.FieldsErr(bt.fields, err, bt.form.what)
 	}

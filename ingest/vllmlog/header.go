@@ -176,12 +176,17 @@ func gluedHeader(l *enginelog.Line, fields int) (header, bool) {
 }
 
 // procRank dates the name of a process prefix: vLLM names the processes
-// whose output it prefixes after their role, and the names changed.
+// whose output it prefixes after their role, and the names changed. Any
+// of them dates a line to 0.10.1 or later, when decorate_logs began to
+// prefix the output (2025-07-29); "EngineCore_0", the engine core's
+// multiprocessing name until it became "EngineCore_DP0" (Sep 2025), was
+// printed so by 0.10.1-0.10.2 ("(EngineCore_0 pid=269) ... Initializing a
+// V1 LLM engine (v0.10.2.dev2+gf5635d62e...)", vllm-project/vllm#22265).
 func procRank(name []byte) int {
 	switch {
 	case bytes.Equal(name, []byte("EngineCore")):
 		return rank2026 // non-DP name since 2026-03-11
-	case bytes.Equal(name, []byte("APIServer")), bytes.HasPrefix(name, []byte("EngineCore_DP")), bytes.HasPrefix(name, []byte("Worker")):
+	case bytes.Equal(name, []byte("APIServer")), bytes.HasPrefix(name, []byte("EngineCore_")), bytes.HasPrefix(name, []byte("Worker")):
 		return rank010
 	}
 	return rankNone

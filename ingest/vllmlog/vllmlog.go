@@ -16,8 +16,9 @@
 // separate prefix-cache line, which alone is a sample of its own. A stats
 // line must carry Running, the waiting queue and, with the prompt
 // throughput, the generation throughput (stats.go); one that does not, or
-// whose header is lost (", Running: 10 reqs, ..."), is a damaged line and
-// a positioned error. Lines are parsed by hand, without regular
+// whose header is lost (", Running: 10 reqs, ...") or not as vLLM prints
+// it ("INFO: 09-04 04:13:45 [loggers.py:273] Engine 001: ..."), is a
+// damaged line and a positioned error. Lines are parsed by hand, without regular
 // expressions, because logs can be large.
 package vllmlog
 
@@ -44,7 +45,7 @@ const (
 	Format07   = "vllm-0.7"  // header without "[" (before 2025-02-24)
 	Format08   = "vllm-0.8"  // "[file:line]" header; stats lines without "Engine NNN: " (0.8.0-0.8.2)
 	Format09   = "vllm-0.9"  // stats lines with "Engine NNN: " but no APIServer prefix (0.8.3-0.10.0)
-	Format010  = "vllm-0.10" // "(APIServer pid=N)" or "(EngineCore_DPn pid=N)" prefixes, or 0.11-0.12 fields (0.10.1 to early 2026)
+	Format010  = "vllm-0.10" // "(APIServer pid=N)", "(EngineCore_N pid=N)" or "(EngineCore_DPn pid=N)" prefixes, or 0.11-0.12 fields (0.10.1 to early 2026)
 	Format2026 = "vllm-2026" // a 2026-only marker: "(EngineCore pid=N)", the merged KV-size line, or "Deferred:"
 )
 
@@ -276,9 +277,45 @@ func (r *Reader) headerElsewhere(l *enginelog.Line) (header, bool) {
 			return header{msg: l.Start, byWrapper: true}, true
 		}
 		r.in.Info.SampleLines++
+		if head := malformedHeader(l, k); head != nil {
+			r.fail(l.Errorf(l.Start, "vLLM stats line whose header %q is not as vLLM prints it (\"LEVEL MM-DD HH:MM:SS [file:line] \")", head))
+			return header{}, false
+		}
 		r.fail(l.Errorf(k, "vLLM stats line without its header (\"LEVEL MM-DD HH:MM:SS [file:line]\"): the start of the line is lost"))
 	}
 	return header{}, false
+}
+
+// malformedHeader returns the text in front of the stats message of l,
+// whose fields begin at offset k, when it holds a level word but does not
+// parse as vLLM's header ("INFO: 09-04 04:13:45 [loggers.py:273]" in a
+// paste retyped by hand, vllm-project/vllm-ascend#16156): the line's start
+// is there, its header is not vLLM's. It returns nil when there is no such
+// text (the start of the line is lost).
+func malformedHeader(l *enginelog.Line, k int) []byte {
+	b := l.Text[l.Start:k]
+	msg := len(b)
+	if i := bytes.LastIndex(b, statsStart1); i >= 0 {
+		msg = i
+	}
+	if j := bytes.LastIndex(b[:msg], enginePrefix); j >= 0 {
+		if _, _, ok := statsBody(b[j:]); ok {
+			msg = j
+		}
+	}
+	if j := bytes.LastIndex(b[:msg], aggregated); j >= 0 {
+		for j > 0 && b[j-1] >= '0' && b[j-1] <= '9' {
+			j--
+		}
+		msg = j
+	}
+	head := bytes.TrimRight(b[:msg], " ")
+	for _, lv := range levels {
+		if bytes.Contains(head, lv[:len(lv)-1]) {
+			return head
+		}
+	}
+	return nil
 }
 
 // gluedAfter returns the offset in l.Text, after at, of the first vLLM

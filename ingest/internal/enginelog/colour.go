@@ -10,7 +10,9 @@ import "bytes"
 // parts of its header; without the ESC byte they read "[1;36m(APIServer
 // pid=1)[0;0m", sometimes with a space before the reset.
 
-// StripANSI appends b without its ANSI escape sequences to dst.
+// StripANSI appends b without its ANSI escape sequences to dst: CSI
+// sequences, control strings (OSC, APC, DCS, PM, SOS, ECMA-48 5.6) and
+// the other escapes.
 func StripANSI(dst, b []byte) []byte {
 	for i := 0; i < len(b); i++ {
 		c := b[i]
@@ -27,6 +29,22 @@ func StripANSI(dst, b []byte) []byte {
 			i = j // the final byte (or the end)
 			continue
 		}
+		if i+1 < len(b) && isStringIntro(b[i+1]) {
+			// A control string (ECMA-48 5.6): OSC "ESC ]" (hyperlinks,
+			// titles), APC "ESC _" (the Buildkite agent's "ESC _bk;t=ms
+			// BEL" line stamps), DCS, PM, SOS, up to its ST "ESC \" or, as
+			// xterm also takes, BEL; a string not ended on the line runs
+			// to its end.
+			j := i + 2
+			for j < len(b) && b[j] != 0x07 && (b[j] != 0x1b || j+1 < len(b) && b[j+1] != '\\') {
+				j++
+			}
+			if j < len(b) && b[j] == 0x1b {
+				j++ // the backslash of ST
+			}
+			i = j
+			continue
+		}
 		// Other escapes: intermediates 0x20-0x2f, then one final byte
 		// (ESC 7, ESC ( B, ...).
 		j := i + 1
@@ -36,6 +54,12 @@ func StripANSI(dst, b []byte) []byte {
 		i = j
 	}
 	return dst
+}
+
+// isStringIntro reports whether c, after ESC, opens a control string:
+// OSC ']', APC '_', DCS 'P', PM '^', SOS 'X'.
+func isStringIntro(c byte) bool {
+	return c == ']' || c == '_' || c == 'P' || c == '^' || c == 'X'
 }
 
 // escSpellings are the ways log viewers and exports write the ESC byte

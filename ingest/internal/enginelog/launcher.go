@@ -40,7 +40,21 @@ func levelWord(b []byte) int {
 // a level word, a process prefix, another bracketed stamp or a vLLM header
 // follows; a level word followed by another line's start is the
 // launcher's and is taken with it.
+//
+// It matches as well an RFC 3339 stamp in brackets, "[2025-10-16T06:08:44Z]
+// ", which no engine's header resembles: the Buildkite agent's, which
+// prefixes each line of a job's output so with --timestamp-lines
+// (fmt.Sprintf("[%s] %s", time.Now().UTC().Format(time.RFC3339), line) in
+// buildkite/agent's agent/job_runner.go), as vLLM's CI logs are pasted
+// (vllm-project/vllm#27815). Its zone makes it an instant.
 func matchLauncher(b []byte) (int, stampSpan) {
+	if len(b) > 12 && b[0] == '[' && b[11] == 'T' {
+		n, zoned := rfc3339(b[1:])
+		if n == 0 || n+2 >= len(b) || b[n+1] != ']' || b[n+2] != ' ' {
+			return 0, stampSpan{}
+		}
+		return SkipSpaces(b, n+2), stampSpan{1, n + 1, zoned}
+	}
 	if len(b) < 23 || b[0] != '[' {
 		return 0, stampSpan{}
 	}
@@ -86,6 +100,9 @@ func matchLauncher(b []byte) (int, stampSpan) {
 // may begin with a launcher's stamp: "]" (or a fraction) after the time
 // and then what matchLauncher looks for.
 func launcherLikely(b []byte) bool {
+	if len(b) > 12 && b[11] == 'T' {
+		return true // an RFC 3339 stamp, which no engine's header is
+	}
 	if len(b) < 23 || b[20] != ']' && b[20] != ',' && b[20] != '.' {
 		return false
 	}

@@ -92,43 +92,157 @@ func isCRI(b []byte) bool {
 
 var months = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
 
-// matchJournald matches "Mon DD HH:MM:SS host ident[pid]: " (the day
-// may be space-padded, the time may have a fraction) and the same with
-// an ISO 8601 stamp.
+// matchJournald matches journalctl's default (short) output and its
+// short-precise, short-iso, short-full and short-unix forms, "Mon DD
+// HH:MM:SS host ident[pid]: ", which syslog writes too: output_short and
+// output_timestamp_realtime in systemd's src/shared/logs-show.c. The stamp
+// is strftime's "%b %d %H:%M:%S", with ".%06d" in short-precise;
+// "%Y-%m-%dT%H:%M:%S" with an offset in short-iso; format_timestamp's
+// "Www YYYY-MM-DD HH:MM:SS ZONE" in short-full and with-unit (src/basic/
+// time-util.c: an English weekday, the zone's abbreviation, "UTC" with
+// --utc, left out when it does not fit); seconds since the epoch,
+// "%10d.%06d", in short-unix. "%b" is the month's name in the locale of
+// the one who ran journalctl (journalctl sets it from the environment:
+// "авг" in Russian, "Okt" in German, "8月" in Chinese), so any short word
+// takes its place (journalMonth). The host is left out with --no-hostname,
+// so it is optional; the day may be space-padded (syslog).
 func matchJournald(b []byte) (int, stampSpan) {
 	var n int
 	var zoned bool
-	if len(b) >= 15 && b[3] == ' ' && b[6] == ' ' && isMonth(b[:3]) && (b[4] == ' ' || b[4] >= '0' && b[4] <= '3') && b[5] >= '0' && b[5] <= '9' {
+	if m := journalMonth(b); m > 0 && len(b) >= m+12 && b[m] == ' ' && (b[m+1] == ' ' || b[m+1] >= '0' && b[m+1] <= '3') && b[m+2] >= '0' && b[m+2] <= '9' && b[m+3] == ' ' {
 		var st Stamp
-		if !st.TimeOfDay(b[7:]) {
+		if !st.TimeOfDay(b[m+4:]) {
 			return 0, stampSpan{}
 		}
-		n = 15
+		n = m + 12
 		if n < len(b) && b[n] == '.' {
 			n += 1 + digits(b[n+1:])
 		}
+	} else if n = journalFull(b); n > 0 {
+		// The zone, when there is one, stands before the host: its stamp
+		// holds it, and times the line when it is UTC.
+		if z := journalZone(b, n); z > n {
+			if end := journalTail(b, z); end > 0 {
+				return end, stampSpan{0, z, string(b[n+1:z]) == "UTC"}
+			}
+		}
+	} else if n = journalUnix(b); n > 0 {
+		zoned = true
 	} else if n, zoned = rfc3339(b); n == 0 {
 		return 0, stampSpan{}
 	}
-	// " host ident[pid]: "
+	end := journalTail(b, n)
+	if end == 0 {
+		return 0, stampSpan{}
+	}
+	return end, stampSpan{0, n, zoned}
+}
+
+// journalTail returns the offset after " host ident[pid]: ", or " ident[pid]:
+// " without the host, at b[n:]; 0 if it is not there.
+func journalTail(b []byte, n int) int {
 	if n >= len(b) || b[n] != ' ' {
-		return 0, stampSpan{}
+		return 0
 	}
-	host := bytes.IndexByte(b[n+1:], ' ')
-	if host <= 0 {
-		return 0, stampSpan{}
+	i := n + 1
+	host := bytes.IndexByte(b[i:], ' ')
+	if host == 0 {
+		return 0
 	}
-	i := n + 1 + host + 1
 	open := bytes.IndexByte(b[i:], '[')
+	if host > 0 && (open < 0 || host < open) {
+		i += host + 1
+		open = bytes.IndexByte(b[i:], '[')
+	}
 	if open <= 0 || bytes.IndexByte(b[i:i+open], ' ') >= 0 {
-		return 0, stampSpan{}
+		return 0
 	}
 	i += open + 1
 	d := digits(b[i:])
 	if d == 0 || !bytes.HasPrefix(b[i+d:], []byte("]: ")) {
-		return 0, stampSpan{}
+		return 0
 	}
-	return i + d + 3, stampSpan{0, n, zoned}
+	return i + d + 3
+}
+
+var weekdays = [...]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}
+
+// journalFull returns the length of format_timestamp's "Www YYYY-MM-DD
+// HH:MM:SS(.uuuuuu)?" at the start of b, without its zone; 0 if b does not
+// begin with one.
+func journalFull(b []byte) int {
+	var st Stamp
+	if len(b) < 23 || b[3] != ' ' || b[14] != ' ' || !st.Date(b[4:]) || !st.TimeOfDay(b[15:]) {
+		return 0
+	}
+	wd := false
+	for _, w := range weekdays {
+		wd = wd || string(b[:3]) == w
+	}
+	if !wd {
+		return 0
+	}
+	n := 23
+	if n < len(b) && b[n] == '.' {
+		n += 1 + digits(b[n+1:])
+	}
+	return n
+}
+
+// journalZone returns the offset after the zone's abbreviation that
+// follows a short-full stamp ending at n ("CEST", "UTC", "+03"), n if there
+// is none.
+func journalZone(b []byte, n int) int {
+	if n+1 >= len(b) || b[n] != ' ' {
+		return n
+	}
+	z := n + 1
+	for z < len(b) && z-n <= 32 && (b[z] >= 'A' && b[z] <= 'Z' || b[z] >= 'a' && b[z] <= 'z' || b[z] >= '0' && b[z] <= '9' || b[z] == '+' || b[z] == '-') {
+		z++
+	}
+	if z == n+1 {
+		return n
+	}
+	return z
+}
+
+// journalUnix returns the length of short-unix's "%10d.%06d", seconds
+// since the Unix epoch, at the start of b; 0 if b does not begin with one.
+func journalUnix(b []byte) int {
+	d := digits(b)
+	if d < 9 || d > 12 || d >= len(b) || b[d] != '.' || digits(b[d+1:]) != 6 {
+		return 0
+	}
+	return d + 7
+}
+
+// journalMonth returns the length of the month's name at the start of b,
+// as strftime's "%b" writes it: an English abbreviation, or in another
+// locale a word of up to 12 bytes that is ASCII letters, perhaps ending in
+// "." ("janv."), or holds a byte of a UTF-8 character ("авг", "Mär",
+// "8月"); 0 if b does not begin with one.
+func journalMonth(b []byte) int {
+	if len(b) > 3 && b[3] == ' ' && isMonth(b[:3]) {
+		return 3
+	}
+	n, letters, utf8 := 0, 0, false
+	for n < len(b) && n <= 12 && b[n] != ' ' {
+		switch c := b[n]; {
+		case c >= 0x80:
+			utf8 = true
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			letters++
+		case c == '.' && n > 0:
+		case c >= '0' && c <= '9':
+		default:
+			return 0
+		}
+		n++
+	}
+	if n == 0 || n > 12 || n == len(b) || !utf8 && (letters == 0 || b[0] >= '0' && b[0] <= '9' || letters < n-1 || letters == n-1 && b[n-1] != '.') {
+		return 0
+	}
+	return n
 }
 
 func isMonth(b []byte) bool {

@@ -44,7 +44,9 @@ type Line struct {
 	stampAt, stampEnd int32
 	stampZoned        bool
 	// The stamp of a line of JSON (DockerJSON's "time", JournaldJSON's
-	// "__REALTIME_TIMESTAMP"): Raw[jsonAt:jsonEnd], and which it is.
+	// "__REALTIME_TIMESTAMP") or of the escape in front of a line of a
+	// Buildkite log (Launcher's, buildkite.go): Raw[jsonAt:jsonEnd], and
+	// which it is.
 	jsonAt, jsonEnd int32
 	jsonKind        Wrapper
 	// shift is where Text begins in Raw, for Col.
@@ -84,6 +86,8 @@ func (l *Line) WrapperTime() (time.Time, bool) {
 	switch {
 	case l.jsonEnd > 0 && l.jsonKind == JournaldJSON:
 		return unixMicros(l.WrapperStamp())
+	case l.jsonEnd > 0 && l.jsonKind == Launcher:
+		return unixMillis(l.WrapperStamp())
 	case !l.stampZoned && l.jsonEnd == 0:
 		return time.Time{}, false
 	}
@@ -165,6 +169,8 @@ func (p *Preamble) Read(raw []byte) Line {
 		p.dockerJSON(&l)
 	case bytes.HasPrefix(raw, journalCursor):
 		p.journaldJSON(&l)
+	case bytes.HasPrefix(raw, bkStamp):
+		p.buildkite(&l)
 	}
 	if bytes.IndexByte(l.Text, 0x1b) >= 0 {
 		p.clean = StripANSI(p.clean[:0], l.Text)

@@ -9,9 +9,17 @@ import (
 )
 
 func TestStripANSI(t *testing.T) {
-	in := "\x1b[32mINFO\x1b[0m \x1b[90m05-19 14:03:12\x1b[0m msg\x1b(B"
-	if got := string(StripANSI(nil, []byte(in))); got != "INFO 05-19 14:03:12 msg" {
-		t.Errorf("StripANSI = %q", got)
+	for in, want := range map[string]string{
+		"\x1b[32mINFO\x1b[0m \x1b[90m05-19 14:03:12\x1b[0m msg\x1b(B": "INFO 05-19 14:03:12 msg",
+		// Control strings, ended by BEL or ST: the Buildkite agent's line
+		// stamps, also inside a line written slowly; OSC 8 hyperlinks.
+		"\x1b_bk;t=1760594924123\x07INFO x\x1b_bk;t=1760594934123\x07 y": "INFO x y",
+		"\x1b]8;;https://docs.vllm.ai\x1b\\docs\x1b]8;;\x1b\\ INFO":      "docs INFO",
+		"INFO \x1b_bk;t=17605949":                                        "INFO ",
+	} {
+		if got := string(StripANSI(nil, []byte(in))); got != want {
+			t.Errorf("StripANSI(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
@@ -47,10 +55,35 @@ func TestPreamble(t *testing.T) {
 		{"Apr 05 18:07:38 gpu4090d bash[59857]: (APIServer pid=59857) INFO x", "INFO x", "[APIServer]", "journald", true},
 		{"Aug  8 22:22:14 sys0 vllm[188957]: [102B blob data]", "[102B blob data]", "[]", "journald", true},
 		{"2026-08-18T22:21:59+0200 sys0 vllm[188300]: INFO x", "INFO x", "[]", "journald", true},
+		// journalctl writes the month in its locale (strftime's %b), and
+		// leaves the host out with --no-hostname.
+		{"авг 18 14:15:02 llm python3[28059]: (EngineCore pid=28059) INFO x", "INFO x", "[EngineCore]", "journald", true},
+		{"Okt 05 09:00:01 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},
+		{"janv. 05 09:00:01 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},
+		{"8月 05 09:00:01 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},
+		{"Aug 18 14:15:04.123456 python3[27876]: INFO x", "INFO x", "[]", "journald", true},
+		// journalctl -o short-full (and with-unit), -o short-unix.
+		{"Tue 2026-08-18 14:15:02 MSK llm python3[27876]: (APIServer pid=27876) INFO x", "INFO x", "[APIServer]", "journald", true},
+		{"Tue 2026-08-18 11:15:02 UTC llm vllm.service[27876]: INFO x", "INFO x", "[]", "journald", true},
+		{"Tue 2026-08-18 14:15:02 llm python3[27876]: INFO x", "INFO x", "[]", "journald", true},
+		{"1787051702.123456 llm python3[27876]: INFO x", "INFO x", "[]", "journald", true},
+		{"Tue 2026-08-18 14:15:02 INFO x", "Tue 2026-08-18 14:15:02 INFO x", "[]", "", true},
+		{"INFO 08-18 14:15:04 [x.py:1] m", "INFO 08-18 14:15:04 [x.py:1] m", "[]", "", true},
+		{"Note 18 14:15:04 host x[1] m", "Note 18 14:15:04 host x[1] m", "[]", "", true},
+		{"Aug1 18 14:15:04 host x[1]: m", "Aug1 18 14:15:04 host x[1]: m", "[]", "", true},
 		{"[2024-07-08 15:17:34] INFO 07-08 07:17:34 metrics.py:334] m", "INFO 07-08 07:17:34 metrics.py:334] m", "[]", "launcher", true},
 		{"[2025-09-02 13:08:10] INFO (APIServer pid=158) INFO x", "INFO x", "[APIServer]", "launcher", true},
 		{"[2025-09-02 13:08:10,123] [2025-09-02 13:08:10 TP0] Decode", "[2025-09-02 13:08:10 TP0] Decode", "[]", "launcher", true},
 		{"2025-05-30 09:55:29.284 | INFO 05-30 07:55:29 x", "INFO 05-30 07:55:29 x", "[]", "timestamp-pipe", true},
+		// The Buildkite agent's line stamp (--timestamp-lines), in front of
+		// either engine's line.
+		{"[2025-10-16T06:08:44Z] (EngineCore_DP0 pid=23579) INFO 10-15 23:08:44 x", "INFO 10-15 23:08:44 x", "[EngineCore_DP0]", "launcher", true},
+		{"[2025-10-16T06:08:44Z] [2025-10-16 06:08:44 TP0] Decode", "[2025-10-16 06:08:44 TP0] Decode", "[]", "launcher", true},
+		{"[2025-10-16T06:08:44Z]x INFO", "[2025-10-16T06:08:44Z]x INFO", "[]", "", true},
+		// The same stamp as the agent writes it in a job's raw log.
+		{"\x1b_bk;t=1760594924123\x07(EngineCore_DP0 pid=23579) INFO x", "INFO x", "[EngineCore_DP0]", "launcher", true},
+		{"\x1b_bk;t=1760594924123\x07[2025-10-16 06:08:44 TP0] Decode", "[2025-10-16 06:08:44 TP0] Decode", "[]", "launcher", true},
+		{"\x1b_bk;t=1760594924123\x07\x1b[32mINFO\x1b[0m x", "INFO x", "[]", "launcher", false},
 		{"0: INFO 05-03 00:53:42 x", "INFO 05-03 00:53:42 x", "[]", "slurm-label", true},
 		{" 12: INFO 05-03 00:53:42 x", "INFO 05-03 00:53:42 x", "[]", "slurm-label", true},
 		{"2026-06-24T17:38:02.45453416+02:00 stderr F [2026-06-24 15:38:02 PP2] D", "[2026-06-24 15:38:02 PP2] D", "[]", "cri", true},
@@ -96,8 +129,13 @@ func TestWrapperClock(t *testing.T) {
 		{"1779264164496\t2026-05-20T08:02:44.496Z\t[x", "2026-05-20T08:02:44.496Z", "2026-05-20T08:02:44.496Z"},
 		{"2026-08-18T22:21:59+0200 sys0 vllm[188300]: INFO x", "2026-08-18T22:21:59+0200", "2026-08-18T20:21:59Z"},
 		{"Aug 18 22:22:14 sys0 vllm[188957]: [102B blob data]", "Aug 18 22:22:14", ""},
+		{"Tue 2026-08-18 11:15:02 UTC llm vllm.service[27876]: INFO x", "Tue 2026-08-18 11:15:02 UTC", "2026-08-18T11:15:02Z"},
+		{"Tue 2026-08-18 14:15:02 MSK llm python3[27876]: INFO x", "Tue 2026-08-18 14:15:02 MSK", ""},
+		{"1787051702.123456 llm python3[27876]: INFO x", "1787051702.123456", "2026-08-18T11:15:02.123456Z"},
 		{"2025-05-30 09:55:29.284 | INFO x", "2025-05-30 09:55:29.284", ""},
 		{"[2024-07-08 15:17:34] INFO 07-08 07:17:34 m.py:1] x", "2024-07-08 15:17:34", ""},
+		{"[2025-10-16T06:08:44Z] (EngineCore_DP0 pid=23579) INFO x", "2025-10-16T06:08:44Z", "2025-10-16T06:08:44Z"},
+		{"\x1b_bk;t=1760594924123\x07(EngineCore_DP0 pid=23579) INFO x", "1760594924123", "2025-10-16T06:08:44.123Z"},
 		{"2026-10-27T12:00:05 INFO x", "2026-10-27T12:00:05", ""},
 		{"vllm-1  | INFO x", "", ""},
 		{"INFO x", "", ""},

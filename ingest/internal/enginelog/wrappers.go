@@ -22,7 +22,9 @@ const (
 	// format of kubelet), "<RFC 3339> stdout|stderr F|P ".
 	CRI
 	// Journald is journalctl's (or syslog's) "Mon DD HH:MM:SS host
-	// ident[pid]: ", also with an ISO 8601 stamp (journalctl -o short-iso).
+	// ident[pid]: ", the month in the reader's locale, the host left out
+	// with --no-hostname, also with the stamps of journalctl -o short-iso,
+	// short-full and short-unix (matchJournald).
 	Journald
 	// Container is the RFC 3339 stamp of `docker logs -t` and `kubectl
 	// logs --timestamps`, "2025-10-15T00:00:48.753199366Z ".
@@ -36,7 +38,9 @@ const (
 	// Slurm is `srun --label`'s task number, "0: ".
 	Slurm
 	// Launcher is a launcher's or supervisor's own "[YYYY-MM-DD HH:MM:SS]
-	// " stamp, with or without a level word after it.
+	// " stamp, with or without a level word after it, or a CI agent's:
+	// Buildkite's "[<RFC 3339>] " (matchLauncher) and, in a job's raw log,
+	// its "ESC _bk;t=<ms> BEL" (buildkite.go).
 	Launcher
 	// Ray is Ray's "(Actor pid=N[, ip=A])" in front of an actor's output,
 	// told from the engine's own process prefixes by name (OwnProcess).
@@ -102,17 +106,21 @@ var matchers = [...]struct {
 	first string
 }{
 	{LogExport, matchLogExport, digitBytes},
-	{Journald, matchJournald, digitBytes + "JFMASOND"},
-	{Tracing, matchTracing, digitBytes},     // before Container: the same stamp
-	{Container, matchContainer, digitBytes}, // also CRI
+	{Journald, matchJournald, digitBytes + letterBytes + utf8LeadBytes}, // the month in any locale
+	{Tracing, matchTracing, digitBytes},                                 // before Container: the same stamp
+	{Container, matchContainer, digitBytes},                             // also CRI
 	{KubectlPrefix, matchKubectlPrefix, "["},
 	{Pipe, matchPipe, digitBytes},
-	{Compose, matchCompose, digitBytes + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+	{Compose, matchCompose, digitBytes + letterBytes},
 	{Slurm, matchSlurm, digitBytes + " "},
 	{Launcher, matchLauncher, "["},
 }
 
-const digitBytes = "0123456789"
+const (
+	digitBytes    = "0123456789"
+	letterBytes   = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	utf8LeadBytes = "\xc2\xc3\xc4\xc5\xc6\xc7\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf\xd0\xd1\xd2\xd3\xd4\xd5\xd6\xd7\xd8\xd9\xda\xdb\xdc\xdd\xde\xdf\xe0\xe1\xe2\xe3\xe4\xe5\xe6\xe7\xe8\xe9\xea\xeb\xec\xed\xee\xef\xf0\xf1\xf2\xf3\xf4"
+)
 
 // launcherBit is the Launcher matcher's bit in candidates.
 var launcherBit = func() uint16 {

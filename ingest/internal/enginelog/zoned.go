@@ -42,9 +42,17 @@ func digits(b []byte) int {
 	return n
 }
 
-// parseZoned parses a zoned RFC 3339 stamp as rfc3339 accepts it.
+// parseZoned parses a wrapper's stamp that carries its zone: an RFC 3339
+// stamp as rfc3339 accepts it, and journalctl's short-unix seconds since
+// the epoch ("1787051702.123456") and short-full stamp in UTC ("Tue
+// 2026-08-18 14:15:04 UTC", matchJournald).
 func parseZoned(s string) (time.Time, bool) {
-	for _, layout := range [...]string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999-0700"} {
+	if n := journalUnix([]byte(s)); n == len(s) {
+		sec, _ := ParseUint([]byte(s[:n-7]))
+		usec, _ := ParseUint([]byte(s[n-6:]))
+		return time.Unix(sec, usec*1000).UTC(), true
+	}
+	for _, layout := range [...]string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999-0700", "Mon 2006-01-02 15:04:05.999999 UTC"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, true
 		}
