@@ -189,11 +189,29 @@ func TestAnchorMethods(t *testing.T) {
 			t.Errorf("%+v %v", a, got.Errs)
 		}
 	})
+	t.Run("created stamp of a response that was not streamed", func(t *testing.T) {
+		// api.streaming is false by default (config/config.py): the record
+		// keeps the response body, one JSON object, and UnaryResponseMetrics
+		// (no token times). Its "created" bounds the request as a chunk's
+		// does: created ≤ done, sent < created + 1.
+		body := `"{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"created\":1793102402,\"model\":\"m\",` +
+			`\"choices\":[{\"index\":0,\"text\":\" a b\",\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}],` +
+			`\"usage\":{\"prompt_tokens\":2305,\"total_tokens\":2313,\"completion_tokens\":8,\"prompt_tokens_details\":null}}"`
+		unary := fmt.Sprintf(`{"start_time": 734514.5, "end_time": 734516.5, "request": "{}", "response": %s, "info": {"request_metrics": {"text": {"input_tokens": 2304}}, `+
+			`"response_metrics": {"output_tokens": 8, "server_usage": {"prompt_tokens": 2305, "total_tokens": 2313, "completion_tokens": 8, "prompt_tokens_details": null}}, `+
+			`"extra_info": {}, "lora_adapter": null, "labels": {}, "input_tokens": 2304}, "error": null}`, body)
+		got, rd := readText(t, list(unary), Options{})
+		a := rd.Anchor()
+		// offset in [1793102402 − 734516.5, 1793102403 − 734514.5].
+		if a.Method != AnchorCreated || a.UncertaintyS == nil || fmt.Sprintf("%.3f ± %.3f", a.OffsetS, *a.UncertaintyS) != "1792367887.000 ± 1.500" || len(got.Errs) > 0 || len(got.Turns) != 1 {
+			t.Errorf("%+v %v", a, got.Errs)
+		}
+	})
 	t.Run("nothing anchors", func(t *testing.T) {
 		noCreated := strings.Replace(rec, `\"created\":1793102402,`, ``, -1)
 		got, _ := readText(t, list(noCreated), Options{})
 		want := "per_request_lifecycle_metrics.json: its times are inference-perf's perf_counter (a monotonic clock, not Unix time) and nothing in the directory anchors them " +
-			`(no per_session_lifecycle_metrics.json, no "created" stamps in streamed responses): give the offset, Unix time minus perf_counter in seconds, as files.clock_offset_s in run.yaml`
+			`(no per_session_lifecycle_metrics.json, no "created" stamps in the responses): give the offset, Unix time minus perf_counter in seconds, as files.clock_offset_s in run.yaml`
 		if len(got.Errs) != 1 || got.Errs[0] != want {
 			t.Errorf("errors %q\nwant %q", got.Errs, want)
 		}

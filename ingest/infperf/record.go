@@ -304,13 +304,20 @@ func (p *parser) count(o jsondoc.Object, name, key string) (int64, *jsondoc.Err)
 	return m.Count(name + "." + key)
 }
 
-// created returns the "created" Unix seconds of the first chunk of a
-// streamed OpenAI-style response, as the JSON string raw holds it
-// (`data: {"id":…,"created":1793102402,…}`), 0 if there is none.
+// created returns the "created" Unix seconds an OpenAI-style response
+// carries, as the JSON string raw holds it, 0 if there is none: the first
+// chunk's of a streamed response (`data: {"id":…,"created":1793102402,…}`),
+// or the body's of one that was not streamed (api.streaming false, the
+// default: `{"id":…,"created":1793102402,…}`, read whole with
+// response.text() in client/modelserver/openai_client.py). Either is the
+// server's time.time() after the request reached it and before the
+// response ended (vLLM's serving_completion.py, serving_chat.py). A quote
+// inside the body's text is escaped twice in the record, so a key found is
+// one of the response's own.
 func created(raw []byte) int64 {
 	const key = `\"created\":`
 	i := bytes.Index(raw, []byte(key))
-	if i < 0 || !bytes.HasPrefix(raw, []byte(`"data:`)) {
+	if i < 0 || !(bytes.HasPrefix(raw, []byte(`"data:`)) || bytes.HasPrefix(raw, []byte(`"{`))) {
 		return 0
 	}
 	var v int64
