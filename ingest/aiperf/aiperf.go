@@ -37,6 +37,11 @@
 //	status          aborted if was_cancelled, else error if error is set,
 //	                else ok
 //
+// AIPerf writes no count it could not take (NoMetricValue in
+// aiperf/metrics/types/input_sequence_length_metric.py,
+// output_sequence_length_metric.py): a completed request without a prompt
+// or an output count is refused, its count unknown; a failed one's is 0.
+//
 // Records of benchmark_phase warmup are not part of the run: they are
 // counted (Info.Warmup), not returned. A phase other than warmup and
 // profiling is an error.

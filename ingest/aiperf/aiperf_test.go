@@ -214,6 +214,12 @@ func TestBadLines(t *testing.T) {
 			`profile_export.jsonl:1:587: error: want an object or null, got a string`},
 		{"duplicate key", strings.Replace(good, `"turn_index":2`, `"turn_index":2,"turn_index":3`, 1) + "\n",
 			`profile_export.jsonl:1:128: invalid JSON: duplicate object member name`},
+		{"completed without a prompt count", rec(meta26, `"time_to_first_token":{"value":250.0,"unit":"ms"},"usage_completion_tokens":{"value":300,"unit":"tokens"}`, "") + "\n",
+			"profile_export.jsonl:1: a completed request without a prompt-token count (metrics holds neither usage_prompt_tokens nor input_sequence_length: " +
+				"AIPerf counted none, as with --use-server-token-count when the server sent no usage, or on an endpoint that produces no tokens): its count is unknown, not 0"},
+		{"completed without an output count", rec(meta26, `"time_to_first_token":{"value":250.0,"unit":"ms"},"input_sequence_length":{"value":5990,"unit":"tokens"}`, "") + "\n",
+			"profile_export.jsonl:1: a completed request without an output-token count (metrics holds neither usage_completion_tokens nor output_sequence_length: " +
+				"AIPerf counted none, as with --use-server-token-count when the server sent no usage, or on an endpoint that produces no tokens): its count is unknown, not 0"},
 		{"repeated turn", good + "\n" + good + "\n",
 			`profile_export.jsonl:2: session "s1" turn 2 is repeated (first at profile_export.jsonl:1)`},
 	}

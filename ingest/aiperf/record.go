@@ -308,14 +308,15 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 		times[2], row.FirstTokenS = sent+x/per, &times[2]
 	}
 
-	var found *tag
+	var found, foundOut *tag
 	if row.PromptTokens, found, err = p.count(&tUsagePrompt, &tISL, &tErrorISL); err != nil {
 		return err
 	}
 	p.clientTokens = found != &tUsagePrompt
-	if row.OutputTokens, _, err = p.count(&tUsageCompletion, &tOSL); err != nil {
+	if row.OutputTokens, foundOut, err = p.count(&tUsageCompletion, &tOSL); err != nil {
 		return err
 	}
+	prompt := found != nil
 	if row.CachedTokens, found, err = p.count(&tCacheRead); err != nil {
 		return err
 	}
@@ -339,6 +340,18 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 		if c {
 			row.Status = schema.TurnAborted
 		}
+	}
+	if row.Status == schema.TurnOK && (!prompt || foundOut == nil) {
+		// AIPerf writes no count it could not take (NoMetricValue): with
+		// --use-server-token-count when the server sent no usage, or for
+		// an endpoint that produces no tokens (the metrics' flag
+		// PRODUCES_TOKENS_ONLY). A completed turn's count is then unknown,
+		// not 0; a failed one's stays 0.
+		what := "a prompt-token count (metrics holds neither usage_prompt_tokens nor input_sequence_length"
+		if prompt {
+			what = "an output-token count (metrics holds neither usage_completion_tokens nor output_sequence_length"
+		}
+		return jsondoc.Errf(-1, "a completed request without %s: AIPerf counted none, as with --use-server-token-count when the server sent no usage, or on an endpoint that produces no tokens): its count is unknown, not 0", what)
 	}
 	return nil
 }
