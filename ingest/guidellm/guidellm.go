@@ -49,6 +49,11 @@
 //	status          the bucket: successful → ok, errored → error,
 //	                incomplete → aborted
 //
+// A report of a schema newer than MaxSchemaVersion (metadata.version,
+// raised only for a breaking change to the output format) is refused at
+// its version, unless Options.Lenient: then it is read as version 2, with
+// a warning.
+//
 // GuideLLM marks no request as warmup or cooldown: only the benchmark's
 // measured window (scheduler_metrics.measure_start_time and
 // measure_end_time) says which requests it counted. Requests outside it
@@ -286,12 +291,42 @@ func (r *Reader) topMembers() error {
 			if e := r.report.read(key, raw); e != nil {
 				return r.doc.Errorf(start+int64(e.Off), raw, "%s", e.Msg)
 			}
+			if key == "metadata" && r.report.SchemaVersion > MaxSchemaVersion {
+				if err := r.newerSchema(raw, start); err != nil {
+					return err
+				}
+			}
 		default:
 			if err := r.doc.SkipValue(); err != nil {
 				return noEOF(r.doc, err)
 			}
 		}
 	}
+}
+
+// MaxSchemaVersion is the newest report schema (metadata.version) read:
+// GuideLLM raises it only for a breaking change to the output format
+// (benchmark/schemas/report.py, GenerativeBenchmarkMetadata).
+const MaxSchemaVersion = 2
+
+// newerSchema refuses a report of a schema newer than MaxSchemaVersion,
+// at its metadata.version in raw (the metadata, at start), unless lenient:
+// then it is read as the newest known, with a warning.
+func (r *Reader) newerSchema(raw []byte, start int64) error {
+	v, _ := jsondoc.Members(raw, 0, nil).Get("version")
+	tool := ""
+	if r.report.ToolVersion != "" {
+		tool = " (guidellm_version " + r.report.ToolVersion + ")"
+	}
+	msg := fmt.Sprintf("metadata.version %d%s: a GuideLLM report schema newer than outlast reads "+
+		"(version 1: GuideLLM v0.5-v0.6; 2: v0.7 and later; GuideLLM raises it only for a breaking change to the output format)",
+		r.report.SchemaVersion, tool)
+	err := r.doc.Errorf(start+int64(v.Off), raw, "%s; --lenient reads it as version %d", msg, MaxSchemaVersion)
+	if !r.opt.Lenient {
+		return err
+	}
+	r.warnf("%s: WARNING: %s (read anyway as version %d: --lenient)", r.where(start+int64(v.Off)), msg, MaxSchemaVersion)
+	return nil
 }
 
 // end checks that nothing follows the report.
