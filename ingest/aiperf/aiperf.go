@@ -28,7 +28,9 @@
 //	                x_request_id as a one-turn session
 //	turn            metadata.turn_index (0-based)
 //	ready           metadata.credit_issued_ns (2026 builds), else null
-//	sent, done      metadata.request_start_ns, request_end_ns (Unix ns)
+//	sent, done      metadata.request_start_ns, request_end_ns (Unix ns),
+//	                less metadata.clock_offset_ns when given (Kubernetes
+//	                runs: worker clock to controller clock)
 //	first token     sent + metrics.time_to_first_token (or ttft) in its unit
 //	prompt tokens   usage_prompt_tokens, else input_sequence_length, else
 //	                error_isl (client-side: warned)
@@ -69,6 +71,10 @@ type Info struct {
 	// ClientTokens counts the completed turns whose prompt tokens are
 	// AIPerf's client-side count (no usage_prompt_tokens from the server).
 	ClientTokens int
+	// Shifted counts the turns whose times were moved onto the
+	// controller's clock by their clock_offset_ns (Kubernetes runs),
+	// Unshifted those that carried none.
+	Shifted, Unshifted int
 }
 
 // Reader reads turns from profile_export.jsonl. It cuts the input into
@@ -118,6 +124,11 @@ func (r *Reader) Next() (*loadgen.Turn, error) {
 		if it.client && it.turn.Row.Status == schema.TurnOK {
 			r.info.ClientTokens++
 		}
+		if it.shifted {
+			r.info.Shifted++
+		} else {
+			r.info.Unshifted++
+		}
 		it.link()
 		return &it.turn, nil
 	}
@@ -142,6 +153,13 @@ func (r *Reader) finish() {
 	name := r.lr.Name()
 	if r.info.Warmup > 0 {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d warmup record(s) (benchmark_phase warmup) are not part of the run: counted in runs.excluded_records, not stored", name, r.info.Warmup))
+	}
+	if r.info.Shifted > 0 {
+		w := fmt.Sprintf("%s: %d record(s) carry clock_offset_ns (a Kubernetes run: the worker's clock against the controller's): their times are moved onto the controller's clock, which stamps credit_issued_ns", name, r.info.Shifted)
+		if r.info.Unshifted > 0 {
+			w += fmt.Sprintf("; %d record(s) carry none (a worker's first credits, before it had measured its offset): their times stay on their worker's clock, off by up to that offset", r.info.Unshifted)
+		}
+		r.warnings = append(r.warnings, w)
 	}
 	if r.info.ClientTokens > 0 {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d completed turn(s) carry no server usage (usage_prompt_tokens): their token counts are AIPerf's client-side tokenizer counts (input_sequence_length, output_sequence_length); AIPerf builds of 2025 count only the new turn's text, not the conversation's history", name, r.info.ClientTokens))
