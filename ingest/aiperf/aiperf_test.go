@@ -323,6 +323,7 @@ func FuzzRecord(f *testing.F) {
 	f.Add(rec(meta26, usage, ""))
 	f.Add(rec(meta25, `"input_sequence_length":{"value":800,"unit":"tokens"},"ttft":{"value":90.0,"unit":"ms"}`, `,"error":null`))
 	f.Add(rec(meta26+`,"was_cancelled":true`, `"error_isl":{"value":6845,"unit":"tokens"}`, `,"error":{"code":499}`))
+	f.Add(rec(meta26+`,"clock_offset_ns":-5000`, usage, ""))
 	f.Add(`{"metadata":{"benchmark_phase":"warmup"}}`)
 	f.Fuzz(func(t *testing.T, line string) {
 		if strings.ContainsAny(line, "\r\n") {
