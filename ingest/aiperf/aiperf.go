@@ -54,6 +54,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
@@ -195,6 +196,21 @@ func Sniff(line []byte) bool {
 	}
 	first, ok := keyAt(line, skipSpace(line, 1))
 	return ok && first == "metadata" && hasKey(line, "metrics") && hasKey(line, "request_start_ns") && hasKey(line, "benchmark_phase")
+}
+
+// Summary returns what the file named name (without a compression
+// suffix) is when it is one of AIPerf's summaries, which hold aggregate
+// statistics and no request, and "" otherwise: profile_export_aiperf.json
+// and .csv, P_aiperf.json and .csv with --profile-export-prefix P
+// (aiperf/common/config/config_defaults.py, OutputDefaults).
+func Summary(name string) string {
+	for _, ext := range []string{".json", ".csv"} {
+		if strings.HasSuffix(name, "_aiperf"+ext) || strings.HasSuffix(name, "_aiperf_timeslices"+ext) {
+			return "AIPerf's summary (aggregate statistics, no request records): outlast reads its per-request export, " +
+				"profile_export.jsonl (P.jsonl with --profile-export-prefix P), which AIPerf writes at --export-level records (the default) or raw"
+		}
+	}
+	return ""
 }
 
 // hasKey reports whether line holds a member named key: the quoted name

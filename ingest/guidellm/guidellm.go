@@ -178,6 +178,20 @@ func firstByte(br *bufio.Reader) (byte, error) {
 	}
 }
 
+// Summary returns what the file named name (without a compression
+// suffix) is when it is one of GuideLLM's summaries, which hold no
+// request, and "" otherwise: benchmarks.csv and benchmarks.html, the
+// default names of its CSV and HTML outputs (benchmark/outputs/csv.py,
+// html.py).
+func Summary(name string) string {
+	switch name {
+	case "benchmarks.csv", "benchmarks.html":
+		return "GuideLLM's summary (per-benchmark statistics, no request records): outlast reads the report, " +
+			"benchmarks.json or benchmarks.yaml (GuideLLM's json or yaml output)"
+	}
+	return ""
+}
+
 // Sniff reports whether head, the first bytes of a file, starts a GuideLLM
 // report: a JSON object or YAML mapping whose first key is one of the
 // report's first keys (benchmarks at v0.3; args from v0.4; metadata from

@@ -56,6 +56,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"time"
 
@@ -214,6 +215,26 @@ func (r *Reader) openPerSession() (*os.File, error) {
 // reject queues a bad record.
 func (r *Reader) reject(pos textpos.Pos, col int, raw []byte, msg string) {
 	r.errs = append(r.errs, textpos.At(pos, col, raw, "%s", msg))
+}
+
+// summaryName matches the names of inference-perf's other reports
+// (reportgen/base.py): summaries of the requests, sessions and server
+// metrics of the run, a stage or a LoRA adapter.
+var summaryName = regexp.MustCompile(`^(summary|stage_\d+|adapter_.+)_(lifecycle|session_lifecycle|prometheus)_metrics\.json$`)
+
+// Summary returns what the file named name (without a compression
+// suffix) is when it is one of inference-perf's reports that hold no
+// request, and "" otherwise.
+func Summary(name string) string {
+	switch {
+	case name == PerSessionFile:
+		return "inference-perf's per-session report (sessions, no request records): outlast reads per_request_lifecycle_metrics.json, " +
+			"and this file beside it as the clock anchor"
+	case summaryName.MatchString(name):
+		return "an inference-perf summary report (distributions, no request records): outlast reads per_request_lifecycle_metrics.json, " +
+			"which inference-perf writes with report.request_lifecycle.per_request: true in its config"
+	}
+	return ""
 }
 
 // Sniff reports whether head, the first bytes of a file, starts a list of
