@@ -54,8 +54,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
@@ -199,15 +200,40 @@ func Sniff(line []byte) bool {
 }
 
 // Summary returns what the file named name (without a compression
-// suffix) is when it is one of AIPerf's summaries, which hold aggregate
-// statistics and no request, and "" otherwise: profile_export_aiperf.json
-// and .csv, P_aiperf.json and .csv with --profile-export-prefix P
-// (aiperf/common/config/config_defaults.py, OutputDefaults).
-func Summary(name string) string {
-	for _, ext := range []string{".json", ".csv"} {
-		if strings.HasSuffix(name, "_aiperf"+ext) || strings.HasSuffix(name, "_aiperf_timeslices"+ext) {
-			return "AIPerf's summary (aggregate statistics, no request records): outlast reads its per-request export, " +
-				"profile_export.jsonl (P.jsonl with --profile-export-prefix P), which AIPerf writes at --export-level records (the default) or raw"
+// suffix), whose first bytes are head, is when it is one of AIPerf's
+// summaries, which hold aggregate statistics and no request, and ""
+// otherwise: by name, profile_export_aiperf.json and .csv and their
+// _timeslices forms (the defaults of aiperf/config/artifacts.py; with
+// --profile-export-prefix P they are P.json, P.csv); by content, a JSON
+// object that names aiperf_version before anything else but
+// schema_version (the summary of 2026 builds,
+// docs/reference/json-export-schema.md).
+func Summary(name string, head []byte) string {
+	const what = "AIPerf's summary (aggregate statistics, no request records): outlast reads its per-request export, " +
+		"profile_export.jsonl (P.jsonl with --profile-export-prefix P), which AIPerf writes at --export-level records (the default) or raw"
+	switch name {
+	case "profile_export_aiperf.json", "profile_export_aiperf.csv", "profile_export_aiperf_timeslices.json", "profile_export_aiperf_timeslices.csv":
+		return what
+	}
+	// The first keys, read as a stream: head may end anywhere.
+	dec := jsontext.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return ""
+	}
+	for range 2 {
+		tok, err := dec.ReadToken()
+		if err != nil || tok.Kind() != '"' {
+			return ""
+		}
+		switch tok.String() {
+		case "aiperf_version":
+			return what
+		case "schema_version":
+			if err := dec.SkipValue(); err != nil {
+				return ""
+			}
+		default:
+			return ""
 		}
 	}
 	return ""

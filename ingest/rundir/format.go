@@ -80,18 +80,22 @@ func Detect(path string) (string, error) {
 	}
 	format := detect(filepath.Base(path), head[:n])
 	if format == manifest.GatewayOutlast {
-		if what := loadgenSummary(filepath.Base(path)); what != "" {
+		if what := loadgenSummary(filepath.Base(path), head[:n]); what != "" {
 			return "", fmt.Errorf("%s: not a gateway log: %s", filepath.Base(path), what)
 		}
 	}
 	return format, nil
 }
 
-// loadgenSummary says what the file named name is when it is one of the
-// load generators' summaries, which hold no request; "" otherwise.
-func loadgenSummary(name string) string {
+// loadgenSummary says what the file named name, whose first bytes are
+// head, is when it is one of the load generators' summaries, which hold no
+// request; "" otherwise.
+func loadgenSummary(name string, head []byte) string {
 	name = trimCompression(name)
-	for _, summary := range []func(string) string{aiperf.Summary, guidellm.Summary, infperf.Summary} {
+	if what := aiperf.Summary(name, head); what != "" {
+		return what
+	}
+	for _, summary := range []func(string) string{guidellm.Summary, infperf.Summary} {
 		if what := summary(name); what != "" {
 			return what
 		}

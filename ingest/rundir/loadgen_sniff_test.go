@@ -128,14 +128,16 @@ func TestSummaryFilesAreRefusedByName(t *testing.T) {
 		{"per_session_lifecycle_metrics.json", `[{"session_id": "s"}]`, "per_session_lifecycle_metrics.json: not a gateway log: inference-perf's per-session report"},
 		{"profile_export_aiperf.json", readFile(t, fixture("aiperf-2026")+"/profile_export_aiperf.json"),
 			"profile_export_aiperf.json: not a gateway log: AIPerf's summary (aggregate statistics, no request records): outlast reads its per-request export, profile_export.jsonl"},
-		{"run7_aiperf.csv", "Metric,avg\n", "run7_aiperf.csv: not a gateway log: AIPerf's summary"},
+		{"profile_export_aiperf_timeslices.csv", "Timeslice,Metric\n", "profile_export_aiperf_timeslices.csv: not a gateway log: AIPerf's summary"},
+		{"run7.json (--profile-export-prefix run7)", readFile(t, fixture("aiperf-2026")+"/profile_export_aiperf.json"), "run7.json: not a gateway log: AIPerf's summary"},
 		{"benchmarks.csv", "Benchmark,Run Index\n", "benchmarks.csv: not a gateway log: GuideLLM's summary (per-benchmark statistics, no request records): outlast reads the report, benchmarks.json or benchmarks.yaml"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "sniff")
-			writeFile(t, filepath.Join(dir, tc.name), tc.text)
-			writeFile(t, filepath.Join(dir, ManifestName), sniffManifest+"files: {gateway: "+tc.name+"}\n")
+			file, _, _ := strings.Cut(tc.name, " ")
+			writeFile(t, filepath.Join(dir, file), tc.text)
+			writeFile(t, filepath.Join(dir, ManifestName), sniffManifest+"files: {gateway: "+file+"}\n")
 			_, err := Read(dir, Options{Version: "test"})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got  %v\nwant %s", err, tc.want)
