@@ -32,10 +32,14 @@
 //	ready           null (scheduled_time is not written)
 //	sent, done      start_time, end_time + the clock offset
 //	first token     output_token_times[0] + the clock offset
-//	prompt tokens   server_usage.prompt_tokens, else the client's
-//	                input_tokens
-//	output tokens   server_usage.completion_tokens, else output_tokens
+//	prompt tokens   server_usage.prompt_tokens, else (Anthropic usage,
+//	                apis/anthropic_messages.py) input_tokens +
+//	                cache_read_input_tokens + cache_creation_input_tokens,
+//	                else the client's input_tokens
+//	output tokens   server_usage.completion_tokens (Anthropic:
+//	                output_tokens), else output_tokens
 //	cached tokens   server_usage.prompt_tokens_details.cached_tokens
+//	                (Anthropic: cache_read_input_tokens)
 //	status          error when error is set, else ok
 //
 // The clock offset (Unix time minus perf_counter) comes from, in order:

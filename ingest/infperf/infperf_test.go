@@ -114,6 +114,17 @@ func TestVersions(t *testing.T) {
 			with(full, func(t *schema.Turn) { t.CachedTokens = 0 }), false},
 		{"v0.6: no server usage: client counts", info06(first, `null`, extra),
 			with(full, func(t *schema.Turn) { t.PromptTokens, t.CachedTokens = 2304, 0 }), false},
+		// api.type anthropic_messages (v0.6.1+, apis/anthropic_messages.py):
+		// server_usage is the Anthropic usage merged from message_start and
+		// message_delta, and request_metrics.text.input_tokens copies its
+		// input_tokens. Anthropic's input_tokens is the uncached remainder:
+		// the prompt is input + cache reads + cache writes (as AIPerf's
+		// Usage.prompt_tokens adds them back, common/models/usage_models.py).
+		{"anthropic messages: cache reads and writes are part of the prompt", strings.Replace(info06(first,
+			`{"input_tokens": 225, "output_tokens": 8, "cache_read_input_tokens": 2048, "cache_creation_input_tokens": 32}`, extra), `"input_tokens": 2304}, "image"`, `"input_tokens": 225}, "image"`, 1),
+			with(full, func(t *schema.Turn) { t.PromptTokens = 2305 }), true},
+		{"anthropic messages as vLLM answers them: input_tokens is the whole prompt", info06(first, `{"input_tokens": 2305, "output_tokens": 8}`, extra),
+			with(full, func(t *schema.Turn) { t.CachedTokens = 0 }), false},
 		{"v0.5: response_info", fmt.Sprintf(`{"input_tokens": 2304, "extra_info": %s, "lora_adapter": null, "response_info": {"response_chunks": [], "chunk_times": [%.6f], `+
 			`"output_tokens": 8, "output_token_times": [%.6f], "server_usage": %s}}`, extra, first, first, usage), full, true},
 		{"v0.3-v0.4: info holds the counts", fmt.Sprintf(`{"input_tokens": 2305, "output_tokens": 8, "output_token_times": [%.6f], "extra_info": %s}`, first, extra),

@@ -268,6 +268,8 @@ func (p *parser) tokens(rec *record) *jsondoc.Err {
 		return err
 	} else if n >= 0 {
 		rec.prompt = n
+	} else if ok, err := p.anthropic(rec, name); ok || err != nil {
+		return err
 	}
 	if n, err := p.count(p.usage, name, "completion_tokens"); err != nil {
 		return err
@@ -293,6 +295,41 @@ func (p *parser) tokens(rec *record) *jsondoc.Err {
 		return jsondoc.Errf(c.Off, "%s.prompt_tokens_details.cached_tokens %d exceeds prompt_tokens %d", name, rec.cached, rec.prompt)
 	}
 	return nil
+}
+
+// anthropic reads server usage of the Anthropic shape (api.type
+// anthropic_messages, apis/anthropic_messages.py: input_tokens,
+// output_tokens, cache_read_input_tokens, cache_creation_input_tokens),
+// and reports whether it was one. Anthropic's input_tokens is the prompt's
+// uncached remainder, so the prompt is input + cache reads + cache writes,
+// as AIPerf's Usage.prompt_tokens adds them back; a server that gives no
+// cache key (vLLM's /v1/messages: input_tokens = prompt_tokens) gave the
+// whole prompt, and no cached-token figure.
+func (p *parser) anthropic(rec *record, name string) (bool, *jsondoc.Err) {
+	in, err := p.count(p.usage, name, "input_tokens")
+	if err != nil || in < 0 {
+		return false, err
+	}
+	reads, err := p.count(p.usage, name, "cache_read_input_tokens")
+	if err != nil {
+		return false, err
+	}
+	writes, err := p.count(p.usage, name, "cache_creation_input_tokens")
+	if err != nil {
+		return false, err
+	}
+	out, err := p.count(p.usage, name, "output_tokens")
+	if err != nil {
+		return false, err
+	}
+	rec.prompt = in + max(reads, 0) + max(writes, 0)
+	if out >= 0 {
+		rec.output = out
+	}
+	if reads >= 0 {
+		rec.cached, rec.cachedReported = reads, true
+	}
+	return true, nil
 }
 
 // count returns o's key as a count, -1 when absent or null.
