@@ -289,6 +289,8 @@ func FuzzExport(f *testing.F) {
 	f.Add(list(rec06(2, info06(2+734512.5+0.25, usage, `{"user_session": "u", "chat_round": 1}`))))
 	f.Add(`[{"start_time": 1, "end_time": 2, "info": {"input_tokens": 3, "output_tokens": 4, "output_token_times": [1.5]}, "error": null}]`)
 	f.Add(`[{"start_time": 1, "end_time": 2, "info": null, "error": {"error_type": "x", "error_msg": "y"}}]`)
+	f.Add(`[{"start_time": 1, "end_time": 2, "response": "{\"id\":\"c\",\"created\":1793102402}", "info": {"request_metrics": {"text": {"input_tokens": 3}}, ` +
+		`"response_metrics": {"output_tokens": 4, "server_usage": {"input_tokens": 3, "output_tokens": 4, "cache_read_input_tokens": 9}}}, "error": null}]`)
 	f.Fuzz(func(t *testing.T, text string) {
 		at := offset
 		rd := NewReader(strings.NewReader(text), "per_request_lifecycle_metrics.json", Options{T0: t0, ClockOffsetS: &at})
