@@ -28,7 +28,9 @@
 //	                x_request_id as a one-turn session
 //	turn            metadata.turn_index (0-based)
 //	ready           metadata.credit_issued_ns (2026 builds), else null
-//	sent, done      metadata.request_start_ns, request_end_ns (Unix ns)
+//	sent, done      metadata.request_start_ns, request_end_ns (Unix ns),
+//	                less metadata.clock_offset_ns when given (Kubernetes
+//	                runs: worker clock to controller clock)
 //	first token     sent + metrics.time_to_first_token (or ttft) in its unit
 //	prompt tokens   usage_prompt_tokens, else input_sequence_length, else
 //	                error_isl (client-side: warned)
@@ -36,6 +38,11 @@
 //	cached tokens   usage_prompt_cache_read_tokens (absent: not reported)
 //	status          aborted if was_cancelled, else error if error is set,
 //	                else ok
+//
+// AIPerf writes no count it could not take (NoMetricValue in
+// aiperf/metrics/types/input_sequence_length_metric.py,
+// output_sequence_length_metric.py): a completed request without a prompt
+// or an output count is refused, its count unknown; a failed one's is 0.
 //
 // Records of benchmark_phase warmup are not part of the run: they are
 // counted (Info.Warmup), not returned. A phase other than warmup and
@@ -48,6 +55,8 @@ import (
 	"io"
 	"slices"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
@@ -64,6 +73,10 @@ type Info struct {
 	// ClientTokens counts the completed turns whose prompt tokens are
 	// AIPerf's client-side count (no usage_prompt_tokens from the server).
 	ClientTokens int
+	// Shifted counts the turns whose times were moved onto the
+	// controller's clock by their clock_offset_ns (Kubernetes runs),
+	// Unshifted those that carried none.
+	Shifted, Unshifted int
 }
 
 // Reader reads turns from profile_export.jsonl. It cuts the input into
@@ -113,6 +126,11 @@ func (r *Reader) Next() (*loadgen.Turn, error) {
 		if it.client && it.turn.Row.Status == schema.TurnOK {
 			r.info.ClientTokens++
 		}
+		if it.shifted {
+			r.info.Shifted++
+		} else {
+			r.info.Unshifted++
+		}
 		it.link()
 		return &it.turn, nil
 	}
@@ -137,6 +155,13 @@ func (r *Reader) finish() {
 	name := r.lr.Name()
 	if r.info.Warmup > 0 {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d warmup record(s) (benchmark_phase warmup) are not part of the run: counted in runs.excluded_records, not stored", name, r.info.Warmup))
+	}
+	if r.info.Shifted > 0 {
+		w := fmt.Sprintf("%s: %d record(s) carry clock_offset_ns (a Kubernetes run: the worker's clock against the controller's): their times are moved onto the controller's clock, which stamps credit_issued_ns", name, r.info.Shifted)
+		if r.info.Unshifted > 0 {
+			w += fmt.Sprintf("; %d record(s) carry none (a worker's first credits, before it had measured its offset): their times stay on their worker's clock, off by up to that offset", r.info.Unshifted)
+		}
+		r.warnings = append(r.warnings, w)
 	}
 	if r.info.ClientTokens > 0 {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d completed turn(s) carry no server usage (usage_prompt_tokens): their token counts are AIPerf's client-side tokenizer counts (input_sequence_length, output_sequence_length); AIPerf builds of 2025 count only the new turn's text, not the conversation's history", name, r.info.ClientTokens))
@@ -172,6 +197,46 @@ func Sniff(line []byte) bool {
 	}
 	first, ok := keyAt(line, skipSpace(line, 1))
 	return ok && first == "metadata" && hasKey(line, "metrics") && hasKey(line, "request_start_ns") && hasKey(line, "benchmark_phase")
+}
+
+// Summary returns what the file named name (without a compression
+// suffix), whose first bytes are head, is when it is one of AIPerf's
+// summaries, which hold aggregate statistics and no request, and ""
+// otherwise: by name, profile_export_aiperf.json and .csv and their
+// _timeslices forms (the defaults of aiperf/config/artifacts.py; with
+// --profile-export-prefix P they are P.json, P.csv); by content, a JSON
+// object that names aiperf_version before anything else but
+// schema_version (the summary of 2026 builds,
+// docs/reference/json-export-schema.md).
+func Summary(name string, head []byte) string {
+	const what = "AIPerf's summary (aggregate statistics, no request records): outlast reads its per-request export, " +
+		"profile_export.jsonl (P.jsonl with --profile-export-prefix P), which AIPerf writes at --export-level records (the default) or raw"
+	switch name {
+	case "profile_export_aiperf.json", "profile_export_aiperf.csv", "profile_export_aiperf_timeslices.json", "profile_export_aiperf_timeslices.csv":
+		return what
+	}
+	// The first keys, read as a stream: head may end anywhere.
+	dec := jsontext.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return ""
+	}
+	for range 2 {
+		tok, err := dec.ReadToken()
+		if err != nil || tok.Kind() != '"' {
+			return ""
+		}
+		switch tok.String() {
+		case "aiperf_version":
+			return what
+		case "schema_version":
+			if err := dec.SkipValue(); err != nil {
+				return ""
+			}
+		default:
+			return ""
+		}
+	}
+	return ""
 }
 
 // hasKey reports whether line holds a member named key: the quoted name

@@ -138,6 +138,10 @@ func TestMapping(t *testing.T) {
 			schema.Turn{Session: "r1", Turn: 2, ReadyS: f(0.5), SentS: f(1), DoneS: 3, PromptTokens: 6000, CachedTokens: 5120, OutputTokens: 300, Status: "ok"}, true, false},
 		{"no turn index: numbered by order", rec(strings.Replace(meta26, `"turn_index":2,`, "", 1), usage, ""),
 			schema.Turn{Session: "s1", ReadyS: f(0.5), SentS: f(1), DoneS: 3, PromptTokens: 6000, CachedTokens: 5120, OutputTokens: 300, Status: "ok"}, true, true},
+		{"kubernetes: clock_offset_ns moves the worker's times onto the controller's clock", rec(meta26+`,"clock_offset_ns":250000000`, `"time_to_first_token":{"value":250.0,"unit":"ms"},`+usage, ""),
+			schema.Turn{Session: "s1", Turn: 2, ReadyS: f(0.5), SentS: f(0.75), FirstTokenS: f(1), DoneS: 2.75, PromptTokens: 6000, CachedTokens: 5120, OutputTokens: 300, Status: "ok"}, true, false},
+		{"kubernetes: a negative clock_offset_ns", rec(meta26+`,"clock_offset_ns":-250000000`, usage, ""),
+			schema.Turn{Session: "s1", Turn: 2, ReadyS: f(0.5), SentS: f(1.25), DoneS: 3.25, PromptTokens: 6000, CachedTokens: 5120, OutputTokens: 300, Status: "ok"}, true, false},
 		{"unknown metric tags and trace data are ignored", rec(meta26, `"some_new_metric":{"value":[1,2],"unit":"ms"},`+usage, `,"trace_data":{"x":1}`),
 			schema.Turn{Session: "s1", Turn: 2, ReadyS: f(0.5), SentS: f(1), DoneS: 3, PromptTokens: 6000, CachedTokens: 5120, OutputTokens: 300, Status: "ok"}, true, false},
 	}
@@ -168,6 +172,31 @@ func diffTurn(got, want schema.Turn) string {
 		return "got\n" + g.Table() + "want\n" + w.Table()
 	}
 	return ""
+}
+
+// TestClockOffsetWarnings checks that a Kubernetes run's records are
+// counted by whether they carried the worker's clock offset, and the ones
+// that did not (a worker's first credits, before its offset was
+// calibrated: workers/worker.py) are named.
+func TestClockOffsetWarnings(t *testing.T) {
+	shifted := rec(meta26+`,"clock_offset_ns":250000000`, usage, "")
+	plain := strings.Replace(rec(meta26, usage, ""), `"turn_index":2`, `"turn_index":3`, 1)
+	rd := reader(t, shifted+"\n"+plain+"\n")
+	got := readertest.Collect(rd)
+	if got.N != 2 || len(got.Errs) > 0 {
+		t.Fatalf("%d turns, errors %v", got.N, got.Errs)
+	}
+	ws := strings.Join(rd.Warnings(), "\n")
+	for _, want := range []string{"1 record(s) carry clock_offset_ns", "1 record(s) carry none"} {
+		if !strings.Contains(ws, want) {
+			t.Errorf("warnings %q lack %q", ws, want)
+		}
+	}
+	rd = reader(t, rec(meta26, usage, "")+"\n")
+	readertest.Collect(rd)
+	if ws := strings.Join(rd.Warnings(), "\n"); strings.Contains(ws, "clock_offset_ns") {
+		t.Errorf("a local run is warned of clock offsets: %q", ws)
+	}
 }
 
 func TestWarmupIsCountedNotReturned(t *testing.T) {
@@ -214,6 +243,14 @@ func TestBadLines(t *testing.T) {
 			`profile_export.jsonl:1:587: error: want an object or null, got a string`},
 		{"duplicate key", strings.Replace(good, `"turn_index":2`, `"turn_index":2,"turn_index":3`, 1) + "\n",
 			`profile_export.jsonl:1:128: invalid JSON: duplicate object member name`},
+		{"completed without a prompt count", rec(meta26, `"time_to_first_token":{"value":250.0,"unit":"ms"},"usage_completion_tokens":{"value":300,"unit":"tokens"}`, "") + "\n",
+			"profile_export.jsonl:1: a completed request without a prompt-token count (metrics holds neither usage_prompt_tokens nor input_sequence_length: " +
+				"AIPerf counted none, as with --use-server-token-count when the server sent no usage, or on an endpoint that produces no tokens): its count is unknown, not 0"},
+		{"completed without an output count", rec(meta26, `"time_to_first_token":{"value":250.0,"unit":"ms"},"input_sequence_length":{"value":5990,"unit":"tokens"}`, "") + "\n",
+			"profile_export.jsonl:1: a completed request without an output-token count (metrics holds neither usage_completion_tokens nor output_sequence_length: " +
+				"AIPerf counted none, as with --use-server-token-count when the server sent no usage, or on an endpoint that produces no tokens): its count is unknown, not 0"},
+		{"implausible clock offset", rec(meta26+`,"clock_offset_ns":7200000000000`, usage, "") + "\n",
+			"profile_export.jsonl:1:411: metadata.clock_offset_ns: 7200000000000 ns is more than an hour: not a clock offset between AIPerf's hosts"},
 		{"repeated turn", good + "\n" + good + "\n",
 			`profile_export.jsonl:2: session "s1" turn 2 is repeated (first at profile_export.jsonl:1)`},
 	}
@@ -286,6 +323,7 @@ func FuzzRecord(f *testing.F) {
 	f.Add(rec(meta26, usage, ""))
 	f.Add(rec(meta25, `"input_sequence_length":{"value":800,"unit":"tokens"},"ttft":{"value":90.0,"unit":"ms"}`, `,"error":null`))
 	f.Add(rec(meta26+`,"was_cancelled":true`, `"error_isl":{"value":6845,"unit":"tokens"}`, `,"error":{"code":499}`))
+	f.Add(rec(meta26+`,"clock_offset_ns":-5000`, usage, ""))
 	f.Add(`{"metadata":{"benchmark_phase":"warmup"}}`)
 	f.Fuzz(func(t *testing.T, line string) {
 		if strings.ContainsAny(line, "\r\n") {

@@ -14,11 +14,12 @@ var chunkSize = 512 << 10
 
 // item is one non-blank line: its turn, or why it is bad.
 type item struct {
-	turn   loadgen.Turn // Pos and Raw are always set
-	times  [3]float64
-	warmup bool
-	client bool // prompt tokens from the client-side count
-	err    *lineError
+	turn    loadgen.Turn // Pos and Raw are always set
+	times   [3]float64
+	warmup  bool
+	client  bool // prompt tokens from the client-side count
+	shifted bool // times moved by the record's clock_offset_ns
+	err     *lineError
 }
 
 // batch is one chunk of input lines and the items parsing made of them.
@@ -32,7 +33,7 @@ func newWorker(t0ns int64) func() func(*batch) {
 		line := func(raw []byte, pos textpos.Pos, it *item) {
 			it.turn = loadgen.Turn{Pos: pos, Raw: raw}
 			it.warmup, it.err = ps.parse(raw, &it.turn, &it.times, t0ns)
-			it.client = ps.clientTokens
+			it.client, it.shifted = ps.clientTokens, ps.shifted
 		}
 		return func(b *batch) { b.Parse(isBlank, line) }
 	}

@@ -26,7 +26,12 @@ type parser struct {
 	// clientTokens says the last turn parsed took its prompt tokens from
 	// AIPerf's client-side count.
 	clientTokens bool
+	// shifted says the last turn parsed carried clock_offset_ns.
+	shifted bool
 }
+
+// maxClockOffsetNs bounds a plausible clock offset between AIPerf's hosts.
+const maxClockOffsetNs = 3600e9
 
 // minEpochNs is 2001-09-09 in Unix ns: a smaller request time is not a
 // wall-clock time (a performance-counter value would be).
@@ -133,6 +138,7 @@ var (
 	fRequestStart = meta("request_start_ns")
 	fRequestEnd   = meta("request_end_ns")
 	fCancelled    = meta("was_cancelled")
+	fClockOffset  = meta("clock_offset_ns")
 )
 
 type tag struct{ key, name, value, unit string }
@@ -269,11 +275,30 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 	if err != nil {
 		return err
 	}
-	sent, _, err := p.ns(fRequestStart, true, t0ns)
+	// A Kubernetes run's worker stamps its estimate of its clock's offset
+	// from the controller's (the timing manager, which stamps
+	// credit_issued_ns) on each record once calibrated, and leaves its own
+	// times as its clock read them (workers/worker.py,
+	// workers/clock_offset_tracker.py: controller time = worker time −
+	// clock_offset_ns). Its times are moved onto the controller's clock, so
+	// that every worker's turns and their ready times share one clock.
+	workerNs := t0ns
+	p.shifted = false
+	if m, ok := p.meta.Get(fClockOffset.key); ok && !jsondoc.IsNull(m.Val) {
+		off, err := m.Int(fClockOffset.name)
+		if err != nil {
+			return err
+		}
+		if off > maxClockOffsetNs || off < -maxClockOffsetNs {
+			return jsondoc.Errf(m.Off, "%s: %d ns is more than an hour: not a clock offset between AIPerf's hosts", fClockOffset.name, off)
+		}
+		workerNs, p.shifted = t0ns+off, true
+	}
+	sent, _, err := p.ns(fRequestStart, true, workerNs)
 	if err != nil {
 		return err
 	}
-	if row.DoneS, _, err = p.ns(fRequestEnd, true, t0ns); err != nil {
+	if row.DoneS, _, err = p.ns(fRequestEnd, true, workerNs); err != nil {
 		return err
 	}
 	if row.DoneS < sent {
@@ -308,14 +333,15 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 		times[2], row.FirstTokenS = sent+x/per, &times[2]
 	}
 
-	var found *tag
+	var found, foundOut *tag
 	if row.PromptTokens, found, err = p.count(&tUsagePrompt, &tISL, &tErrorISL); err != nil {
 		return err
 	}
 	p.clientTokens = found != &tUsagePrompt
-	if row.OutputTokens, _, err = p.count(&tUsageCompletion, &tOSL); err != nil {
+	if row.OutputTokens, foundOut, err = p.count(&tUsageCompletion, &tOSL); err != nil {
 		return err
 	}
+	prompt := found != nil
 	if row.CachedTokens, found, err = p.count(&tCacheRead); err != nil {
 		return err
 	}
@@ -339,6 +365,18 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 		if c {
 			row.Status = schema.TurnAborted
 		}
+	}
+	if row.Status == schema.TurnOK && (!prompt || foundOut == nil) {
+		// AIPerf writes no count it could not take (NoMetricValue): with
+		// --use-server-token-count when the server sent no usage, or for
+		// an endpoint that produces no tokens (the metrics' flag
+		// PRODUCES_TOKENS_ONLY). A completed turn's count is then unknown,
+		// not 0; a failed one's stays 0.
+		what := "a prompt-token count (metrics holds neither usage_prompt_tokens nor input_sequence_length"
+		if prompt {
+			what = "an output-token count (metrics holds neither usage_completion_tokens nor output_sequence_length"
+		}
+		return jsondoc.Errf(-1, "a completed request without %s: AIPerf counted none, as with --use-server-token-count when the server sent no usage, or on an endpoint that produces no tokens): its count is unknown, not 0", what)
 	}
 	return nil
 }

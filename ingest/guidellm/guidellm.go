@@ -49,6 +49,11 @@
 //	status          the bucket: successful → ok, errored → error,
 //	                incomplete → aborted
 //
+// A report of a schema newer than MaxSchemaVersion (metadata.version,
+// raised only for a breaking change to the output format) is refused at
+// its version, unless Options.Lenient: then it is read as version 2, with
+// a warning.
+//
 // GuideLLM marks no request as warmup or cooldown: only the benchmark's
 // measured window (scheduler_metrics.measure_start_time and
 // measure_end_time) says which requests it counted. Requests outside it
@@ -173,6 +178,20 @@ func firstByte(br *bufio.Reader) (byte, error) {
 	}
 }
 
+// Summary returns what the file named name (without a compression
+// suffix) is when it is one of GuideLLM's summaries, which hold no
+// request, and "" otherwise: benchmarks.csv and benchmarks.html, the
+// default names of its CSV and HTML outputs (benchmark/outputs/csv.py,
+// html.py).
+func Summary(name string) string {
+	switch name {
+	case "benchmarks.csv", "benchmarks.html":
+		return "GuideLLM's summary (per-benchmark statistics, no request records): outlast reads the report, " +
+			"benchmarks.json or benchmarks.yaml (GuideLLM's json or yaml output)"
+	}
+	return ""
+}
+
 // Sniff reports whether head, the first bytes of a file, starts a GuideLLM
 // report: a JSON object or YAML mapping whose first key is one of the
 // report's first keys (benchmarks at v0.3; args from v0.4; metadata from
@@ -286,12 +305,42 @@ func (r *Reader) topMembers() error {
 			if e := r.report.read(key, raw); e != nil {
 				return r.doc.Errorf(start+int64(e.Off), raw, "%s", e.Msg)
 			}
+			if key == "metadata" && r.report.SchemaVersion > MaxSchemaVersion {
+				if err := r.newerSchema(raw, start); err != nil {
+					return err
+				}
+			}
 		default:
 			if err := r.doc.SkipValue(); err != nil {
 				return noEOF(r.doc, err)
 			}
 		}
 	}
+}
+
+// MaxSchemaVersion is the newest report schema (metadata.version) read:
+// GuideLLM raises it only for a breaking change to the output format
+// (benchmark/schemas/report.py, GenerativeBenchmarkMetadata).
+const MaxSchemaVersion = 2
+
+// newerSchema refuses a report of a schema newer than MaxSchemaVersion,
+// at its metadata.version in raw (the metadata, at start), unless lenient:
+// then it is read as the newest known, with a warning.
+func (r *Reader) newerSchema(raw []byte, start int64) error {
+	v, _ := jsondoc.Members(raw, 0, nil).Get("version")
+	tool := ""
+	if r.report.ToolVersion != "" {
+		tool = " (guidellm_version " + r.report.ToolVersion + ")"
+	}
+	msg := fmt.Sprintf("metadata.version %d%s: a GuideLLM report schema newer than outlast reads "+
+		"(version 1: GuideLLM v0.5-v0.6; 2: v0.7 and later; GuideLLM raises it only for a breaking change to the output format)",
+		r.report.SchemaVersion, tool)
+	err := r.doc.Errorf(start+int64(v.Off), raw, "%s; --lenient reads it as version %d", msg, MaxSchemaVersion)
+	if !r.opt.Lenient {
+		return err
+	}
+	r.warnf("%s: WARNING: %s (read anyway as version %d: --lenient)", r.where(start+int64(v.Off)), msg, MaxSchemaVersion)
+	return nil
 }
 
 // end checks that nothing follows the report.

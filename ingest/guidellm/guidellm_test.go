@@ -353,6 +353,29 @@ func TestSampled(t *testing.T) {
 	}
 }
 
+// TestNewerSchema checks that a report of a schema version newer than 2
+// is refused by name, at the version: GuideLLM raises metadata.version
+// only for a breaking change to the output format
+// (benchmark/schemas/report.py, GenerativeBenchmarkMetadata); --lenient
+// reads it as version 2, with a warning.
+func TestNewerSchema(t *testing.T) {
+	text := edit(report("", "", req, "", ""), `"version": 2, "guidellm_version": "0.7.4"`, `"version": 3, "guidellm_version": "0.9.0"`)
+	_, _, err := readReport(t, text, Options{}, t0)
+	want := fmt.Sprintf("benchmarks.json:1:%d: metadata.version 3 (guidellm_version 0.9.0): a GuideLLM report schema newer than outlast reads "+
+		"(version 1: GuideLLM v0.5-v0.6; 2: v0.7 and later; GuideLLM raises it only for a breaking change to the output format); --lenient reads it as version 2",
+		strings.Index(text, `3, "guidellm`)+1)
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	bs, rd, err := readReport(t, text, Options{Lenient: true}, t0)
+	if err != nil || len(bs) != 1 || bs[0].N != 1 {
+		t.Fatalf("lenient: %v, %d benchmarks", err, len(bs))
+	}
+	if ws := strings.Join(rd.Warnings(), "\n"); !strings.Contains(ws, "WARNING: metadata.version 3 (guidellm_version 0.9.0): a GuideLLM report schema newer than outlast reads") {
+		t.Errorf("warnings %q", ws)
+	}
+}
+
 // TestBadInput checks the error of each kind of bad input, at the line
 // and column of the offending value (line 1: GuideLLM writes one line).
 func TestBadInput(t *testing.T) {

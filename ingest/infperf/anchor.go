@@ -57,7 +57,7 @@ func (r *Reader) anchorClock(recs []record, b bounds) error {
 			return nil
 		}
 		return &noAnchorError{fmt.Sprintf("%s: its times are inference-perf's perf_counter (a monotonic clock, not Unix time) and nothing in the directory anchors them "+
-			"(no %s, no \"created\" stamps in streamed responses): give the offset, Unix time minus perf_counter in seconds, as %s in run.yaml",
+			"(no %s, no \"created\" stamps in the responses): give the offset, Unix time minus perf_counter in seconds, as %s in run.yaml",
 			r.name, PerSessionFile, OffsetKey)}
 	}
 	r.anchor = found[0]

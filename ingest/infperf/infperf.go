@@ -32,16 +32,21 @@
 //	ready           null (scheduled_time is not written)
 //	sent, done      start_time, end_time + the clock offset
 //	first token     output_token_times[0] + the clock offset
-//	prompt tokens   server_usage.prompt_tokens, else the client's
-//	                input_tokens
-//	output tokens   server_usage.completion_tokens, else output_tokens
+//	prompt tokens   server_usage.prompt_tokens, else (Anthropic usage,
+//	                apis/anthropic_messages.py) input_tokens +
+//	                cache_read_input_tokens + cache_creation_input_tokens,
+//	                else the client's input_tokens
+//	output tokens   server_usage.completion_tokens (Anthropic:
+//	                output_tokens), else output_tokens
 //	cached tokens   server_usage.prompt_tokens_details.cached_tokens
+//	                (Anthropic: cache_read_input_tokens)
 //	status          error when error is set, else ok
 //
 // The clock offset (Unix time minus perf_counter) comes from, in order:
 // the manifest (files.clock_offset_s); the per-session file, whose sessions
 // bracket the requests; the "created" Unix seconds the server stamps on
-// each streamed response chunk, which bound when each request reached it.
+// each response (a streamed one's chunks, or the body of one that was not
+// streamed), which bound when each request reached it.
 // Without any, reading fails with an error naming files.clock_offset_s
 // (ErrNoAnchor); the records are still read and counted (Reader.Records).
 // The file is read whole before its first turn is returned (the anchor
@@ -55,6 +60,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"time"
 
@@ -213,6 +219,26 @@ func (r *Reader) openPerSession() (*os.File, error) {
 // reject queues a bad record.
 func (r *Reader) reject(pos textpos.Pos, col int, raw []byte, msg string) {
 	r.errs = append(r.errs, textpos.At(pos, col, raw, "%s", msg))
+}
+
+// summaryName matches the names of inference-perf's other reports
+// (reportgen/base.py): summaries of the requests, sessions and server
+// metrics of the run, a stage or a LoRA adapter.
+var summaryName = regexp.MustCompile(`^(summary|stage_\d+|adapter_.+)_(lifecycle|session_lifecycle|prometheus)_metrics\.json$`)
+
+// Summary returns what the file named name (without a compression
+// suffix) is when it is one of inference-perf's reports that hold no
+// request, and "" otherwise.
+func Summary(name string) string {
+	switch {
+	case name == PerSessionFile:
+		return "inference-perf's per-session report (sessions, no request records): outlast reads per_request_lifecycle_metrics.json, " +
+			"and this file beside it as the clock anchor"
+	case summaryName.MatchString(name):
+		return "an inference-perf summary report (distributions, no request records): outlast reads per_request_lifecycle_metrics.json, " +
+			"which inference-perf writes with report.request_lifecycle.per_request: true in its config"
+	}
+	return ""
 }
 
 // Sniff reports whether head, the first bytes of a file, starts a list of

@@ -114,6 +114,17 @@ func TestVersions(t *testing.T) {
 			with(full, func(t *schema.Turn) { t.CachedTokens = 0 }), false},
 		{"v0.6: no server usage: client counts", info06(first, `null`, extra),
 			with(full, func(t *schema.Turn) { t.PromptTokens, t.CachedTokens = 2304, 0 }), false},
+		// api.type anthropic_messages (v0.6.1+, apis/anthropic_messages.py):
+		// server_usage is the Anthropic usage merged from message_start and
+		// message_delta, and request_metrics.text.input_tokens copies its
+		// input_tokens. Anthropic's input_tokens is the uncached remainder:
+		// the prompt is input + cache reads + cache writes (as AIPerf's
+		// Usage.prompt_tokens adds them back, common/models/usage_models.py).
+		{"anthropic messages: cache reads and writes are part of the prompt", strings.Replace(info06(first,
+			`{"input_tokens": 225, "output_tokens": 8, "cache_read_input_tokens": 2048, "cache_creation_input_tokens": 32}`, extra), `"input_tokens": 2304}, "image"`, `"input_tokens": 225}, "image"`, 1),
+			with(full, func(t *schema.Turn) { t.PromptTokens = 2305 }), true},
+		{"anthropic messages as vLLM answers them: input_tokens is the whole prompt", info06(first, `{"input_tokens": 2305, "output_tokens": 8}`, extra),
+			with(full, func(t *schema.Turn) { t.CachedTokens = 0 }), false},
 		{"v0.5: response_info", fmt.Sprintf(`{"input_tokens": 2304, "extra_info": %s, "lora_adapter": null, "response_info": {"response_chunks": [], "chunk_times": [%.6f], `+
 			`"output_tokens": 8, "output_token_times": [%.6f], "server_usage": %s}}`, extra, first, first, usage), full, true},
 		{"v0.3-v0.4: info holds the counts", fmt.Sprintf(`{"input_tokens": 2305, "output_tokens": 8, "output_token_times": [%.6f], "extra_info": %s}`, first, extra),
@@ -189,11 +200,29 @@ func TestAnchorMethods(t *testing.T) {
 			t.Errorf("%+v %v", a, got.Errs)
 		}
 	})
+	t.Run("created stamp of a response that was not streamed", func(t *testing.T) {
+		// api.streaming is false by default (config/config.py): the record
+		// keeps the response body, one JSON object, and UnaryResponseMetrics
+		// (no token times). Its "created" bounds the request as a chunk's
+		// does: created ≤ done, sent < created + 1.
+		body := `"{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"created\":1793102402,\"model\":\"m\",` +
+			`\"choices\":[{\"index\":0,\"text\":\" a b\",\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}],` +
+			`\"usage\":{\"prompt_tokens\":2305,\"total_tokens\":2313,\"completion_tokens\":8,\"prompt_tokens_details\":null}}"`
+		unary := fmt.Sprintf(`{"start_time": 734514.5, "end_time": 734516.5, "request": "{}", "response": %s, "info": {"request_metrics": {"text": {"input_tokens": 2304}}, `+
+			`"response_metrics": {"output_tokens": 8, "server_usage": {"prompt_tokens": 2305, "total_tokens": 2313, "completion_tokens": 8, "prompt_tokens_details": null}}, `+
+			`"extra_info": {}, "lora_adapter": null, "labels": {}, "input_tokens": 2304}, "error": null}`, body)
+		got, rd := readText(t, list(unary), Options{})
+		a := rd.Anchor()
+		// offset in [1793102402 − 734516.5, 1793102403 − 734514.5].
+		if a.Method != AnchorCreated || a.UncertaintyS == nil || fmt.Sprintf("%.3f ± %.3f", a.OffsetS, *a.UncertaintyS) != "1792367887.000 ± 1.500" || len(got.Errs) > 0 || len(got.Turns) != 1 {
+			t.Errorf("%+v %v", a, got.Errs)
+		}
+	})
 	t.Run("nothing anchors", func(t *testing.T) {
 		noCreated := strings.Replace(rec, `\"created\":1793102402,`, ``, -1)
 		got, _ := readText(t, list(noCreated), Options{})
 		want := "per_request_lifecycle_metrics.json: its times are inference-perf's perf_counter (a monotonic clock, not Unix time) and nothing in the directory anchors them " +
-			`(no per_session_lifecycle_metrics.json, no "created" stamps in streamed responses): give the offset, Unix time minus perf_counter in seconds, as files.clock_offset_s in run.yaml`
+			`(no per_session_lifecycle_metrics.json, no "created" stamps in the responses): give the offset, Unix time minus perf_counter in seconds, as files.clock_offset_s in run.yaml`
 		if len(got.Errs) != 1 || got.Errs[0] != want {
 			t.Errorf("errors %q\nwant %q", got.Errs, want)
 		}
@@ -260,6 +289,8 @@ func FuzzExport(f *testing.F) {
 	f.Add(list(rec06(2, info06(2+734512.5+0.25, usage, `{"user_session": "u", "chat_round": 1}`))))
 	f.Add(`[{"start_time": 1, "end_time": 2, "info": {"input_tokens": 3, "output_tokens": 4, "output_token_times": [1.5]}, "error": null}]`)
 	f.Add(`[{"start_time": 1, "end_time": 2, "info": null, "error": {"error_type": "x", "error_msg": "y"}}]`)
+	f.Add(`[{"start_time": 1, "end_time": 2, "response": "{\"id\":\"c\",\"created\":1793102402}", "info": {"request_metrics": {"text": {"input_tokens": 3}}, ` +
+		`"response_metrics": {"output_tokens": 4, "server_usage": {"input_tokens": 3, "output_tokens": 4, "cache_read_input_tokens": 9}}}, "error": null}]`)
 	f.Fuzz(func(t *testing.T, text string) {
 		at := offset
 		rd := NewReader(strings.NewReader(text), "per_request_lifecycle_metrics.json", Options{T0: t0, ClockOffsetS: &at})

@@ -268,6 +268,8 @@ func (p *parser) tokens(rec *record) *jsondoc.Err {
 		return err
 	} else if n >= 0 {
 		rec.prompt = n
+	} else if ok, err := p.anthropic(rec, name); ok || err != nil {
+		return err
 	}
 	if n, err := p.count(p.usage, name, "completion_tokens"); err != nil {
 		return err
@@ -295,6 +297,41 @@ func (p *parser) tokens(rec *record) *jsondoc.Err {
 	return nil
 }
 
+// anthropic reads server usage of the Anthropic shape (api.type
+// anthropic_messages, apis/anthropic_messages.py: input_tokens,
+// output_tokens, cache_read_input_tokens, cache_creation_input_tokens),
+// and reports whether it was one. Anthropic's input_tokens is the prompt's
+// uncached remainder, so the prompt is input + cache reads + cache writes,
+// as AIPerf's Usage.prompt_tokens adds them back; a server that gives no
+// cache key (vLLM's /v1/messages: input_tokens = prompt_tokens) gave the
+// whole prompt, and no cached-token figure.
+func (p *parser) anthropic(rec *record, name string) (bool, *jsondoc.Err) {
+	in, err := p.count(p.usage, name, "input_tokens")
+	if err != nil || in < 0 {
+		return false, err
+	}
+	reads, err := p.count(p.usage, name, "cache_read_input_tokens")
+	if err != nil {
+		return false, err
+	}
+	writes, err := p.count(p.usage, name, "cache_creation_input_tokens")
+	if err != nil {
+		return false, err
+	}
+	out, err := p.count(p.usage, name, "output_tokens")
+	if err != nil {
+		return false, err
+	}
+	rec.prompt = in + max(reads, 0) + max(writes, 0)
+	if out >= 0 {
+		rec.output = out
+	}
+	if reads >= 0 {
+		rec.cached, rec.cachedReported = reads, true
+	}
+	return true, nil
+}
+
 // count returns o's key as a count, -1 when absent or null.
 func (p *parser) count(o jsondoc.Object, name, key string) (int64, *jsondoc.Err) {
 	m, ok := o.Get(key)
@@ -304,13 +341,20 @@ func (p *parser) count(o jsondoc.Object, name, key string) (int64, *jsondoc.Err)
 	return m.Count(name + "." + key)
 }
 
-// created returns the "created" Unix seconds of the first chunk of a
-// streamed OpenAI-style response, as the JSON string raw holds it
-// (`data: {"id":…,"created":1793102402,…}`), 0 if there is none.
+// created returns the "created" Unix seconds an OpenAI-style response
+// carries, as the JSON string raw holds it, 0 if there is none: the first
+// chunk's of a streamed response (`data: {"id":…,"created":1793102402,…}`),
+// or the body's of one that was not streamed (api.streaming false, the
+// default: `{"id":…,"created":1793102402,…}`, read whole with
+// response.text() in client/modelserver/openai_client.py). Either is the
+// server's time.time() after the request reached it and before the
+// response ended (vLLM's serving_completion.py, serving_chat.py). A quote
+// inside the body's text is escaped twice in the record, so a key found is
+// one of the response's own.
 func created(raw []byte) int64 {
 	const key = `\"created\":`
 	i := bytes.Index(raw, []byte(key))
-	if i < 0 || !bytes.HasPrefix(raw, []byte(`"data:`)) {
+	if i < 0 || !(bytes.HasPrefix(raw, []byte(`"data:`)) || bytes.HasPrefix(raw, []byte(`"{`))) {
 		return 0
 	}
 	var v int64

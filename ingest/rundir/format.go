@@ -78,7 +78,37 @@ func Detect(path string) (string, error) {
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return "", fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
-	return detect(filepath.Base(path), head[:n]), nil
+	format := detect(filepath.Base(path), head[:n])
+	if format == manifest.GatewayOutlast {
+		if what := loadgenSummary(filepath.Base(path), head[:n]); what != "" {
+			return "", fmt.Errorf("%s: not a gateway log: %s", filepath.Base(path), what)
+		}
+	}
+	return format, nil
+}
+
+// loadgenSummary says what the file named name, whose first bytes are
+// head, is when it is one of the load generators' summaries, which hold no
+// request; "" otherwise.
+func loadgenSummary(name string, head []byte) string {
+	name = trimCompression(name)
+	if what := aiperf.Summary(name, head); what != "" {
+		return what
+	}
+	for _, summary := range []func(string) string{guidellm.Summary, infperf.Summary} {
+		if what := summary(name); what != "" {
+			return what
+		}
+	}
+	return ""
+}
+
+// trimCompression removes a compression suffix from a file name.
+func trimCompression(name string) string {
+	for _, ext := range []string{".gz", ".zst"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	return name
 }
 
 // detect returns the format of the file named name whose first bytes are
@@ -93,10 +123,7 @@ func detect(name string, head []byte) string {
 	case infperf.Sniff(trimmed):
 		return manifest.GatewayInferencePerf
 	}
-	for _, ext := range []string{".gz", ".zst"} {
-		name = strings.TrimSuffix(name, ext)
-	}
-	if f, ok := loadgenByName[name]; ok {
+	if f, ok := loadgenByName[trimCompression(name)]; ok {
 		return f
 	}
 	return manifest.GatewayOutlast

@@ -112,6 +112,40 @@ func TestAIPerfExportRefusedInAIPerfTerms(t *testing.T) {
 	}
 }
 
+// TestSummaryFilesAreRefusedByName checks that a run directory offering
+// a load generator's summary (aggregate statistics, no request) as its
+// gateway log is refused by what the file is, naming the per-request
+// export to use, not as a bad line of outlast's own gateway log. The
+// inference-perf files are real (fixtures/real/inference-perf-demo-kubecon-na-2025).
+func TestSummaryFilesAreRefusedByName(t *testing.T) {
+	demo := fixture("inference-perf-demo-kubecon-na-2025")
+	tests := []struct{ name, text, want string }{
+		{"stage_0_lifecycle_metrics.json", readFile(t, demo+"/stage_0_lifecycle_metrics.json"),
+			"stage_0_lifecycle_metrics.json: not a gateway log: an inference-perf summary report (distributions, no request records): " +
+				"outlast reads per_request_lifecycle_metrics.json, which inference-perf writes with report.request_lifecycle.per_request: true in its config"},
+		{"summary_lifecycle_metrics.json", readFile(t, demo+"/summary_lifecycle_metrics.json"), "summary_lifecycle_metrics.json: not a gateway log: an inference-perf summary report"},
+		{"stage_0_prometheus_metrics.json", readFile(t, demo+"/stage_0_prometheus_metrics.json"), "stage_0_prometheus_metrics.json: not a gateway log: an inference-perf summary report"},
+		{"per_session_lifecycle_metrics.json", `[{"session_id": "s"}]`, "per_session_lifecycle_metrics.json: not a gateway log: inference-perf's per-session report"},
+		{"profile_export_aiperf.json", readFile(t, fixture("aiperf-2026")+"/profile_export_aiperf.json"),
+			"profile_export_aiperf.json: not a gateway log: AIPerf's summary (aggregate statistics, no request records): outlast reads its per-request export, profile_export.jsonl"},
+		{"profile_export_aiperf_timeslices.csv", "Timeslice,Metric\n", "profile_export_aiperf_timeslices.csv: not a gateway log: AIPerf's summary"},
+		{"run7.json (--profile-export-prefix run7)", readFile(t, fixture("aiperf-2026")+"/profile_export_aiperf.json"), "run7.json: not a gateway log: AIPerf's summary"},
+		{"benchmarks.csv", "Benchmark,Run Index\n", "benchmarks.csv: not a gateway log: GuideLLM's summary (per-benchmark statistics, no request records): outlast reads the report, benchmarks.json or benchmarks.yaml"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "sniff")
+			file, _, _ := strings.Cut(tc.name, " ")
+			writeFile(t, filepath.Join(dir, file), tc.text)
+			writeFile(t, filepath.Join(dir, ManifestName), sniffManifest+"files: {gateway: "+file+"}\n")
+			_, err := Read(dir, Options{Version: "test"})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got  %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+}
+
 // FuzzDetect feeds any bytes to detect, which must not panic, and checks
 // that the format of a JSON document does not depend on its layout: the
 // same value compact, with spaces after colons and commas, or indented
