@@ -112,7 +112,13 @@ func findBatch(b []byte, at int, bt *batch) bool {
 	if n := iterTag(rest); n > 0 {
 		rest = rest[n:]
 	}
-	if len(rest) == 0 || (rest[0] != '.' && rest[0] != ',') || (len(rest) > 1 && rest[1] != ' ') {
+	if len(rest) == 0 {
+		// The words alone closing the line: a batch line cut right after
+		// them (its fields are missing, an error), not another message.
+		bt.fields, bt.end = len(b), len(b)
+		return true
+	}
+	if (rest[0] != '.' && rest[0] != ',') || (len(rest) > 1 && rest[1] != ' ') {
 		return false // another message that begins with these words
 	}
 	bt.punct = rest[0]

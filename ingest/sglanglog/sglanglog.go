@@ -212,7 +212,7 @@ func (r *Reader) saw(l *enginelog.Line, h *header) float64 {
 func (r *Reader) batchLine(l *enginelog.Line, h *header, hok bool, ts float64, bt *batch, s *schema.EngineSample) (bool, error) {
 	r.in.Info.SampleLines++
 	if bt.end <= bt.fields {
-		return false, l.Errorf(bt.fields, "%s: no fields", bt.form.what)
+		return false, l.Errorf(bt.fields, "%s: no fields: the line is cut or damaged", bt.form.what)
 	}
 	*s = schema.EngineSample{
 		TS:          ts,

@@ -22,6 +22,19 @@ var (
 	statsStart2  = []byte("Running: ")
 )
 
+// startsStats reports whether body begins with the first key of a stats
+// line (either form), or is that key alone: a line cut right after its
+// first key, its trailing space trimmed or not, is a stats line cut short,
+// an error, not some other message to pass over.
+func startsStats(body []byte) bool {
+	for _, k := range [...][]byte{statsStart1, statsStart2} {
+		if bytes.HasPrefix(body, k) || bytes.Equal(body, k[:len(k)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
 // statsBody reports whether msg is a stats line and returns its fields part
 // after any engine prefix.
 func statsBody(msg []byte) ([]byte, engineTag, bool) {
@@ -49,7 +62,7 @@ func statsBody(msg []byte) ([]byte, engineTag, bool) {
 		tag = engineTag{index: -1, explicit: true}
 		body = msg[n+len(aggregated):]
 	}
-	if !bytes.HasPrefix(body, statsStart1) && !bytes.HasPrefix(body, statsStart2) {
+	if !startsStats(body) {
 		return nil, tag, false
 	}
 	return body, tag, true

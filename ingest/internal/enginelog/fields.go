@@ -57,7 +57,12 @@ func (f *Fields) Next() bool {
 		f.next += end + len(f.sep)
 		colon := bytes.Index(piece, keySep)
 		if colon < 0 {
-			if !f.skip {
+			switch {
+			case f.skip:
+			case at+end == len(f.body) && bytes.HasSuffix(bytes.TrimRight(piece, " "), keySep[:1]):
+				// "Key:" or "Key: " closing the line: its value is gone.
+				f.err = &FieldError{Off: at + end, Err: fmt.Errorf("field %q has no value: the line is cut or damaged", bytes.TrimRight(piece, " "))}
+			default:
 				f.err = &FieldError{Off: at, Err: fmt.Errorf("field %q is not \"key: value\"", piece)}
 			}
 			continue
