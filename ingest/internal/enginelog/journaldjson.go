@@ -24,9 +24,16 @@ var (
 	journalCursor   = []byte(`{"__CURSOR":"`)
 	journalRealtime = []byte(`,"__REALTIME_TIMESTAMP":"`)
 	journalMessage  = []byte(`,"MESSAGE":`)
+	// The same entries re-written by Python's json.dumps, whose default
+	// separators are ", " and ": " (a journal export filtered by a
+	// script), as for Docker's lines.
+	journalCursorSpaced   = []byte(`{"__CURSOR": "`)
+	journalRealtimeSpaced = []byte(`, "__REALTIME_TIMESTAMP": "`)
+	journalMessageSpaced  = []byte(`, "MESSAGE": `)
 )
 
-// journaldJSON reads l.Raw, which begins with `{"__CURSOR":"`, as an entry
+// journaldJSON reads l.Raw, which begins with `{"__CURSOR":"` (or its
+// spaced form), as an entry
 // of `journalctl -o json`: l.Text becomes its MESSAGE (in p.json) and the
 // stamp its __REALTIME_TIMESTAMP. A line that is not such an entry is left
 // as it is.
@@ -37,12 +44,16 @@ func (p *Preamble) journaldJSON(l *Line) {
 	}
 	// Member names stand outside strings, where a quote is never escaped,
 	// so the first `,"NAME":` is the member's.
-	t := bytes.Index(raw, journalRealtime)
-	m := bytes.Index(raw, journalMessage)
+	realtime, message := journalRealtime, journalMessage
+	if bytes.HasPrefix(raw, journalCursorSpaced) {
+		realtime, message = journalRealtimeSpaced, journalMessageSpaced
+	}
+	t := bytes.Index(raw, realtime)
+	m := bytes.Index(raw, message)
 	if t < 0 || m < 0 {
 		return
 	}
-	t += len(journalRealtime)
+	t += len(realtime)
 	te := t
 	for te < len(raw) && raw[te] >= '0' && raw[te] <= '9' {
 		te++
@@ -50,7 +61,7 @@ func (p *Preamble) journaldJSON(l *Line) {
 	if te == t || te >= len(raw) || raw[te] != '"' {
 		return
 	}
-	v := m + len(journalMessage)
+	v := m + len(message)
 	var text []byte
 	exact := false // whether Text's offsets are Raw's, shifted
 	switch {

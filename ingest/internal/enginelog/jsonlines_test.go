@@ -44,6 +44,8 @@ func TestJSONLines(t *testing.T) {
 		{"journald no stamp", `{"__CURSOR":"s=1","MESSAGE":"` + msg + `"}`, 0, "", 0},
 		{"journald cut", journal + `"MESSAGE":"` + msg, 0, "", 0},
 		{"not journald", `{"MESSAGE":"` + msg + `"}`, 0, "", 0},
+		{"journald re-dumped by Python", `{"__CURSOR": "s=6a4c", "__REALTIME_TIMESTAMP": "1784542503527104", "_PID": "1234", "MESSAGE": "` + msg + `", "_COMM": "python3"}`,
+			JournaldJSON, msg, len(`{"__CURSOR": "s=6a4c", "__REALTIME_TIMESTAMP": "1784542503527104", "_PID": "1234", "MESSAGE": "`) + 37 + 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := new(Preamble).Read([]byte(tc.raw))

@@ -167,7 +167,7 @@ func (p *Preamble) Read(raw []byte) Line {
 	switch {
 	case bytes.HasPrefix(raw, dockerJSONLog), bytes.HasPrefix(raw, dockerJSONLogSpaced):
 		p.dockerJSON(&l)
-	case bytes.HasPrefix(raw, journalCursor):
+	case bytes.HasPrefix(raw, journalCursor), bytes.HasPrefix(raw, journalCursorSpaced):
 		p.journaldJSON(&l)
 	case bytes.HasPrefix(raw, bkStamp):
 		p.buildkite(&l)
