@@ -16,8 +16,14 @@ type Clock struct {
 
 	// minuteKey and minuteBase cache the start of the latest stamp's
 	// minute, because time.Date is a large share of the per-line cost.
+	// minuteAlt is the minute's other instant when its wall-clock time
+	// comes twice (the hour a fall-back repeats), zero otherwise.
 	minuteKey  [5]int
 	minuteBase time.Time
+	minuteAlt  time.Time
+	// last is the time of the latest stamp placed, which decides between
+	// the two instants of a repeated wall-clock time.
+	last time.Time
 
 	// Yearless stamps: the year of the latest, once the first fixed it.
 	year     int
@@ -45,11 +51,64 @@ func (c *Clock) Since(t time.Time) float64 { return t.Sub(c.t0).Seconds() }
 
 // Date returns the time of a full stamp.
 func (c *Clock) Date(st Stamp) time.Time {
+	t := c.date(st)
+	c.last = t
+	return t
+}
+
+// date returns the time of a full stamp without making it the latest. A
+// wall-clock time that comes twice, in the hour a fall-back to standard
+// time repeats, is the instant nearer the latest stamp's: a log runs
+// forward, so the repeated hour's first pass follows the summer time
+// before it and its second pass follows the first (time.Date would give
+// one of the two for both, an hour off for half of them).
+func (c *Clock) date(st Stamp) time.Time {
 	if key := [5]int{st.Year, st.Mon, st.Day, st.Hour, st.Min}; key != c.minuteKey || c.minuteBase.IsZero() {
 		c.minuteKey = key
 		c.minuteBase = time.Date(st.Year, time.Month(st.Mon), st.Day, st.Hour, st.Min, 0, 0, c.loc)
+		c.minuteAlt = otherInstant(c.minuteBase, c.loc)
 	}
-	return c.minuteBase.Add(time.Duration(st.Sec)*time.Second + time.Duration(st.Nsec))
+	in := time.Duration(st.Sec)*time.Second + time.Duration(st.Nsec)
+	t := c.minuteBase.Add(in)
+	if !c.minuteAlt.IsZero() {
+		ref := c.last
+		if ref.IsZero() {
+			ref = c.t0 // the log's first stamp: the run's start decides
+		}
+		if alt := c.minuteAlt.Add(in); absDur(alt.Sub(ref)) < absDur(t.Sub(ref)) {
+			return alt
+		}
+	}
+	return t
+}
+
+// otherInstant returns the other instant whose wall-clock time in loc is
+// t's, when a change of offset makes that time come twice; zero otherwise.
+// Offsets change by at most a few hours, and never twice within three.
+func otherInstant(t time.Time, loc *time.Location) time.Time {
+	if loc == time.UTC {
+		return time.Time{}
+	}
+	_, off := t.Zone()
+	wall := t.In(loc)
+	for _, d := range []time.Duration{-3 * time.Hour, 3 * time.Hour} {
+		_, o := t.Add(d).Zone()
+		if o == off {
+			continue
+		}
+		u := t.Add(time.Duration(off-o) * time.Second)
+		if sameWall(u.In(loc), wall) {
+			return u
+		}
+	}
+	return time.Time{}
+}
+
+// sameWall reports whether a and b show the same date and time of day.
+func sameWall(a, b time.Time) bool {
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	return ay == by && am == bm && ad == bd && a.Hour() == b.Hour() && a.Minute() == b.Minute() && a.Second() == b.Second()
 }
 
 // Yearless returns the time of a stamp without a year (vLLM's): the first
@@ -60,24 +119,24 @@ func (c *Clock) Yearless(st Stamp) time.Time {
 	if !c.haveYear {
 		y0 := c.t0.In(c.loc).Year()
 		st.Year = y0
-		best := c.Date(st)
+		best := c.date(st)
 		for _, y := range []int{y0 - 1, y0 + 1} {
 			st.Year = y
-			if t := c.Date(st); absDur(t.Sub(c.t0)) < absDur(best.Sub(c.t0)) {
+			if t := c.date(st); absDur(t.Sub(c.t0)) < absDur(best.Sub(c.t0)) {
 				best = t
 			}
 		}
-		c.year, c.haveYear, c.prev = best.Year(), true, best
+		c.year, c.haveYear, c.prev, c.last = best.Year(), true, best, best
 		return best
 	}
 	st.Year = c.year
-	t := c.Date(st)
+	t := c.date(st)
 	if t.Before(c.prev.Add(-maxDaysBack * 24 * time.Hour)) {
 		c.year++
 		st.Year = c.year
-		t = c.Date(st)
+		t = c.date(st)
 	}
-	c.prev = t
+	c.prev, c.last = t, t
 	return t
 }
 
@@ -102,7 +161,7 @@ func (c *Clock) TimeOnly(st Stamp) time.Time {
 			}
 		}
 		c.setDay(best.Year(), best.Month(), best.Day())
-		c.haveDay, c.prevDay = true, best
+		c.haveDay, c.prevDay, c.last = true, best, best
 		return best
 	}
 	t := c.onDay(st)
@@ -110,7 +169,7 @@ func (c *Clock) TimeOnly(st Stamp) time.Time {
 		c.setDay(c.day.Year, time.Month(c.day.Mon), c.day.Day+1)
 		t = c.onDay(st)
 	}
-	c.prevDay = t
+	c.prevDay, c.last = t, t
 	return t
 }
 
@@ -124,7 +183,7 @@ func (c *Clock) setDay(y int, m time.Month, d int) {
 // onDay returns the time of st on the day of time-only stamps.
 func (c *Clock) onDay(st Stamp) time.Time {
 	st.Year, st.Mon, st.Day = c.day.Year, c.day.Mon, c.day.Day
-	return c.Date(st)
+	return c.date(st)
 }
 
 func absDur(d time.Duration) time.Duration {

@@ -96,3 +96,50 @@ func TestDialectAndSlab(t *testing.T) {
 		t.Errorf("slab values share memory or are not zeroed: %v %v %v", *a, *b, *c)
 	}
 }
+
+// TestFallBack places the stamps of a log written in Europe/Berlin through
+// the night summer time ended (2026-10-25: 03:00 CEST became 02:00 CET, so
+// 02:00-02:59 came twice): each pass of the repeated hour on its own
+// instant, in order, for every kind of stamp, and a log that begins inside
+// the repeated hour placed by T0.
+func TestFallBack(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	walls := [][3]int{{1, 59, 50}, {2, 0, 0}, {2, 30, 0}, {2, 59, 59}, {2, 0, 1}, {2, 30, 0}, {3, 0, 0}}
+	want := []string{ // UTC: CEST is +2, CET +1
+		"2026-10-24T23:59:50Z", "2026-10-25T00:00:00Z", "2026-10-25T00:30:00Z", "2026-10-25T00:59:59Z",
+		"2026-10-25T01:00:01Z", "2026-10-25T01:30:00Z", "2026-10-25T02:00:00Z",
+	}
+	t0 := mustUTC("2026-10-24T23:00:00Z")
+	for _, kind := range []string{"full", "yearless", "time only"} {
+		c := NewClock(Options{T0: t0, Loc: berlin})
+		for i, w := range walls {
+			st := Stamp{Year: 2026, Mon: 10, Day: 25, Hour: w[0], Min: w[1], Sec: w[2]}
+			var got time.Time
+			switch kind {
+			case "full":
+				got = c.Date(st)
+			case "yearless":
+				st.Year = 0
+				got = c.Yearless(st)
+			case "time only":
+				st.Year, st.Mon, st.Day = 0, 0, 0
+				got = c.TimeOnly(st)
+			}
+			if s := got.UTC().Format(time.RFC3339); s != want[i] {
+				t.Errorf("%s: stamp %d %02d:%02d:%02d = %s, want %s", kind, i, w[0], w[1], w[2], s, want[i])
+			}
+		}
+	}
+	// A log that begins in the second pass, its run started in it too.
+	c := NewClock(Options{T0: mustUTC("2026-10-25T01:10:00Z"), Loc: berlin})
+	if got := c.Date(Stamp{Year: 2026, Mon: 10, Day: 25, Hour: 2, Min: 15}).UTC().Format(time.RFC3339); got != "2026-10-25T01:15:00Z" {
+		t.Errorf("first stamp in the second pass: %s, want 2026-10-25T01:15:00Z", got)
+	}
+	c = NewClock(Options{T0: mustUTC("2026-10-25T00:10:00Z"), Loc: berlin})
+	if got := c.Date(Stamp{Year: 2026, Mon: 10, Day: 25, Hour: 2, Min: 15}).UTC().Format(time.RFC3339); got != "2026-10-25T00:15:00Z" {
+		t.Errorf("first stamp in the first pass: %s, want 2026-10-25T00:15:00Z", got)
+	}
+}
