@@ -429,8 +429,8 @@ func (r *Reader) nextBenchmark() (*Benchmark, error) {
 		if err != nil {
 			return nil, noEOF(r.doc, err)
 		}
-		if e := b.read(key, raw); e != nil {
-			return nil, r.doc.Errorf(start+int64(e.Off), raw, "benchmarks[%d].%s", idx, e.Msg)
+		if err := r.readMember(b, key, raw, start); err != nil {
+			return nil, err
 		}
 	}
 }

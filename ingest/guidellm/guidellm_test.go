@@ -125,6 +125,8 @@ func TestYAMLReadsAsJSON(t *testing.T) {
 
 // sorted sorts a table's lines, to compare tables read in other orders.
 func sorted(table string) string {
+	// An error's position is the form's own (a YAML line, a JSON column).
+	table = regexp.MustCompile(`benchmarks\.json:[0-9:]+: `).ReplaceAllString(table, "benchmarks.json: ")
 	lines := strings.Split(table, "\n")
 	slices.Sort(lines)
 	return strings.Join(lines, "\n")
@@ -335,12 +337,13 @@ func TestWindow(t *testing.T) {
 	}
 }
 
-// TestSampled checks that a sampled benchmark is refused, and read with a
-// warning when lenient.
+// TestSampled checks that a sampled benchmark is refused at its
+// request_totals, and read with a warning when lenient, its error kept
+// as the run's reject so that the dataset says the run is a sample.
 func TestSampled(t *testing.T) {
 	text := string(readertest.ReadFile(t, "testdata/sampled.json"))
 	strict, _, err := readReport(t, text, Options{}, t0)
-	want := "benchmarks.json: benchmarks[0]: the file holds 10 of the 191 successful requests GuideLLM counted in its measured window (request_totals): the requests were sampled"
+	want := "benchmarks.json:1:3760: benchmarks[0]: the file holds 10 of the 191 successful requests GuideLLM counted in its measured window (request_totals): the requests were sampled"
 	if err != nil || len(strict) != 1 || len(strict[0].Errs) != 1 || !strings.HasPrefix(strict[0].Errs[0], want) || !strings.Contains(strict[0].Errs[0], "--lenient") {
 		t.Errorf("strict: %v %v\nwant %s ...", err, strict, want)
 	}
@@ -350,6 +353,9 @@ func TestSampled(t *testing.T) {
 	}
 	if ws := strings.Join(rd.Warnings(), "\n"); !strings.Contains(ws, "WARNING: benchmarks[0]: the file holds 10 of the 191") {
 		t.Errorf("warnings %q", ws)
+	}
+	if errs := bs[0].Errs; len(errs) != 1 || !strings.HasPrefix(errs[0], "benchmarks.json:1:3760: benchmarks[0]: the file holds 10 of the 191") || !strings.HasSuffix(errs[0], "(read anyway: --lenient)") {
+		t.Errorf("lenient: errors %q, want the sample's, kept", errs)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
@@ -94,6 +95,7 @@ func (r *Reader) next() (*loadgen.Turn, error) {
 			if e.Off < 0 {
 				epos, ecol = pos, col
 			}
+			r.bench.bad[b]++
 			return nil, &requestError{jsondocError(epos, ecol, raw, fmt.Sprintf("benchmarks[%d].requests.%s: %s", r.bench.Index, r.bucket, e.Msg))}
 		}
 		if !in {
@@ -149,8 +151,8 @@ func (r *Reader) benchmarkEnd() error {
 		if key == "requests" {
 			return r.doc.Errorf(start, nil, "benchmarks[%d]: a second requests member", b.Index)
 		}
-		if e := b.read(key, raw); e != nil {
-			return r.doc.Errorf(start+int64(e.Off), raw, "benchmarks[%d].%s", b.Index, e.Msg)
+		if err := r.readMember(b, key, raw, start); err != nil {
+			return err
 		}
 	}
 	r.state = stBenchmarks
@@ -165,21 +167,44 @@ func (r *Reader) benchmarkEnd() error {
 		r.warnf("%s: benchmarks[%d]: no metrics.request_totals: cannot check that every request was written (not sampled)", name, b.Index)
 		return io.EOF
 	}
+	var sampled []string
 	for i, k := range Buckets {
 		switch {
 		case b.totals[i] < 0:
-		case b.In[i] < b.totals[i]:
-			msg := fmt.Sprintf("benchmarks[%d]: the file holds %d of the %d %s requests GuideLLM counted in its measured window (request_totals): the requests were sampled (sample_size, --sample-requests), so every rate and window outlast computes would be wrong; run GuideLLM without sampling", b.Index, b.In[i], b.totals[i], k)
-			if r.opt.Lenient {
-				r.warnf("%s: WARNING: %s (read anyway: --lenient)", name, msg)
-				continue
-			}
-			return &sampledError{fmt.Sprintf("%s: %s, or ingest with --lenient to read the sample", name, msg)}
+		case b.In[i]+b.bad[i] < b.totals[i]:
+			sampled = append(sampled, fmt.Sprintf("%d of the %d %s", b.In[i]+b.bad[i], b.totals[i], k))
 		case b.In[i] > b.totals[i]:
 			r.warnf("%s: benchmarks[%d]: %d %s requests in the measured window, but request_totals counts %d", name, b.Index, b.In[i], k, b.totals[i])
 		}
 	}
-	return io.EOF
+	if len(sampled) == 0 {
+		return io.EOF
+	}
+	msg := fmt.Sprintf("benchmarks[%d]: the file holds %s requests GuideLLM counted in its measured window (request_totals): the requests were sampled (sample_size, --sample-requests), so every rate and window outlast computes would be wrong; run GuideLLM without sampling", b.Index, strings.Join(sampled, ", "))
+	pos, col := r.doc.Pos(b.totalsOff)
+	if r.opt.Lenient {
+		// Read anyway, and the run says so where it lasts: the error is
+		// the run's reject (runs.rejected_lines, the dataset's
+		// _rejects/), not only a warning gone with the ingest's output.
+		r.warnf("%s: WARNING: %s (read anyway: --lenient; kept as a reject of the run)", name, msg)
+		return &requestError{jsondocError(pos, col, b.totalsRaw, msg+" (read anyway: --lenient)")}
+	}
+	return &sampledError{jsondocError(pos, col, b.totalsRaw, msg+", or ingest with --lenient to read the sample").Error()}
+}
+
+// readMember reads the member key, whose value raw begins at offset start,
+// of benchmark b.
+func (r *Reader) readMember(b *Benchmark, key string, raw []byte, start int64) error {
+	had := b.totalsRaw
+	if e := b.read(key, raw); e != nil {
+		return r.doc.Errorf(start+int64(e.Off), raw, "benchmarks[%d].%s", b.Index, e.Msg)
+	}
+	if b.totalsRaw != nil && (had == nil || &had[0] != &b.totalsRaw[0]) {
+		// request_totals is a slice of raw: its offset in the document
+		// is raw's plus where it stands in raw.
+		b.totalsOff = start + int64(cap(raw)-cap(b.totalsRaw))
+	}
+	return nil
 }
 
 // request holds the scratch tables of one request's objects.

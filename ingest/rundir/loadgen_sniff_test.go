@@ -80,16 +80,17 @@ func TestDetectByContentThenName(t *testing.T) {
 // indented GuideLLM v0.3 report of fixtures/real/guidellm-0.3-pretty with
 // no files.gateway_format: the format is found from the file, strict
 // reading refuses it in GuideLLM's terms (the report is sampled), lenient
-// reading gives its one request.
+// reading gives its one request and keeps the sampling as the run's reject
+// (runs.rejected_lines), so that the dataset says the run is a sample.
 func TestPrettyGuideLLMReportIngests(t *testing.T) {
 	dir := sniffRun(t, "benchmarks.json", readFile(t, fixture("guidellm-0.3-pretty")+"/benchmarks.json"))
 	_, err := Read(dir, Options{Version: "test"})
-	if err == nil || !strings.Contains(err.Error(), "benchmarks.json: benchmarks[0]: the file holds 1 of the 46 successful requests GuideLLM counted") {
+	if err == nil || !strings.Contains(err.Error(), "benchmarks.json:1076: benchmarks[0]: the file holds 1 of the 46 successful, 0 of the 1 incomplete requests GuideLLM counted") {
 		t.Errorf("strict: %v, want GuideLLM's sampled-report error", err)
 	}
 	res := read(t, dir, Options{Version: "test", Lenient: true})
 	r := res.Data.Run
-	if r.GatewayFormat != manifest.GatewayGuideLLM || len(res.Data.Turns) != 1 || len(res.Rejects) != 0 {
+	if r.GatewayFormat != manifest.GatewayGuideLLM || len(res.Data.Turns) != 1 || len(res.Rejects) != 1 || r.RejectedLines != 1 {
 		t.Fatalf("format %q, %d turns, rejects %v", r.GatewayFormat, len(res.Data.Turns), res.Rejects)
 	}
 	tr := res.Data.Turns[0]
