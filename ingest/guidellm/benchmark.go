@@ -34,7 +34,7 @@ type Benchmark struct {
 	// totalsRaw its text and totalsOff its offset, for the sampling error.
 	totals    [3]int64
 	totalsRaw []byte
-	totalsOff int64 // in the document
+	totalsOff int64  // in the document
 	sampleCfg *int64 // config.sample_size or sample_requests
 
 	// embeddingsOutput counts the embeddings requests in the window whose
@@ -43,10 +43,10 @@ type Benchmark struct {
 
 	// In is the number of requests read per bucket (successful, errored,
 	// incomplete) inside the measured window; Excluded those outside it.
-	In       [3]int64
+	In [3]int64
 	// bad counts the requests of each list refused as bad (kept as
 	// rejects with --lenient), which request_totals counts too.
-	bad [3]int64
+	bad      [3]int64
 	Excluded int64
 }
 
