@@ -47,9 +47,10 @@
 //     second regime to collapse into (the report's verdict: uncached), so
 //     it is left out, with a footnote. Fisher's exact test; exact McNemar
 //     on seed pairs. The change is in percentage points.
-//   - hit ratio and turn throughput of healthy runs over the last 10
+//   - hit ratio and turn throughput of runs not collapsed over the last 10
 //     minutes: runs neither persistently degraded nor still collapsed after
-//     control, so these measure the cache apart from collapse. The median
+//     control (partially degraded ones included), so these measure the
+//     cache apart from collapse. The median
 //     with its order-statistic interval; Mann-Whitney U, or the sign test
 //     on seed pairs (the change is then the median paired difference).
 //   - sessions in the system over the last 5 minutes: likewise, all runs.
@@ -119,7 +120,7 @@
 //	arm=no-burst         0/8         0/8  ~ (p=1.000 n=8)
 //	test: Fisher's exact test; ~: not significant at α = 0.05; p Holm-adjusted across 2 rows
 //
-//	hit ratio of healthy runs, last 10 minutes
+//	hit ratio of runs not collapsed, last 10 minutes
 //	             │     v1      │              v3               │
 //	             │  hit ratio  │ hit ratio        vs base      │
 //	arm=burst        0.945 ± ∞   0.949 ± ∞¹  ~ (p=1.000 n=3+1)

@@ -76,11 +76,11 @@ func Example() {
 	// arm=no-burst         0/8         0/8       ~ (p=1.000 n=8 pairs)
 	// test: exact McNemar on seed pairs; ~: not significant at α = 0.05; p Holm-adjusted across 2 rows
 	//
-	// hit ratio of healthy runs, last 10 minutes
+	// hit ratio of runs not collapsed, last 10 minutes
 	//              │     v1     │                   v2                   │
 	//              │ hit ratio  │ hit ratio            vs base           │
 	// arm=burst      0.950 ± 0%           –¹
 	// arm=no-burst   0.949 ± 1%   0.939 ± 1%  -0.010 (p=0.008 n=8 pairs)
 	// test: sign test on seed pairs; ~: not significant at α = 0.05
-	// ¹ v2 has no healthy runs with turns in the last 10 minutes
+	// ¹ v2 has no runs not collapsed with turns in the last 10 minutes
 }

@@ -91,15 +91,15 @@ var Measures = []Measure{
 		leftOut: "%d run(s) left out: prefix caching off (no second regime to collapse into; the report's verdict: uncached), or persistence unknown (no turn, cached tokens unreported, or no turn in the last 10 minutes)",
 	},
 	{
-		ID: MeasureEndHit, Title: "hit ratio of healthy runs, last 10 minutes", Unit: "hit ratio",
-		Kind: KindMedian, Delta: DeltaAbsolute, Decimals: 3, Counted: "healthy runs with turns in the last 10 minutes",
+		ID: MeasureEndHit, Title: "hit ratio of runs not collapsed, last 10 minutes", Unit: "hit ratio",
+		Kind: KindMedian, Delta: DeltaAbsolute, Decimals: 3, Counted: "runs not collapsed with turns in the last 10 minutes",
 		value: func(f *runFacts) (float64, bool) {
 			return f.summary.EndHit, f.healthy() && !math.IsNaN(f.summary.EndHit)
 		},
 	},
 	{
-		ID: MeasureTurnsPerS, Title: "turn throughput of healthy runs, last 10 minutes", Unit: "turns/s",
-		Kind: KindMedian, Delta: DeltaPercent, Decimals: 3, Counted: "healthy runs",
+		ID: MeasureTurnsPerS, Title: "turn throughput of runs not collapsed, last 10 minutes", Unit: "turns/s",
+		Kind: KindMedian, Delta: DeltaPercent, Decimals: 3, Counted: "runs not collapsed",
 		value: func(f *runFacts) (float64, bool) {
 			return f.endTurnsPerS, f.healthy() && !math.IsNaN(f.endTurnsPerS)
 		},

@@ -36,8 +36,8 @@ otherwise the runs are compared as independent samples.
 
 Measures, one table each, a row per configuration:
   collapse rate       k/n persistently degraded (caching-on runs); Fisher's exact, exact McNemar if paired
-  hit ratio           median end hit ratio of healthy runs; Mann-Whitney U, sign test if paired
-  turn throughput     median turns/s of healthy runs, last 10 minutes; likewise
+  hit ratio           median end hit ratio of runs not collapsed; Mann-Whitney U, sign test if paired
+  turn throughput     median turns/s of runs not collapsed, last 10 minutes; likewise
   end sessions        median sessions in the system, last 5 minutes; likewise
   recovery time       median minutes after control began (n.r.: not recovered); likewise
   cold-cost b, 1/S    fits over caching-off runs; difference with a normal interval, z-test

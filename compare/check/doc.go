@@ -35,8 +35,8 @@
 // would pass anything), or where no configuration could be compared:
 //
 //	collapse_rate_not_worse: true   collapse rate not significantly higher
-//	hit_ratio_not_worse: true       healthy runs' hit ratio not significantly lower
-//	throughput_not_worse: true      healthy runs' turn throughput not significantly lower
+//	hit_ratio_not_worse: true       uncollapsed runs' hit ratio not significantly lower
+//	throughput_not_worse: true      uncollapsed runs' turn throughput not significantly lower
 //
 // Without compare:, the first dataset is the baseline of every other.
 // Bad rules files are *textpos.ParseError values at the offending node,
