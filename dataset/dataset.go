@@ -357,6 +357,9 @@ func Runs(root string) ([]string, error) {
 	entries, err := os.ReadDir(filepath.Join(root, schema.TableRuns))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
+			if _, serr := os.Stat(root); errors.Is(serr, os.ErrNotExist) {
+				return nil, fmt.Errorf("dataset: %s does not exist", root)
+			}
 			return nil, fmt.Errorf("dataset: %s has no %s table: not an outlast dataset", root, schema.TableRuns)
 		}
 		return nil, err

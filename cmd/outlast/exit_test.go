@@ -34,6 +34,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"nope"}, 2, `unknown command "nope"`},
 		{[]string{"ingest", "--out", filepath.Join(t.TempDir(), "ds"), bad}, 2, "gateway.jsonl:50:"},
 		{[]string{"runs", t.TempDir()}, 2, "not an outlast dataset"},
+		{[]string{"runs", filepath.Join(t.TempDir(), "nowhere")}, 2, "nowhere does not exist"},
 		{[]string{"ingest", "--out", filepath.Join(t.TempDir(), "ds"), filepath.Join("..", "..", "fixtures", "real", "vllm-0.8")}, 0, ""},
 	} {
 		var stdout, stderr bytes.Buffer

@@ -122,6 +122,15 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 		return se.error
 	}
 	if err != nil {
+		if runs > 0 {
+			// Their lines were printed as they were read: say that none
+			// of them is in the dataset.
+			what := fmt.Sprintf("the %d runs read before the error were", runs)
+			if runs == 1 {
+				what = "the run read before the error was"
+			}
+			fmt.Fprintf(stderr, "outlast: ingest stopped: %s not committed; %s is as it was\n", what, *out)
+		}
 		return inputError(err)
 	}
 	if err := stage.Commit(); err != nil {
