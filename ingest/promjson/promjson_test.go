@@ -474,3 +474,24 @@ func TestUnderscoreAndServers(t *testing.T) {
 		t.Errorf("engine %q, notes %q\nwant one beginning %q", info.Engine, info.Notes, want)
 	}
 }
+
+// TestCounterRecreated: the engine was down between 1790000010 and
+// 1790000200 (no points) and came back with a new prompt_tokens series
+// (its _created series, which a Prometheus server stores beside vLLM's
+// counters, changed) that had already passed the old count: a reset, not
+// a delta of 300-100.
+func TestCounterRecreated(t *testing.T) {
+	got, info := read(t, doc(
+		`{"metric":{"__name__":"vllm:prompt_tokens_total","engine":"0","job":"vllm"},"values":[[1790000005,"50"],[1790000010,"100"],[1790000200,"300"],[1790000205,"350"]]}`,
+		`{"metric":{"__name__":"vllm:prompt_tokens_created","engine":"0","job":"vllm"},"values":[[1790000005,"1789999000.25"],[1790000010,"1789999000.25"],[1790000200,"1790000150.5"],[1790000205,"1790000150.5"]]}`,
+	))
+	check(t, got, []string{
+		"line=1 t=5.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=1 t=10.000 metrics/scrape engine=0 run=- wait=- kv=- dt=5 queries=- hits=- prompt=50 gen=- preempt=-",
+		"line=1 t=200.000 metrics/scrape engine=0 run=- wait=- kv=- dt=190 queries=- hits=- prompt=- gen=- preempt=- RESET",
+		"line=1 t=205.000 metrics/scrape engine=0 run=- wait=- kv=- dt=5 queries=- hits=- prompt=50 gen=- preempt=-",
+	})
+	if info.CounterResets != 1 {
+		t.Errorf("CounterResets = %d, want 1", info.CounterResets)
+	}
+}

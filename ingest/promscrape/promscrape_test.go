@@ -123,6 +123,53 @@ func TestCounterReset(t *testing.T) {
 	}
 }
 
+// TestCounterRecreated: an engine that restarted between two scrapes and
+// has since passed its old count shows it only in its counters' _created
+// series (prometheus_client writes one beside each counter outside
+// multiprocess mode, as vLLM's /metrics has them: a gauge family of its
+// own, fixtures/real/vllm-2026/metrics.prom). The scrapes in between
+// failed (curl printed nothing while the engine was down), so nothing
+// went down: without _created the delta 300-100 would be a silent guess.
+func TestCounterRecreated(t *testing.T) {
+	scrape := func(ts string, prompt float64, created string) string {
+		s := "# scrape " + ts + "\n"
+		if created == "" {
+			return s // a failed scrape
+		}
+		return s + "# HELP vllm:prompt_tokens_total Number of prefill tokens processed.\n" +
+			"# TYPE vllm:prompt_tokens_total counter\n" +
+			fmt.Sprintf("vllm:prompt_tokens_total{engine=\"0\",model_name=\"m\"} %v\n", prompt) +
+			"# HELP vllm:prompt_tokens_created Number of prefill tokens processed.\n" +
+			"# TYPE vllm:prompt_tokens_created gauge\n" +
+			"vllm:prompt_tokens_created{engine=\"0\",model_name=\"m\"} " + created + "\n"
+	}
+	in := scrape("1001", 100, "1.7931022225249999e+09") + scrape("1002", 150, "1.7931022225249999e+09") +
+		scrape("1003", 0, "") + scrape("1004", 0, "") +
+		scrape("1005", 300, "1.7931025105e+09") + // restarted: new series, already past 150
+		scrape("1006", 400, "1.7931025105e+09")
+	info := checkRead(t, in,
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=8 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=50 gen=- preempt=-",
+		"line=15 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=16 t=4.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=17 t=5.000 metrics/scrape engine=0 run=- wait=- kv=- dt=3 queries=- hits=- prompt=- gen=- preempt=- RESET",
+		"line=24 t=6.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=100 gen=- preempt=-",
+	)
+	if info.CounterResets != 1 || info.Unrecognised != 2 {
+		t.Errorf("CounterResets = %d, Unrecognised = %d, want 1 and 2", info.CounterResets, info.Unrecognised)
+	}
+
+	// The same export with its timestamps (a Prometheus server's
+	// /federate): the restart shows in _created there too.
+	fed := "# TYPE vllm:prompt_tokens_total untyped\n" +
+		"vllm:prompt_tokens_total{engine=\"0\"} 100 1793102405000\nvllm:prompt_tokens_created{engine=\"0\"} 1.7931022225249999e+09 1793102405000\n" +
+		"vllm:prompt_tokens_total{engine=\"0\"} 300 1793102600000\nvllm:prompt_tokens_created{engine=\"0\"} 1.7931025105e+09 1793102600000\n"
+	got, _ := readTimed(t, fed, "prometheus-text", t0)
+	if len(got) != 2 || !strings.HasSuffix(got[1], "RESET") {
+		t.Errorf("federate: got %q, want the second sample a RESET", got)
+	}
+}
+
 // TestHelpRepeat checks the fallback split: a HELP or TYPE seen twice starts
 // a new scrape, which has no time without a "# scrape" line, whatever its
 // samples carry; deltas then span the scrapes in error.

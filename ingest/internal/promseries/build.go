@@ -76,6 +76,12 @@ type Builder struct {
 	byKey  map[string]int32
 	nIndex int32
 
+	// Creation times (the counters' _created series): those of the
+	// current time by their counter's key, and the last seen of each
+	// counter series by its index in the sets (NaN: none yet).
+	createdNow map[string]float64
+	created    []float64
+
 	obs      []Obs          // the current time's series after the rank rule
 	sel      []Obs          // selectRanks' buffer
 	lowest   map[string]int // rank rule: group -> index of its lowest rank
@@ -251,6 +257,19 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 			tiers = tiers || o.metric == m && o.hasTier && o.tier != "total"
 		}
 	}
+	// The counters' creation times at this time. A counter whose series
+	// began anew since the previous time (its _created changed) was reset
+	// by a restart even if it has since passed its old value.
+	clear(b.createdNow)
+	for k := range b.obs {
+		if o := &b.obs[k]; counterOf(o.metric) >= 0 && !math.IsNaN(o.value) && !math.IsInf(o.value, 0) {
+			if b.createdNow == nil {
+				b.createdNow = map[string]float64{}
+			}
+			b.createdNow[o.key] = o.value
+		}
+	}
+	recreated := false
 	curSet, prevSet := &b.sets[b.curSet], &b.sets[1-b.curSet]
 	var curHas [nFields]bool
 	for f := nGauges; f < nFields; f++ {
@@ -290,9 +309,14 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 			default:
 				i := b.index(o)
 				curSet[f].add(i, o.value)
+				var inPrev bool
 				if b.prevHas[f] {
-					pv, _ := prevSet[f].get(i)
+					var pv float64
+					pv, inPrev = prevSet[f].get(i)
 					delta[f] += o.value - pv // a new series counts from zero
+				}
+				if len(b.createdNow) > 0 {
+					recreated = b.recreated(i, o.key, inPrev) || recreated
 				}
 			}
 		}
@@ -326,7 +350,7 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 	}
 
 	var has [nFields]bool
-	reset := false
+	reset := recreated
 	for f := nGauges; f < nFields; f++ {
 		has[f] = curHas[f] && b.havePrev && b.prevHas[f]
 		if !has[f] {
@@ -360,6 +384,23 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 	b.havePrev, b.prevSec, b.prevNs = true, sec, nsec
 	b.curSet = 1 - b.curSet
 	b.prevHas = curHas
+}
+
+// recreated records the creation time of counter series i (key) at this
+// time, if given, and reports whether it differs from the one last seen
+// while the series was in the previous time's set (inPrev): the series
+// began anew in between, so its delta is unknown.
+func (b *Builder) recreated(i int32, key string, inPrev bool) bool {
+	c, ok := b.createdNow[key]
+	if !ok {
+		return false
+	}
+	for int(i) >= len(b.created) {
+		b.created = append(b.created, math.NaN())
+	}
+	last := b.created[i]
+	b.created[i] = c
+	return inPrev && !math.IsNaN(last) && last != c
 }
 
 // index returns the index of counter series o in the sets.

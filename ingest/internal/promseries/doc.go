@@ -69,6 +69,14 @@
 // recognised one; a series new since then counts from zero (SGLang creates
 // labelled series on first use). A series that went down or disappeared
 // means the engine restarted: the sample gets CounterReset and no deltas.
+// So does a counter whose _created series (the Unix time the series
+// began, which prometheus_client writes beside each counter outside
+// multiprocess mode: vLLM's /metrics has it, SGLang's multiprocess
+// metrics do not; prometheus_client metrics.py Counter._child_samples; PROMETHEUS_DISABLE_CREATED_SERIES turns them off)
+// changed since it was last seen in the previous recognised time: an
+// engine that restarted while the scrapes in between failed may be past
+// its old count by the next scrape that succeeds, and its delta would be
+// a silent guess.
 // SGLang's cached_tokens_total{cache_source} is summed over the device, host
 // and storage_* tiers (any value but "total") when any of them is present,
 // else its "total" series is used, so no token is counted twice.

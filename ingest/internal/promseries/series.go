@@ -24,7 +24,7 @@ type Series struct {
 type Obs struct {
 	metric  int
 	value   float64
-	key     string // counters: the series' identity, name and sorted labels
+	key     string // counters: the series' identity, name and sorted labels; _created series: their counter's
 	sid     int32  // a Timeline series' number + 1, 0 for others
 	replica string // the engine or dp_rank label
 	// The scrape target: Prometheus' instance and job labels, "" when
@@ -81,6 +81,8 @@ func Describe(m int, ls []Label) (s Series, keep bool, kvErr error) {
 	slices.SortFunc(ls, func(a, b Label) int { return strings.Compare(a.Name, b.Name) })
 	if isCounter(m) {
 		o.key = seriesKey(Name(m), ls)
+	} else if c := counterOf(m); c >= 0 {
+		o.key = seriesKey(Name(c), ls) // its counter's key: the Builder pairs them
 	}
 	if o.hasRank || o.hasPid {
 		o.group = groupKey(m, ls)
