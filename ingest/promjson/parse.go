@@ -27,6 +27,10 @@ type parser struct {
 	// /api/v1/export line has at the top and an answer has not ("metric",
 	// "values", "timestamps"), -1 when none came.
 	exportAt int
+	// grafanaAt is the offset of a top-level member that Grafana's panel
+	// exports have and an answer has not ("results", "series", "schema"),
+	// -1 when none came.
+	grafanaAt int
 
 	ls  []promseries.Label
 	pts []rawPoint // the points of the series being read
@@ -59,7 +63,7 @@ func (p *parser) fault(pt *rawPoint, err error, at int) {
 // document reads the whole answer.
 func (p *parser) document() error {
 	s := &p.s
-	p.statusAt, p.resultTypeAt, p.exportAt = -1, -1, -1
+	p.statusAt, p.resultTypeAt, p.exportAt, p.grafanaAt = -1, -1, -1, -1
 	s.ws()
 	start := s.i
 	err := s.object(func(k []byte) (err error) {
@@ -81,13 +85,26 @@ func (p *parser) document() error {
 				p.exportAt = s.i
 			}
 			err = s.skip(0)
+		case "results", "series", "schema":
+			if p.grafanaAt < 0 {
+				p.grafanaAt = start
+			}
+			err = s.skip(0)
 		default:
 			err = s.skip(0)
 		}
 		return err
 	})
 	if err != nil {
+		if p.statusAt < 0 && p.grafanaAt >= 0 {
+			// A frame's data has no resultType: the form is the
+			// error, not that.
+			return s.errAt(p.grafanaAt, p.grafanaAt, p.grafanaAt+80, "%s", errGrafana)
+		}
 		return err
+	}
+	if p.statusAt < 0 && p.grafanaAt >= 0 {
+		return s.errAt(p.grafanaAt, p.grafanaAt, p.grafanaAt+80, "%s", errGrafana)
 	}
 	if p.statusAt < 0 && p.exportAt >= 0 {
 		// Said before the text that follows it, which for JSON lines is
@@ -111,6 +128,16 @@ func (p *parser) document() error {
 var errExport = errors.New(`a VictoriaMetrics /api/v1/export answer (JSON lines, one series per line: ` +
 	`{"metric":{…},"values":[…],"timestamps":[<ms>…]}), not a form outlast reads: ` +
 	`export the series with /api/v1/query_range, which VictoriaMetrics answers as Prometheus does (docs/run-format.md, metrics)`)
+
+// errGrafana is the reason of the error for Grafana's JSON of a panel's
+// data: its data source API's answer (/api/ds/query: {"results":{"A":
+// {"frames":[…]}}}, grafana/grafana docs/sources/developers/http_api/
+// data_source.md), the inspector's "Panel data" ({"state","series",
+// "timeRange",…}, public/app/features/inspector) or one of its data
+// frames ({"schema","data"}).
+var errGrafana = errors.New(`Grafana's JSON of a panel's data (its data source API's answer, or Inspect > JSON > Panel data or DataFrame JSON), ` +
+	`not a form outlast reads: a panel's frames are its query at Grafana's step, most often an expression, not the engine's series. ` +
+	`Export the series themselves with /api/v1/query_range, which Grafana also proxies (docs/run-format.md, metrics)`)
 
 // partial reads VictoriaMetrics' isPartial, a boolean: true when some
 // vmstorage nodes did not answer, so that series or points may be
@@ -173,7 +200,15 @@ func (p *parser) data() error {
 		case "resultType":
 			p.resultType, p.resultTypeAt, err = p.text()
 		case "result":
-			err = s.array(p.series)
+			if p.resultTypeAt >= 0 && p.resultType != "matrix" {
+				// A vector, scalar or string answer, refused by its
+				// resultType below: a scalar's or string's result is
+				// no array of series, and reading it as one would
+				// report its syntax instead of its type.
+				err = s.skip(0)
+			} else {
+				err = s.array(p.series)
+			}
 		default:
 			err = s.skip(0)
 		}

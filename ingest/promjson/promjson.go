@@ -27,14 +27,19 @@
 // (docs/victoriametrics/Cluster-VictoriaMetrics.md: some vmstorage nodes
 // did not answer), as a WARNING. An answer of status "error" is refused
 // with its errorType and error; a resultType other than matrix (an instant
-// query's vector) is refused; a series without __name__ (the result of
+// query's vector, scalar or string) is refused as such, its result read
+// over; a series without __name__ (the result of
 // rate() or sum()) is refused, for outlast needs the raw counters; native
 // histograms ("histograms") of a metric outlast reads are refused.
 // /api/v1/query with a range selector (vllm:…[1h]) answers a matrix of the
 // raw samples at their scrape times, read the same way. VictoriaMetrics'
 // /api/v1/export JSON lines (docs/victoriametrics/README.md, "How to export
 // data in JSON line format": {"metric","values","timestamps"} per series)
-// are another form, refused as such at their first line.
+// are another form, refused as such at their first line, and so is
+// Grafana's JSON of a panel's data (its /api/ds/query answer, the
+// inspector's Panel data or a DataFrame JSON frame: a top-level "results",
+// "series" or "schema" and no "status"), which is a panel's query at
+// Grafana's step, not the series.
 //
 // Errors are *textpos.ParseErrors at the line and byte column of the
 // offending value (an answer is usually one line); their raw text is the

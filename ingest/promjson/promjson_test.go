@@ -135,6 +135,23 @@ func TestErrors(t *testing.T) {
 		{`{"status":"success","data":{"resultType":"vector","result":[]}}`,
 			`query_range.json:1:42: resultType "vector": want "matrix", the answer of /api/v1/query_range (or of /api/v1/query with a range selector such as [1h])`},
 		{`{"status":"success","data":{"result":[]}}`, `query_range.json:1:28: data has no "resultType"`},
+		// An instant query's answers (docs/querying/api.md "Expression
+		// query result formats"): refused by their resultType, not by
+		// the shape of their result.
+		{`{"status":"success","data":{"resultType":"scalar","result":[1790000005.781,"1"]}}`,
+			`query_range.json:1:42: resultType "scalar": want "matrix", the answer of /api/v1/query_range (or of /api/v1/query with a range selector such as [1h])`},
+		{`{"status":"success","data":{"resultType":"string","result":[1790000005.781,"vllm"]}}`,
+			`query_range.json:1:42: resultType "string": want "matrix", the answer of /api/v1/query_range (or of /api/v1/query with a range selector such as [1h])`},
+		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"vllm:num_requests_running","engine":"0"},"value":[1790000005.781,"1"]}]}}`,
+			`query_range.json:1:42: resultType "vector": want "matrix", the answer of /api/v1/query_range (or of /api/v1/query with a range selector such as [1h])`},
+		// Grafana's JSON of a panel's data: its data source API's answer,
+		// the inspector's Panel data, one DataFrame JSON frame.
+		{`{"results":{"A":{"status":200,"frames":[{"schema":{"refId":"A","fields":[{"name":"Time","type":"time"},{"name":"Value","type":"number","labels":{"__name__":"vllm:num_requests_running","engine":"0"}}]},"data":{"values":[[1790000005000],[1]]}}]}}}`,
+			`query_range.json:1:1: ` + errGrafana.Error()},
+		{"{\n  \"state\": \"Done\",\n  \"series\": [],\n  \"timeRange\": {\"from\": \"2026-10-27T12:00:00.000Z\"}\n}\n",
+			`query_range.json:1:1: ` + errGrafana.Error()},
+		{`{"schema":{"refId":"A","fields":[]},"data":{"values":[[1790000005000],[1]]}}`,
+			`query_range.json:1:1: ` + errGrafana.Error()},
 		{doc(`{"metric":{"engine":"0"},"values":[[1790000005,"1"]]}`),
 			`query_range.json:1:71: series has no __name__: export the series itself (query=vllm:num_requests_running), not an expression such as rate() or sum()`},
 		{doc(`{"values":[[1790000005,"1"]]}`), `query_range.json:1:61: series has no "metric"`},
@@ -412,7 +429,9 @@ func TestVictoriaMetrics(t *testing.T) {
 		{"not a boolean", `{"status":"success","isPartial":"yes","data":{"resultType":"matrix","result":[]}}`,
 			[]string{`error: query_range.json:1:33: isPartial: want true or false, got a string ("yes")`}, ""},
 		{"guide", string(readertest.ReadFile(t, exports, "vm-guide-query-vector-isPartial-stats.json")),
-			[]string{`error: query_range.json:8:19: series has no __name__: export the series itself (query=vllm:num_requests_running), not an expression such as rate() or sum()`}, ""},
+			// An instant vector, refused by its resultType (before its
+			// series, which has no __name__, is looked at).
+			[]string{`error: query_range.json:5:19: resultType "vector": want "matrix", the answer of /api/v1/query_range (or of /api/v1/query with a range selector such as [1h])`}, ""},
 		{"export", string(readertest.ReadFile(t, exports, "vm-readme-export-jsonl.json")),
 			[]string{"error: query_range.json:1:1: " + errExport.Error()}, ""},
 		{"export, one line", `{"metric":{"__name__":"vllm:num_requests_running"},"values":[1],"timestamps":[1790000005000]}`,
