@@ -45,6 +45,36 @@ func laterScrape(lr *lineio.Reader, n int, err error) (string, error) {
 	return "", err
 }
 
+// otherForm names the form of line b, the first of an input that is not
+// blank, when it begins a table or a JSON export rather than exposition
+// text: Grafana's panel exports above all, which researchers take for
+// the series (grafana/grafana packages/grafana-data/src/utils/csv.ts
+// toCSV: a quoted header of field names, or "sep=," first with the Excel
+// header, or "#name#" lines with the full header; its inspector's
+// "DataFrame JSON (from Query)": a JSON array of frames). Neither holds
+// what outlast needs: the CSV's times are formatted in the browser's time
+// zone and its values as the panel displays them, the frames are a
+// panel's query at Grafana's own step and most often an expression. ""
+// for any other line.
+func otherForm(b []byte) string {
+	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a byte-order mark, as Grafana's download writes
+	switch {
+	case len(b) == 0:
+		return ""
+	case b[0] == '"' || bytes.HasPrefix(b, []byte("sep=")) || bytes.HasPrefix(b, []byte("#name#")):
+		return "a CSV table (as Grafana's Inspect > Data > Download CSV writes it), not a form outlast reads: " +
+			"its times are formatted in the browser's time zone and its values as the panel shows them. " + exportHint
+	case b[0] == '[':
+		return "a JSON array (as Grafana's Inspect > JSON > DataFrame JSON is), not a form outlast reads: " +
+			"a panel's frames are its query at Grafana's step, not the engine's series. " + exportHint
+	}
+	return ""
+}
+
+// exportHint says how to export the series in a form outlast reads.
+const exportHint = "Export the series themselves from Prometheus: the JSON of /api/v1/query_range, " +
+	"/federate, or promtool tsdb dump-openmetrics (docs/run-format.md, metrics)"
+
 // Sniff reads the start of the exposition text in lr and returns its form:
 // schema.MetricsScrapes when a "# scrape" line comes before the first
 // sample (or the input holds nothing), else, by the first sample's
@@ -66,6 +96,9 @@ func Sniff(lr *lineio.Reader) (string, error) {
 		i := skipBlank(b, 0)
 		if i == len(b) {
 			continue
+		}
+		if reason := otherForm(b[i:]); reason != "" {
+			return "", textpos.At(textpos.Pos{File: lr.Name(), Line: no}, i+1, b, "%s", reason)
 		}
 		if b[i] == '#' {
 			var cm comment
