@@ -66,6 +66,9 @@ func (p *parser) document() error {
 	p.statusAt, p.resultTypeAt, p.exportAt, p.grafanaAt = -1, -1, -1, -1
 	s.ws()
 	start := s.i
+	if start < len(s.b) && s.b[start] == '[' {
+		return p.bare()
+	}
 	err := s.object(func(k []byte) (err error) {
 		switch string(k) {
 		case "status":
@@ -128,6 +131,25 @@ func (p *parser) document() error {
 var errExport = errors.New(`a VictoriaMetrics /api/v1/export answer (JSON lines, one series per line: ` +
 	`{"metric":{…},"values":[…],"timestamps":[<ms>…]}), not a form outlast reads: ` +
 	`export the series with /api/v1/query_range, which VictoriaMetrics answers as Prometheus does (docs/run-format.md, metrics)`)
+
+// bare reads a matrix without the API's envelope, an array of series: what
+// promtool query -o json range prints (prometheus/prometheus
+// cmd/promtool/main.go, jsonPrinter.printValue: the client's model.Value
+// through encoding/json, prometheus/common model.SampleStream, whose times
+// are seconds with up to three decimals and whose values are strings). Its
+// series are read as an answer's; an instant vector's samples (promtool
+// query instant) and Grafana's frames are refused as series.
+func (p *parser) bare() error {
+	s := &p.s
+	if err := s.array(p.series); err != nil {
+		return err
+	}
+	s.ws()
+	if s.i < len(s.b) {
+		return s.fail("text after the JSON document")
+	}
+	return nil
+}
 
 // errGrafana is the reason of the error for Grafana's JSON of a panel's
 // data: its data source API's answer (/api/ds/query: {"results":{"A":
@@ -234,9 +256,18 @@ func (p *parser) series() error {
 	s.ws()
 	at := s.i
 	p.ls, p.pts, p.bad, p.cur = p.ls[:0], p.pts[:0], p.bad[:0], -2
-	metricAt, histAt := -1, -1
+	metricAt, histAt, valueAt, frameAt := -1, -1, -1, -1
+	hasValues := false
 	err := s.object(func(k []byte) (err error) {
 		switch string(k) {
+		case "value": // an instant vector's sample
+			s.ws()
+			valueAt = s.i
+			err = s.skip(0)
+		case "schema": // a Grafana data frame
+			s.ws()
+			frameAt = s.i
+			err = s.skip(0)
 		case "metric":
 			s.ws()
 			metricAt = s.i
@@ -245,6 +276,7 @@ func (p *parser) series() error {
 				err = p.resolve(name, metricAt)
 			}
 		case "values":
+			hasValues = true
 			err = p.values()
 		case "histograms":
 			s.ws()
@@ -258,8 +290,14 @@ func (p *parser) series() error {
 	if err != nil {
 		return err
 	}
-	if metricAt < 0 {
+	switch {
+	case frameAt >= 0 && metricAt < 0:
+		return s.errAt(at, at, at+80, "%s", errGrafana)
+	case metricAt < 0:
 		return s.errAt(at, at, s.i, `series has no "metric"`)
+	case valueAt >= 0 && !hasValues:
+		return s.errAt(valueAt, valueAt, valueAt+40, `an instant vector's sample ("value", as /api/v1/query or promtool query instant give): `+
+			`want a range query's series ("values"), the answer of /api/v1/query_range or promtool query range`)
 	}
 	if histAt >= 0 && p.cur != -1 {
 		return s.errAt(histAt, histAt, histAt+40, "%s has native histogram points: want float values", promseries.Name(p.r.tl.Metric(p.cur)))

@@ -32,8 +32,11 @@
 // rate() or sum()) is refused, for outlast needs the raw counters; native
 // histograms ("histograms") of a metric outlast reads are refused.
 // /api/v1/query with a range selector (vllm:…[1h]) answers a matrix of the
-// raw samples at their scrape times, read the same way. VictoriaMetrics'
-// /api/v1/export JSON lines (docs/victoriametrics/README.md, "How to export
+// raw samples at their scrape times, read the same way, and so is the
+// matrix without its envelope, an array of series, that promtool query -o
+// json range prints (cmd/promtool/main.go jsonPrinter; an instant
+// vector's samples, "value", from promtool query -o json instant, are
+// refused). VictoriaMetrics' /api/v1/export JSON lines (docs/victoriametrics/README.md, "How to export
 // data in JSON line format": {"metric","values","timestamps"} per series)
 // are another form, refused as such at their first line, and so is
 // Grafana's JSON of a panel's data (its /api/ds/query answer, the
@@ -157,10 +160,17 @@ func readAll(lr *lineio.Reader) ([]byte, error) {
 
 // Looks reports whether b, the start of an input, is a JSON object: its
 // first byte after whitespace is '{' and a member name and its colon
-// follow. A sample of the exposition formats may begin with '{' too,
+// follow; or an array of them (promtool query -o json range), or an
+// empty array. A sample of the exposition formats may begin with '{' too,
 // followed by a quoted metric name and a comma or brace.
 func Looks(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n\ufeff")
+	if len(b) > 0 && b[0] == '[' {
+		b = bytes.TrimLeft(b[1:], " \t\r\n")
+		if len(b) > 0 && b[0] == ']' {
+			return true
+		}
+	}
 	if len(b) == 0 || b[0] != '{' {
 		return false
 	}

@@ -187,7 +187,14 @@ func TestErrors(t *testing.T) {
 		{doc(`{"metric":{"__name__":"vllm:num_requests_running","a":"` + "\xff" + `"},"values":[]}`), `query_range.json:1:115: string is not valid UTF-8`},
 		{doc(`{"metric":{"__name__":"vllm:num_requests_running","a":"\q"},"values":[]}`), `query_range.json:1:116: invalid escape \q`},
 		{doc(`{"metric":{"__name__":"vllm:num_requests_running","a":"\u00e9\ud83d\ude00"},"values":[[1790000005,"1"]]}`), ``},
-		{strings.Repeat("[", 600), `query_range.json:1:1: unexpected '[', want '{'`},
+		{strings.Repeat("[", 600), `query_range.json:1:2: unexpected '[', want '{'`},
+		// promtool query instant -o json: a bare vector.
+		{`[{"metric":{"__name__":"vllm:num_requests_running","engine":"0"},"value":[1790000005.781,"1"]}]` + "\n",
+			`query_range.json:1:74: an instant vector's sample ("value", as /api/v1/query or promtool query instant give): want a range query's series ("values"), the answer of /api/v1/query_range or promtool query range`},
+		// Grafana's Inspect > JSON > DataFrame JSON, pretty-printed.
+		{"[\n  {\n    \"schema\": {\"refId\": \"A\", \"fields\": []},\n    \"data\": {\"values\": [[1790000005000], [1]]}\n  }\n]\n",
+			`query_range.json:2:3: ` + errGrafana.Error()},
+		{`[{"metric":{"__name__":"vllm:num_requests_running"},"values":[[1790000005,"1"]]}] x`, `query_range.json:1:83: text after the JSON document`},
 		{`{"status":"success","x":` + strings.Repeat("[", 600), `query_range.json:1:538: values nested deeper than 512`},
 	}
 	for _, c := range cases {
@@ -512,5 +519,35 @@ func TestCounterRecreated(t *testing.T) {
 	})
 	if info.CounterResets != 1 {
 		t.Errorf("CounterResets = %d, want 1", info.CounterResets)
+	}
+}
+
+// TestPromtoolQueryRange reads what promtool query -o json range prints
+// (cmd/promtool/main.go jsonPrinter: the matrix alone, no envelope, times
+// as prometheus/common model.Time writes them: seconds with up to three
+// decimals, trailing zeros dropped) as the same answer with its envelope.
+func TestPromtoolQueryRange(t *testing.T) {
+	series := []string{
+		`{"metric":{"__name__":"vllm:num_requests_running","engine":"0","instance":"vllm-0:8000","job":"vllm"},"values":[[1790000005,"2"],[1790000010.05,"3"],[1790000015.1,"1"]]}`,
+		`{"metric":{"__name__":"vllm:prompt_tokens_total","engine":"0","instance":"vllm-0:8000","job":"vllm"},"values":[[1790000005,"100"],[1790000010.05,"150"],[1790000015.1,"400"]]}`,
+	}
+	want := []string{
+		"line=1 t=5.000 metrics/scrape engine=0 run=2 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=1 t=10.050 metrics/scrape engine=0 run=3 wait=- kv=- dt=5.05 queries=- hits=- prompt=50 gen=- preempt=-",
+		"line=1 t=15.100 metrics/scrape engine=0 run=1 wait=- kv=- dt=5.05 queries=- hits=- prompt=250 gen=- preempt=-",
+	}
+	bare := "[" + strings.Join(series, ",") + "]\n"
+	got, info := read(t, bare)
+	check(t, got, want)
+	enveloped, _ := read(t, doc(series...))
+	check(t, enveloped, want)
+	if info.Engine != "vllm" || info.Scrapes != 3 {
+		t.Errorf("%+v", info)
+	}
+	if !Looks([]byte(bare)) || !Looks([]byte("[]\n")) || !Looks([]byte(" [\n  {\n    \"metric\": {")) || Looks([]byte("[[")) || Looks([]byte("[1]")) {
+		t.Error("Looks: want true for an array of objects or an empty one, false for other arrays")
+	}
+	if got, _ := read(t, "[]\n"); len(got) != 0 {
+		t.Errorf("an empty matrix: got %q", got)
 	}
 }

@@ -50,12 +50,11 @@ func laterScrape(lr *lineio.Reader, n int, err error) (string, error) {
 // text: Grafana's panel exports above all, which researchers take for
 // the series (grafana/grafana packages/grafana-data/src/utils/csv.ts
 // toCSV: a quoted header of field names, or "sep=," first with the Excel
-// header, or "#name#" lines with the full header; its inspector's
-// "DataFrame JSON (from Query)": a JSON array of frames). Neither holds
-// what outlast needs: the CSV's times are formatted in the browser's time
-// zone and its values as the panel displays them, the frames are a
-// panel's query at Grafana's own step and most often an expression. ""
-// for any other line.
+// header, or "#name#" lines with the full header), which holds nothing
+// outlast can trust: its times are formatted in the browser's time zone
+// and its values as the panel displays them; or JSON, which outlast reads
+// only as a range query's answer (ingest/promjson, which the caller tries
+// first: what reaches Sniff is no such answer). "" for any other line.
 func otherForm(b []byte) string {
 	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a byte-order mark, as Grafana's download writes
 	switch {
@@ -65,8 +64,8 @@ func otherForm(b []byte) string {
 		return "a CSV table (as Grafana's Inspect > Data > Download CSV writes it), not a form outlast reads: " +
 			"its times are formatted in the browser's time zone and its values as the panel shows them. " + exportHint
 	case b[0] == '[':
-		return "a JSON array (as Grafana's Inspect > JSON > DataFrame JSON is), not a form outlast reads: " +
-			"a panel's frames are its query at Grafana's step, not the engine's series. " + exportHint
+		return "JSON that is not Prometheus' answer to a range query (an array of series, as promtool query -o json range prints), " +
+			"and not exposition text. " + exportHint
 	}
 	return ""
 }

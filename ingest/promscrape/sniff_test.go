@@ -31,14 +31,14 @@ func TestSniff(t *testing.T) {
 		{"    vllm:num_requests_running{a=\"1\"} 0.0\n", "", "metrics.prom:1: " + ErrSingleDump.Error()},
 		{"# HELP x X.\n# TYPE x gauge\n", "", "metrics.prom:1: no samples, only comments: " + ErrSingleDump.Error()},
 		{"$ curl http://localhost:30000/metrics\n\nx 1\n", "", "metrics.prom:1:1: not Prometheus exposition text: invalid metric name: want a sample (name{labels} value timestamp) or a # comment"},
-		// Grafana's panel exports (otherForm), named at their first line:
+		// Grafana's panel export (otherForm), named at its first line:
 		// Inspect > Data > Download CSV in its three header styles (a BOM
-		// first, CRLF lines, as the download writes them), and Inspect >
-		// JSON > DataFrame JSON.
+		// first, CRLF lines, as the download writes them); and JSON that
+		// promjson.Looks did not take.
 		{"\ufeff\"Time\",\"vllm:num_requests_running{engine=\"\"0\"\", instance=\"\"localhost:8000\"\"}\"\r\n2026-03-01 10:00:00,0\r\n", "", "metrics.prom:1:1: " + csvReason},
 		{"sep=,\r\n\"Time\",\"Value\"\r\n", "", "metrics.prom:1:1: " + csvReason},
 		{"#name#Time,Value\r\n#type#time,number\r\n1772359200000,0\r\n", "", "metrics.prom:1:1: " + csvReason},
-		{"\n  [\n  {\n    \"schema\": {\n", "", "metrics.prom:2:3: " + jsonReason},
+		{"\n  [[1790000005, \"1\"]]\n", "", "metrics.prom:2:3: " + jsonReason},
 	}
 	for _, c := range cases {
 		lr, err := lineio.NewReader(strings.NewReader(c.in), "metrics.prom")
@@ -60,6 +60,6 @@ func TestSniff(t *testing.T) {
 const (
 	csvReason = "a CSV table (as Grafana's Inspect > Data > Download CSV writes it), not a form outlast reads: " +
 		"its times are formatted in the browser's time zone and its values as the panel shows them. " + exportHint
-	jsonReason = "a JSON array (as Grafana's Inspect > JSON > DataFrame JSON is), not a form outlast reads: " +
-		"a panel's frames are its query at Grafana's step, not the engine's series. " + exportHint
+	jsonReason = "JSON that is not Prometheus' answer to a range query (an array of series, as promtool query -o json range prints), " +
+		"and not exposition text. " + exportHint
 )
