@@ -52,7 +52,8 @@ func laterScrape(lr *lineio.Reader, n int, err error) (string, error) {
 // toCSV: a quoted header of field names, or "sep=," first with the Excel
 // header, or "#name#" lines with the full header), which holds nothing
 // outlast can trust: its times are formatted in the browser's time zone
-// and its values as the panel displays them; or JSON, which outlast reads
+// and its values as the panel displays them; promtool query's default
+// text of a range query; or JSON, which outlast reads
 // only as a range query's answer (ingest/promjson, which the caller tries
 // first: what reaches Sniff is no such answer). "" for any other line.
 func otherForm(b []byte) string {
@@ -63,6 +64,12 @@ func otherForm(b []byte) string {
 	case b[0] == '"' || bytes.HasPrefix(b, []byte("sep=")) || bytes.HasPrefix(b, []byte("#name#")):
 		return "a CSV table (as Grafana's Inspect > Data > Download CSV writes it), not a form outlast reads: " +
 			"its times are formatted in the browser's time zone and its values as the panel shows them. " + exportHint
+	case b[0] != '#' && bytes.HasSuffix(bytes.TrimRight(b, " \t\r"), []byte(" =>")):
+		// prometheus/common model.SampleStream.String: "<metric> =>"
+		// then "<value> @[<time>]" lines, promtool query's default
+		// (promql) output of a range query.
+		return "the text promtool query range prints by default (\"<series> =>\" then \"<value> @[<time>]\" lines), not a form outlast reads: " +
+			"run promtool query -o json range for JSON that outlast reads (docs/run-format.md, metrics)"
 	case b[0] == '[':
 		return "JSON that is not Prometheus' answer to a range query (an array of series, as promtool query -o json range prints), " +
 			"and not exposition text. " + exportHint

@@ -39,6 +39,10 @@ func TestSniff(t *testing.T) {
 		{"sep=,\r\n\"Time\",\"Value\"\r\n", "", "metrics.prom:1:1: " + csvReason},
 		{"#name#Time,Value\r\n#type#time,number\r\n1772359200000,0\r\n", "", "metrics.prom:1:1: " + csvReason},
 		{"\n  [[1790000005, \"1\"]]\n", "", "metrics.prom:2:3: " + jsonReason},
+		// promtool query range's default output (model.Matrix.String).
+		{"vllm:num_requests_running{engine=\"0\", instance=\"vllm-0:8000\", job=\"vllm\"} =>\n2 @[1790000005]\n3 @[1790000010.05]\n", "",
+			"metrics.prom:1:1: the text promtool query range prints by default (\"<series> =>\" then \"<value> @[<time>]\" lines), not a form outlast reads: " +
+				"run promtool query -o json range for JSON that outlast reads (docs/run-format.md, metrics)"},
 	}
 	for _, c := range cases {
 		lr, err := lineio.NewReader(strings.NewReader(c.in), "metrics.prom")
