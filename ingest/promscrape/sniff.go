@@ -53,7 +53,7 @@ func laterScrape(lr *lineio.Reader, n int, err error) (string, error) {
 // header, or "#name#" lines with the full header), which holds nothing
 // outlast can trust: its times are formatted in the browser's time zone
 // and its values as the panel displays them; promtool query's default
-// text of a range query; or JSON, which outlast reads
+// text of a range query; compressed data; or JSON, which outlast reads
 // only as a range query's answer (ingest/promjson, which the caller tries
 // first: what reaches Sniff is no such answer). "" for any other line.
 func otherForm(b []byte) string {
@@ -61,6 +61,12 @@ func otherForm(b []byte) string {
 	switch {
 	case len(b) == 0:
 		return ""
+	case bytes.HasPrefix(b, []byte{0x1f, 0x8b}) || bytes.HasPrefix(b, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		// The magic numbers of gzip (RFC 1952) and zstd (RFC 8878): a
+		// compressed file whose name does not say so (a /metrics body
+		// saved with Accept-Encoding: gzip and without curl --compressed).
+		return "compressed data (gzip or zstd) in a file whose name does not end in .gz or .zst: " +
+			"name it so (files.metrics in run.yaml), or decompress it"
 	case b[0] == '"' || bytes.HasPrefix(b, []byte("sep=")) || bytes.HasPrefix(b, []byte("#name#")):
 		return "a CSV table (as Grafana's Inspect > Data > Download CSV writes it), not a form outlast reads: " +
 			"its times are formatted in the browser's time zone and its values as the panel shows them. " + exportHint

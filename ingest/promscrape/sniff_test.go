@@ -39,6 +39,12 @@ func TestSniff(t *testing.T) {
 		{"sep=,\r\n\"Time\",\"Value\"\r\n", "", "metrics.prom:1:1: " + csvReason},
 		{"#name#Time,Value\r\n#type#time,number\r\n1772359200000,0\r\n", "", "metrics.prom:1:1: " + csvReason},
 		{"\n  [[1790000005, \"1\"]]\n", "", "metrics.prom:2:3: " + jsonReason},
+		// A gzip'd /metrics body (curl -H 'Accept-Encoding: gzip' without
+		// --compressed) or a .zst file renamed.
+		{"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xed\n", "", "metrics.prom:1:1: compressed data (gzip or zstd) in a file whose name does not end in .gz or .zst: " +
+			"name it so (files.metrics in run.yaml), or decompress it"},
+		{"\x28\xb5\x2f\xfd\x04\x00", "", "metrics.prom:1:1: compressed data (gzip or zstd) in a file whose name does not end in .gz or .zst: " +
+			"name it so (files.metrics in run.yaml), or decompress it"},
 		// promtool query range's default output (model.Matrix.String).
 		{"vllm:num_requests_running{engine=\"0\", instance=\"vllm-0:8000\", job=\"vllm\"} =>\n2 @[1790000005]\n3 @[1790000010.05]\n", "",
 			"metrics.prom:1:1: the text promtool query range prints by default (\"<series> =>\" then \"<value> @[<time>]\" lines), not a form outlast reads: " +
