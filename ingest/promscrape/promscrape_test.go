@@ -461,6 +461,35 @@ sglang:num_retracted_requests_total{%s} %v
 	)
 }
 
+// TestSGLangPriority: with --enable-priority-scheduling SGLang labels every
+// scheduler series priority="" and writes num_running_reqs and
+// num_queue_reqs twice over: the total under priority="", and each
+// priority's part under priority="<n>" (python/sglang/srt/metrics/
+// collector.py, SchedulerMetricsCollector.init_new and
+// _log_gauge_queue_count). The parts are left out, not added to the total;
+// a Prometheus server drops the empty label, so the total may come
+// without it.
+func TestSGLangPriority(t *testing.T) {
+	l := `engine_type="unified",model_name="m",moe_ep_rank="0",pp_rank="0",`
+	in := "# scrape 1001\n" +
+		"sglang:num_running_reqs{" + l + `priority="",tp_rank="0"} 5.0` + "\n" +
+		"sglang:num_running_reqs{" + l + `priority="0",tp_rank="0"} 3.0` + "\n" +
+		"sglang:num_running_reqs{" + l + `priority="10",tp_rank="0"} 2.0` + "\n" +
+		"sglang:num_queue_reqs{" + l + `priority="",tp_rank="0"} 7.0` + "\n" +
+		"sglang:num_queue_reqs{" + l + `priority="0",tp_rank="0"} 7.0` + "\n" +
+		"sglang:num_queue_reqs{" + l + `priority="10",tp_rank="0"} 0.0` + "\n" +
+		"sglang:token_usage{" + l + `priority="",tp_rank="0"} 0.5` + "\n" +
+		"# scrape 1002\n" + // as a Prometheus server's /federate gives them: no empty label
+		`sglang:num_running_reqs{engine_type="unified",model_name="m",tp_rank="0"} 6.0` + "\n" +
+		`sglang:num_running_reqs{engine_type="unified",model_name="m",priority="0",tp_rank="0"} 6.0` + "\n" +
+		`sglang:num_queue_reqs{engine_type="unified",model_name="m",tp_rank="0"} 1.0` + "\n" +
+		`sglang:num_queue_reqs{engine_type="unified",model_name="m",priority="10",tp_rank="0"} 1.0` + "\n"
+	checkRead(t, in,
+		"line=1 t=1.000 metrics/scrape engine=0 run=5 wait=7 kv=0.5 dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=9 t=2.000 metrics/scrape engine=0 run=6 wait=1 kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=-",
+	)
+}
+
 // TestEdges covers unrecognised scrapes, time order and a truncated file.
 func TestEdges(t *testing.T) {
 	in := "# a comment before anything\n\n" +

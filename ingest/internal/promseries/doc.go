@@ -13,7 +13,9 @@
 // prefix_cache_queries/hits counters (gpu_prefix_cache_* before), the
 // prompt and generation token counters, num_preemptions, and
 // cache_config_info for the KV pool. SGLang's are those of
-// python/sglang/srt/metrics/collector.py: num_running_reqs and
+// python/sglang/srt/metrics/collector.py (moved to
+// python/sglang/srt/observability/metrics_collector.py in 2026):
+// num_running_reqs and
 // num_queue_reqs (num_requests_running and num_requests_waiting in the
 // first collector, python/sglang/srt/metrics/metrics_collector.py of
 // 0.3.x, late 2024), token_usage, cached_tokens_total, the prompt and
@@ -55,7 +57,11 @@
 // multiprocess gauges add the writing process), the one of the lowest
 // tp_rank is used: tp_rank 0 without data parallelism, the replica's first
 // rank under DP attention (where tp_rank = dp_rank × attention-TP size),
-// one per DP rank to be summed. A series repeated under another pid at
+// one per DP rank to be summed. Under --enable-priority-scheduling SGLang
+// labels its scheduler series priority="" and gives num_running_reqs and
+// num_queue_reqs again per priority, priority="<n>", beside that total
+// (SchedulerMetricsCollector.init_new, _log_gauge_queue_count): those parts
+// are left out, never added to the total. A series repeated under another pid at
 // that rank is left out and counted (Info.RankRepeats). Series with a pid
 // and no tp_rank are copies of one gauge, one per process: vLLM's
 // API-server processes (--api-server-count > 1) each exported
