@@ -66,7 +66,7 @@ func Describe(m int, ls []Label) (s Series, keep bool, kvErr error) {
 			// priority="" (absent once a Prometheus server stores it, which
 			// drops empty labels), and a series per priority beside it that
 			// it already counts.
-			if l.Value != "" {
+			if l.Value != "" && (base(m) == mSRunning || base(m) == mSWaiting) {
 				return s, false, nil
 			}
 		case "tp_rank":
