@@ -81,16 +81,16 @@ type Reader struct {
 	done      bool
 	truncLine int // the last line had no newline: its scrape is incomplete
 
-	c     chunk
-	gen   uint64 // the current chunk's generation
-	names map[string]*nameState
-	order nameOrder
-	cm    comment
-	known bool       // the name of cm, a HELP or TYPE line, is read
-	last  *nameState // of the last HELP or TYPE line
-	pipe  *ordered.Pipeline[*scrape]
-	free  chan *scrape // scrapes done with, for their buffers
-	b     *promseries.Builder
+	c      chunk
+	gen    uint64 // the current chunk's generation
+	names  map[string]*nameState
+	order  nameOrder
+	cm     comment
+	header bool       // cm, a HELP or TYPE line, is kept (nameState.header)
+	last   *nameState // of the last HELP or TYPE line
+	pipe   *ordered.Pipeline[*scrape]
+	free   chan *scrape // scrapes done with, for their buffers
+	b      *promseries.Builder
 }
 
 // NewReader returns a Reader of the scrapes in lr.

@@ -203,6 +203,10 @@ func Lookup(name []byte) int {
 	return -1
 }
 
+// Created reports whether known metric m is a counter's _created series,
+// which the readers need only the samples of.
+func Created(m int) bool { return counterOf(m) >= 0 }
+
 // Known reports whether name is the sample name of a known metric.
 func Known(name []byte) bool { return Lookup(name) >= 0 }
 
