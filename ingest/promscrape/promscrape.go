@@ -47,7 +47,8 @@
 // Filtering. expfmt allocates for every line it parses, and most of a
 // scrape is families outlast does not read (Python, process and HTTP
 // metrics, histograms). Only the HELP, TYPE and sample lines of the known
-// metrics go to expfmt, so everything stored is still parsed by expfmt, but
+// metrics go to expfmt (of the counters' _created series, the samples
+// alone), so everything stored is still parsed by expfmt, but
 // lines of other families are not syntax-checked: a malformed line there is
 // not an error. The splitter still sees every line, so scrapes split as
 // before, and errors keep their file lines. TimedReader likewise reads only
