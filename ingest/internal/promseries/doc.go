@@ -60,7 +60,8 @@
 // one per DP rank to be summed. Under --enable-priority-scheduling SGLang
 // labels its scheduler series priority="" and gives num_running_reqs and
 // num_queue_reqs again per priority, priority="<n>", beside that total
-// (SchedulerMetricsCollector.init_new, _log_gauge_queue_count): those parts
+// (SchedulerMetricsCollector.init_new, _log_gauge_queue_count; the parts
+// came with sgl-project/sglang#17026, 2026-01): those parts
 // are left out, never added to the total. A series repeated under another pid at
 // that rank is left out and counted (Info.RankRepeats). Series with a pid
 // and no tp_rank are copies of one gauge, one per process: vLLM's
