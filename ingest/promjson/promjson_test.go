@@ -319,11 +319,12 @@ func scrapesAtSteps(t *testing.T) []string {
 }
 
 // TestExports reads the query_range answers made from the vllm-2026
-// scrapes, one file per query and all in one, against scrapesAtSteps.
+// scrapes, one file per query, all in one, and all in one as promtool
+// query -o json range prints it, against scrapesAtSteps.
 func TestExports(t *testing.T) {
 	want := scrapesAtSteps(t)
 	files, _ := filepath.Glob(filepath.Join(exports, "query_range", "*.json"))
-	for _, set := range [][]string{files, {filepath.Join(exports, "query_range_all.json")}} {
+	for _, set := range [][]string{files, {filepath.Join(exports, "query_range_all.json")}, {filepath.Join(exports, "promtool-query-range.json")}} {
 		var inputs []*lineio.Reader
 		for _, f := range set {
 			lr, err := lineio.Open(f, filepath.Base(f))
