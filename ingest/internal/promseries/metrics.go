@@ -63,8 +63,9 @@ const (
 	mSMaxTokens
 	// mCreated is the first of the counters' creation times, in counter
 	// order: the _created series that prometheus_client writes beside
-	// each counter outside multiprocess mode (vLLM's, not SGLang's, whose
-	// metrics are multiprocess), the Unix time the series began. A new
+	// each counter outside multiprocess mode (vLLM's; SGLang's only where
+	// it runs without it, as inside Dynamo), the Unix time the series
+	// began. A new
 	// one means the engine restarted, even when the counter has already
 	// passed its old value.
 	mCreated
