@@ -60,15 +60,35 @@ func (p *parser) fault(pt *rawPoint, err error, at int) {
 	pt.bad, pt.badAt = int32(len(p.bad)), int32(at)
 }
 
-// document reads the whole answer.
+// document reads the whole input: one answer, or several one after the
+// other (a loop of curl -s … >> file appends them), or promtool's bare
+// matrix.
 func (p *parser) document() error {
 	s := &p.s
-	p.statusAt, p.resultTypeAt, p.exportAt, p.grafanaAt = -1, -1, -1, -1
 	s.ws()
-	start := s.i
-	if start < len(s.b) && s.b[start] == '[' {
+	if s.i < len(s.b) && s.b[s.i] == '[' {
 		return p.bare()
 	}
+	for {
+		if err := p.answer(); err != nil {
+			return err
+		}
+		s.ws()
+		if s.i == len(s.b) {
+			return nil
+		}
+		if s.b[s.i] != '{' {
+			return s.fail("text after the JSON document")
+		}
+	}
+}
+
+// answer reads one answer, an object, from the current offset.
+func (p *parser) answer() error {
+	s := &p.s
+	p.status, p.resultType, p.errorType, p.errorText = "", "", "", ""
+	p.statusAt, p.resultTypeAt, p.exportAt, p.grafanaAt = -1, -1, -1, -1
+	start := s.i
 	err := s.object(func(k []byte) (err error) {
 		switch string(k) {
 		case "status":
@@ -114,13 +134,9 @@ func (p *parser) document() error {
 		// the next series: the form is the error, not its second line.
 		return s.errAt(start, start, start+80, "%s", errExport)
 	}
-	s.ws()
-	if s.i < len(s.b) {
-		return s.fail("text after the JSON document")
-	}
 	switch {
 	case p.statusAt < 0:
-		return s.errAt(0, 0, 40, `no "status": not an answer of the Prometheus HTTP API`)
+		return s.errAt(start, start, start+40, `no "status": not an answer of the Prometheus HTTP API`)
 	case p.status != "success":
 		return s.errAt(p.statusAt, p.statusAt, p.statusAt+40, "Prometheus answered status %q: %s: %s", p.status, p.errorType, p.errorText)
 	}

@@ -1,7 +1,9 @@
 // Package promjson reads what the Prometheus HTTP API answers to a range
 // query, the way a researcher exports the engine's series from a
 // Prometheus server: the JSON of /api/v1/query_range (resultType matrix),
-// one file, or a directory of files with one query each. Each distinct
+// one file (with one answer, or several appended one after another, as a
+// loop of curl -s … >> file leaves them), or a directory of files with
+// one query each. Each distinct
 // time becomes one schema.EngineSample, through the promseries Timeline
 // that also serves the timestamped exposition forms (which series, and how
 // engines, ranks and counters combine, are promseries').

@@ -552,3 +552,25 @@ func TestPromtoolQueryRange(t *testing.T) {
 		t.Errorf("an empty matrix: got %q", got)
 	}
 }
+
+// TestAppendedAnswers reads answers appended to one file, as a loop of
+// curl -s … >> query_range.json leaves them (Prometheus ends an answer
+// without a newline, so they meet as "}{"): each is read as if in a file
+// of its own, and an error in one is located in the file.
+func TestAppendedAnswers(t *testing.T) {
+	running := doc(`{"metric":{"__name__":"vllm:num_requests_running","engine":"0"},"values":[[1790000005,"2"],[1790000010,"3"]]}`)
+	prompt := doc(`{"metric":{"__name__":"vllm:prompt_tokens_total","engine":"0"},"values":[[1790000005,"100"],[1790000010,"150"]]}`)
+	want := []string{
+		"line=1 t=5.000 metrics/scrape engine=0 run=2 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=1 t=10.000 metrics/scrape engine=0 run=3 wait=- kv=- dt=5 queries=- hits=- prompt=50 gen=- preempt=-",
+	}
+	got, _ := read(t, running+prompt)
+	check(t, got, want)
+	got, _ = read(t, running+"\n"+prompt+"\n")
+	check(t, got, want)
+	bad := `{"status":"error","errorType":"timeout","error":"query timed out"}`
+	got, _ = read(t, running+"\n"+bad)
+	if len(got) != 3 || got[0] != `error: query_range.json:2:11: Prometheus answered status "error": timeout: query timed out` {
+		t.Errorf("got %q", got)
+	}
+}
