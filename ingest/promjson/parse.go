@@ -233,6 +233,12 @@ func (p *parser) data() error {
 	s := &p.s
 	s.ws()
 	at := s.i
+	if at < len(s.b) && s.b[at] == '[' {
+		// docs/querying/api.md: /api/v1/series, /labels and
+		// /query_exemplars answer a list as their data.
+		return s.errAt(at, at, at+40, `data is a list, as /api/v1/series, /api/v1/labels or /api/v1/query_exemplars answer: `+
+			`not a query's result; export the series with /api/v1/query_range`)
+	}
 	err := s.object(func(k []byte) (err error) {
 		switch string(k) {
 		case "resultType":

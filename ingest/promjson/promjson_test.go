@@ -188,6 +188,9 @@ func TestErrors(t *testing.T) {
 		{doc(`{"metric":{"__name__":"vllm:num_requests_running","a":"\q"},"values":[]}`), `query_range.json:1:116: invalid escape \q`},
 		{doc(`{"metric":{"__name__":"vllm:num_requests_running","a":"\u00e9\ud83d\ude00"},"values":[[1790000005,"1"]]}`), ``},
 		{strings.Repeat("[", 600), `query_range.json:1:2: unexpected '[', want '{'`},
+		// /api/v1/series (docs/querying/api.md "Finding series by label matchers").
+		{`{"status":"success","data":[{"__name__":"vllm:num_requests_running","engine":"0","job":"vllm"}]}`,
+			`query_range.json:1:28: data is a list, as /api/v1/series, /api/v1/labels or /api/v1/query_exemplars answer: not a query's result; export the series with /api/v1/query_range`},
 		// promtool query instant -o json: a bare vector.
 		{`[{"metric":{"__name__":"vllm:num_requests_running","engine":"0"},"value":[1790000005.781,"1"]}]` + "\n",
 			`query_range.json:1:74: an instant vector's sample ("value", as /api/v1/query or promtool query instant give): want a range query's series ("values"), the answer of /api/v1/query_range or promtool query range`},
