@@ -170,6 +170,36 @@ func TestCounterRecreated(t *testing.T) {
 	}
 }
 
+// TestCounterRecreatedPaired: each _created series is paired with its own
+// counter: of two vLLM engines only the one whose creation time changed
+// resets the sample, and an unchanged one does not, whatever its order in
+// the scrape; SGLang's prompt counter, which feeds two fields (Dynamo runs
+// SGLang without multiprocess mode, so its counters have _created too), is
+// paired once.
+func TestCounterRecreatedPaired(t *testing.T) {
+	vllm := func(ts string, p0, p1 float64, c0, c1 string) string {
+		return "# scrape " + ts + "\n" +
+			"vllm:prompt_tokens_created{engine=\"1\"} " + c1 + "\n" +
+			fmt.Sprintf("vllm:prompt_tokens_total{engine=\"0\"} %v\nvllm:prompt_tokens_total{engine=\"1\"} %v\n", p0, p1) +
+			"vllm:prompt_tokens_created{engine=\"0\"} " + c0 + "\n"
+	}
+	checkRead(t, vllm("1001", 10, 20, "5.5", "6.5")+vllm("1002", 30, 50, "5.5", "6.5")+vllm("1003", 40, 60, "5.5", "7.5")+vllm("1004", 45, 70, "5.5", "7.5"),
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=6 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=50 gen=- preempt=-",
+		"line=11 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=- RESET",
+		"line=16 t=4.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=15 gen=- preempt=-",
+	)
+	sglang := func(ts string, p float64, c string) string {
+		return "# scrape " + ts + "\n" + fmt.Sprintf("sglang:prompt_tokens_total{model_name=\"m\"} %v\n", p) +
+			"sglang:prompt_tokens_created{model_name=\"m\"} " + c + "\n"
+	}
+	checkRead(t, sglang("1001", 10, "5.5")+sglang("1002", 30, "5.5")+sglang("1003", 40, "9.5"),
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=4 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=20 hits=- prompt=20 gen=- preempt=-",
+		"line=7 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=- RESET",
+	)
+}
+
 // TestHelpRepeat checks the fallback split: a HELP or TYPE seen twice starts
 // a new scrape, which has no time without a "# scrape" line, whatever its
 // samples carry; deltas then span the scrapes in error.
