@@ -27,6 +27,10 @@ type parser struct {
 	// /api/v1/export line has at the top and an answer has not ("metric",
 	// "values", "timestamps"), -1 when none came.
 	exportAt int
+	// grafanaAt is the offset of a top-level member that Grafana's panel
+	// exports have and an answer has not ("results", "series", "schema"),
+	// -1 when none came.
+	grafanaAt int
 
 	ls  []promseries.Label
 	pts []rawPoint // the points of the series being read
@@ -56,11 +60,34 @@ func (p *parser) fault(pt *rawPoint, err error, at int) {
 	pt.bad, pt.badAt = int32(len(p.bad)), int32(at)
 }
 
-// document reads the whole answer.
+// document reads the whole input: one answer, or several one after the
+// other (a loop of curl -s … >> file appends them), or promtool's bare
+// matrix.
 func (p *parser) document() error {
 	s := &p.s
-	p.statusAt, p.resultTypeAt, p.exportAt = -1, -1, -1
 	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == '[' {
+		return p.bare()
+	}
+	for {
+		if err := p.answer(); err != nil {
+			return err
+		}
+		s.ws()
+		if s.i == len(s.b) {
+			return nil
+		}
+		if s.b[s.i] != '{' {
+			return s.fail("text after the JSON document")
+		}
+	}
+}
+
+// answer reads one answer, an object, from the current offset.
+func (p *parser) answer() error {
+	s := &p.s
+	p.status, p.resultType, p.errorType, p.errorText = "", "", "", ""
+	p.statusAt, p.resultTypeAt, p.exportAt, p.grafanaAt = -1, -1, -1, -1
 	start := s.i
 	err := s.object(func(k []byte) (err error) {
 		switch string(k) {
@@ -81,26 +108,35 @@ func (p *parser) document() error {
 				p.exportAt = s.i
 			}
 			err = s.skip(0)
+		case "results", "series", "schema":
+			if p.grafanaAt < 0 {
+				p.grafanaAt = start
+			}
+			err = s.skip(0)
 		default:
 			err = s.skip(0)
 		}
 		return err
 	})
 	if err != nil {
+		if p.statusAt < 0 && p.grafanaAt >= 0 {
+			// A frame's data has no resultType: the form is the
+			// error, not that.
+			return s.errAt(p.grafanaAt, p.grafanaAt, p.grafanaAt+80, "%s", errGrafana)
+		}
 		return err
+	}
+	if p.statusAt < 0 && p.grafanaAt >= 0 {
+		return s.errAt(p.grafanaAt, p.grafanaAt, p.grafanaAt+80, "%s", errGrafana)
 	}
 	if p.statusAt < 0 && p.exportAt >= 0 {
 		// Said before the text that follows it, which for JSON lines is
 		// the next series: the form is the error, not its second line.
 		return s.errAt(start, start, start+80, "%s", errExport)
 	}
-	s.ws()
-	if s.i < len(s.b) {
-		return s.fail("text after the JSON document")
-	}
 	switch {
 	case p.statusAt < 0:
-		return s.errAt(0, 0, 40, `no "status": not an answer of the Prometheus HTTP API`)
+		return s.errAt(start, start, start+40, `no "status": not an answer of the Prometheus HTTP API`)
 	case p.status != "success":
 		return s.errAt(p.statusAt, p.statusAt, p.statusAt+40, "Prometheus answered status %q: %s: %s", p.status, p.errorType, p.errorText)
 	}
@@ -111,6 +147,35 @@ func (p *parser) document() error {
 var errExport = errors.New(`a VictoriaMetrics /api/v1/export answer (JSON lines, one series per line: ` +
 	`{"metric":{…},"values":[…],"timestamps":[<ms>…]}), not a form outlast reads: ` +
 	`export the series with /api/v1/query_range, which VictoriaMetrics answers as Prometheus does (docs/run-format.md, metrics)`)
+
+// bare reads a matrix without the API's envelope, an array of series: what
+// promtool query -o json range prints (prometheus/prometheus
+// cmd/promtool/main.go, jsonPrinter.printValue: the client's model.Value
+// through encoding/json, prometheus/common model.SampleStream, whose times
+// are seconds with up to three decimals and whose values are strings). Its
+// series are read as an answer's; an instant vector's samples (promtool
+// query instant) and Grafana's frames are refused as series.
+func (p *parser) bare() error {
+	s := &p.s
+	if err := s.array(p.series); err != nil {
+		return err
+	}
+	s.ws()
+	if s.i < len(s.b) {
+		return s.fail("text after the JSON document")
+	}
+	return nil
+}
+
+// errGrafana is the reason of the error for Grafana's JSON of a panel's
+// data: its data source API's answer (/api/ds/query: {"results":{"A":
+// {"frames":[…]}}}, grafana/grafana docs/sources/developers/http_api/
+// data_source.md), the inspector's "Panel data" ({"state","series",
+// "timeRange",…}, public/app/features/inspector) or one of its data
+// frames ({"schema","data"}).
+var errGrafana = errors.New(`Grafana's JSON of a panel's data (its data source API's answer, or Inspect > JSON > Panel data or DataFrame JSON), ` +
+	`not a form outlast reads: a panel's frames are its query at Grafana's step, most often an expression, not the engine's series. ` +
+	`Export the series themselves with /api/v1/query_range, which Grafana also proxies (docs/run-format.md, metrics)`)
 
 // partial reads VictoriaMetrics' isPartial, a boolean: true when some
 // vmstorage nodes did not answer, so that series or points may be
@@ -168,12 +233,26 @@ func (p *parser) data() error {
 	s := &p.s
 	s.ws()
 	at := s.i
+	if at < len(s.b) && s.b[at] == '[' {
+		// docs/querying/api.md: /api/v1/series, /labels and
+		// /query_exemplars answer a list as their data.
+		return s.errAt(at, at, at+40, `data is a list, as /api/v1/series, /api/v1/labels or /api/v1/query_exemplars answer: `+
+			`not a query's result; export the series with /api/v1/query_range`)
+	}
 	err := s.object(func(k []byte) (err error) {
 		switch string(k) {
 		case "resultType":
 			p.resultType, p.resultTypeAt, err = p.text()
 		case "result":
-			err = s.array(p.series)
+			if p.resultTypeAt >= 0 && p.resultType != "matrix" {
+				// A vector, scalar or string answer, refused by its
+				// resultType below: a scalar's or string's result is
+				// no array of series, and reading it as one would
+				// report its syntax instead of its type.
+				err = s.skip(0)
+			} else {
+				err = s.array(p.series)
+			}
 		default:
 			err = s.skip(0)
 		}
@@ -199,9 +278,18 @@ func (p *parser) series() error {
 	s.ws()
 	at := s.i
 	p.ls, p.pts, p.bad, p.cur = p.ls[:0], p.pts[:0], p.bad[:0], -2
-	metricAt, histAt := -1, -1
+	metricAt, histAt, valueAt, frameAt := -1, -1, -1, -1
+	hasValues := false
 	err := s.object(func(k []byte) (err error) {
 		switch string(k) {
+		case "value": // an instant vector's sample
+			s.ws()
+			valueAt = s.i
+			err = s.skip(0)
+		case "schema": // a Grafana data frame
+			s.ws()
+			frameAt = s.i
+			err = s.skip(0)
 		case "metric":
 			s.ws()
 			metricAt = s.i
@@ -210,6 +298,7 @@ func (p *parser) series() error {
 				err = p.resolve(name, metricAt)
 			}
 		case "values":
+			hasValues = true
 			err = p.values()
 		case "histograms":
 			s.ws()
@@ -223,8 +312,14 @@ func (p *parser) series() error {
 	if err != nil {
 		return err
 	}
-	if metricAt < 0 {
+	switch {
+	case frameAt >= 0 && metricAt < 0:
+		return s.errAt(at, at, at+80, "%s", errGrafana)
+	case metricAt < 0:
 		return s.errAt(at, at, s.i, `series has no "metric"`)
+	case valueAt >= 0 && !hasValues:
+		return s.errAt(valueAt, valueAt, valueAt+40, `an instant vector's sample ("value", as /api/v1/query or promtool query instant give): `+
+			`want a range query's series ("values"), the answer of /api/v1/query_range or promtool query range`)
 	}
 	if histAt >= 0 && p.cur != -1 {
 		return s.errAt(histAt, histAt, histAt+40, "%s has native histogram points: want float values", promseries.Name(p.r.tl.Metric(p.cur)))

@@ -1,7 +1,9 @@
 // Package promjson reads what the Prometheus HTTP API answers to a range
 // query, the way a researcher exports the engine's series from a
 // Prometheus server: the JSON of /api/v1/query_range (resultType matrix),
-// one file, or a directory of files with one query each. Each distinct
+// one file (with one answer, or several appended one after another, as a
+// loop of curl -s … >> file leaves them), or a directory of files with
+// one query each. Each distinct
 // time becomes one schema.EngineSample, through the promseries Timeline
 // that also serves the timestamped exposition forms (which series, and how
 // engines, ranks and counters combine, are promseries').
@@ -27,14 +29,22 @@
 // (docs/victoriametrics/Cluster-VictoriaMetrics.md: some vmstorage nodes
 // did not answer), as a WARNING. An answer of status "error" is refused
 // with its errorType and error; a resultType other than matrix (an instant
-// query's vector) is refused; a series without __name__ (the result of
+// query's vector, scalar or string) is refused as such, its result read
+// over; a series without __name__ (the result of
 // rate() or sum()) is refused, for outlast needs the raw counters; native
 // histograms ("histograms") of a metric outlast reads are refused.
 // /api/v1/query with a range selector (vllm:…[1h]) answers a matrix of the
-// raw samples at their scrape times, read the same way. VictoriaMetrics'
-// /api/v1/export JSON lines (docs/victoriametrics/README.md, "How to export
+// raw samples at their scrape times, read the same way, and so is the
+// matrix without its envelope, an array of series, that promtool query -o
+// json range prints (cmd/promtool/main.go jsonPrinter; an instant
+// vector's samples, "value", from promtool query -o json instant, are
+// refused). VictoriaMetrics' /api/v1/export JSON lines (docs/victoriametrics/README.md, "How to export
 // data in JSON line format": {"metric","values","timestamps"} per series)
-// are another form, refused as such at their first line.
+// are another form, refused as such at their first line, and so is
+// Grafana's JSON of a panel's data (its /api/ds/query answer, the
+// inspector's Panel data or a DataFrame JSON frame: a top-level "results",
+// "series" or "schema" and no "status"), which is a panel's query at
+// Grafana's step, not the series.
 //
 // Errors are *textpos.ParseErrors at the line and byte column of the
 // offending value (an answer is usually one line); their raw text is the
@@ -152,10 +162,17 @@ func readAll(lr *lineio.Reader) ([]byte, error) {
 
 // Looks reports whether b, the start of an input, is a JSON object: its
 // first byte after whitespace is '{' and a member name and its colon
-// follow. A sample of the exposition formats may begin with '{' too,
+// follow; or an array of them (promtool query -o json range), or an
+// empty array. A sample of the exposition formats may begin with '{' too,
 // followed by a quoted metric name and a comma or brace.
 func Looks(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n\ufeff")
+	if len(b) > 0 && b[0] == '[' {
+		b = bytes.TrimLeft(b[1:], " \t\r\n")
+		if len(b) > 0 && b[0] == ']' {
+			return true
+		}
+	}
 	if len(b) == 0 || b[0] != '{' {
 		return false
 	}

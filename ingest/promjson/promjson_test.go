@@ -135,6 +135,23 @@ func TestErrors(t *testing.T) {
 		{`{"status":"success","data":{"resultType":"vector","result":[]}}`,
 			`query_range.json:1:42: resultType "vector": want "matrix", the answer of /api/v1/query_range (or of /api/v1/query with a range selector such as [1h])`},
 		{`{"status":"success","data":{"result":[]}}`, `query_range.json:1:28: data has no "resultType"`},
+		// An instant query's answers (docs/querying/api.md "Expression
+		// query result formats"): refused by their resultType, not by
+		// the shape of their result.
+		{`{"status":"success","data":{"resultType":"scalar","result":[1790000005.781,"1"]}}`,
+			`query_range.json:1:42: resultType "scalar": want "matrix", the answer of /api/v1/query_range (or of /api/v1/query with a range selector such as [1h])`},
+		{`{"status":"success","data":{"resultType":"string","result":[1790000005.781,"vllm"]}}`,
+			`query_range.json:1:42: resultType "string": want "matrix", the answer of /api/v1/query_range (or of /api/v1/query with a range selector such as [1h])`},
+		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"vllm:num_requests_running","engine":"0"},"value":[1790000005.781,"1"]}]}}`,
+			`query_range.json:1:42: resultType "vector": want "matrix", the answer of /api/v1/query_range (or of /api/v1/query with a range selector such as [1h])`},
+		// Grafana's JSON of a panel's data: its data source API's answer,
+		// the inspector's Panel data, one DataFrame JSON frame.
+		{`{"results":{"A":{"status":200,"frames":[{"schema":{"refId":"A","fields":[{"name":"Time","type":"time"},{"name":"Value","type":"number","labels":{"__name__":"vllm:num_requests_running","engine":"0"}}]},"data":{"values":[[1790000005000],[1]]}}]}}}`,
+			`query_range.json:1:1: ` + errGrafana.Error()},
+		{"{\n  \"state\": \"Done\",\n  \"series\": [],\n  \"timeRange\": {\"from\": \"2026-10-27T12:00:00.000Z\"}\n}\n",
+			`query_range.json:1:1: ` + errGrafana.Error()},
+		{`{"schema":{"refId":"A","fields":[]},"data":{"values":[[1790000005000],[1]]}}`,
+			`query_range.json:1:1: ` + errGrafana.Error()},
 		{doc(`{"metric":{"engine":"0"},"values":[[1790000005,"1"]]}`),
 			`query_range.json:1:71: series has no __name__: export the series itself (query=vllm:num_requests_running), not an expression such as rate() or sum()`},
 		{doc(`{"values":[[1790000005,"1"]]}`), `query_range.json:1:61: series has no "metric"`},
@@ -170,7 +187,17 @@ func TestErrors(t *testing.T) {
 		{doc(`{"metric":{"__name__":"vllm:num_requests_running","a":"` + "\xff" + `"},"values":[]}`), `query_range.json:1:115: string is not valid UTF-8`},
 		{doc(`{"metric":{"__name__":"vllm:num_requests_running","a":"\q"},"values":[]}`), `query_range.json:1:116: invalid escape \q`},
 		{doc(`{"metric":{"__name__":"vllm:num_requests_running","a":"\u00e9\ud83d\ude00"},"values":[[1790000005,"1"]]}`), ``},
-		{strings.Repeat("[", 600), `query_range.json:1:1: unexpected '[', want '{'`},
+		{strings.Repeat("[", 600), `query_range.json:1:2: unexpected '[', want '{'`},
+		// /api/v1/series (docs/querying/api.md "Finding series by label matchers").
+		{`{"status":"success","data":[{"__name__":"vllm:num_requests_running","engine":"0","job":"vllm"}]}`,
+			`query_range.json:1:28: data is a list, as /api/v1/series, /api/v1/labels or /api/v1/query_exemplars answer: not a query's result; export the series with /api/v1/query_range`},
+		// promtool query instant -o json: a bare vector.
+		{`[{"metric":{"__name__":"vllm:num_requests_running","engine":"0"},"value":[1790000005.781,"1"]}]` + "\n",
+			`query_range.json:1:74: an instant vector's sample ("value", as /api/v1/query or promtool query instant give): want a range query's series ("values"), the answer of /api/v1/query_range or promtool query range`},
+		// Grafana's Inspect > JSON > DataFrame JSON, pretty-printed.
+		{"[\n  {\n    \"schema\": {\"refId\": \"A\", \"fields\": []},\n    \"data\": {\"values\": [[1790000005000], [1]]}\n  }\n]\n",
+			`query_range.json:2:3: ` + errGrafana.Error()},
+		{`[{"metric":{"__name__":"vllm:num_requests_running"},"values":[[1790000005,"1"]]}] x`, `query_range.json:1:83: text after the JSON document`},
 		{`{"status":"success","x":` + strings.Repeat("[", 600), `query_range.json:1:538: values nested deeper than 512`},
 	}
 	for _, c := range cases {
@@ -295,11 +322,12 @@ func scrapesAtSteps(t *testing.T) []string {
 }
 
 // TestExports reads the query_range answers made from the vllm-2026
-// scrapes, one file per query and all in one, against scrapesAtSteps.
+// scrapes, one file per query, all in one, and all in one as promtool
+// query -o json range prints it, against scrapesAtSteps.
 func TestExports(t *testing.T) {
 	want := scrapesAtSteps(t)
 	files, _ := filepath.Glob(filepath.Join(exports, "query_range", "*.json"))
-	for _, set := range [][]string{files, {filepath.Join(exports, "query_range_all.json")}} {
+	for _, set := range [][]string{files, {filepath.Join(exports, "query_range_all.json")}, {filepath.Join(exports, "promtool-query-range.json")}} {
 		var inputs []*lineio.Reader
 		for _, f := range set {
 			lr, err := lineio.Open(f, filepath.Base(f))
@@ -412,7 +440,9 @@ func TestVictoriaMetrics(t *testing.T) {
 		{"not a boolean", `{"status":"success","isPartial":"yes","data":{"resultType":"matrix","result":[]}}`,
 			[]string{`error: query_range.json:1:33: isPartial: want true or false, got a string ("yes")`}, ""},
 		{"guide", string(readertest.ReadFile(t, exports, "vm-guide-query-vector-isPartial-stats.json")),
-			[]string{`error: query_range.json:8:19: series has no __name__: export the series itself (query=vllm:num_requests_running), not an expression such as rate() or sum()`}, ""},
+			// An instant vector, refused by its resultType (before its
+			// series, which has no __name__, is looked at).
+			[]string{`error: query_range.json:5:19: resultType "vector": want "matrix", the answer of /api/v1/query_range (or of /api/v1/query with a range selector such as [1h])`}, ""},
 		{"export", string(readertest.ReadFile(t, exports, "vm-readme-export-jsonl.json")),
 			[]string{"error: query_range.json:1:1: " + errExport.Error()}, ""},
 		{"export, one line", `{"metric":{"__name__":"vllm:num_requests_running"},"values":[1],"timestamps":[1790000005000]}`,
@@ -472,5 +502,78 @@ func TestUnderscoreAndServers(t *testing.T) {
 		`{instance="10.0.0.1:30000", job="sglang"}, {instance="10.0.0.2:30000", job="sglang"}`
 	if len(info.Notes) != 1 || !strings.HasPrefix(info.Notes[0], want) || info.Engine != "sglang" {
 		t.Errorf("engine %q, notes %q\nwant one beginning %q", info.Engine, info.Notes, want)
+	}
+}
+
+// TestCounterRecreated: the engine was down between 1790000010 and
+// 1790000200 (no points) and came back with a new prompt_tokens series
+// (its _created series, which a Prometheus server stores beside vLLM's
+// counters, changed) that had already passed the old count: a reset, not
+// a delta of 300-100.
+func TestCounterRecreated(t *testing.T) {
+	got, info := read(t, doc(
+		`{"metric":{"__name__":"vllm:prompt_tokens_total","engine":"0","job":"vllm"},"values":[[1790000005,"50"],[1790000010,"100"],[1790000200,"300"],[1790000205,"350"]]}`,
+		`{"metric":{"__name__":"vllm:prompt_tokens_created","engine":"0","job":"vllm"},"values":[[1790000005,"1789999000.25"],[1790000010,"1789999000.25"],[1790000200,"1790000150.5"],[1790000205,"1790000150.5"]]}`,
+	))
+	check(t, got, []string{
+		"line=1 t=5.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=1 t=10.000 metrics/scrape engine=0 run=- wait=- kv=- dt=5 queries=- hits=- prompt=50 gen=- preempt=-",
+		"line=1 t=200.000 metrics/scrape engine=0 run=- wait=- kv=- dt=190 queries=- hits=- prompt=- gen=- preempt=- RESET",
+		"line=1 t=205.000 metrics/scrape engine=0 run=- wait=- kv=- dt=5 queries=- hits=- prompt=50 gen=- preempt=-",
+	})
+	if info.CounterResets != 1 {
+		t.Errorf("CounterResets = %d, want 1", info.CounterResets)
+	}
+}
+
+// TestPromtoolQueryRange reads what promtool query -o json range prints
+// (cmd/promtool/main.go jsonPrinter: the matrix alone, no envelope, times
+// as prometheus/common model.Time writes them: seconds with up to three
+// decimals, trailing zeros dropped) as the same answer with its envelope.
+func TestPromtoolQueryRange(t *testing.T) {
+	series := []string{
+		`{"metric":{"__name__":"vllm:num_requests_running","engine":"0","instance":"vllm-0:8000","job":"vllm"},"values":[[1790000005,"2"],[1790000010.05,"3"],[1790000015.1,"1"]]}`,
+		`{"metric":{"__name__":"vllm:prompt_tokens_total","engine":"0","instance":"vllm-0:8000","job":"vllm"},"values":[[1790000005,"100"],[1790000010.05,"150"],[1790000015.1,"400"]]}`,
+	}
+	want := []string{
+		"line=1 t=5.000 metrics/scrape engine=0 run=2 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=1 t=10.050 metrics/scrape engine=0 run=3 wait=- kv=- dt=5.05 queries=- hits=- prompt=50 gen=- preempt=-",
+		"line=1 t=15.100 metrics/scrape engine=0 run=1 wait=- kv=- dt=5.05 queries=- hits=- prompt=250 gen=- preempt=-",
+	}
+	bare := "[" + strings.Join(series, ",") + "]\n"
+	got, info := read(t, bare)
+	check(t, got, want)
+	enveloped, _ := read(t, doc(series...))
+	check(t, enveloped, want)
+	if info.Engine != "vllm" || info.Scrapes != 3 {
+		t.Errorf("%+v", info)
+	}
+	if !Looks([]byte(bare)) || !Looks([]byte("[]\n")) || !Looks([]byte(" [\n  {\n    \"metric\": {")) || Looks([]byte("[[")) || Looks([]byte("[1]")) {
+		t.Error("Looks: want true for an array of objects or an empty one, false for other arrays")
+	}
+	if got, _ := read(t, "[]\n"); len(got) != 0 {
+		t.Errorf("an empty matrix: got %q", got)
+	}
+}
+
+// TestAppendedAnswers reads answers appended to one file, as a loop of
+// curl -s … >> query_range.json leaves them (Prometheus ends an answer
+// without a newline, so they meet as "}{"): each is read as if in a file
+// of its own, and an error in one is located in the file.
+func TestAppendedAnswers(t *testing.T) {
+	running := doc(`{"metric":{"__name__":"vllm:num_requests_running","engine":"0"},"values":[[1790000005,"2"],[1790000010,"3"]]}`)
+	prompt := doc(`{"metric":{"__name__":"vllm:prompt_tokens_total","engine":"0"},"values":[[1790000005,"100"],[1790000010,"150"]]}`)
+	want := []string{
+		"line=1 t=5.000 metrics/scrape engine=0 run=2 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=1 t=10.000 metrics/scrape engine=0 run=3 wait=- kv=- dt=5 queries=- hits=- prompt=50 gen=- preempt=-",
+	}
+	got, _ := read(t, running+prompt)
+	check(t, got, want)
+	got, _ = read(t, running+"\n"+prompt+"\n")
+	check(t, got, want)
+	bad := `{"status":"error","errorType":"timeout","error":"query timed out"}`
+	got, _ = read(t, running+"\n"+bad)
+	if len(got) != 3 || got[0] != `error: query_range.json:2:11: Prometheus answered status "error": timeout: query timed out` {
+		t.Errorf("got %q", got)
 	}
 }

@@ -47,7 +47,8 @@
 // Filtering. expfmt allocates for every line it parses, and most of a
 // scrape is families outlast does not read (Python, process and HTTP
 // metrics, histograms). Only the HELP, TYPE and sample lines of the known
-// metrics go to expfmt, so everything stored is still parsed by expfmt, but
+// metrics go to expfmt (of the counters' _created series, the samples
+// alone), so everything stored is still parsed by expfmt, but
 // lines of other families are not syntax-checked: a malformed line there is
 // not an error. The splitter still sees every line, so scrapes split as
 // before, and errors keep their file lines. TimedReader likewise reads only
@@ -81,16 +82,16 @@ type Reader struct {
 	done      bool
 	truncLine int // the last line had no newline: its scrape is incomplete
 
-	c     chunk
-	gen   uint64 // the current chunk's generation
-	names map[string]*nameState
-	order nameOrder
-	cm    comment
-	known bool       // the name of cm, a HELP or TYPE line, is read
-	last  *nameState // of the last HELP or TYPE line
-	pipe  *ordered.Pipeline[*scrape]
-	free  chan *scrape // scrapes done with, for their buffers
-	b     *promseries.Builder
+	c      chunk
+	gen    uint64 // the current chunk's generation
+	names  map[string]*nameState
+	order  nameOrder
+	cm     comment
+	header bool       // cm, a HELP or TYPE line, is kept (nameState.header)
+	last   *nameState // of the last HELP or TYPE line
+	pipe   *ordered.Pipeline[*scrape]
+	free   chan *scrape // scrapes done with, for their buffers
+	b      *promseries.Builder
 }
 
 // NewReader returns a Reader of the scrapes in lr.

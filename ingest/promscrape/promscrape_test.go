@@ -123,6 +123,83 @@ func TestCounterReset(t *testing.T) {
 	}
 }
 
+// TestCounterRecreated: an engine that restarted between two scrapes and
+// has since passed its old count shows it only in its counters' _created
+// series (prometheus_client writes one beside each counter outside
+// multiprocess mode, as vLLM's /metrics has them: a gauge family of its
+// own, fixtures/real/vllm-2026/metrics.prom). The scrapes in between
+// failed (curl printed nothing while the engine was down), so nothing
+// went down: without _created the delta 300-100 would be a silent guess.
+func TestCounterRecreated(t *testing.T) {
+	scrape := func(ts string, prompt float64, created string) string {
+		s := "# scrape " + ts + "\n"
+		if created == "" {
+			return s // a failed scrape
+		}
+		return s + "# HELP vllm:prompt_tokens_total Number of prefill tokens processed.\n" +
+			"# TYPE vllm:prompt_tokens_total counter\n" +
+			fmt.Sprintf("vllm:prompt_tokens_total{engine=\"0\",model_name=\"m\"} %v\n", prompt) +
+			"# HELP vllm:prompt_tokens_created Number of prefill tokens processed.\n" +
+			"# TYPE vllm:prompt_tokens_created gauge\n" +
+			"vllm:prompt_tokens_created{engine=\"0\",model_name=\"m\"} " + created + "\n"
+	}
+	in := scrape("1001", 100, "1.7931022225249999e+09") + scrape("1002", 150, "1.7931022225249999e+09") +
+		scrape("1003", 0, "") + scrape("1004", 0, "") +
+		scrape("1005", 300, "1.7931025105e+09") + // restarted: new series, already past 150
+		scrape("1006", 400, "1.7931025105e+09")
+	info := checkRead(t, in,
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=8 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=50 gen=- preempt=-",
+		"line=15 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=16 t=4.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=17 t=5.000 metrics/scrape engine=0 run=- wait=- kv=- dt=3 queries=- hits=- prompt=- gen=- preempt=- RESET",
+		"line=24 t=6.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=100 gen=- preempt=-",
+	)
+	if info.CounterResets != 1 || info.Unrecognised != 2 {
+		t.Errorf("CounterResets = %d, Unrecognised = %d, want 1 and 2", info.CounterResets, info.Unrecognised)
+	}
+
+	// The same export with its timestamps (a Prometheus server's
+	// /federate): the restart shows in _created there too.
+	fed := "# TYPE vllm:prompt_tokens_total untyped\n" +
+		"vllm:prompt_tokens_total{engine=\"0\"} 100 1793102405000\nvllm:prompt_tokens_created{engine=\"0\"} 1.7931022225249999e+09 1793102405000\n" +
+		"vllm:prompt_tokens_total{engine=\"0\"} 300 1793102600000\nvllm:prompt_tokens_created{engine=\"0\"} 1.7931025105e+09 1793102600000\n"
+	got, _ := readTimed(t, fed, "prometheus-text", t0)
+	if len(got) != 2 || !strings.HasSuffix(got[1], "RESET") {
+		t.Errorf("federate: got %q, want the second sample a RESET", got)
+	}
+}
+
+// TestCounterRecreatedPaired: each _created series is paired with its own
+// counter: of two vLLM engines only the one whose creation time changed
+// resets the sample, and an unchanged one does not, whatever its order in
+// the scrape; SGLang's prompt counter, which feeds two fields (Dynamo runs
+// SGLang without multiprocess mode, so its counters have _created too), is
+// paired once.
+func TestCounterRecreatedPaired(t *testing.T) {
+	vllm := func(ts string, p0, p1 float64, c0, c1 string) string {
+		return "# scrape " + ts + "\n" +
+			"vllm:prompt_tokens_created{engine=\"1\"} " + c1 + "\n" +
+			fmt.Sprintf("vllm:prompt_tokens_total{engine=\"0\"} %v\nvllm:prompt_tokens_total{engine=\"1\"} %v\n", p0, p1) +
+			"vllm:prompt_tokens_created{engine=\"0\"} " + c0 + "\n"
+	}
+	checkRead(t, vllm("1001", 10, 20, "5.5", "6.5")+vllm("1002", 30, 50, "5.5", "6.5")+vllm("1003", 40, 60, "5.5", "7.5")+vllm("1004", 45, 70, "5.5", "7.5"),
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=6 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=50 gen=- preempt=-",
+		"line=11 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=- RESET",
+		"line=16 t=4.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=15 gen=- preempt=-",
+	)
+	sglang := func(ts string, p float64, c string) string {
+		return "# scrape " + ts + "\n" + fmt.Sprintf("sglang:prompt_tokens_total{model_name=\"m\"} %v\n", p) +
+			"sglang:prompt_tokens_created{model_name=\"m\"} " + c + "\n"
+	}
+	checkRead(t, sglang("1001", 10, "5.5")+sglang("1002", 30, "5.5")+sglang("1003", 40, "9.5"),
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=4 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=20 hits=- prompt=20 gen=- preempt=-",
+		"line=7 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=- RESET",
+	)
+}
+
 // TestHelpRepeat checks the fallback split: a HELP or TYPE seen twice starts
 // a new scrape, which has no time without a "# scrape" line, whatever its
 // samples carry; deltas then span the scrapes in error.
@@ -411,6 +488,35 @@ sglang:num_retracted_requests_total{%s} %v
 		// The series changed identity: the old one vanished, so a reset.
 		"line=7 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=- RESET",
 		"line=10 t=4.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=10 hits=4 prompt=10 gen=- preempt=-",
+	)
+}
+
+// TestSGLangPriority: with --enable-priority-scheduling SGLang labels every
+// scheduler series priority="" and writes num_running_reqs and
+// num_queue_reqs twice over: the total under priority="", and each
+// priority's part under priority="<n>" (python/sglang/srt/metrics/
+// collector.py, SchedulerMetricsCollector.init_new and
+// _log_gauge_queue_count). The parts are left out, not added to the total;
+// a Prometheus server drops the empty label, so the total may come
+// without it.
+func TestSGLangPriority(t *testing.T) {
+	l := `engine_type="unified",model_name="m",moe_ep_rank="0",pp_rank="0",`
+	in := "# scrape 1001\n" +
+		"sglang:num_running_reqs{" + l + `priority="",tp_rank="0"} 5.0` + "\n" +
+		"sglang:num_running_reqs{" + l + `priority="0",tp_rank="0"} 3.0` + "\n" +
+		"sglang:num_running_reqs{" + l + `priority="10",tp_rank="0"} 2.0` + "\n" +
+		"sglang:num_queue_reqs{" + l + `priority="",tp_rank="0"} 7.0` + "\n" +
+		"sglang:num_queue_reqs{" + l + `priority="0",tp_rank="0"} 7.0` + "\n" +
+		"sglang:num_queue_reqs{" + l + `priority="10",tp_rank="0"} 0.0` + "\n" +
+		"sglang:token_usage{" + l + `priority="",tp_rank="0"} 0.5` + "\n" +
+		"# scrape 1002\n" + // as a Prometheus server's /federate gives them: no empty label
+		`sglang:num_running_reqs{engine_type="unified",model_name="m",tp_rank="0"} 6.0` + "\n" +
+		`sglang:num_running_reqs{engine_type="unified",model_name="m",priority="0",tp_rank="0"} 6.0` + "\n" +
+		`sglang:num_queue_reqs{engine_type="unified",model_name="m",tp_rank="0"} 1.0` + "\n" +
+		`sglang:num_queue_reqs{engine_type="unified",model_name="m",priority="10",tp_rank="0"} 1.0` + "\n"
+	checkRead(t, in,
+		"line=1 t=1.000 metrics/scrape engine=0 run=5 wait=7 kv=0.5 dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=9 t=2.000 metrics/scrape engine=0 run=6 wait=1 kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=-",
 	)
 }
 

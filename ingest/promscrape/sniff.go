@@ -45,6 +45,48 @@ func laterScrape(lr *lineio.Reader, n int, err error) (string, error) {
 	return "", err
 }
 
+// otherForm names the form of line b, the first of an input that is not
+// blank, when it begins a table or a JSON export rather than exposition
+// text: Grafana's panel exports above all, which researchers take for
+// the series (grafana/grafana packages/grafana-data/src/utils/csv.ts
+// toCSV: a quoted header of field names, or "sep=," first with the Excel
+// header, or "#name#" lines with the full header), which holds nothing
+// outlast can trust: its times are formatted in the browser's time zone
+// and its values as the panel displays them; promtool query's default
+// text of a range query; compressed data; or JSON, which outlast reads
+// only as a range query's answer (ingest/promjson, which the caller tries
+// first: what reaches Sniff is no such answer). "" for any other line.
+func otherForm(b []byte) string {
+	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a byte-order mark, as Grafana's download writes
+	switch {
+	case len(b) == 0:
+		return ""
+	case bytes.HasPrefix(b, []byte{0x1f, 0x8b}) || bytes.HasPrefix(b, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		// The magic numbers of gzip (RFC 1952) and zstd (RFC 8878): a
+		// compressed file whose name does not say so (a /metrics body
+		// saved with Accept-Encoding: gzip and without curl --compressed).
+		return "compressed data (gzip or zstd) in a file whose name does not end in .gz or .zst: " +
+			"name it so (files.metrics in run.yaml), or decompress it"
+	case b[0] == '"' || bytes.HasPrefix(b, []byte("sep=")) || bytes.HasPrefix(b, []byte("#name#")):
+		return "a CSV table (as Grafana's Inspect > Data > Download CSV writes it), not a form outlast reads: " +
+			"its times are formatted in the browser's time zone and its values as the panel shows them. " + exportHint
+	case b[0] != '#' && bytes.HasSuffix(bytes.TrimRight(b, " \t\r"), []byte(" =>")):
+		// prometheus/common model.SampleStream.String: "<metric> =>"
+		// then "<value> @[<time>]" lines, promtool query's default
+		// (promql) output of a range query.
+		return "the text promtool query range prints by default (\"<series> =>\" then \"<value> @[<time>]\" lines), not a form outlast reads: " +
+			"run promtool query -o json range for JSON that outlast reads (docs/run-format.md, metrics)"
+	case b[0] == '[':
+		return "JSON that is not Prometheus' answer to a range query (an array of series, as promtool query -o json range prints), " +
+			"and not exposition text. " + exportHint
+	}
+	return ""
+}
+
+// exportHint says how to export the series in a form outlast reads.
+const exportHint = "Export the series themselves from Prometheus: the JSON of /api/v1/query_range, " +
+	"/federate, or promtool tsdb dump-openmetrics (docs/run-format.md, metrics)"
+
 // Sniff reads the start of the exposition text in lr and returns its form:
 // schema.MetricsScrapes when a "# scrape" line comes before the first
 // sample (or the input holds nothing), else, by the first sample's
@@ -66,6 +108,9 @@ func Sniff(lr *lineio.Reader) (string, error) {
 		i := skipBlank(b, 0)
 		if i == len(b) {
 			continue
+		}
+		if reason := otherForm(b[i:]); reason != "" {
+			return "", textpos.At(textpos.Pos{File: lr.Name(), Line: no}, i+1, b, "%s", reason)
 		}
 		if b[i] == '#' {
 			var cm comment

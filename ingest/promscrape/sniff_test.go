@@ -31,6 +31,24 @@ func TestSniff(t *testing.T) {
 		{"    vllm:num_requests_running{a=\"1\"} 0.0\n", "", "metrics.prom:1: " + ErrSingleDump.Error()},
 		{"# HELP x X.\n# TYPE x gauge\n", "", "metrics.prom:1: no samples, only comments: " + ErrSingleDump.Error()},
 		{"$ curl http://localhost:30000/metrics\n\nx 1\n", "", "metrics.prom:1:1: not Prometheus exposition text: invalid metric name: want a sample (name{labels} value timestamp) or a # comment"},
+		// Grafana's panel export (otherForm), named at its first line:
+		// Inspect > Data > Download CSV in its three header styles (a BOM
+		// first, CRLF lines, as the download writes them); and JSON that
+		// promjson.Looks did not take.
+		{"\ufeff\"Time\",\"vllm:num_requests_running{engine=\"\"0\"\", instance=\"\"localhost:8000\"\"}\"\r\n2026-03-01 10:00:00,0\r\n", "", "metrics.prom:1:1: " + csvReason},
+		{"sep=,\r\n\"Time\",\"Value\"\r\n", "", "metrics.prom:1:1: " + csvReason},
+		{"#name#Time,Value\r\n#type#time,number\r\n1772359200000,0\r\n", "", "metrics.prom:1:1: " + csvReason},
+		{"\n  [[1790000005, \"1\"]]\n", "", "metrics.prom:2:3: " + jsonReason},
+		// A gzip'd /metrics body (curl -H 'Accept-Encoding: gzip' without
+		// --compressed) or a .zst file renamed.
+		{"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xed\n", "", "metrics.prom:1:1: compressed data (gzip or zstd) in a file whose name does not end in .gz or .zst: " +
+			"name it so (files.metrics in run.yaml), or decompress it"},
+		{"\x28\xb5\x2f\xfd\x04\x00", "", "metrics.prom:1:1: compressed data (gzip or zstd) in a file whose name does not end in .gz or .zst: " +
+			"name it so (files.metrics in run.yaml), or decompress it"},
+		// promtool query range's default output (model.Matrix.String).
+		{"vllm:num_requests_running{engine=\"0\", instance=\"vllm-0:8000\", job=\"vllm\"} =>\n2 @[1790000005]\n3 @[1790000010.05]\n", "",
+			"metrics.prom:1:1: the text promtool query range prints by default (\"<series> =>\" then \"<value> @[<time>]\" lines), not a form outlast reads: " +
+				"run promtool query -o json range for JSON that outlast reads (docs/run-format.md, metrics)"},
 	}
 	for _, c := range cases {
 		lr, err := lineio.NewReader(strings.NewReader(c.in), "metrics.prom")
@@ -47,3 +65,11 @@ func TestSniff(t *testing.T) {
 		}
 	}
 }
+
+// The reasons of Sniff's errors for Grafana's exports.
+const (
+	csvReason = "a CSV table (as Grafana's Inspect > Data > Download CSV writes it), not a form outlast reads: " +
+		"its times are formatted in the browser's time zone and its values as the panel shows them. " + exportHint
+	jsonReason = "JSON that is not Prometheus' answer to a range query (an array of series, as promtool query -o json range prints), " +
+		"and not exposition text. " + exportHint
+)

@@ -20,8 +20,13 @@ type rawLine struct {
 // nameState records the HELP and TYPE lines of a metric name by chunk
 // generation, so names repeated in every scrape are not reallocated.
 type nameState struct {
-	name             string
-	known            bool // promseries.Known(name)
+	name  string
+	known bool // promseries.Known(name)
+	// header: its HELP and TYPE lines are kept, those of a known metric
+	// other than a counter's _created series (whose samples alone are
+	// read, typed or not: that saves a third of the kept lines of a vLLM
+	// scrape).
+	header           bool
 	helpGen, typeGen uint64
 }
 
@@ -50,7 +55,8 @@ func (r *Reader) nameState(name []byte) *nameState {
 	}
 	st := r.names[string(name)]
 	if st == nil {
-		st = &nameState{name: string(name), known: promseries.Known(name)}
+		m := promseries.Lookup(name)
+		st = &nameState{name: string(name), known: m >= 0, header: m >= 0 && !promseries.Created(m)}
 		r.names[st.name] = st
 	}
 	if o.pos == len(o.seq) && len(o.seq) < maxNameOrder {
@@ -197,12 +203,13 @@ func (r *Reader) line(no int, b []byte) bool {
 			case err != nil:
 				c.first = no
 				r.fail(no, col, b, err)
-				r.known = promseries.Known(cm.name) // as a line without error
+				m := promseries.Lookup(cm.name) // as a line without error
+				r.header = m >= 0 && !promseries.Created(m)
 			case kind == commentScrape:
 				c.first, c.header, c.sec, c.nsec = no, true, cm.sec, cm.nsec
 			case kind == commentHelp || kind == commentType:
 				st := r.nameState(cm.name)
-				r.known, r.last = st.known, st
+				r.header, r.last = st.header, st
 				gen := &st.helpGen
 				if kind == commentType {
 					gen = &st.typeGen
@@ -246,7 +253,7 @@ func (r *Reader) keep(b []byte, i int) bool {
 	}
 	if b[i] == '#' {
 		k := r.cm.kind
-		return (k == commentHelp || k == commentType) && r.known
+		return (k == commentHelp || k == commentType) && r.header
 	}
 	if b[i] == '{' {
 		return true

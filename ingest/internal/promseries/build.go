@@ -76,6 +76,13 @@ type Builder struct {
 	byKey  map[string]int32
 	nIndex int32
 
+	// Creation times (the counters' _created series), by the index of
+	// their counter series in the sets: the last seen (NaN: none yet),
+	// and of the current time whether the counter is present (at ==
+	// cstamp) and was in the previous time's set.
+	created []creation
+	cstamp  uint64
+
 	obs      []Obs          // the current time's series after the rank rule
 	sel      []Obs          // selectRanks' buffer
 	lowest   map[string]int // rank rule: group -> index of its lowest rank
@@ -251,6 +258,8 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 			tiers = tiers || o.metric == m && o.hasTier && o.tier != "total"
 		}
 	}
+	b.cstamp++
+	anyCreated := false
 	curSet, prevSet := &b.sets[b.curSet], &b.sets[1-b.curSet]
 	var curHas [nFields]bool
 	for f := nGauges; f < nFields; f++ {
@@ -290,13 +299,21 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 			default:
 				i := b.index(o)
 				curSet[f].add(i, o.value)
+				var inPrev bool
 				if b.prevHas[f] {
-					pv, _ := prevSet[f].get(i)
+					var pv float64
+					pv, inPrev = prevSet[f].get(i)
 					delta[f] += o.value - pv // a new series counts from zero
 				}
+				b.present(i, inPrev)
 			}
 		}
+		anyCreated = anyCreated || counterOf(o.metric) >= 0
 	}
+	// A counter whose series began anew since the previous time (its
+	// _created changed) was reset by a restart, even if it has since
+	// passed its old value.
+	recreated := anyCreated && b.recreated()
 	b.replicas = replicas
 	if anyMixed {
 		b.noteServers(chosen, mixed)
@@ -326,7 +343,7 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 	}
 
 	var has [nFields]bool
-	reset := false
+	reset := recreated
 	for f := nGauges; f < nFields; f++ {
 		has[f] = curHas[f] && b.havePrev && b.prevHas[f]
 		if !has[f] {
@@ -362,6 +379,50 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 	b.prevHas = curHas
 }
 
+// creation is what the Builder knows of one counter series' _created.
+type creation struct {
+	last   float64 // the last creation time seen, NaN if none
+	at     uint64  // the cstamp of the time the counter was last present
+	inPrev bool    // then, whether it was in the previous time's set
+}
+
+// present records that counter series i is present at this time, and
+// whether it was in the previous time's set.
+func (b *Builder) present(i int32, inPrev bool) {
+	for int(i) >= len(b.created) {
+		b.created = append(b.created, creation{last: math.NaN()})
+	}
+	c := &b.created[i]
+	if c.at != b.cstamp {
+		c.at, c.inPrev = b.cstamp, inPrev
+	} else {
+		c.inPrev = c.inPrev || inPrev // a series that feeds two fields
+	}
+}
+
+// recreated records the creation times given at this time, each for its
+// counter series (found by key: the counter was indexed first), and
+// reports whether one differs from the one last seen while its series was
+// in the previous time's set: the series began anew in between, so its
+// delta is unknown.
+func (b *Builder) recreated() bool {
+	changed := false
+	for k := range b.obs {
+		o := &b.obs[k]
+		if counterOf(o.metric) < 0 || math.IsNaN(o.value) || math.IsInf(o.value, 0) {
+			continue
+		}
+		i, ok := b.byKey[o.key]
+		if !ok || b.created[i].at != b.cstamp {
+			continue // its counter is not read at this time
+		}
+		c := &b.created[i]
+		changed = changed || c.inPrev && !math.IsNaN(c.last) && c.last != o.value
+		c.last = o.value
+	}
+	return changed
+}
+
 // index returns the index of counter series o in the sets.
 func (b *Builder) index(o *Obs) int32 {
 	if o.sid > 0 {
@@ -370,6 +431,7 @@ func (b *Builder) index(o *Obs) int32 {
 		}
 		if b.bySid[o.sid] < 0 {
 			b.bySid[o.sid] = b.nIndex
+			b.byKey[o.key] = b.nIndex // for its _created series (recreated)
 			b.nIndex++
 		}
 		return b.bySid[o.sid]

@@ -13,7 +13,9 @@
 // prefix_cache_queries/hits counters (gpu_prefix_cache_* before), the
 // prompt and generation token counters, num_preemptions, and
 // cache_config_info for the KV pool. SGLang's are those of
-// python/sglang/srt/metrics/collector.py: num_running_reqs and
+// python/sglang/srt/metrics/collector.py (moved to
+// python/sglang/srt/observability/metrics_collector.py in 2026):
+// num_running_reqs and
 // num_queue_reqs (num_requests_running and num_requests_waiting in the
 // first collector, python/sglang/srt/metrics/metrics_collector.py of
 // 0.3.x, late 2024), token_usage, cached_tokens_total, the prompt and
@@ -55,7 +57,12 @@
 // multiprocess gauges add the writing process), the one of the lowest
 // tp_rank is used: tp_rank 0 without data parallelism, the replica's first
 // rank under DP attention (where tp_rank = dp_rank × attention-TP size),
-// one per DP rank to be summed. A series repeated under another pid at
+// one per DP rank to be summed. Under --enable-priority-scheduling SGLang
+// labels its scheduler series priority="" and gives num_running_reqs and
+// num_queue_reqs again per priority, priority="<n>", beside that total
+// (SchedulerMetricsCollector.init_new, _log_gauge_queue_count; the parts
+// came with sgl-project/sglang#17026, 2026-01): those parts
+// are left out, never added to the total. A series repeated under another pid at
 // that rank is left out and counted (Info.RankRepeats). Series with a pid
 // and no tp_rank are copies of one gauge, one per process: vLLM's
 // API-server processes (--api-server-count > 1) each exported
@@ -69,6 +76,14 @@
 // recognised one; a series new since then counts from zero (SGLang creates
 // labelled series on first use). A series that went down or disappeared
 // means the engine restarted: the sample gets CounterReset and no deltas.
+// So does a counter whose _created series (the Unix time the series
+// began, which prometheus_client writes beside each counter outside
+// multiprocess mode: vLLM's /metrics has it, SGLang's multiprocess
+// metrics do not; prometheus_client metrics.py Counter._child_samples; PROMETHEUS_DISABLE_CREATED_SERIES turns them off)
+// changed since it was last seen in the previous recognised time: an
+// engine that restarted while the scrapes in between failed may be past
+// its old count by the next scrape that succeeds, and its delta would be
+// a silent guess.
 // SGLang's cached_tokens_total{cache_source} is summed over the device, host
 // and storage_* tiers (any value but "total") when any of them is present,
 // else its "total" series is used, so no token is counted twice.

@@ -36,7 +36,8 @@ var sampleFields = [nFields]samplefield.Float{
 }
 
 // Known metric names, numbered. The gauges come first, then the counters
-// (mVQueries to mSPreempt), then the two that give the KV pool size.
+// (mVQueries to mSPreempt), then the two that give the KV pool size, then
+// the counters' _created series (mCreated on).
 const (
 	mVRunning = iota
 	mSRunning
@@ -60,11 +61,31 @@ const (
 	mSPreempt
 	mVCacheConfig
 	mSMaxTokens
-	nMetrics
+	// mCreated is the first of the counters' creation times, in counter
+	// order: the _created series that prometheus_client writes beside
+	// each counter outside multiprocess mode (vLLM's; SGLang's only where
+	// it runs without it, as inside Dynamo), the Unix time the series
+	// began. A new
+	// one means the engine restarted, even when the counter has already
+	// passed its old value.
+	mCreated
+	nMetrics = mCreated + mSPreempt - mVQueries + 1
 )
 
-// metricNames are the sample names of the known metrics.
-var metricNames = [nMetrics]string{
+// metricNames are the sample names of the known metrics: the table below,
+// then each counter's _created series, named as prometheus_client names it
+// (the name without _total, then _created: prometheus_client
+// metrics.py Counter._child_samples, exposition.py generate_latest).
+var metricNames = func() [nMetrics]string {
+	n := metricTable
+	for c := mVQueries; c <= mSPreempt; c++ {
+		n[createdOf(c)] = strings.TrimSuffix(n[c], "_total") + "_created"
+	}
+	return n
+}()
+
+// metricTable names the metrics before mCreated.
+var metricTable = [nMetrics]string{
 	mVRunning:     "vllm:num_requests_running",
 	mSRunning:     "sglang:num_running_reqs",
 	mSRunningOld:  "sglang:num_requests_running", // SGLang 0.3 (late 2024)
@@ -131,6 +152,18 @@ func isCounter(m int) bool { m = base(m); return m >= mVQueries && m <= mSPreemp
 // stores as scraped.
 func isGauge(m int) bool { return base(m) < mVQueries }
 
+// createdOf returns the _created metric of counter c, in c's spelling.
+func createdOf(c int) int { return c - base(c) + mCreated + base(c) - mVQueries }
+
+// counterOf returns the counter whose creation times metric m gives (in
+// m's spelling), or -1 when m is no _created metric.
+func counterOf(m int) int {
+	if base(m) < mCreated {
+		return -1
+	}
+	return m - base(m) + mVQueries + base(m) - mCreated
+}
+
 // sources lists, per field, the metrics that feed it in order of
 // preference: the first present in a scrape is used, never a sum of two.
 // SGLang has no prefix-cache query counter: every prompt token is looked up
@@ -170,6 +203,10 @@ func Lookup(name []byte) int {
 	}
 	return -1
 }
+
+// Created reports whether known metric m is a counter's _created series,
+// which the readers need only the samples of.
+func Created(m int) bool { return counterOf(m) >= 0 }
 
 // Known reports whether name is the sample name of a known metric.
 func Known(name []byte) bool { return Lookup(name) >= 0 }

@@ -14,7 +14,11 @@ func TestLookup(t *testing.T) {
 		"vllm:num_requests_running":        mVRunning,
 		"sglang:num_requests_running":      mSRunningOld,
 		"sglang:num_requests_waiting":      mSWaitingOld,
-		"vllm:prompt_tokens_created":       -1,
+		"vllm:prompt_tokens_created":       createdOf(mVPrompt),
+		"sglang:cached_tokens_created":     createdOf(mSHits),
+		"vllm_num_preemptions_created":     createdOf(mVPreempt + nMetrics),
+		"vllm:prompt_tokens_total_created": -1,
+		"vllm:kv_cache_usage_perc_created": -1,
 		"sglang:cache_hit_rate":            -1,
 		"vllm":                             -1,
 		"process_cpu_seconds_total":        -1,
@@ -47,6 +51,14 @@ func TestLookup(t *testing.T) {
 		for _, other := range []string{name[:len(name)-1], name + "s", "x" + name[1:], name[:len(name)-1] + "_"} {
 			if got := Lookup([]byte(other)); got >= 0 && Name(got) != other {
 				t.Errorf("Lookup(%q) = %d (%s)", other, got, Name(got))
+			}
+		}
+	}
+	// Each counter and its _created series, in both spellings.
+	for c := mVQueries; c <= mSPreempt; c++ {
+		for _, m := range []int{c, c + nMetrics} {
+			if cr := createdOf(m); counterOf(cr) != m || !strings.HasSuffix(Name(cr), "_created") || counterOf(m) != -1 {
+				t.Errorf("counter %s: created %d (%s), back %d", Name(m), cr, Name(cr), counterOf(cr))
 			}
 		}
 	}

@@ -24,7 +24,7 @@ type Series struct {
 type Obs struct {
 	metric  int
 	value   float64
-	key     string // counters: the series' identity, name and sorted labels
+	key     string // counters: the series' identity, name and sorted labels; _created series: their counter's
 	sid     int32  // a Timeline series' number + 1, 0 for others
 	replica string // the engine or dp_rank label
 	// The scrape target: Prometheus' instance and job labels, "" when
@@ -48,7 +48,8 @@ func (s *Series) Metric() int { return s.obs.metric }
 
 // Describe describes the series of known metric m with labels ls (which it
 // sorts by name). keep is false for a series outlast ignores: a pipeline
-// stage other than 0, which repeats stage 0's view of the batch. kvErr is a
+// stage other than 0, which repeats stage 0's view of the batch, or one
+// priority's part of SGLang's running or waiting count, beside its total. kvErr is a
 // vllm:cache_config_info whose pool labels do not parse, an error only
 // while the pool size is not known from elsewhere; the series then gives
 // no pool size.
@@ -58,6 +59,14 @@ func Describe(m int, ls []Label) (s Series, keep bool, kvErr error) {
 		switch l.Name {
 		case "pp_rank":
 			if l.Value != "0" {
+				return s, false, nil
+			}
+		case "priority":
+			// SGLang under --enable-priority-scheduling: the total under
+			// priority="" (absent once a Prometheus server stores it, which
+			// drops empty labels), and a series per priority beside it that
+			// it already counts.
+			if l.Value != "" && (base(m) == mSRunning || base(m) == mSWaiting) {
 				return s, false, nil
 			}
 		case "tp_rank":
@@ -81,6 +90,8 @@ func Describe(m int, ls []Label) (s Series, keep bool, kvErr error) {
 	slices.SortFunc(ls, func(a, b Label) int { return strings.Compare(a.Name, b.Name) })
 	if isCounter(m) {
 		o.key = seriesKey(Name(m), ls)
+	} else if c := counterOf(m); c >= 0 {
+		o.key = seriesKey(Name(c), ls) // its counter's key: the Builder pairs them
 	}
 	if o.hasRank || o.hasPid {
 		o.group = groupKey(m, ls)
