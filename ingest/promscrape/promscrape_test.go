@@ -695,3 +695,61 @@ func TestErrorsOutliveTheirScrape(t *testing.T) {
 		}
 	}
 }
+
+// TestCounterDeclaredEmpty reads SGLang scrapes in which the labelled
+// counter cached_tokens_total is declared (HELP, TYPE) before its first
+// series, as prometheus_client prints a labelled counter without children:
+// it stands at 0 there, so the first series counts from 0 and its first
+// 500 hits are not lost. A TYPE line that ends the input declares nothing
+// (its samples may be lost to a cut).
+func TestCounterDeclaredEmpty(t *testing.T) {
+	scrape := func(ts string, prompt int, cached string) string {
+		s := "# scrape " + ts + "\n" +
+			"# HELP sglang:num_running_reqs x\n# TYPE sglang:num_running_reqs gauge\nsglang:num_running_reqs{tp_rank=\"0\"} 1\n" +
+			"# HELP sglang:prompt_tokens_total x\n# TYPE sglang:prompt_tokens_total counter\n" +
+			fmt.Sprintf("sglang:prompt_tokens_total{tp_rank=\"0\"} %d\n", prompt) +
+			"# HELP sglang:cached_tokens_total x\n# TYPE sglang:cached_tokens_total counter\n"
+		if cached != "" {
+			s += "sglang:cached_tokens_total{cache_source=\"device\",tp_rank=\"0\"} " + cached + "\n"
+		}
+		return s
+	}
+	in := scrape("1001", 0, "") + scrape("1002", 1000, "") + scrape("1003", 2000, "500") + scrape("1004", 3000, "1000")
+	checkRead(t, in,
+		"line=1 t=1.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=10 t=2.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=1000 hits=0 prompt=1000 gen=- preempt=-",
+		"line=19 t=3.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=1000 hits=500 prompt=1000 gen=- preempt=-",
+		"line=29 t=4.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=1000 hits=500 prompt=1000 gen=- preempt=-",
+	)
+	// The input ends with the last scrape's TYPE line (a paste cut after
+	// it): that scrape's hits are unknown, not 0.
+	in = scrape("1001", 0, "0") + scrape("1002", 1000, "")
+	checkRead(t, in,
+		"line=1 t=1.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=11 t=2.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=1000 hits=- prompt=1000 gen=- preempt=-",
+	)
+}
+
+// TestCounterGap reads vLLM scrapes in which the prefix-cache counters are
+// missing from two scrapes that have other series: their deltas there and
+// at the scrape after are unknown, and Info counts the gap.
+func TestCounterGap(t *testing.T) {
+	scrape := func(ts string, counters string) string {
+		s := "# scrape " + ts + "\n# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{engine=\"0\"} 1\n"
+		if counters != "" {
+			s += "# TYPE vllm:prefix_cache_queries_total counter\nvllm:prefix_cache_queries_total{engine=\"0\"} " + counters + "\n"
+		}
+		return s
+	}
+	info := checkRead(t, scrape("1001", "0")+scrape("1002", "1000")+scrape("1003", "")+scrape("1004", "")+scrape("1005", "3000")+scrape("1006", "3500"),
+		"line=1 t=1.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=6 t=2.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=1000 hits=- prompt=- gen=- preempt=-",
+		"line=11 t=3.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=-",
+		"line=14 t=4.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=-",
+		"line=17 t=5.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=- hits=- prompt=- gen=- preempt=-",
+		"line=22 t=6.000 metrics/scrape engine=0 run=1 wait=- kv=- dt=1 queries=500 hits=- prompt=- gen=- preempt=-",
+	)
+	if info.CounterGaps != 1 {
+		t.Errorf("CounterGaps = %d, want 1", info.CounterGaps)
+	}
+}

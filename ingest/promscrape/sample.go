@@ -28,6 +28,11 @@ func (r *Reader) finish(j *scrape) (schema.EngineSample, error) {
 	if !c.header {
 		return schema.EngineSample{}, &textpos.ParseError{Pos: pos, Err: errNoTime}
 	}
+	for m, ok := range c.declared {
+		if ok {
+			r.b.Declare(m)
+		}
+	}
 	s, err := r.b.Build(c.sec, c.nsec, c.first, j.obs)
 	if err != nil {
 		return s, &textpos.ParseError{Pos: pos, Err: err}

@@ -28,6 +28,10 @@ type nameState struct {
 	// scrape).
 	header           bool
 	helpGen, typeGen uint64
+	// declares is the known metric a TYPE line of this name declares, -1
+	// for none: the sample name, or for an OpenMetrics counter family
+	// (named without "_total") its counter's.
+	declares int
 }
 
 // nameOrder remembers the order in which the HELP and TYPE lines of a
@@ -56,7 +60,10 @@ func (r *Reader) nameState(name []byte) *nameState {
 	st := r.names[string(name)]
 	if st == nil {
 		m := promseries.Lookup(name)
-		st = &nameState{name: string(name), known: m >= 0, header: m >= 0 && !promseries.Created(m)}
+		st = &nameState{name: string(name), known: m >= 0, header: m >= 0 && !promseries.Created(m), declares: m}
+		if m < 0 {
+			st.declares = promseries.Lookup(append([]byte(st.name), "_total"...))
+		}
 		r.names[st.name] = st
 	}
 	if o.pos == len(o.seq) && len(o.seq) < maxNameOrder {
@@ -71,6 +78,13 @@ type chunk struct {
 	first     int  // line number of the first line; 0: nothing read yet
 	header    bool // started by a "# scrape" line
 	sec, nsec int64
+	// declared marks the known metrics whose TYPE line the chunk holds,
+	// with or without samples (promseries.Builder.Declare), once a line
+	// follows it: a TYPE line that ends the input may have lost its
+	// samples to a cut (a paste, a killed scraper), so it declares
+	// nothing. pending is the metric of such a last TYPE line, plus 1.
+	declared [promseries.NumMetrics]bool
+	pending  int
 	text      []byte
 	// nos numbers the lines of text when they are not consecutive: in a
 	// chunk with a header only the lines of the known metrics are kept.
@@ -138,6 +152,7 @@ func (r *Reader) recycle(j *scrape) {
 func (r *Reader) reset() {
 	c := &r.c
 	c.first, c.header, c.err = 0, false, nil
+	c.declared, c.pending = [promseries.NumMetrics]bool{}, 0
 	c.text = c.text[:0]
 	c.nos = c.nos[:0]
 	r.gen++
@@ -190,6 +205,9 @@ func (r *Reader) fail(no, col int, b []byte, err error) {
 // line adds one line to the chunk, reporting whether it begins the next.
 func (r *Reader) line(no int, b []byte) bool {
 	c := &r.c
+	if c.pending > 0 { // a line follows the last TYPE line
+		c.declared[c.pending-1], c.pending = true, 0
+	}
 	i := skipBlank(b, 0)
 	if i == len(b) || b[i] == '#' {
 		kind := commentPlain
@@ -209,6 +227,9 @@ func (r *Reader) line(no int, b []byte) bool {
 				c.first, c.header, c.sec, c.nsec = no, true, cm.sec, cm.nsec
 			case kind == commentHelp || kind == commentType:
 				st := r.nameState(cm.name)
+				if kind == commentType && st.declares >= 0 {
+					c.pending = st.declares + 1
+				}
 				r.header, r.last = st.header, st
 				gen := &st.helpGen
 				if kind == commentType {

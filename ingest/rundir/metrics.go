@@ -181,6 +181,9 @@ func (r *runReader) metricsWarnings(base, format string, info promseries.Info) {
 	if info.CounterResets > 0 {
 		r.warnf("%s: %d counter resets (engine restarts): deltas across them are left null", base, info.CounterResets)
 	}
+	if info.CounterGaps > 0 {
+		r.warnf("%s: %d time(s) without any series of a counter that the time before had (a partial scrape, or the engine restarting): the counter's deltas there and at the next time are left null", base, info.CounterGaps)
+	}
 	if info.Repeats > 0 {
 		r.warnf("%s: %d points given twice at one time with one value (a poll that saw the same scrape again, or overlapping exports): kept once", base, info.Repeats)
 	}

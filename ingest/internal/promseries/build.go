@@ -38,6 +38,10 @@ type Info struct {
 	// Repeats counts points that the input gave twice, at one time with one
 	// value (a /federate poll that saw the same scrape again), kept once.
 	Repeats int
+	// CounterGaps counts recognised times without any series of a counter
+	// the time before had: the counter's deltas there, and at the time
+	// after, are unknown.
+	CounterGaps int
 	// Notes are what the input itself warns of (Prometheus' warnings and
 	// infos in a query_range answer, VictoriaMetrics' isPartial), then the
 	// Builder's own (two spellings of a metric, series of several scrape
@@ -82,6 +86,10 @@ type Builder struct {
 	// cstamp) and was in the previous time's set.
 	created []creation
 	cstamp  uint64
+
+	// declared marks the counters whose family the current scrape
+	// declares (Declare), with or without series.
+	declared [NumMetrics]bool
 
 	obs      []Obs          // the current time's series after the rank rule
 	sel      []Obs          // selectRanks' buffer
@@ -129,10 +137,23 @@ func (b *Builder) RunSeconds(sec, nsec int64) float64 {
 	return float64(sec-b.t0s) + float64(nsec-b.t0ns)/1e9
 }
 
+// Declare records that the scrape about to be built declares known
+// metric m (a TYPE line) whether or not it gives a series of it: a counter
+// declared without series stands at 0 there (prometheus_client declares a
+// labelled counter before its first series, as SGLang's cached_tokens
+// does), so its first series counts from 0, not from an unknown value.
+func (b *Builder) Declare(m int) {
+	if m >= 0 && m < NumMetrics {
+		b.declared[m] = true
+	}
+}
+
 // Build returns the sample of the series obs observed at Unix time
 // sec+nsec, starting at input line line. Its error, for a time that is
 // not after the previous sample's, has no position: the caller adds it.
 func (b *Builder) Build(sec, nsec int64, line int, obs []Obs) (schema.EngineSample, error) {
+	declared := b.declared // this scrape's, whatever becomes of it
+	b.declared = [NumMetrics]bool{}
 	ts := b.RunSeconds(sec, nsec)
 	if b.haveLast && ts <= b.lastTS {
 		return schema.EngineSample{}, fmt.Errorf("scrape time %.3f s is not after the previous scrape's %.3f s", ts, b.lastTS)
@@ -179,6 +200,7 @@ func (b *Builder) Build(sec, nsec int64, line int, obs []Obs) (schema.EngineSamp
 		}
 	}
 	var chosen [nFields]int
+	gap := false
 	for f := range chosen {
 		chosen[f] = -1
 		for _, m := range sources[f] {
@@ -191,6 +213,20 @@ func (b *Builder) Build(sec, nsec int64, line int, obs []Obs) (schema.EngineSamp
 				break
 			}
 		}
+		if f < nGauges || chosen[f] >= 0 {
+			continue
+		}
+		// A counter declared without series stands at 0.
+		for _, m := range sources[f] {
+			if declared[m] || declared[m+nMetrics] {
+				chosen[f] = m
+				break
+			}
+		}
+		gap = gap || chosen[f] < 0 && b.havePrev && b.prevHas[f]
+	}
+	if gap {
+		b.info.CounterGaps++
 	}
 	// The sample's fields point into a block shared with other samples:
 	// one allocation per block, not one per field.

@@ -74,8 +74,13 @@
 //
 // Counters. A delta needs the counter at this time and at the previous
 // recognised one; a series new since then counts from zero (SGLang creates
-// labelled series on first use). A series that went down or disappeared
-// means the engine restarted: the sample gets CounterReset and no deltas.
+// labelled series on first use), and so does a counter whose family a
+// scrape declares (Builder.Declare: its TYPE line, followed by another
+// line) without any series: it stands at 0 there. A series that went down
+// or disappeared while others of its counter remain means the engine
+// restarted: the sample gets CounterReset and no deltas. A counter with no
+// series at all at a time that the time before had gives no deltas there
+// nor at the next time, and is counted (Info.CounterGaps).
 // So does a counter whose _created series (the Unix time the series
 // began, which prometheus_client writes beside each counter outside
 // multiprocess mode: vLLM's /metrics has it, SGLang's multiprocess
