@@ -85,7 +85,7 @@ type chunk struct {
 	// nothing. pending is the metric of such a last TYPE line, plus 1.
 	declared [promseries.NumMetrics]bool
 	pending  int
-	text      []byte
+	text     []byte
 	// nos numbers the lines of text when they are not consecutive: in a
 	// chunk with a header only the lines of the known metrics are kept.
 	nos []int
