@@ -192,10 +192,10 @@ func (r *Reader) load() error {
 		}
 		row.PromptTokens, row.CachedTokens, row.OutputTokens = rec.prompt, rec.cached, rec.output
 		row.Status = rec.status
-		r.times[i][1], row.SentS = rec.start+shift, &r.times[i][1]
-		row.DoneS = rec.end + shift
+		r.times[i][1], row.SentS = toNs(rec.start+shift), &r.times[i][1]
+		row.DoneS = toNs(rec.end + shift)
 		if !math.IsNaN(rec.first) {
-			r.times[i][2], row.FirstTokenS = rec.first+shift, &r.times[i][2]
+			r.times[i][2], row.FirstTokenS = toNs(rec.first+shift), &r.times[i][2]
 		}
 	}
 	if r.unkeyed > 0 {
@@ -203,6 +203,12 @@ func (r *Reader) load() error {
 	}
 	return nil
 }
+
+// toNs rounds run seconds to the nanosecond, perf_counter's resolution:
+// the sum of a perf_counter reading and the clock shift carries float
+// noise below it (0.7999999999999545 for 0.8), which every export and
+// report would otherwise print.
+func toNs(s float64) float64 { return math.Round(s*1e9) / 1e9 }
 
 // openPerSession opens the per-session file, nil when there is none.
 func (r *Reader) openPerSession() (*os.File, error) {

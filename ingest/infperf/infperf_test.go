@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,6 +46,29 @@ func TestGolden(t *testing.T) {
 			anchor := fmt.Sprintf("anchor %s %.4f ± %.4f\n", a.Method, a.OffsetS, *a.UncertaintyS)
 			readertest.GoldenWarnings(t, name, anchor+got.Table(), rd.Warnings())
 		})
+	}
+}
+
+// TestTimesHaveNoFloatNoise reads the fixture and checks that every time
+// is a whole number of nanoseconds as printed: a perf_counter reading plus
+// the clock shift carries noise below that (0.7999999999999545 for 0.8),
+// which exports and reports would print.
+func TestTimesHaveNoFloatNoise(t *testing.T) {
+	dir := filepath.Join(readertest.FixturesDir, "inference-perf-0.6.1")
+	got := readertest.Collect(open(t, filepath.Join(dir, "per_request_lifecycle_metrics.json"), Options{T0: t0, PerSession: filepath.Join(dir, PerSessionFile)}))
+	if len(got.Turns) == 0 {
+		t.Fatal("no turns")
+	}
+	for _, tr := range got.Turns {
+		for _, v := range []*float64{tr.SentS, tr.FirstTokenS, &tr.DoneS} {
+			if v == nil {
+				continue
+			}
+			s := strconv.FormatFloat(*v, 'f', -1, 64)
+			if _, frac, ok := strings.Cut(s, "."); ok && len(frac) > 9 {
+				t.Fatalf("session %s turn %d: time %s has float noise below the nanosecond", tr.Session, tr.Turn, s)
+			}
+		}
 	}
 }
 
