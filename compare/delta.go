@@ -89,6 +89,18 @@ func compareCells(m Measure, a, b *cell, res *Result, t *Table, out *Cell) *Delt
 	return d
 }
 
+// DesignMinP is the smallest p the test could give with these runs
+// whatever their outcomes: for a paired test, with every pair untied (MinP
+// counts the pairs that did not tie, so it is large when the columns
+// agree, which is no lack of runs); otherwise MinP. Above the
+// significance level, no outcome of these runs could be significant.
+func (d *Delta) DesignMinP() float64 {
+	if d.Paired {
+		return float64(pairedMinP(d.Pairs))
+	}
+	return float64(d.MinP)
+}
+
 // pairedMinP is the smallest p a paired test (exact McNemar, the sign
 // test: both binomial tests of the untied pairs) can give with untied
 // pairs that do not tie: 2·2⁻ⁿ, at most 1; 1 when every pair ties.

@@ -46,8 +46,9 @@ Run requirements: persistent_runs, min_end_hit_ratio, max_end_sessions,
 max_recovery_min, min_runs (default 1). Comparison requirements:
 collapse_rate_not_worse, hit_ratio_not_worse, throughput_not_worse, alpha.
 A comparison requirement fails where the candidate is significantly worse,
-and also where it is worse but has too few runs for any p below alpha (the
-detail says so): a gate that cannot fail would pass anything. See the
+and also where too few runs were compared for any outcome to be
+significant at alpha, whichever way it went (the detail says so): a gate
+that cannot fail would pass anything. See the
 package documentation of compare/check for their exact meaning.
 Without a file, --where and --require make one rule.
 

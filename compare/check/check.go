@@ -217,30 +217,29 @@ func (ev *evaluator) runs(r *Rule) (Verdict, error) {
 			// collapsed (its verdict is uncached), as in compare; a run
 			// whose persistence is unknown is not counted either, and a
 			// rule whose runs are all unknown fails: no data is no pass.
-			var bad, unknown []string
-			uncached := 0
+			var bad, unknown, uncached []string
 			for _, s := range sums {
 				switch {
 				case s.Verdict == stats.VerdictUncached:
-					uncached++
+					uncached = append(uncached, s.Run)
 				case !s.Judged():
 					unknown = append(unknown, s.Run)
 				case s.Persistent:
 					bad = append(bad, s.Run)
 				}
 			}
-			judged := len(sums) - uncached - len(unknown)
+			judged := len(sums) - len(uncached) - len(unknown)
 			detail := fmt.Sprintf("persistently degraded runs: %d of %d, at most %d allowed", len(bad), judged, int(limit))
 			if len(bad) > 0 {
 				detail += " (" + names(bad) + ")"
 			}
-			if uncached > 0 {
-				detail += fmt.Sprintf("; %d caching-off run(s) not counted (uncached)", uncached)
+			if len(uncached) > 0 {
+				detail += fmt.Sprintf("; %d caching-off run(s) not counted (uncached: %s)", len(uncached), names(uncached))
 			}
 			if len(unknown) > 0 {
 				detail += fmt.Sprintf("; %d run(s) whose persistence is unknown not counted (%s)", len(unknown), names(unknown))
 			}
-			noData := judged == 0 && len(unknown) > 0
+			noData := judged == 0 // caching off or persistence unknown: no data is no pass
 			if noData {
 				detail += "; no run could be judged"
 			}
@@ -270,7 +269,18 @@ func (ev *evaluator) runs(r *Rule) (Verdict, error) {
 					add(false, ReqMaxRecoveryMin, s.Recovery.Minutes, limit, []string{s.Run}, "%s: recovered after %s min, at most %s allowed", s.Run, fmtNum(s.Recovery.Minutes), fmtNum(limit))
 				}
 			}
-			if allOK {
+			controlled := 0
+			for _, s := range sums {
+				if s.ControlStartS > 0 { // NaN without control
+					controlled++
+				}
+			}
+			switch {
+			case controlled == 0:
+				// Nothing was controlled, so nothing could recover: no
+				// data is no pass.
+				add(false, ReqMaxRecoveryMin, math.NaN(), limit, nil, "no selected run has a control that starts after t=0 (control.start_s): no recovery to check")
+			case allOK:
 				add(true, ReqMaxRecoveryMin, math.NaN(), limit, nil, "%d runs collapsed when control began, all recovered within %s min", n, fmtNum(limit))
 			}
 		}
@@ -308,9 +318,10 @@ var comparisons = []struct {
 // comparison evaluates a rule comparing a candidate column with a
 // baseline: it fails where the candidate is significantly worse (the
 // two-sided test of compare at the rule's alpha, Holm-adjusted across the
-// configurations unless opts.NoHolm), where it is worse and too few runs
-// could show it significant (the smallest p the test can give exceeds
-// alpha), and where nothing could be compared.
+// configurations unless opts.NoHolm), where too few runs were compared
+// for any outcome to be significant (the smallest p the test could give
+// with them, Holm-adjusted, exceeds alpha: no data is no pass), and where
+// nothing could be compared.
 func (ev *evaluator) comparison(r *Rule, opts compare.Options) (Verdict, error) {
 	v := Verdict{Rule: r.Name, Pass: true}
 	var pairs [][2]compare.Column
@@ -360,25 +371,37 @@ func (ev *evaluator) comparison(r *Rule, opts compare.Options) (Verdict, error) 
 				if t.Measure.ID != cmp.measure {
 					continue
 				}
+				// Holm multiplies the smallest p by the number of tests in
+				// the table: that many rows make a difference harder to
+				// show.
+				holm := 1
+				if res.Holm {
+					holm = 0
+					for _, row := range t.Rows {
+						if row.Cells[1].Vs != nil {
+							holm++
+						}
+					}
+				}
 				for _, row := range t.Rows {
 					base, cand := row.Cells[0], row.Cells[1]
 					if cand.Vs == nil {
 						continue
 					}
 					tested++
-					worseWay := cand.Vs.Higher == cmp.higherIsWorse && float64(cand.Vs.Diff) != 0
-					worse := cand.Vs.Significant && worseWay
+					worse := cand.Vs.Significant && cand.Vs.Higher == cmp.higherIsWorse && float64(cand.Vs.Diff) != 0
 					text := fmt.Sprintf("%s, %s: %s %s, %s %s: %s", m.ID, row.Config, base.Column, m.CellText(base), cand.Column, m.CellText(cand), m.DeltaText(cand.Vs))
-					if float64(cand.Vs.MinP) > res.Alpha {
-						// The test could not have come out significant: a
-						// gate that passes a worse candidate it cannot
-						// test would pass any.
-						text += fmt.Sprintf(" (too few runs to detect a difference at alpha = %g: the smallest possible p is %.3f", res.Alpha, float64(cand.Vs.MinP))
-						if worseWay {
-							worse = true
-							text += "; the candidate is worse and that cannot be tested, so the rule fails"
+					if minP := cand.Vs.DesignMinP() * float64(holm); minP > res.Alpha {
+						// No outcome of these runs could be significant, so
+						// the rule can neither pass nor fail on them: a gate
+						// that cannot fail would pass anything, and no data
+						// is no pass.
+						worse = true
+						text += fmt.Sprintf(" (too few runs to test at alpha = %g: the smallest p these runs could give is %.3f", res.Alpha, cand.Vs.DesignMinP())
+						if holm > 1 {
+							text += fmt.Sprintf(", %.3f after Holm over %d configurations", minP, holm)
 						}
-						text += ")"
+						text += "; the rule cannot pass on them)"
 					}
 					v.Pass = v.Pass && !worse
 					v.Details = append(v.Details, Detail{OK: !worse, Measure: m.ID, Config: row.Config,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -61,6 +62,7 @@ func TestParseErrors(t *testing.T) {
 		{"where not a mapping", "rules:\n  - name: a\n    where: [a]\n    require: {min_runs: 1}\n", "r.yaml:3:12: rules[0].where: want a mapping of keys, got a list"},
 		{"not a mapping", "- a\n", "r.yaml:1:1: want a mapping with a rules: key, got a list"},
 		{"alpha out of range", "rules:\n  - name: a\n    require: {hit_ratio_not_worse: true, alpha: 1.5}\n", "alpha: want a level in (0, 1)"},
+		{"hit ratio above 1", "rules:\n  - name: a\n    require: {min_end_hit_ratio: 1.5}\n", "min_end_hit_ratio: want a hit ratio in [0, 1]"},
 		{"syntax", "rules:\n  - name: a\n    require: {min_runs: 1}\n  - name: b: c\n", "r.yaml:4: not valid YAML: mapping values are not allowed in this context"},
 		{"second document", "rules:\n  - name: a\n    require: {min_runs: 1}\n---\nrules: []\n", "r.yaml:4:1: a second YAML document: a rules file holds exactly one"},
 		{"empty", "# nothing yet\n", "r.yaml:1: empty rules file"},
@@ -112,6 +114,35 @@ func run(name, design, arm string, seed int64, degradedFrom float64) *schema.Run
 	return rd
 }
 
+// TestMaxRecoveryMin checks max_recovery_min: a run collapsed when control
+// began at 1200 s and healthy again from 1500 s recovered in 5 minutes; a
+// run with no control has no recovery to check, which fails (no data is
+// no pass), not "all recovered".
+func TestMaxRecoveryMin(t *testing.T) {
+	rec := run("r1", "recovery", "budgeter", 1, 600)
+	for i := range rec.Turns {
+		if rec.Turns[i].DoneS >= 1500 {
+			rec.Turns[i].CachedTokens = 950
+		}
+	}
+	rec.Run.ControlKind, rec.Run.ControlStartS = "budgeter", new(float64(1200))
+	none := run("n1", "recovery", "none", 1, -1)
+	for _, tc := range []struct {
+		runs []*schema.RunData
+		pass bool
+		want string
+	}{
+		{[]*schema.RunData{rec}, true, "1 runs collapsed when control began, all recovered within 10 min"},
+		{[]*schema.RunData{none}, false, "no selected run has a control that starts after t=0"},
+	} {
+		rep := evaluate(t, "rules:\n  - name: r\n    require: {max_recovery_min: 10}\n", []compare.Column{{Label: "A", Runs: tc.runs}})
+		v := rep.Verdicts[0]
+		if v.Pass != tc.pass || !strings.Contains(v.Details[len(v.Details)-1].Text, tc.want) {
+			t.Errorf("%s: %+v", tc.runs[0].Run.Run, v)
+		}
+	}
+}
+
 func evaluate(t *testing.T, src string, cols []compare.Column) *Report {
 	t.Helper()
 	rs, err := Parse([]byte(src), "r.yaml")
@@ -156,11 +187,12 @@ func TestRunRules(t *testing.T) {
 	}
 	// A run without a prefix cache is cold throughout (its hit ratio is
 	// low from the start, so the regime test finds it degraded) but has
-	// no regime to collapse into: it is not counted.
+	// no regime to collapse into: it is not counted, and a rule over such
+	// runs alone fails, naming them: no data is no pass.
 	off := run("n1", "prevention", "budgeter", 3, 0)
 	off.Run.PrefixCaching = false
 	rep = evaluate(t, "rules:\n  - name: n\n    where: {seed: 3}\n    require: {persistent_runs: 0}\n", []compare.Column{{Label: "A", Runs: append(ds, off)}})
-	if v := rep.Verdicts[0]; !v.Pass || !v.Details[1].OK || v.Details[1].Text != "persistently degraded runs: 0 of 0, at most 0 allowed; 1 caching-off run(s) not counted (uncached)" {
+	if v := rep.Verdicts[0]; v.Pass || v.Details[1].OK || v.Details[1].Text != "persistently degraded runs: 0 of 0, at most 0 allowed; 1 caching-off run(s) not counted (uncached: n1); no run could be judged" {
 		t.Errorf("caching-off run: %+v", v)
 	}
 	// A run whose engine reported no cached tokens has no known
@@ -208,35 +240,66 @@ func TestComparisonRule(t *testing.T) {
 	if rep.Failed() != 0 {
 		t.Errorf("better candidate failed: %+v", rep.Verdicts)
 	}
-	// At α = 0.01 six pairs cannot show any difference (the smallest p is
-	// 0.031): a worse candidate the test cannot judge fails the gate, and
-	// says why, rather than passing as "not significant".
+	// At α = 0.01 six pairs cannot show any difference (the smallest p
+	// any outcome of them could give is 0.031): the rule can neither pass
+	// nor fail on them, so it fails, saying why, whichever way the
+	// candidate went, rather than passing as "not significant".
 	strict := strings.Replace(rules, "collapse_rate_not_worse: true}", "collapse_rate_not_worse: true, alpha: 0.01}", 1)
-	rep = evaluate(t, strict, []compare.Column{{Label: "A", Runs: healthy}, {Label: "B", Runs: degraded}})
-	if d := rep.Verdicts[0].Details[0]; rep.Failed() != 1 || d.OK || !strings.Contains(d.Text, "the smallest possible p is 0.031; the candidate is worse and that cannot be tested") {
-		t.Errorf("alpha 0.01, untestable: %+v", rep.Verdicts)
+	for _, cols := range [][]compare.Column{
+		{{Label: "A", Runs: healthy}, {Label: "B", Runs: degraded}},
+		{{Label: "A", Runs: degraded}, {Label: "B", Runs: healthy}},
+	} {
+		rep = evaluate(t, strict, cols)
+		if d := rep.Verdicts[0].Details[0]; rep.Failed() != 1 || d.OK || !strings.Contains(d.Text, "(too few runs to test at alpha = 0.01: the smallest p these runs could give is 0.031; the rule cannot pass on them)") {
+			t.Errorf("alpha 0.01, untestable: %+v", rep.Verdicts)
+		}
 	}
-	// A better candidate the test cannot judge passes, with the note.
-	rep = evaluate(t, strict, []compare.Column{{Label: "A", Runs: degraded}, {Label: "B", Runs: healthy}})
-	if d := rep.Verdicts[0].Details[0]; rep.Failed() != 0 || !strings.Contains(d.Text, "too few runs to detect a difference") {
-		t.Errorf("alpha 0.01, better and untestable: %+v", rep.Verdicts)
+	// pairs builds two columns of n seeds, B collapsed in bOnly seeds
+	// alone and A in aOnly others.
+	pairs := func(n, bOnly, aOnly int64) []compare.Column {
+		var a, b []*schema.RunData
+		for s := int64(1); s <= n; s++ {
+			ha, hb := int64(-1), int64(-1)
+			switch {
+			case s <= bOnly:
+				hb = 600
+			case s <= bOnly+aOnly:
+				ha = 600
+			}
+			ra, rb := run("a", "paired", "no-burst", s, float64(ha)), run("b", "paired", "no-burst", s, float64(hb))
+			ra.Run.Run += fmt.Sprint(s)
+			rb.Run.Run += fmt.Sprint(s)
+			a, b = append(a, ra), append(b, rb)
+		}
+		return []compare.Column{{Label: "A", Runs: a}, {Label: "B", Runs: b}}
 	}
 	// Ten seeds, 7 collapsed in B only and 3 in A only: the test can reach
 	// p = 0.002 but gives 0.34, so a worse point estimate passes.
-	var a, b []*schema.RunData
-	for s := int64(1); s <= 10; s++ {
-		ha, hb := int64(-1), int64(600)
-		if s > 7 {
-			ha, hb = 600, -1
-		}
-		ra, rb := run("a", "paired", "no-burst", s, float64(ha)), run("b", "paired", "no-burst", s, float64(hb))
-		ra.Run.Run += string(rune('a' + s))
-		rb.Run.Run += string(rune('a' + s))
-		a, b = append(a, ra), append(b, rb)
-	}
-	rep = evaluate(t, strict, []compare.Column{{Label: "A", Runs: a}, {Label: "B", Runs: b}})
+	rep = evaluate(t, strict, pairs(10, 7, 3))
 	if d := rep.Verdicts[0].Details[0]; rep.Failed() != 0 || strings.Contains(d.Text, "too few") {
 		t.Errorf("testable, not significant: %+v", rep.Verdicts)
+	}
+	// Two configurations (arms) of six seeds each, B collapsed in all 12:
+	// each row's 0.031 is 0.063 after Holm over the two, above 0.05, so
+	// the rule fails as one that cannot pass.
+	var ha, hb []*schema.RunData
+	for _, arm := range []string{"x", "y"} {
+		for s := int64(1); s <= 6; s++ {
+			ra, rb := run("a"+arm, "paired", arm, s, -1), run("b"+arm, "paired", arm, s, 600)
+			ra.Run.Run += fmt.Sprint(s)
+			rb.Run.Run += fmt.Sprint(s)
+			ha, hb = append(ha, ra), append(hb, rb)
+		}
+	}
+	rep = evaluate(t, rules, []compare.Column{{Label: "A", Runs: ha}, {Label: "B", Runs: hb}})
+	if v := rep.Verdicts[0]; v.Pass || len(v.Details) != 2 || !strings.Contains(v.Details[0].Text, "0.063 after Holm over 2 configurations") {
+		t.Errorf("Holm over two arms: %+v", v)
+	}
+	// Twenty seeds, one collapsed in B only: nineteen pairs tie, which is
+	// no lack of runs (twenty pairs could reach any level): it passes.
+	rep = evaluate(t, strict, pairs(20, 1, 0))
+	if d := rep.Verdicts[0].Details[0]; rep.Failed() != 0 || strings.Contains(d.Text, "too few") {
+		t.Errorf("one discordant pair of twenty: %+v", rep.Verdicts)
 	}
 	// Naming a column that is not there is an input error, not a verdict.
 	rs, _ := Parse([]byte(rules), "r.yaml")

@@ -25,14 +25,19 @@
 //	min_runs: N             at least N runs selected (default 1: a rule that
 //	                        selects nothing fails rather than passing vacuously)
 //
-// A run without the value (no end hit ratio) fails the requirement.
+// A run without the value (no end hit ratio) fails the requirement, and
+// so does a rule with nothing to judge: persistent_runs over runs none of
+// which could be judged (caching off, persistence unknown), or
+// max_recovery_min over runs none of which had a control.
 // Comparison requirements compare a candidate with a baseline, as
 // "outlast compare" does (matched configurations, paired seeds, Holm across
 // configurations), and fail where the candidate is significantly worse at
-// alpha (default 0.05), where it is worse but too few runs could show it
-// (the smallest p the test can give with them exceeds alpha: six pairs
-// cannot reach 0.01, three cannot reach 0.05; a gate that cannot fail
-// would pass anything), or where no configuration could be compared:
+// alpha (default 0.05), where too few runs were compared for any outcome
+// to be significant, whichever way the candidate went (the smallest p the
+// test could give with them, times the number of configurations when Holm
+// adjusts, exceeds alpha: six seed pairs cannot reach 0.01, four cannot
+// reach 0.05; a gate that cannot fail would pass anything, and no data is
+// no pass), or where no configuration could be compared:
 //
 //	collapse_rate_not_worse: true   collapse rate not significantly higher
 //	hit_ratio_not_worse: true       uncollapsed runs' hit ratio not significantly lower

@@ -251,6 +251,9 @@ func requirementValue(key, s string) (float64, error) {
 	if key == ReqAlpha && !(v > 0 && v < 1) {
 		return 0, fmt.Errorf("alpha: want a level in (0, 1), have %q", s)
 	}
+	if key == ReqMinEndHitRatio && v > 1 {
+		return 0, fmt.Errorf("%s: want a hit ratio in [0, 1], have %q", key, s)
+	}
 	if (key == ReqPersistentRuns || key == ReqMinRuns) && v != float64(int(v)) {
 		return 0, fmt.Errorf("%s: want a whole number, have %q", key, s)
 	}
