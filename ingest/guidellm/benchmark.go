@@ -3,6 +3,8 @@ package guidellm
 import (
 	"math"
 
+	"github.com/outlast-dev/outlast/textpos"
+
 	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
 )
 
@@ -31,10 +33,12 @@ type Benchmark struct {
 	windowHalf  uint8      // bit 0: window[0] read, bit 1: window[1]
 	windowKnown bool
 	// totals is metrics.request_totals per bucket, -1 when absent;
-	// totalsRaw its text and totalsOff its offset, for the sampling error.
+	// totalsRaw its text and totalsPos, totalsCol its position, for the
+	// sampling error.
 	totals    [3]int64
 	totalsRaw []byte
-	totalsOff int64  // in the document
+	totalsPos textpos.Pos // where request_totals stands
+	totalsCol int
 	sampleCfg *int64 // config.sample_size or sample_requests
 
 	// embeddingsOutput counts the embeddings requests in the window whose

@@ -1,6 +1,7 @@
 package guidellm
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -181,7 +182,7 @@ func (r *Reader) benchmarkEnd() error {
 		return io.EOF
 	}
 	msg := fmt.Sprintf("benchmarks[%d]: the file holds %s requests GuideLLM counted in its measured window (request_totals): the requests were sampled (sample_size, --sample-requests), so every rate and window outlast computes would be wrong; run GuideLLM without sampling", b.Index, strings.Join(sampled, ", "))
-	pos, col := r.doc.Pos(b.totalsOff)
+	pos, col := b.totalsPos, b.totalsCol
 	if r.opt.Lenient {
 		// Read anyway, and the run says so where it lasts: the error is
 		// the run's reject (runs.rejected_lines, the dataset's
@@ -201,8 +202,11 @@ func (r *Reader) readMember(b *Benchmark, key string, raw []byte, start int64) e
 	}
 	if b.totalsRaw != nil && (had == nil || &had[0] != &b.totalsRaw[0]) {
 		// request_totals is a slice of raw: its offset in the document
-		// is raw's plus where it stands in raw.
-		b.totalsOff = start + int64(cap(raw)-cap(b.totalsRaw))
+		// is raw's plus where it stands in raw. Its position is taken
+		// now, before the requests release their lines, and its text
+		// copied: raw is the decoder's buffer.
+		b.totalsPos, b.totalsCol = r.doc.Pos(start + int64(cap(raw)-cap(b.totalsRaw)))
+		b.totalsRaw = bytes.Clone(b.totalsRaw)
 	}
 	return nil
 }

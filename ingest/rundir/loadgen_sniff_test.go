@@ -85,7 +85,7 @@ func TestDetectByContentThenName(t *testing.T) {
 func TestPrettyGuideLLMReportIngests(t *testing.T) {
 	dir := sniffRun(t, "benchmarks.json", readFile(t, fixture("guidellm-0.3-pretty")+"/benchmarks.json"))
 	_, err := Read(dir, Options{Version: "test"})
-	if err == nil || !strings.Contains(err.Error(), "benchmarks.json:1076: benchmarks[0]: the file holds 1 of the 46 successful, 0 of the 1 incomplete requests GuideLLM counted") {
+	if err == nil || !strings.Contains(err.Error(), "benchmarks.json:1067:31: benchmarks[0]: the file holds 1 of the 46 successful, 0 of the 1 incomplete requests GuideLLM counted") {
 		t.Errorf("strict: %v, want GuideLLM's sampled-report error", err)
 	}
 	res := read(t, dir, Options{Version: "test", Lenient: true})

@@ -58,10 +58,13 @@ func (c *Clock) Date(st Stamp) time.Time {
 
 // date returns the time of a full stamp without making it the latest. A
 // wall-clock time that comes twice, in the hour a fall-back to standard
-// time repeats, is the instant nearer the latest stamp's: a log runs
-// forward, so the repeated hour's first pass follows the summer time
-// before it and its second pass follows the first (time.Date would give
-// one of the two for both, an hour off for half of them).
+// time repeats, is the earlier of its two instants that is not more than
+// 5 minutes (lines of processes slightly out of order) before the latest
+// stamp's, else the one nearer it; for the log's first stamp, the one
+// nearer T0. A log runs forward, so the repeated hour's first pass follows
+// the summer time before it and its second pass follows the first, even
+// after a quiet spell (time.Date would give one of the two for both, an
+// hour off for half of them).
 func (c *Clock) date(st Stamp) time.Time {
 	if key := [5]int{st.Year, st.Mon, st.Day, st.Hour, st.Min}; key != c.minuteKey || c.minuteBase.IsZero() {
 		c.minuteKey = key
@@ -71,11 +74,25 @@ func (c *Clock) date(st Stamp) time.Time {
 	in := time.Duration(st.Sec)*time.Second + time.Duration(st.Nsec)
 	t := c.minuteBase.Add(in)
 	if !c.minuteAlt.IsZero() {
-		ref := c.last
-		if ref.IsZero() {
-			ref = c.t0 // the log's first stamp: the run's start decides
+		alt := c.minuteAlt.Add(in)
+		if c.last.IsZero() {
+			if absDur(alt.Sub(c.t0)) < absDur(t.Sub(c.t0)) {
+				return alt
+			}
+			return t
 		}
-		if alt := c.minuteAlt.Add(in); absDur(alt.Sub(ref)) < absDur(t.Sub(ref)) {
+		const slack = 5 * time.Minute
+		floor := c.last.Add(-slack)
+		early, late := t, alt
+		if alt.Before(t) {
+			early, late = alt, t
+		}
+		switch {
+		case !early.Before(floor):
+			return early
+		case !late.Before(floor):
+			return late
+		case absDur(alt.Sub(c.last)) < absDur(t.Sub(c.last)):
 			return alt
 		}
 	}
