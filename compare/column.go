@@ -109,11 +109,13 @@ func (f *runFacts) seed() (int64, bool) {
 	return *f.summary.Seed, true
 }
 
-// healthy reports whether the run is counted by the healthy-run measures:
-// it neither degraded persistently nor stayed collapsed after control.
+// healthy reports whether the run is counted by the measures of runs not
+// collapsed: it neither degraded persistently nor stayed collapsed after
+// control, and its end is not its trigger (no window after the trigger's
+// end: its end figures are the trigger's own).
 func (f *runFacts) healthy() bool {
 	v := f.summary.Verdict
-	return v != stats.VerdictPersistent && v != stats.VerdictCollapsed
+	return v != stats.VerdictPersistent && v != stats.VerdictCollapsed && !f.summary.NoWindowAfter
 }
 
 // FactsOf computes what a comparison needs of one run; the run's tables

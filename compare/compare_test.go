@@ -354,7 +354,7 @@ func TestCollapseLeavesOutCachingOff(t *testing.T) {
 	}
 	a := facts(append(seeds("a", 1, 3, "no-burst", never, hit95), off("ax", 11), off("ay", 12))...)
 	b := facts(append(seeds("b", 1, 3, "no-burst", never, hit95), off("bx", 11), off("by", 12))...)
-	const note = "2 run(s) left out: prefix caching off (no second regime to collapse into; the report's verdict: uncached), or persistence unknown (no turn, cached tokens unreported, or no turn in the last 10 minutes)"
+	const note = "2 run(s) left out: prefix caching off (no second regime to collapse into; the report's verdict: uncached), or persistence unknown (no turn, cached tokens unreported, no turn in the last 10 minutes, a trigger that never ran or left no 5-minute window after it)"
 
 	// Only the collapse rate: the fits of caching-off runs need whole runs.
 	only := []string{MeasureCollapseRate}

@@ -88,7 +88,7 @@ var Measures = []Measure{
 		outcome: func(f *runFacts) (bool, bool) {
 			return f.summary.Persistent, f.summary.Judged()
 		},
-		leftOut: "%d run(s) left out: prefix caching off (no second regime to collapse into; the report's verdict: uncached), or persistence unknown (no turn, cached tokens unreported, or no turn in the last 10 minutes)",
+		leftOut: "%d run(s) left out: prefix caching off (no second regime to collapse into; the report's verdict: uncached), or persistence unknown (no turn, cached tokens unreported, no turn in the last 10 minutes, a trigger that never ran or left no 5-minute window after it)",
 	},
 	{
 		ID: MeasureEndHit, Title: "hit ratio of runs not collapsed, last 10 minutes", Unit: "hit ratio",

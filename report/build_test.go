@@ -371,6 +371,19 @@ func TestVersionsGetSections(t *testing.T) {
 			runs = append(runs, r)
 		}
 	}
+	// A run whose version is unknown is no other release: it joins the one
+	// known version of its engine (here in experiment q), and "v0.9.0"
+	// is 0.9.0.
+	for _, name := range []string{"q-s1-burst", "q-s1-no-burst"} {
+		r := fakeRun{Name: name, Experiment: "q", Design: "paired", Arm: strings.TrimPrefix(name, "q-s1-"), Seed: 1,
+			Sessions: 8, DropS: inf, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 900, TriggerEndS: 1200,
+			ControlStartS: math.NaN(), DurationS: 3600}.build()
+		r.Run.EngineVersion = ""
+		if name == "q-s1-burst" {
+			r.Run.EngineVersion = "v0.9.0"
+		}
+		runs = append(runs, r)
+	}
 	_, sum, err := Build(runs, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -382,6 +395,7 @@ func TestVersionsGetSections(t *testing.T) {
 	want := []string{
 		"p vllm 0.10.1: v0.10.1-s1-burst v0.10.1-s1-no-burst",
 		"p vllm 0.11.0: v0.11.0-s1-burst v0.11.0-s1-no-burst",
+		"q : q-s1-burst q-s1-no-burst",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -52,8 +52,22 @@ func (b *builder) groupExperiments() {
 	var keys []key
 	designs := map[string]map[string]bool{} // by name
 	engines := map[string]map[string]bool{} // by name and design
+	// A run whose version is unknown joins its engine's one known version
+	// in the experiment: a blank is no other release.
+	versions := map[string]map[string]bool{} // by name, design and engine name
 	for _, r := range b.runs {
-		k := key{r.run.Experiment, normDesign(r.run.Design), strings.TrimSpace(r.run.EngineName + " " + r.run.EngineVersion)}
+		if v := normVersion(r.run.EngineVersion); v != "" {
+			add(versions, r.run.Experiment+"\x00"+normDesign(r.run.Design)+"\x00"+r.run.EngineName, v)
+		}
+	}
+	for _, r := range b.runs {
+		v := normVersion(r.run.EngineVersion)
+		if known := versions[r.run.Experiment+"\x00"+normDesign(r.run.Design)+"\x00"+r.run.EngineName]; v == "" && len(known) == 1 {
+			v = sortedKeys(known)[0]
+		} else if v == "" && len(known) > 1 {
+			v = "(version unknown)"
+		}
+		k := key{r.run.Experiment, normDesign(r.run.Design), strings.TrimSpace(r.run.EngineName + " " + v)}
 		e, ok := by[k]
 		if !ok {
 			e = &experiment{name: k.name, design: k.design}
@@ -96,6 +110,10 @@ func (b *builder) groupExperiments() {
 		b.exps = append(b.exps, e)
 	}
 }
+
+// normVersion is an engine version as a section names it: "v0.11.0" and
+// " 0.11.0" are 0.11.0.
+func normVersion(v string) string { return strings.TrimPrefix(strings.TrimSpace(v), "v") }
 
 // add adds v to the set m[k].
 func add(m map[string]map[string]bool, k, v string) {
@@ -154,7 +172,7 @@ func (b *builder) experimentSection(e *experiment) {
 		se.Runs = append(se.Runs, r.name())
 	}
 	d := designs[e.design]
-	sec := model.Section{ID: "exp-" + e.slug, Title: e.name + ": " + d.title, Intro: []string{d.intro}}
+	sec := model.Section{ID: "exp-" + e.slug, Title: e.label + ": " + d.title, Intro: []string{d.intro}}
 	d.fill(b, e, &sec, &se)
 	b.sectionEngineView(e, &sec)
 	b.verdictFinding(e)

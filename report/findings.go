@@ -102,13 +102,15 @@ func (b *builder) warningFindings(e *experiment) {
 		if r.sum.Short {
 			short = append(short, r)
 		}
-		if r.sum.Judged() && r.sum.PeakWindowHit < stats.RecoveredHit {
+		if r.sum.Judged() && !r.sum.Short && r.sum.PeakWindowHit < stats.RecoveredHit {
+			// A short run's low peak is its cold start (short-runs says
+			// so); a longer one's is the workload.
 			lowPeak = append(lowPeak, r)
 		}
 	}
 	if len(rejected) > 0 {
 		b.found(e, "rejected-lines", true, runNames(rejected), numbers{"lines": float64(lines), "runs": float64(len(rejected))},
-			fmt.Sprintf("%s rejected in lenient mode: %s. The numbers leave them out; the dataset's _rejects/ holds them.",
+			fmt.Sprintf("%s rejected in lenient mode: %s. The numbers leave them out (a rejected whole, such as a sampled GuideLLM benchmark read with --lenient, makes its run's numbers a sample's); the dataset's _rejects/ holds each with its reason.",
 				linesWere(lines), listRuns(rejected, func(r *runInfo) string { return plural(int(r.run.RejectedLines), "line") })))
 	}
 	drift := func(runs []*runInfo, what string) {
@@ -279,4 +281,3 @@ func signed(v float64) string {
 	}
 	return strings.Replace(s, "-", "−", 1)
 }
-

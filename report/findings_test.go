@@ -234,7 +234,7 @@ func TestWarningFindings(t *testing.T) {
 		}
 	}
 	checkTexts(t, got, []string{
-		"rejected-lines [rejected]: obs: 3 input lines were rejected in lenient mode: rejected (3 lines). The numbers leave them out; the dataset's _rejects/ holds them.",
+		"rejected-lines [rejected]: obs: 3 input lines were rejected in lenient mode: rejected (3 lines). The numbers leave them out (a rejected whole, such as a sampled GuideLLM benchmark read with --lenient, makes its run's numbers a sample's); the dataset's _rejects/ holds each with its reason.",
 		"format-drift [drift]: obs: the engine log of drift gave no engine sample: its format may have drifted from what outlast reads (ingest warned), so the engine's view of that run is empty.",
 		"low-peak-hit [low]: obs: the hit ratio of low (0.10) never reached 0.8 in any 5-minute window (highest in brackets): the verdicts' thresholds (degraded below 0.5, healthy from 0.8, §3) assume sessions that reuse their context, so a workload that reuses little (single-turn sessions, a small shared prefix) reads degraded without any collapse; compare that run with a twin of the same workload rather than with the thresholds.",
 		"cut-short [cut]: obs: 1 run was cut short: the gateway's records end more than 5 minutes before the planned end (cut (minute 40 of 60)); the end-of-run measures describe an earlier time.",

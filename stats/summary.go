@@ -172,7 +172,7 @@ func (x *RunIndex) Summarize() RunSummary {
 		s.TriggerAfterEnd = true
 		s.Warnings = append(s.Warnings, fmt.Sprintf("the trigger starts at %.0f s, at or after the run's end (%.0f s): it never ran", *r.TriggerStartS, x.End))
 	}
-	if !noTurns && !s.TriggerAfterEnd && r.TriggerEndS != nil && !reg.HasData() {
+	if !noTurns && !s.TriggerAfterEnd && r.TriggerEndS != nil && CacheKnown(r) && !reg.HasData() {
 		s.NoWindowAfter = true
 		s.Warnings = append(s.Warnings, fmt.Sprintf("no 5-minute window with a completed turn starts after the trigger's end (%.0f s) before the run's end (%.0f s): persistence unknown", *r.TriggerEndS, x.End))
 	}

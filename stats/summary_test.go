@@ -156,6 +156,13 @@ func TestTriggerEndsAtRunEnd(t *testing.T) {
 	if s.NoWindowAfter || !s.Judged() || s.Verdict != VerdictPersistent {
 		t.Errorf("one window after: no window after %v, judged %v, verdict %s; want false, true, persistent", s.NoWindowAfter, s.Judged(), s.Verdict)
 	}
+	// Cached tokens unreported: every window's hit ratio is unknown by
+	// design, which says nothing of the windows after the trigger.
+	rd.Run.CacheReported = new(bool)
+	s = NewRunIndex(rd).Summarize()
+	if s.NoWindowAfter || s.Verdict != VerdictCacheUnreported {
+		t.Errorf("cache unreported: no window after %v, verdict %s; want false, cache-unreported", s.NoWindowAfter, s.Verdict)
+	}
 }
 
 func TestSummaryValues(t *testing.T) {
