@@ -42,7 +42,9 @@ func (p *progress) step(i int, what string) {
 		return
 	}
 	const width = 30
-	filled := width * i / p.n
+	// min: a dataset another ingest writes to while it is read can give
+	// more runs than were counted at the start.
+	filled := min(width*i/p.n, width)
 	fmt.Fprintf(p.w, "\r\033[K%s [%s%s] %d/%d %s", p.label,
 		strings.Repeat("=", filled), strings.Repeat(" ", width-filled), i, p.n, what)
 }
