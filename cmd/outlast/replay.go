@@ -133,10 +133,18 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 			variants = append(variants, replay.PoolVariant(ps.Pool))
 		}
 	}
+	before := runDirsIn(*out)
 	res, err := replay.Replay(m, variants, opt)
 	if err != nil {
 		return inputError(err)
 	}
+	var written []string
+	for _, v := range res {
+		for _, r := range v.Runs {
+			written = append(written, r.Dir)
+		}
+	}
+	warnStale(stderr, "replay", *out, before, written)
 	replay.PrintMatch(stdout, m.NewMatch(&res[0]))
 	outs := make([]replay.Outcome, len(res))
 	for i := range res {

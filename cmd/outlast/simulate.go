@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -70,7 +71,7 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	var controls repeatedFlag
 	fs.Var(&controls, "control", "controller as KIND@START (s), e.g. budgeter@1200; repeat for several arms.\n"+
 		"KIND: "+strings.Join(sim.ControlKinds, ", ")+".\nFor designs whose arms are controllers it replaces the arms; otherwise every arm gets it")
-	rateChange := fs.String("rate-change", "", "base rate change as RATE@START (sessions/s, s), e.g. 0.01@1200, for every arm; \"none\" removes it")
+	rateChange := fs.String("rate-change", "", "base rate change as RATE@START (sessions/s, s), e.g. 0.01@1200, for every arm (drain, whose arms are rates: one arm at RATE); \"none\" removes it")
 	flushAt := fs.Float64("flush", -1, "cache flush (with preemption) at this time, seconds, for every arm; default: the design's")
 	engine := fs.String("engine", "vllm", "engine to simulate and log format: vllm or sglang")
 	workload := fs.String("workload", "synthetic", "session shapes: synthetic (the design's) or trace (the embedded heterogeneous set)")
@@ -101,11 +102,18 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 		}
 		cfg.DurationS = d
 	}
-	if *lambda < 0 {
-		return usageErrorf("simulate: --lambda must be >= 0")
+	// 0 is each flag's "the design's", so a 0 given is refused here,
+	// where it is known to have been given, rather than read as that.
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["lambda"] && !(*lambda > 0) {
+		return usageErrorf("simulate: --lambda %g: want a rate > 0 sessions/s", *lambda)
 	}
 	if *lambda > 0 {
 		cfg.SetLambda(*lambda)
+	}
+	if given["pool"] && *pool <= 0 {
+		return usageErrorf("simulate: --pool %d: want a KV pool > 0 tokens", *pool)
 	}
 	if *pool != 0 {
 		cfg.PoolTokens = *pool
@@ -156,6 +164,7 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	for _, w := range cfg.Warnings() {
 		fmt.Fprintf(stderr, "outlast: simulate: warning: %s\n", w)
 	}
+	before := runDirsIn(*out)
 	if err := os.MkdirAll(*out, 0o777); err != nil {
 		return inputError(err)
 	}
@@ -163,6 +172,7 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return inputError(err)
 	}
+	warnStale(stderr, "simulate", *out, before, paths)
 	if !fs.quiet {
 		fmt.Fprintf(stdout, "simulated %d runs (%s, %d seeds from %d, %d arms) into %s\n", len(paths), cfg.Design, cfg.Seeds, cfg.FirstSeed, len(cfg.Arms), *out)
 	}

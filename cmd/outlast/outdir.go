@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// runDirsIn returns the names of the run directories (those holding a
+// run.yaml) directly in dir; none when dir does not exist.
+func runDirsIn(dir string) map[string]bool {
+	entries, _ := os.ReadDir(dir) // a dir that cannot be read holds none to warn of
+	found := map[string]bool{}
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), "run.yaml")); err == nil {
+			found[e.Name()] = true
+		}
+	}
+	return found
+}
+
+// warnStale warns when dir held run directories before (before) that the
+// command did not write again (written, their paths): simulate and replay
+// write into an existing directory, and an ingest of it would mix an
+// earlier invocation's runs with this one's.
+func warnStale(stderr io.Writer, cmd, dir string, before map[string]bool, written []string) {
+	for _, p := range written {
+		delete(before, filepath.Base(p))
+	}
+	if len(before) == 0 {
+		return
+	}
+	stale := make([]string, 0, len(before))
+	for name := range before {
+		stale = append(stale, name)
+	}
+	slices.Sort(stale)
+	shown := stale
+	if len(shown) > 3 {
+		shown = append(shown[:3:3], "…")
+	}
+	fmt.Fprintf(stderr, "outlast: %s: warning: %s also holds %d run director%s this command did not write (%s), from an earlier one: an ingest of %s would mix them with these; use another --out, or remove them\n",
+		cmd, dir, len(stale), map[bool]string{true: "y", false: "ies"}[len(stale) == 1], strings.Join(shown, ", "), dir)
+}
