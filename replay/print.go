@@ -66,9 +66,10 @@ func PrintModel(w io.Writer, m *Model) {
 		l = float64(wl.MaxContext) / 2
 	}
 	L := int(math.Round(l))
-	fmt.Fprintf(tw, "  prefill\t%s the simulator's default: a cold %s-token turn prefills in %s s\n",
+	// The factors multiply step times, not speeds: above 1 is slower.
+	fmt.Fprintf(tw, "  prefill\ttime %s the simulator's default: a cold %s-token turn prefills in %s s\n",
 		factor(e.Prefill), thousands(L), num(e.Cost.PrefillS(0, L), 2))
-	fmt.Fprintf(tw, "  decode\t%s: %s tokens/s for one request, %s tokens/s each among 32, at %s tokens\n", factor(e.Decode),
+	fmt.Fprintf(tw, "  decode\ttime %s the default: %s tokens/s for one request, %s tokens/s each among 32, at %s tokens\n", factor(e.Decode),
 		num(1/e.Cost.DecodeStepS(1, l), 0), num(1/e.Cost.DecodeStepS(32, 32*l), 0), thousands(L))
 	switch e.Method {
 	case MethodBusy:
