@@ -240,3 +240,44 @@ func TestWarningFindings(t *testing.T) {
 		"cut-short [cut]: obs: 1 run was cut short: the gateway's records end more than 5 minutes before the planned end (cut (minute 40 of 60)); the end-of-run measures describe an earlier time.",
 	})
 }
+
+// TestRecoveryTestTellsTheTellingPair builds a recovery experiment of one
+// seed collapsed in every arm, where admission-cap and aimd do not recover
+// and budgeter does: every pairwise p is 1, and the finding compares a
+// pair that differs (budgeter against one that did not recover), not the
+// first pair by name.
+func TestRecoveryTestTellsTheTellingPair(t *testing.T) {
+	var runs []*schema.RunData
+	for _, arm := range []string{"admission-cap", "aimd", "budgeter"} {
+		r := fakeRun{Name: "r1-" + arm, Experiment: "rec", Design: "recovery", Arm: arm, Seed: 1,
+			Sessions: 20, DropS: 600, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 300, TriggerEndS: 540,
+			ControlKind: arm, ControlStartS: 1200, DurationS: 3600}
+		if arm == "budgeter" {
+			r.RecoverS = 1200
+		}
+		runs = append(runs, r.build())
+	}
+	_, sum, err := Build(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := find(t, "finding", sum.Findings, func(f SummaryFinding) string { return f.Kind }, "recovery-test")
+	if !strings.Contains(f.Text, "admission-cap recovered 0 and budgeter 1") {
+		t.Errorf("recovery-test finding %q, want budgeter against an arm that did not recover", f.Text)
+	}
+}
+
+// TestNegativeInterceptIsWarned fits c(L) to windows of 4 s turns at
+// 50,000 tokens, 2 s at 30,000 and 1 s at 20,000: c(L) = −1 s + 0.1
+// ms/token × L, which gives no cost below 10,000 tokens. The finding says
+// so, as a warning.
+func TestNegativeInterceptIsWarned(t *testing.T) {
+	_, sum, err := Build([]*schema.RunData{calibrationRunOf([3]calWindow{{30, 50000}, {60, 30000}, {120, 20000}})}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := find(t, "finding", sum.Findings, func(f SummaryFinding) string { return f.Kind }, "cost-fit")
+	if !f.Warning || !math.IsNaN(float64(f.Numbers["S"])) || !strings.Contains(f.Text, "c(L) = -1.000 s + 0.1000 ms/token") || !strings.Contains(f.Text, "intercept a is negative, which no cost is: the line gives c(L) < 0 below L = 10000 tokens") || !strings.Contains(f.Text, "the fit gives no positive S, so no drain bound") {
+		t.Errorf("cost-fit finding %+v", f)
+	}
+}

@@ -155,16 +155,25 @@ func fixtureRuns() []*schema.RunData {
 // Every turn is in flight for 200 s, and 4 more run from 0 to past the
 // end, so at least 4 are running throughout each window.
 func calibrationRun() *schema.RunData {
+	return calibrationRunOf([3]calWindow{{20, 50000}, {40, 20000}, {60, 10000}})
+}
+
+// calWindow is a 2-minute window of a calibration run: n turns of one
+// prompt length, back to back.
+type calWindow struct {
+	n      int
+	prompt int64
+}
+
+// calibrationRunOf is calibrationRun with other windows.
+func calibrationRunOf(ws [3]calWindow) *schema.RunData {
 	f := fakeRun{Name: "cal", Experiment: "cal-test", Design: "nocache", Arm: "none", Seed: 1,
 		Sessions: 4, ControlStartS: math.NaN(), DurationS: 360}
 	rd := f.build()
 	rd.Run.PrefixCaching = false
 	rd.Turns = nil
 	turn := int32(0)
-	for k, w := range []struct {
-		n      int
-		prompt int64
-	}{{20, 50000}, {40, 20000}, {60, 10000}} {
+	for k, w := range ws {
 		for i := 0; i < w.n; i++ {
 			done := float64(k)*120 + (float64(i)+0.5)*120/float64(w.n)
 			sent := done - 200

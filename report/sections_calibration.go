@@ -26,14 +26,29 @@ func (b *builder) calibrationSection(e *experiment, sec *model.Section, se *Summ
 		sec.Blocks = append(sec.Blocks, fitTable("fit-"+e.slug, fit, se.Fit), b.fitScatter(e, fit, ws))
 		text := fmt.Sprintf("a cold turn of context L costs c(L) = %s s + %s ms/token × L (R² %s, %s)",
 			model.Num(fit.A, 3).Display(), model.Num(1000*fit.B, 4).Display(), model.Num(fit.R2, 3).Display(), plural(fit.N, "window"))
-		if se.Fit.Shape != "" {
+		switch {
+		case se.Fit.Shape == "":
+		case !(se.Fit.S > 0):
+			text += fmt.Sprintf("; for a session of shape %s the fit gives no positive S, so no drain bound", se.Fit.Shape)
+		default:
 			text += fmt.Sprintf("; a session of shape %s costs S = %s engine-s when every turn misses, so the degraded regime drains only below λ = 1/S = %s sessions/s",
 				se.Fit.Shape, model.Num(float64(se.Fit.S), 1).Display(), model.Num(float64(se.Fit.DrainRate), 4).Display())
 		}
-		b.found(e, "cost-fit", false, nil, numbers{"a": fit.A, "b": fit.B, "r2": fit.R2, "windows": float64(fit.N), "S": float64(se.Fit.S), "drain_rate": float64(se.Fit.DrainRate)}, text+".")
+		if fit.A < 0 {
+			text += "; " + negativeIntercept(fit)
+		}
+		b.found(e, "cost-fit", fit.A < 0, nil, numbers{"a": fit.A, "b": fit.B, "r2": fit.R2, "windows": float64(fit.N), "S": float64(se.Fit.S), "drain_rate": float64(se.Fit.DrainRate)}, text+".")
 	}
 	se.Shapes = b.shapes(fit, err == nil)
 	sec.Blocks = append(sec.Blocks, shapesTable("shapes-"+e.slug, se.Shapes, err == nil))
+}
+
+// negativeIntercept says what a negative a means: no turn costs less than
+// nothing, so the line holds only over the contexts of its windows, and
+// below them the fit understates a turn's cost, and S with it.
+func negativeIntercept(fit stats.CostFit) string {
+	return fmt.Sprintf("intercept a is negative, which no cost is: the line gives c(L) < 0 below L = %.0f tokens, so it holds only over the contexts of its windows and understates the cost of shorter turns, and S of sessions made of them",
+		math.Round(-fit.A/fit.B))
 }
 
 func fitTable(id string, fit stats.CostFit, s *SummaryFit) *model.Table {
@@ -48,6 +63,9 @@ func fitTable(id string, fit stats.CostFit, s *SummaryFit) *model.Table {
 	}
 	if s.Shape != "" {
 		t.Notes = append(t.Notes, "S and 1/S for the shape of the fitted runs: "+s.Shape+".")
+	}
+	if fit.A < 0 {
+		t.Notes = append(t.Notes, "The "+negativeIntercept(fit)+".")
 	}
 	t.Notes = append(t.Notes, "Runs: "+join(s.Runs)+".")
 	return t

@@ -211,9 +211,16 @@ func (b *builder) recoveryFindings(e *experiment, t3 stats.Table3, pairwise []Su
 	} else {
 		b.found(e, "recovery", false, nil, nums, strings.Join(parts, ", ")+".")
 	}
+	// The most telling pair: the smallest p, and among equal ones (every
+	// p is 1 on a seed or two) the largest difference in recoveries, not
+	// the first pair by name.
 	best := -1
+	gap := func(p SummaryPairwise) int { return max(p.AOnly-p.BOnly, p.BOnly-p.AOnly) }
 	for i, p := range pairwise {
-		if !p.P.IsNaN() && (best < 0 || p.P < pairwise[best].P) {
+		if p.P.IsNaN() {
+			continue
+		}
+		if best < 0 || p.P < pairwise[best].P || p.P == pairwise[best].P && gap(p) > gap(pairwise[best]) {
 			best = i
 		}
 	}

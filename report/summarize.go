@@ -99,6 +99,11 @@ func shapeSummary(label string, shape []int64, fit stats.CostFit, ok bool) *Summ
 // costSummary is S, the engine-seconds of one all-miss session, and the
 // drain bound 1/S.
 func costSummary(sessionCost float64) (s, drainRate jsonnum.Float) {
+	if !(sessionCost > 0) {
+		// A fit with a negative intercept can sum to no positive cost
+		// for short sessions: that is no cost at all, unknown.
+		sessionCost = math.NaN()
+	}
 	return jsonnum.Float(sessionCost), jsonnum.Float(stats.DrainBound(sessionCost))
 }
 
