@@ -281,3 +281,33 @@ func TestNegativeInterceptIsWarned(t *testing.T) {
 		t.Errorf("cost-fit finding %+v", f)
 	}
 }
+
+// TestSignTestNamesTheTrigger builds pairs whose burst arm ran a cache
+// flush: the finding says flushes, not bursts; and pairs whose twins ran
+// the same flush, which test nothing a trigger did: a warning says so.
+func TestSignTestNamesTheTrigger(t *testing.T) {
+	build := func(twinKind string) SummaryFinding {
+		var runs []*schema.RunData
+		for _, arm := range []string{"burst", "no-burst"} {
+			kind := "flush"
+			if arm == "no-burst" {
+				kind = twinKind
+			}
+			r := fakeRun{Name: "s1-" + arm, Experiment: "p", Design: "paired", Arm: arm, Seed: 1,
+				Sessions: 8, DropS: inf, RecoverS: inf, TriggerKind: kind, TriggerStartS: 900, TriggerEndS: 900,
+				ControlStartS: math.NaN(), DurationS: 3600}
+			runs = append(runs, r.build())
+		}
+		_, sum, err := Build(runs, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return find(t, "finding", sum.Findings, func(f SummaryFinding) string { return f.Kind }, "sign-test")
+	}
+	if f := build("none"); f.Warning || !strings.HasPrefix(f.Text, "p: cache flushes left 0 of 1 servers") {
+		t.Errorf("flush against a twin without one: %+v", f)
+	}
+	if f := build("flush"); !f.Warning || !strings.Contains(f.Text, `the "burst" arm and its twins ran the same trigger (flush), so the pairs test nothing a trigger did`) {
+		t.Errorf("flush in both arms: %+v", f)
+	}
+}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/outlast-dev/outlast/report/model"
 	"github.com/outlast-dev/outlast/schema"
@@ -172,8 +173,52 @@ func (b *builder) pairedFinding(e *experiment, t2 stats.Table2, twin string) {
 	if t2.Unjudged > 0 {
 		nums["unjudged"] = float64(t2.Unjudged)
 	}
-	b.found(e, "sign-test", t2.Unjudged > 0, nil, nums,
-		fmt.Sprintf("bursts left %d of %d servers persistently degraded, their twins %d (%s%s).", burst, n, tw, test, left))
+	what, kinds := armTrigger(e, schema.ArmBurst, schema.TriggerBurst)
+	_, twinKinds := armTrigger(e, twin, schema.TriggerNone)
+	text := fmt.Sprintf("%s left %d of %d servers persistently degraded, their twins %d (%s%s).", what, burst, n, tw, test, left)
+	same := strings.Join(kinds, ",") == strings.Join(twinKinds, ",")
+	switch {
+	case len(kinds) == 1 && kinds[0] == schema.TriggerNone:
+		text = fmt.Sprintf("the %q arm ran no trigger (trigger.kind none), so the pairs test nothing a trigger did: %d of %d of its runs ended persistently degraded, their twins %d (%s%s).",
+			schema.ArmBurst, burst, n, tw, test, left)
+	case same:
+		text = fmt.Sprintf("the %q arm and its twins ran the same trigger (%s), so the pairs test nothing a trigger did: %d of %d %q runs ended persistently degraded, their twins %d (%s%s).",
+			schema.ArmBurst, strings.Join(kinds, ", "), burst, n, schema.ArmBurst, tw, test, left)
+	}
+	b.found(e, "sign-test", t2.Unjudged > 0 || same || kinds[0] == schema.TriggerNone, nil, nums, text)
+}
+
+// armTrigger returns the trigger kinds the runs of arm of e were given,
+// sorted (an unstated one is unstated), and, for the sign test's
+// finding, what they were as a plural noun: "bursts", "cache flushes",
+// "triggers" when they differ.
+func armTrigger(e *experiment, arm, unstated string) (string, []string) {
+	set := map[string]bool{}
+	for _, r := range e.runs {
+		if r.run.Arm == arm {
+			k := r.run.TriggerKind
+			if k == "" {
+				k = unstated
+			}
+			set[k] = true
+		}
+	}
+	kinds := sortedKeys(set)
+	if len(kinds) == 0 {
+		kinds = []string{unstated}
+	}
+	if len(kinds) != 1 {
+		return "triggers", kinds
+	}
+	switch kinds[0] {
+	case schema.TriggerFlush:
+		return "cache flushes", kinds
+	case schema.TriggerRateChange:
+		return "rate changes", kinds
+	case schema.TriggerMixShift:
+		return "mix shifts", kinds
+	}
+	return "bursts", kinds
 }
 
 // pairPanel is one panel of a pair's figure: one measure, twin against
