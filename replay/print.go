@@ -148,13 +148,13 @@ func PrintPoolSearch(w io.Writer, ps PoolSearch, seeds int) {
 	fmt.Fprintf(w, "find-pool: the smallest KV pool at which at least %d%% of %d seeds stay healthy, to within %d%%\n",
 		int(HealthyShare*100), seeds, int(math.Round((PoolPrecision-1)*100)))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "POOL (TOKENS)\tHEALTHY\tEND HIT\t")
+	fmt.Fprintln(tw, "POOL (TOKENS)\tHEALTHY\tEND HIT\tEND SESSIONS\t")
 	for _, s := range ps.Steps {
 		mark := ""
 		if s.OK {
 			mark = " ok"
 		}
-		fmt.Fprintf(tw, "%s\t%d/%d%s\t%s\t\n", thousands(s.Pool), s.Outcome.Healthy(), s.Outcome.Runs, mark, spread(s.Outcome.EndHit, 2))
+		fmt.Fprintf(tw, "%s\t%d/%d%s\t%s\t%s\t\n", thousands(s.Pool), s.Outcome.Healthy(), s.Outcome.Runs, mark, spread(s.Outcome.EndHit, 2), spread(s.Outcome.EndSessions, 1))
 	}
 	tw.Flush()
 	switch {
@@ -166,7 +166,30 @@ func PrintPoolSearch(w io.Writer, ps PoolSearch, seeds int) {
 	default:
 		fmt.Fprintf(w, "answer: %s tokens (%s falls short)\n", thousands(ps.Pool), thousands(ps.Below))
 	}
+	backlogNote(w, ps)
 	fmt.Fprintln(w)
+}
+
+// backlogNote warns when the answer's pool keeps the seeds healthy by the
+// hit ratio while far more sessions wait than at the run's own pool (the
+// search's first step): a controller that holds sessions back keeps the
+// cache warm at any pool, and "healthy" then hides a backlog.
+func backlogNote(w io.Writer, ps PoolSearch) {
+	if ps.Pool == 0 || len(ps.Steps) == 0 {
+		return
+	}
+	own := ps.Steps[0].Outcome.EndSessions.Median
+	for _, s := range ps.Steps {
+		if s.Pool != ps.Pool {
+			continue
+		}
+		at := s.Outcome.EndSessions.Median
+		if own > 0 && at > 2*own {
+			fmt.Fprintf(w, "note: at %s tokens the runs end with %s sessions in the system against %s at the run's own pool (%s): healthy by the hit ratio, but with a backlog a controller holds back; weigh the answer with END SESSIONS\n",
+				thousands(ps.Pool), num(at, 1), num(own, 1), thousands(ps.Steps[0].Pool))
+		}
+		return
+	}
 }
 
 // recoveryString prints the recovery times of a variant's recovered runs

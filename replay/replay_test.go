@@ -12,6 +12,7 @@ import (
 	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/internal/slowtest"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/stats"
 )
 
 // TestFixturesReplay replays every real-format fixture (vLLM and SGLang,
@@ -172,5 +173,29 @@ func BenchmarkReplay16Seeds60Min(b *testing.B) {
 		if _, err := Replay(m, []Variant{{Name: AsIs}}, Options{Seeds: 16, Out: out, Read: readBack}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPoolSearchBacklogNote prints a search whose answer is healthy by the
+// hit ratio with 15 times the sessions in the system at the run's own pool
+// (a controller holding them back): the table shows END SESSIONS and a
+// note says so; an answer without such a backlog gets no note.
+func TestPoolSearchBacklogNote(t *testing.T) {
+	step := func(pool int, ok bool, endSessions float64) PoolStep {
+		return PoolStep{Pool: pool, OK: ok, Outcome: Outcome{Runs: 4, Verdicts: map[stats.Verdict]int{stats.VerdictHealthy: 4},
+			EndHit: NewSpread([]float64{0.95}), EndSessions: NewSpread([]float64{endSessions})}}
+	}
+	ps := PoolSearch{Steps: []PoolStep{step(400000, true, 7.8), step(40900, true, 118.5), step(38960, false, 130)}, Pool: 40900, Below: 38960}
+	var buf bytes.Buffer
+	PrintPoolSearch(&buf, ps, 4)
+	out := buf.String()
+	if !strings.Contains(out, "END SESSIONS") || !strings.Contains(out, "note: at 40,900 tokens the runs end with 118.5 sessions in the system against 7.8 at the run's own pool (400,000)") {
+		t.Errorf("search with a backlog:\n%s", out)
+	}
+	ps.Steps[1] = step(40900, true, 9)
+	buf.Reset()
+	PrintPoolSearch(&buf, ps, 4)
+	if strings.Contains(buf.String(), "note:") {
+		t.Errorf("search without a backlog:\n%s", buf.String())
 	}
 }
