@@ -176,8 +176,15 @@ func (d *dirReader) readGuideLLM() ([]*Result, error) {
 		}
 		run, t0 := d.base, d.m.StartedAt
 		var clip *span
-		if sweep {
-			run.Run = fmt.Sprintf("%s-b%d", d.base.Run, b.Index)
+		// A benchmark of several, whether each is a run (a sweep) or
+		// files.benchmark picks one, starts at its own start and is cut
+		// to its span: the manifest's started_at is the file's first
+		// benchmark's, and the engine's samples of the others' are not
+		// this one's.
+		if sweep || pick != nil && n > 1 {
+			if sweep {
+				run.Run = fmt.Sprintf("%s-b%d", d.base.Run, b.Index)
+			}
 			if b.Start > 0 {
 				// Each benchmark's run starts at its own start, to the
 				// second; the engine's samples are cut to its span.

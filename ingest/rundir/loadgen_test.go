@@ -136,9 +136,16 @@ func TestSweepIsOneRunPerBenchmark(t *testing.T) {
 		t.Errorf("Read of a sweep: %v", err)
 	}
 
+	// files.benchmark picks one, named as the manifest says, from its own
+	// start and with its own share of the engine's samples, as in the
+	// sweep (the manifest's started_at is the first benchmark's).
 	one := read(t, sweepRun(t, "  benchmark: 1\n"), Options{Version: "test"})
-	if r := one.Data.Run; r.Run != "sw" || *r.Benchmark != 1 || *r.LoadConcurrency != 4 || len(one.Data.Turns) != 38 || !r.StartedAt.Equal(time.Date(2026, 10, 27, 12, 0, 2, 0, time.UTC)) {
-		t.Errorf("files.benchmark 1: %s b%s c%s, %d turns, from %s", r.Run, readertest.Ptr(r.Benchmark), readertest.Ptr(r.LoadConcurrency), len(one.Data.Turns), r.StartedAt)
+	if r := one.Data.Run; r.Run != "sw" || *r.Benchmark != 1 || *r.LoadConcurrency != 4 || len(one.Data.Turns) != 38 ||
+		!r.StartedAt.Equal(time.Date(2026, 10, 27, 12, 1, 54, 0, time.UTC)) || fmt.Sprintf("%.3f", r.DurationS) != "109.545" {
+		t.Errorf("files.benchmark 1: %s b%s c%s, %d turns, from %s for %.3f s", r.Run, readertest.Ptr(r.Benchmark), readertest.Ptr(r.LoadConcurrency), len(one.Data.Turns), r.StartedAt, r.DurationS)
+	}
+	if e := one.Data.Engine; len(e) == 0 || e[0].TS < 0 || e[len(e)-1].TS > one.Data.Run.DurationS {
+		t.Errorf("files.benchmark 1: engine samples outside its span")
 	}
 	if _, err := Read(sweepRun(t, "  benchmark: 2\n"), Options{}); err == nil || !strings.Contains(err.Error(), "files.benchmark: 2, but benchmarks.json holds 2 benchmark(s)") {
 		t.Errorf("files.benchmark 2: %v", err)

@@ -256,7 +256,7 @@ func (f *Facts) Write(buf *bytes.Buffer) {
 	line(buf, 1, "gateway_format", f.GatewayFormat, "found from the file's first bytes or name")
 	if f.GatewayFormat == manifest.GatewayGuideLLM && f.Benchmarks > 1 {
 		buf.WriteString(fmt.Sprintf("  # %s holds %d benchmarks (a sweep): ingest makes one run per benchmark,\n", f.Gateway, f.Benchmarks))
-		buf.WriteString(fmt.Sprintf("  # %s-b0 ... %s-b%d, each from its own start; \"benchmark: N\" reads only the Nth.\n", f.Run, f.Run, f.Benchmarks-1))
+		buf.WriteString(fmt.Sprintf("  # %s-b0 ... %s-b%d, each from its own start; \"benchmark: N\" reads only the Nth, from its own start.\n", f.Run, f.Run, f.Benchmarks-1))
 	}
 	if f.ClockUnknown {
 		line(buf, 1, "clock_offset_s", fill, "Unix time minus inference-perf's perf_counter, seconds: nothing in the directory says it")
