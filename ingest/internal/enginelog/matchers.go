@@ -104,7 +104,9 @@ var months = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug",
 // "%10d.%06d", in short-unix. "%b" is the month's name in the locale of
 // the one who ran journalctl (journalctl sets it from the environment:
 // "авг" in Russian, "Okt" in German, "8月" in Chinese), so any short word
-// takes its place (journalMonth). The host is left out with --no-hostname,
+// takes its place (journalMonth), except the Japanese and Korean forms,
+// which glibc pads to " 8月" (a leading space, not read yet). The host is
+// left out with --no-hostname,
 // so it is optional; the day may be space-padded (syslog).
 func matchJournald(b []byte) (int, stampSpan) {
 	var n int

@@ -106,7 +106,7 @@ var matchers = [...]struct {
 	first string
 }{
 	{LogExport, matchLogExport, digitBytes},
-	{Journald, matchJournald, digitBytes + letterBytes + utf8LeadBytes}, // the month in any locale
+	{Journald, matchJournald, digitBytes + letterBytes + utf8LeadBytes}, // the month in most locales (journalMonth)
 	{Tracing, matchTracing, digitBytes},                                 // before Container: the same stamp
 	{Container, matchContainer, digitBytes},                             // also CRI
 	{KubectlPrefix, matchKubectlPrefix, "["},
