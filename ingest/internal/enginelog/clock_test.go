@@ -137,28 +137,16 @@ func TestFallBack(t *testing.T) {
 	// 40 minutes later, 02:40 CET, which is nearer the first pass's 02:40
 	// but would go back in time there.
 	c := NewClock(Options{T0: t0, Loc: berlin})
-	for i, w := range []struct {
-		h, m, s int
-		want    string
-	}{{2, 50, 0, "2026-10-25T00:50:00Z"}, {2, 59, 59, "2026-10-25T00:59:59Z"}, {2, 40, 0, "2026-10-25T01:40:00Z"}} {
-		if got := c.Date(Stamp{Year: 2026, Mon: 10, Day: 25, Hour: w.h, Min: w.m, Sec: w.s}).UTC().Format(time.RFC3339); got != w.want {
-			t.Errorf("quiet spell, stamp %d: %s, want %s", i, got, w.want)
-		}
-	}
+	placeDay(t, "quiet spell", &c, Stamp{Year: 2026, Mon: 10, Day: 25}, []wallWant{
+		{2, 50, 0, "2026-10-25T00:50:00Z"}, {2, 59, 59, "2026-10-25T00:59:59Z"}, {2, 40, 0, "2026-10-25T01:40:00Z"}})
 	// Lord Howe falls back by 30 minutes (02:00 +11 to 01:30 +10:30).
 	lh, err := time.LoadLocation("Australia/Lord_Howe")
 	if err != nil {
 		t.Fatal(err)
 	}
 	c = NewClock(Options{T0: mustUTC("2026-04-04T14:00:00Z"), Loc: lh})
-	for i, w := range []struct {
-		h, m, s int
-		want    string
-	}{{1, 40, 0, "2026-04-04T14:40:00Z"}, {1, 55, 0, "2026-04-04T14:55:00Z"}, {1, 35, 0, "2026-04-04T15:05:00Z"}} {
-		if got := c.Date(Stamp{Year: 2026, Mon: 4, Day: 5, Hour: w.h, Min: w.m, Sec: w.s}).UTC().Format(time.RFC3339); got != w.want {
-			t.Errorf("Lord Howe, stamp %d: %s, want %s", i, got, w.want)
-		}
-	}
+	placeDay(t, "Lord Howe", &c, Stamp{Year: 2026, Mon: 4, Day: 5}, []wallWant{
+		{1, 40, 0, "2026-04-04T14:40:00Z"}, {1, 55, 0, "2026-04-04T14:55:00Z"}, {1, 35, 0, "2026-04-04T15:05:00Z"}})
 	// A log that begins in the second pass, its run started in it too.
 	c = NewClock(Options{T0: mustUTC("2026-10-25T01:10:00Z"), Loc: berlin})
 	if got := c.Date(Stamp{Year: 2026, Mon: 10, Day: 25, Hour: 2, Min: 15}).UTC().Format(time.RFC3339); got != "2026-10-25T01:15:00Z" {
@@ -167,5 +155,23 @@ func TestFallBack(t *testing.T) {
 	c = NewClock(Options{T0: mustUTC("2026-10-25T00:10:00Z"), Loc: berlin})
 	if got := c.Date(Stamp{Year: 2026, Mon: 10, Day: 25, Hour: 2, Min: 15}).UTC().Format(time.RFC3339); got != "2026-10-25T00:15:00Z" {
 		t.Errorf("first stamp in the first pass: %s, want 2026-10-25T00:15:00Z", got)
+	}
+}
+
+// wallWant is a wall-clock time of day and the instant wanted for it.
+type wallWant struct {
+	h, m, s int
+	want    string // RFC 3339, UTC
+}
+
+// placeDay places the stamps ws on day, one after another, on c.
+func placeDay(t *testing.T, name string, c *Clock, day Stamp, ws []wallWant) {
+	t.Helper()
+	for i, w := range ws {
+		st := day
+		st.Hour, st.Min, st.Sec = w.h, w.m, w.s
+		if got := c.Date(st).UTC().Format(time.RFC3339); got != w.want {
+			t.Errorf("%s, stamp %d: %s, want %s", name, i, got, w.want)
+		}
 	}
 }
