@@ -104,9 +104,9 @@ var months = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug",
 // "%10d.%06d", in short-unix. "%b" is the month's name in the locale of
 // the one who ran journalctl (journalctl sets it from the environment:
 // "авг" in Russian, "Okt" in German, "8月" in Chinese), so any short word
-// takes its place (journalMonth), except the Japanese and Korean forms,
-// which glibc pads to " 8月" (a leading space, not read yet). The host is
-// left out with --no-hostname,
+// takes its place (journalMonth), also the Japanese and Korean forms,
+// which glibc pads to " 8月" with a leading space. The host is left out
+// with --no-hostname,
 // so it is optional; the day may be space-padded (syslog).
 func matchJournald(b []byte) (int, stampSpan) {
 	var n int
@@ -222,10 +222,20 @@ func journalUnix(b []byte) int {
 // as strftime's "%b" writes it: an English abbreviation, or in another
 // locale a word of up to 12 bytes that is ASCII letters, perhaps ending in
 // "." ("janv."), or holds a byte of a UTF-8 character ("авг", "Mär",
-// "8月"); 0 if b does not begin with one.
+// "8月", " 8월" with the space glibc pads Japanese and Korean months
+// with); 0 if b does not begin with one.
 func journalMonth(b []byte) int {
 	if len(b) > 3 && b[3] == ' ' && isMonth(b[:3]) {
 		return 3
+	}
+	if len(b) > 2 && b[0] == ' ' && b[1] >= '1' && b[1] <= '9' {
+		// glibc's ja_JP and ko_KR pad a month of one digit with a space
+		// (" 8月", " 8월"); only those, whose name is a number and a
+		// UTF-8 character, take the space.
+		if m := journalMonth(b[1:]); m > 0 && bytes.IndexFunc(b[1:1+m], func(r rune) bool { return r >= 0x80 }) >= 0 {
+			return m + 1
+		}
+		return 0
 	}
 	n, letters, utf8 := 0, 0, false
 	for n < len(b) && n <= 12 && b[n] != ' ' {

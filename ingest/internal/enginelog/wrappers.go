@@ -106,9 +106,9 @@ var matchers = [...]struct {
 	first string
 }{
 	{LogExport, matchLogExport, digitBytes},
-	{Journald, matchJournald, digitBytes + letterBytes + utf8LeadBytes}, // the month in most locales (journalMonth)
-	{Tracing, matchTracing, digitBytes},                                 // before Container: the same stamp
-	{Container, matchContainer, digitBytes},                             // also CRI
+	{Journald, matchJournald, digitBytes + letterBytes + utf8LeadBytes + " "}, // the month in any locale (journalMonth)
+	{Tracing, matchTracing, digitBytes},                                       // before Container: the same stamp
+	{Container, matchContainer, digitBytes},                                   // also CRI
 	{KubectlPrefix, matchKubectlPrefix, "["},
 	{Pipe, matchPipe, digitBytes},
 	{Compose, matchCompose, digitBytes + letterBytes},
