@@ -65,6 +65,8 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return inputError(err)
 	}
+	_, statErr := os.Stat(filepath.Join(*out, schema.TableRuns))
+	hadRuns := statErr == nil // for the message of an ingest that stops
 	stage, err := dataset.NewStage(*out, version)
 	if err != nil {
 		return err
@@ -129,7 +131,11 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 			if runs == 1 {
 				what = "the run read before the error was"
 			}
-			fmt.Fprintf(stderr, "outlast: ingest stopped: %s not committed; %s is as it was\n", what, *out)
+			state := *out + " is as it was"
+			if !hadRuns {
+				state = "no run was written to " + *out
+			}
+			fmt.Fprintf(stderr, "outlast: ingest stopped: %s not committed; %s\n", what, state)
 		}
 		return inputError(err)
 	}
