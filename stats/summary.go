@@ -112,9 +112,13 @@ type RunSummary struct {
 	// included, so its end figures read lower than a longer run's would.
 	Short bool
 	// ControlStartS is control_start_s (NaN when null). CollapsedAtControl
-	// is CollapsedAt(ControlStartS), false when unknown.
+	// is CollapsedAt(ControlStartS), false when unknown. ControlJudged
+	// says whether it is known: caching on, cached tokens reported, turns
+	// in the 5 minutes before control began, and control beginning before
+	// the run's end (a control that never ran has nothing to recover).
 	ControlStartS      float64
 	CollapsedAtControl bool
+	ControlJudged      bool
 	// Recovery is set for runs collapsed when control began (§6).
 	Recovery *Recovery
 	// RecoveryMin is Recovery.Minutes, NaN when not recovered or nil.
@@ -236,6 +240,7 @@ func (x *RunIndex) Summarize() RunSummary {
 		s.CohortDone = x.CohortCompletion(Window{Start: cs, End: cs + CohortS})
 		collapsed, ok := x.CollapsedAt(cs)
 		s.CollapsedAtControl = collapsed
+		s.ControlJudged = ok && cs < x.End
 		if !ok {
 			s.Warnings = append(s.Warnings, "no turn completed in the 5 minutes before control began: collapse unknown")
 		}

@@ -271,15 +271,17 @@ func (ev *evaluator) runs(r *Rule) (Verdict, error) {
 			}
 			controlled := 0
 			for _, s := range sums {
-				if s.ControlStartS > 0 { // NaN without control
+				if s.ControlJudged {
 					controlled++
 				}
 			}
 			switch {
 			case controlled == 0:
-				// Nothing was controlled, so nothing could recover: no
-				// data is no pass.
-				add(false, ReqMaxRecoveryMin, math.NaN(), limit, nil, "no selected run has a control that starts after t=0 (control.start_s): no recovery to check")
+				// No run's state when control began is known (no control,
+				// one that began at 0 or after the run's end, caching
+				// off, no turns before it), so nothing could be judged to
+				// recover: no data is no pass.
+				add(false, ReqMaxRecoveryMin, math.NaN(), limit, nil, "no selected run has a control whose start could be judged (control.start_s after t=0 and before the run's end, caching on, cached tokens reported, turns in the 5 minutes before it): no recovery to check")
 			case allOK:
 				add(true, ReqMaxRecoveryMin, math.NaN(), limit, nil, "%d runs collapsed when control began, all recovered within %s min", n, fmtNum(limit))
 			}
@@ -371,17 +373,23 @@ func (ev *evaluator) comparison(r *Rule, opts compare.Options) (Verdict, error) 
 				if t.Measure.ID != cmp.measure {
 					continue
 				}
-				// Holm multiplies the smallest p by the number of tests in
-				// the table: that many rows make a difference harder to
-				// show.
-				holm := 1
-				if res.Holm {
-					holm = 0
-					for _, row := range t.Rows {
-						if row.Cells[1].Vs != nil {
-							holm++
-						}
+				// Holm multiplies the smallest p of the table's tests by
+				// their number, and no adjusted p is below that, nor
+				// below its own: the smallest p a row could reach after
+				// Holm is the larger of its own smallest and that
+				// number times the table's smallest (stats.Holm counts
+				// the tests with a p). A significant row is testable
+				// whatever the bound says (a test with ties can go below
+				// the exact floor).
+				tests, floor := 0, math.Inf(1)
+				for _, row := range t.Rows {
+					if vs := row.Cells[1].Vs; vs != nil && !math.IsNaN(float64(vs.P)) {
+						tests++
+						floor = min(floor, vs.DesignMinP())
 					}
+				}
+				if !res.Holm {
+					tests = 1
 				}
 				for _, row := range t.Rows {
 					base, cand := row.Cells[0], row.Cells[1]
@@ -391,15 +399,15 @@ func (ev *evaluator) comparison(r *Rule, opts compare.Options) (Verdict, error) 
 					tested++
 					worse := cand.Vs.Significant && cand.Vs.Higher == cmp.higherIsWorse && float64(cand.Vs.Diff) != 0
 					text := fmt.Sprintf("%s, %s: %s %s, %s %s: %s", m.ID, row.Config, base.Column, m.CellText(base), cand.Column, m.CellText(cand), m.DeltaText(cand.Vs))
-					if minP := cand.Vs.DesignMinP() * float64(holm); minP > res.Alpha {
+					if minP := max(cand.Vs.DesignMinP(), float64(tests)*floor); !cand.Vs.Significant && minP > res.Alpha {
 						// No outcome of these runs could be significant, so
 						// the rule can neither pass nor fail on them: a gate
 						// that cannot fail would pass anything, and no data
 						// is no pass.
 						worse = true
 						text += fmt.Sprintf(" (too few runs to test at alpha = %g: the smallest p these runs could give is %.3f", res.Alpha, cand.Vs.DesignMinP())
-						if holm > 1 {
-							text += fmt.Sprintf(", %.3f after Holm over %d configurations", minP, holm)
+						if minP > cand.Vs.DesignMinP() {
+							text += fmt.Sprintf(", %.3f after Holm over %d configurations", minP, tests)
 						}
 						text += "; the rule cannot pass on them)"
 					}

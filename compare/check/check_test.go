@@ -127,13 +127,21 @@ func TestMaxRecoveryMin(t *testing.T) {
 	}
 	rec.Run.ControlKind, rec.Run.ControlStartS = "budgeter", new(float64(1200))
 	none := run("n1", "recovery", "none", 1, -1)
+	// A control that begins after the run's end, and one over a run with
+	// caching off, have nothing to judge either.
+	late := run("l1", "recovery", "budgeter", 1, 600)
+	late.Run.ControlKind, late.Run.ControlStartS = "budgeter", new(float64(5000))
+	off := run("o1", "recovery", "budgeter", 1, 600)
+	off.Run.ControlKind, off.Run.ControlStartS, off.Run.PrefixCaching = "budgeter", new(float64(1200)), false
 	for _, tc := range []struct {
 		runs []*schema.RunData
 		pass bool
 		want string
 	}{
 		{[]*schema.RunData{rec}, true, "1 runs collapsed when control began, all recovered within 10 min"},
-		{[]*schema.RunData{none}, false, "no selected run has a control that starts after t=0"},
+		{[]*schema.RunData{none}, false, "no selected run has a control whose start could be judged"},
+		{[]*schema.RunData{late}, false, "no selected run has a control whose start could be judged"},
+		{[]*schema.RunData{off}, false, "no selected run has a control whose start could be judged"},
 	} {
 		rep := evaluate(t, "rules:\n  - name: r\n    require: {max_recovery_min: 10}\n", []compare.Column{{Label: "A", Runs: tc.runs}})
 		v := rep.Verdicts[0]
@@ -294,6 +302,25 @@ func TestComparisonRule(t *testing.T) {
 	rep = evaluate(t, rules, []compare.Column{{Label: "A", Runs: ha}, {Label: "B", Runs: hb}})
 	if v := rep.Verdicts[0]; v.Pass || len(v.Details) != 2 || !strings.Contains(v.Details[0].Text, "0.063 after Holm over 2 configurations") {
 		t.Errorf("Holm over two arms: %+v", v)
+	}
+	// Arm x of six seeds and arm y of twenty, A collapsed in all of them
+	// and B in none: y's tiny p takes Holm's factor, so x keeps its 0.031
+	// and is significant: testable, and B, better, passes.
+	var ua, ub []*schema.RunData
+	for _, arm := range []struct {
+		name  string
+		seeds int64
+	}{{"x", 6}, {"y", 20}} {
+		for s := int64(1); s <= arm.seeds; s++ {
+			ra, rb := run("a"+arm.name, "paired", arm.name, s, 600), run("b"+arm.name, "paired", arm.name, s, -1)
+			ra.Run.Run += fmt.Sprint(s)
+			rb.Run.Run += fmt.Sprint(s)
+			ua, ub = append(ua, ra), append(ub, rb)
+		}
+	}
+	rep = evaluate(t, rules, []compare.Column{{Label: "A", Runs: ua}, {Label: "B", Runs: ub}})
+	if v := rep.Verdicts[0]; !v.Pass || strings.Contains(v.Details[0].Text+v.Details[1].Text, "too few") {
+		t.Errorf("unequal arms, B better: %+v", v)
 	}
 	// Twenty seeds, one collapsed in B only: nineteen pairs tie, which is
 	// no lack of runs (twenty pairs could reach any level): it passes.

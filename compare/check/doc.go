@@ -28,16 +28,20 @@
 // A run without the value (no end hit ratio) fails the requirement, and
 // so does a rule with nothing to judge: persistent_runs over runs none of
 // which could be judged (caching off, persistence unknown), or
-// max_recovery_min over runs none of which had a control.
+// max_recovery_min over runs none of which had a control whose start
+// could be judged (after t=0 and before the run's end, caching on, turns
+// in the 5 minutes before it).
 // Comparison requirements compare a candidate with a baseline, as
 // "outlast compare" does (matched configurations, paired seeds, Holm across
 // configurations), and fail where the candidate is significantly worse at
 // alpha (default 0.05), where too few runs were compared for any outcome
 // to be significant, whichever way the candidate went (the smallest p the
-// test could give with them, times the number of configurations when Holm
-// adjusts, exceeds alpha: six seed pairs cannot reach 0.01, four cannot
-// reach 0.05; a gate that cannot fail would pass anything, and no data is
-// no pass), or where no configuration could be compared:
+// test could give with them exceeds alpha, or after Holm the table's
+// smallest times its number of tests does: six seed pairs cannot reach
+// 0.01, five cannot reach 0.05; a row that came out significant is
+// tested whatever the bound; a gate that cannot fail would pass
+// anything, and no data is no pass), or where no configuration could be
+// compared:
 //
 //	collapse_rate_not_worse: true   collapse rate not significantly higher
 //	hit_ratio_not_worse: true       uncollapsed runs' hit ratio not significantly lower
