@@ -525,3 +525,36 @@ func TestReloadError(t *testing.T) {
 		t.Fatalf("err = %v, want the reload's error", err)
 	}
 }
+
+// TestUnjudgedPairArmIsNull builds two pairs, the second's twin without
+// cached-token counts: in summary.json its persistent is null, not false
+// (false would count it healthy), and the sign test says one pair was
+// left out.
+func TestUnjudgedPairArmIsNull(t *testing.T) {
+	var runs []*schema.RunData
+	for _, seed := range []int64{1, 2} {
+		for _, arm := range []string{"burst", "no-burst"} {
+			r := fakeRun{Name: fmt.Sprintf("s%d-%s", seed, arm), Experiment: "p", Design: "paired", Arm: arm, Seed: seed,
+				Sessions: 8, DropS: inf, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 900, TriggerEndS: 1200,
+				ControlStartS: math.NaN(), DurationS: 3600}.build()
+			if seed == 2 && arm == "no-burst" {
+				for i := range r.Turns {
+					r.Turns[i].CachedTokens = 0
+				}
+				r.Run.CacheReported = new(bool)
+			}
+			runs = append(runs, r)
+		}
+	}
+	_, sum, err := Build(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := findExperiment(t, sum, "p")
+	if len(e.Pairs) != 2 || e.Pairs[0].Twin.Persistent == nil || *e.Pairs[0].Twin.Persistent || e.Pairs[1].Twin.Persistent != nil || e.Pairs[1].Burst.Persistent == nil {
+		t.Errorf("pairs %+v: want the second twin's persistent null, the others known", e.Pairs)
+	}
+	if s := e.SignTest; s == nil || s.Pairs != 1 || s.Unjudged != 1 {
+		t.Errorf("sign test %+v, want 1 pair and 1 unjudged", s)
+	}
+}

@@ -49,13 +49,17 @@ func summaryRun(r *runInfo) SummaryRun {
 
 // pairArm is one arm of a Table 2 row.
 func pairArm(a stats.Table2Arm) SummaryPairArm {
-	return SummaryPairArm{Run: a.Run, EndHitRatio: jsonnum.Float(a.EndHit), EndSessions: jsonnum.Float(a.EndSessions), Persistent: a.Persistent}
+	arm := SummaryPairArm{Run: a.Run, EndHitRatio: jsonnum.Float(a.EndHit), EndSessions: jsonnum.Float(a.EndSessions)}
+	if a.Judged {
+		arm.Persistent = &a.Persistent
+	}
+	return arm
 }
 
 // signSummary is the sign test of Table 2.
 func signSummary(t2 stats.Table2) *SummarySign {
 	return &SummarySign{NDiscordant: t2.BurstOnly + t2.TwinOnly, BurstOnly: t2.BurstOnly, TwinOnly: t2.TwinOnly,
-		Both: t2.Both, Neither: t2.Neither, P: jsonnum.Float(t2.SignP)}
+		Both: t2.Both, Neither: t2.Neither, P: jsonnum.Float(t2.SignP), Pairs: len(t2.Rows) - t2.Unjudged, Unjudged: t2.Unjudged}
 }
 
 // summaryArm is one row of Table 3.

@@ -219,7 +219,9 @@ type SummaryPairArm struct {
 	Run         string        `json:"run"`
 	EndHitRatio jsonnum.Float `json:"end_hit_ratio"`
 	EndSessions jsonnum.Float `json:"end_sessions"`
-	Persistent  bool          `json:"persistent"`
+	// Persistent is null for a run whose persistence was not judged
+	// (stats.RunSummary.Judged): false would count it healthy.
+	Persistent *bool `json:"persistent"`
 }
 
 // SummarySign is the sign test over discordant pairs of Table 2.
@@ -230,6 +232,10 @@ type SummarySign struct {
 	Both        int           `json:"both"`
 	Neither     int           `json:"neither"`
 	P           jsonnum.Float `json:"p"`
+	// Pairs counts the pairs of two judged runs the test is over, and
+	// Unjudged the pairs left out, a run's persistence unknown.
+	Pairs    int `json:"pairs"`
+	Unjudged int `json:"unjudged"`
 }
 
 // SummaryArm is one row of Table 3.
