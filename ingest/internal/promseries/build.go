@@ -90,6 +90,11 @@ type Builder struct {
 	// declared marks the counters whose family the current scrape
 	// declares (Declare), with or without series.
 	declared [NumMetrics]bool
+	// fromExport: the times are a Timeline's (an export's points). A
+	// series first seen there was not necessarily created then: an
+	// export cut by time, or engines scraped at other moments, begin a
+	// series mid-life, so its first point gives its counter no delta.
+	fromExport bool
 
 	obs      []Obs          // the current time's series after the rank rule
 	sel      []Obs          // selectRanks' buffer
@@ -307,6 +312,7 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 	}
 	var sum, delta [nFields]float64
 	var n [nFields]int
+	var firstSeen [nFields]bool // a series of an export seen for the first time
 	// The scrape target of each field's first series, and whether another
 	// series of the field had another: series of two servers summed.
 	var instance, job [nFields]string
@@ -340,6 +346,7 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 					var pv float64
 					pv, inPrev = prevSet[f].get(i)
 					delta[f] += o.value - pv // a new series counts from zero
+					firstSeen[f] = firstSeen[f] || !inPrev && b.fromExport
 				}
 				b.present(i, inPrev)
 			}
@@ -381,7 +388,7 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 	var has [nFields]bool
 	reset := recreated
 	for f := nGauges; f < nFields; f++ {
-		has[f] = curHas[f] && b.havePrev && b.prevHas[f]
+		has[f] = curHas[f] && b.havePrev && b.prevHas[f] && !firstSeen[f]
 		if !has[f] {
 			continue
 		}

@@ -73,7 +73,10 @@
 // pp_rank 0 are left out: they repeat stage 0's view.
 //
 // Counters. A delta needs the counter at this time and at the previous
-// recognised one; a series new since then counts from zero (SGLang creates
+// recognised one; a series new since then counts from zero (in a scrape;
+// in an export, a Timeline's, a series first seen gives its counter no
+// delta that time, since an export cut by time or an engine scraped at
+// other moments begins a series in mid-life) (SGLang creates
 // labelled series on first use), and so does a counter whose family a
 // scrape declares (Builder.Declare: its TYPE line, followed by another
 // line) without any series: it stands at 0 there. A series that went down

@@ -154,6 +154,7 @@ func (tl *Timeline) Poison(t int64) { tl.poisoned[t] = true }
 func (tl *Timeline) Replay(b *Builder, errs []error) *Replay {
 	errs = append(errs, tl.sort()...)
 	b.Repeated(tl.repeats)
+	b.fromExport = true
 	var times, buf []int64
 	for i := range tl.series {
 		s := &tl.series[i]
