@@ -61,8 +61,8 @@ func TestPreamble(t *testing.T) {
 		{"Okt 05 09:00:01 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},
 		{"janv. 05 09:00:01 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},
 		{"8月 05 09:00:01 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},
-		{" 8月 18 14:15:02 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},                     // ja_JP: glibc pads the month
-		{" 8월 18 14:15:02 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},                     // ko_KR
+		{" 8月 18 14:15:02 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},                    // ja_JP: glibc pads the month
+		{" 8월 18 14:15:02 gpu vllm[7]: INFO x", "INFO x", "[]", "journald", true},                    // ko_KR
 		{" 8 18 14:15:02 gpu vllm[7]: INFO x", " 8 18 14:15:02 gpu vllm[7]: INFO x", "[]", "", true}, // no month name
 		{"Aug 18 14:15:04.123456 python3[27876]: INFO x", "INFO x", "[]", "journald", true},
 		// journalctl -o short-full (and with-unit), -o short-unix.
