@@ -52,6 +52,20 @@ func TestPrefixCachingUnstated(t *testing.T) {
 	}
 }
 
+// TestPrefixCachingContradicted states engine.prefix_caching: true in
+// run.yaml while the engine log's startup arguments turn it off: the
+// manifest's is kept, with a warning naming both.
+func TestPrefixCachingContradicted(t *testing.T) {
+	dir := copyRun(t, "vllm-0.10")
+	l := readFile(t, filepath.Join(dir, "engine.log"))
+	writeFile(t, filepath.Join(dir, "engine.log"), "INFO 09-02 05:19:00 [utils.py:326] non-default args: {'model': 'Qwen/Qwen3-8B', 'enable_prefix_caching': False}\n"+l)
+	res := read(t, dir, Options{Version: "test"})
+	if !res.Data.Run.PrefixCaching {
+		t.Error("prefix_caching false, want run.yaml's true")
+	}
+	warned(t, res, "run.yaml gives engine.prefix_caching: true, but engine.log's startup arguments turn it off")
+}
+
 // TestNamedFileMissingIsAnError names files in run.yaml that are not in
 // the run directory: a name of run.yaml's own is no optional default, and
 // a typo in it must not pass silently. The default names may be absent.

@@ -311,6 +311,8 @@ func (r *runReader) finishRun(gwSpan span, clip *span) error {
 	}
 	if m.Engine.PrefixCaching == nil {
 		r.prefixCachingUnstated(p, res.Data.Run.EngineLogFormat)
+	} else if p != "" {
+		r.prefixCachingStated(p, res.Data.Run.EngineLogFormat, *m.Engine.PrefixCaching)
 	}
 	if p, err := findMetrics(r.dir, m.Files.Metrics); err != nil {
 		return err

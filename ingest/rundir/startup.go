@@ -58,6 +58,34 @@ func prefixCachingArg(lr *lineio.Reader, engine string) *bool {
 	return nil
 }
 
+// prefixCachingStated warns when the engine log's startup arguments at
+// path contradict run.yaml's engine.prefix_caching (stated): the
+// manifest's is kept, but a run with caching off counted as cached gets
+// a regime verdict it should not (uncached).
+func (r *runReader) prefixCachingStated(path, logFormat string, stated bool) {
+	engine := logEngine(logFormat)
+	if engine != schema.EngineVLLM && engine != schema.EngineSGLang {
+		return
+	}
+	lr, err := openHead(path)
+	if err != nil {
+		return // the engine log was read whole already; its errors were said
+	}
+	defer lr.Close()
+	if arg := prefixCachingArg(lr, engine); arg != nil && *arg != stated {
+		r.warnf("WARNING: run.yaml gives engine.prefix_caching: %t, but %s's startup arguments turn it %s: run.yaml's is used; check which is right",
+			stated, filepath.Base(path), map[bool]string{true: "on", false: "off"}[*arg])
+	}
+}
+
+// logEngine is the engine of a log format ("vllm-v0+docker-compose" is
+// vllm's).
+func logEngine(logFormat string) string {
+	engine, _, _ := strings.Cut(logFormat, "-")
+	engine, _, _ = strings.Cut(engine, "+")
+	return engine
+}
+
 // prefixCachingUnstated decides prefix caching for a run whose run.yaml
 // does not say it, rather than taking its absence for "off": from the
 // engine log at path ("" for none), whose format was read as logFormat
@@ -66,8 +94,7 @@ func prefixCachingArg(lr *lineio.Reader, engine string) *bool {
 // not. Every way, the run says how it was decided.
 func (r *runReader) prefixCachingUnstated(path, logFormat string) {
 	run := &r.res.Data.Run
-	engine, _, _ := strings.Cut(logFormat, "-")
-	engine, _, _ = strings.Cut(engine, "+")
+	engine := logEngine(logFormat)
 	var on *bool
 	from := ""
 	if path != "" && (engine == schema.EngineVLLM || engine == schema.EngineSGLang) {
@@ -87,6 +114,9 @@ func (r *runReader) prefixCachingUnstated(path, logFormat string) {
 	default:
 		t := true
 		on, from = &t, "both engines' default (vLLM's V1 engine, SGLang's radix cache)"
+		if n := run.EngineName; n != schema.EngineVLLM && n != schema.EngineSGLang {
+			from = "vLLM's and SGLang's default, a guess for engine " + strconv.Quote(n) + ", which is neither"
+		}
 		if path == "" {
 			from += ", with no engine log to say otherwise"
 		} else {
