@@ -246,12 +246,14 @@ func (ev *evaluator) runs(r *Rule) (Verdict, error) {
 			add(float64(len(bad)) <= limit && !noData, ReqPersistentRuns, float64(len(bad)), limit, bad, "%s", detail)
 		}
 		if limit, ok := r.Require[ReqMinEndHitRatio]; ok {
-			worst, run := extreme(sums, func(s stats.RunSummary) float64 { return s.EndHit }, true)
-			add(worst >= limit, ReqMinEndHitRatio, worst, limit, []string{run}, "smallest end hit ratio %s (%s), at least %s required", fmtNum(worst), run, fmtNum(limit))
+			value := func(s stats.RunSummary) float64 { return s.EndHit }
+			worst, run := extreme(sums, value, true)
+			add(worst >= limit, ReqMinEndHitRatio, worst, limit, []string{run}, "smallest end hit ratio %s (%s)%s, at least %s required", fmtNum(worst), run, knownToo(sums, value, true, worst), fmtNum(limit))
 		}
 		if limit, ok := r.Require[ReqMaxEndSessions]; ok {
-			worst, run := extreme(sums, func(s stats.RunSummary) float64 { return s.EndSessions }, false)
-			add(worst <= limit, ReqMaxEndSessions, worst, limit, []string{run}, "largest end sessions in the system %s (%s), at most %s allowed", fmtNum(worst), run, fmtNum(limit))
+			value := func(s stats.RunSummary) float64 { return s.EndSessions }
+			worst, run := extreme(sums, value, false)
+			add(worst <= limit, ReqMaxEndSessions, worst, limit, []string{run}, "largest end sessions in the system %s (%s)%s, at most %s allowed", fmtNum(worst), run, knownToo(sums, value, false, worst), fmtNum(limit))
 		}
 		if limit, ok := r.Require[ReqMaxRecoveryMin]; ok {
 			n, allOK := 0, true
@@ -304,6 +306,26 @@ func extreme(sums []stats.RunSummary, value func(stats.RunSummary) float64, smal
 		}
 	}
 	return best, run
+}
+
+// knownToo is what a detail adds when the worst value is missing (NaN):
+// the worst of the known values, which may fail the requirement too and
+// would otherwise go unsaid; "" otherwise.
+func knownToo(sums []stats.RunSummary, value func(stats.RunSummary) float64, smallest bool, worst float64) string {
+	if !math.IsNaN(worst) {
+		return ""
+	}
+	var known []stats.RunSummary
+	for _, s := range sums {
+		if !math.IsNaN(value(s)) {
+			known = append(known, s)
+		}
+	}
+	if len(known) == 0 {
+		return "; no run has the value"
+	}
+	x, run := extreme(known, value, smallest)
+	return fmt.Sprintf("; of the runs with one, %s (%s)", fmtNum(x), run)
 }
 
 // comparisons maps the comparison requirements to their measures and to

@@ -410,3 +410,24 @@ FAIL: 1 of 2 rules passed, 1 failed
 		t.Error("unknown format: no error")
 	}
 }
+
+// TestMissingValueNamesTheKnownWorst checks min_end_hit_ratio over a run
+// without an end hit ratio (no turn in the last 10 minutes) beside one
+// degraded to 0.1: the detail names the missing one and the 0.1 too,
+// which fails the rule as well.
+func TestMissingValueNamesTheKnownWorst(t *testing.T) {
+	deg := run("d1", "paired", "burst", 1, 600)
+	cut := run("c1", "paired", "no-burst", 1, -1)
+	kept := cut.Turns[:0]
+	for _, tn := range cut.Turns {
+		if tn.DoneS < 2400 {
+			kept = append(kept, tn)
+		}
+	}
+	cut.Turns = kept
+	rep := evaluate(t, "rules:\n  - name: h\n    require: {min_end_hit_ratio: 0.5}\n", []compare.Column{{Label: "A", Runs: []*schema.RunData{deg, cut}}})
+	v := rep.Verdicts[0]
+	if v.Pass || !strings.Contains(v.Details[len(v.Details)-1].Text, "smallest end hit ratio missing (c1); of the runs with one, 0.1 (d1)") {
+		t.Errorf("%+v", v)
+	}
+}
