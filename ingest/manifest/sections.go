@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -111,9 +112,11 @@ func (p *parser) manifest(root *yaml.Node) (*Manifest, error) {
 			m.StartedAt, err = p.timestamp(e, "started_at")
 		case "duration_s":
 			var d *float64
-			d, err = p.optNumber(e, "duration_s")
+			// Not optNumber, whose "non-negative" would mislead: 0 is
+			// no length either.
+			d, err = optScalar[float64](p, e, "duration_s", "a positive number of seconds", "!!int", "!!float")
 			if err == nil && d != nil {
-				if *d <= 0 {
+				if !(*d > 0) || math.IsInf(*d, 0) {
 					err = p.errorf(e.Value, "duration_s: want a positive number of seconds, got %s", e.Value.Value)
 				}
 				m.DurationS = *d

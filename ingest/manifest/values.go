@@ -82,6 +82,19 @@ func (p *parser) optBool(e yamlpos.Entry, path string) (*bool, error) {
 }
 
 func (p *parser) optInt(e yamlpos.Entry, path string) (*int64, error) {
+	if e.Value.Kind == yaml.ScalarNode && e.Value.ShortTag() == "!!float" {
+		// A whole number written as a float (4.0e5, 6144.0), as a
+		// gateway.jsonl count may be: that integer, as JSON Schema's
+		// integer takes it; a fraction is no count.
+		var f float64
+		if e.Value.Decode(&f) == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			v := int64(f)
+			if v < 0 {
+				return nil, p.errorf(e.Value, "%s: want a non-negative number, got %s", path, e.Value.Value)
+			}
+			return &v, nil
+		}
+	}
 	v, err := optScalar[int64](p, e, path, "a whole number", "!!int")
 	if err == nil && v != nil && *v < 0 {
 		return nil, p.errorf(e.Value, "%s: want a non-negative number, got %d", path, *v)
