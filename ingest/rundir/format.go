@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -50,7 +51,15 @@ func gatewayFile(dir string, m *manifest.Manifest) (string, string, error) {
 		return "", "", err
 	}
 	if p == "" {
-		return "", "", fmt.Errorf("%s: missing %s (required by run-format.md)", dir, m.Files.Gateway)
+		err := fmt.Errorf("%s: missing %s (required by run-format.md)", dir, m.Files.Gateway)
+		if m.Files.Gateway == manifest.DefaultGateway {
+			// A load generator's summary under its own name is no
+			// request log: say what it is, and what to give instead.
+			if name, what := summaryIn(dir); name != "" {
+				err = fmt.Errorf("%s: missing %s, and %s is not one: %s", dir, m.Files.Gateway, name, what)
+			}
+		}
+		return "", "", err
 	}
 	if m.Files.GatewayFormat != "" {
 		return p, m.Files.GatewayFormat, nil
@@ -101,6 +110,21 @@ func loadgenSummary(name string, head []byte) string {
 		}
 	}
 	return ""
+}
+
+// summaryIn returns the name of a file in dir that a load generator's
+// summary is by its name, and what it is; "" when there is none.
+func summaryIn(dir string) (string, string) {
+	entries, _ := os.ReadDir(dir) // unreadable: no summary to name
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if what := loadgenSummary(e.Name(), nil); what != "" {
+			return e.Name(), what
+		}
+	}
+	return "", ""
 }
 
 // trimCompression removes a compression suffix from a file name.

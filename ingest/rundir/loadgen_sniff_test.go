@@ -147,6 +147,20 @@ func TestSummaryFilesAreRefusedByName(t *testing.T) {
 	}
 }
 
+// TestSummaryBesideNoGatewayIsNamed reads a run directory holding only
+// run.yaml and inference-perf's stage summary, with no files.gateway:
+// the error names the summary and what to give instead, not only the
+// missing gateway.jsonl.
+func TestSummaryBesideNoGatewayIsNamed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sniff")
+	writeFile(t, filepath.Join(dir, "stage_0_lifecycle_metrics.json"), readFile(t, fixture("inference-perf-demo-kubecon-na-2025")+"/stage_0_lifecycle_metrics.json"))
+	writeFile(t, filepath.Join(dir, ManifestName), sniffManifest)
+	_, err := Read(dir, Options{Version: "test"})
+	if want := "missing gateway.jsonl, and stage_0_lifecycle_metrics.json is not one: an inference-perf summary report"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}
+
 // FuzzDetect feeds any bytes to detect, which must not panic, and checks
 // that the format of a JSON document does not depend on its layout: the
 // same value compact, with spaces after colons and commas, or indented
