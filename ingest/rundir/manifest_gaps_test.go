@@ -13,23 +13,28 @@ import (
 // the run takes it from the engine log's startup arguments, else from the
 // engine's default, and says so; never a silent "off".
 func TestPrefixCachingUnstated(t *testing.T) {
+	keep := func(m string) string { return m }
 	for _, tc := range []struct {
 		name, fixture string
 		log           func(string) string // edits the engine log; nil removes it
 		want          bool
 		from          string
+		metrics       func(string) string // edits the metrics; nil removes them
 	}{
 		{"vLLM arguments say off", "vllm-0.10", func(l string) string {
 			return "INFO 09-02 05:19:00 [utils.py:326] non-default args: {'model': 'Qwen/Qwen3-8B', 'enable_prefix_caching': False}\n" + l
-		}, false, "engine.log's startup arguments"},
+		}, false, "engine.log's startup arguments", keep},
 		{"SGLang radix cache disabled", "sglang-2026", func(l string) string {
 			return "[2026-07-20 10:14:00] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', disable_radix_cache=True, chunked_prefill_size=8192)\n" + l
-		}, false, "engine.log's startup arguments"},
+		}, false, "engine.log's startup arguments", keep},
 		{"vLLM V1 log silent", "vllm-0.8", func(l string) string {
 			return strings.ReplaceAll(l, "enable_prefix_caching", "enable_chunked_prefill")
-		}, true, "both engines' default"},
-		{"no engine log", "vllm-2026", nil, true, "no engine log"},
-		{"no engine log, vLLM before 0.8", "vllm-2026", nil, false, "the engine of vLLM 0.5.4"},
+		}, true, "both engines' default", nil},
+		{"no engine log", "vllm-2026", nil, true, "no engine log", nil},
+		{"no engine log, vLLM before 0.8", "vllm-2026", nil, false, "the engine of vLLM 0.5.4", nil},
+		{"no engine log, the metrics say off", "vllm-2026", nil, false, "the metrics' cache_config_info", func(m string) string {
+			return strings.ReplaceAll(m, `enable_prefix_caching="True"`, `enable_prefix_caching="False"`)
+		}},
 	} {
 		dir := copyRun(t, tc.fixture)
 		rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string {
@@ -42,6 +47,11 @@ func TestPrefixCachingUnstated(t *testing.T) {
 			os.Remove(filepath.Join(dir, "engine.log"))
 		} else if l := readFile(t, filepath.Join(dir, "engine.log")); tc.log(l) != l {
 			writeFile(t, filepath.Join(dir, "engine.log"), tc.log(l))
+		}
+		if mp := filepath.Join(dir, "metrics.prom"); tc.metrics == nil {
+			os.Remove(mp)
+		} else if _, err := os.Stat(mp); err == nil {
+			writeFile(t, mp, tc.metrics(readFile(t, mp)))
 		}
 		res := read(t, dir, Options{Version: "test"})
 		if got := res.Data.Run.PrefixCaching; got != tc.want {

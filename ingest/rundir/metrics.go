@@ -154,6 +154,7 @@ func (r *runReader) readMetrics(path, override string) (span, error) {
 	if pool := info.KVPoolTokens; pool > 0 && d.Run.KVPoolTokens == nil {
 		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "metrics"
 	}
+	r.metricsPrefixCaching = info.PrefixCaching
 	if !math.IsNaN(info.FirstS) {
 		sp = span{info.FirstS, info.LastS}
 	}

@@ -309,19 +309,21 @@ func (r *runReader) finishRun(gwSpan span, clip *span) error {
 		}
 		r.checkSpan("engine log samples", span, gwSpan)
 	}
-	if m.Engine.PrefixCaching == nil {
-		r.prefixCachingUnstated(p, res.Data.Run.EngineLogFormat)
-	} else if p != "" {
+	if m.Engine.PrefixCaching != nil && p != "" {
 		r.prefixCachingStated(p, res.Data.Run.EngineLogFormat, *m.Engine.PrefixCaching)
 	}
-	if p, err := findMetrics(r.dir, m.Files.Metrics); err != nil {
+	if mp, err := findMetrics(r.dir, m.Files.Metrics); err != nil {
 		return err
-	} else if p != "" {
-		span, err := r.readMetrics(p, m.Files.MetricsFormat)
+	} else if mp != "" {
+		span, err := r.readMetrics(mp, m.Files.MetricsFormat)
 		if err != nil {
 			return err
 		}
 		r.checkSpan("metrics scrapes", span, gwSpan)
+	}
+	if m.Engine.PrefixCaching == nil {
+		// After the metrics: their cache_config_info may say it.
+		r.prefixCachingUnstated(p, res.Data.Run.EngineLogFormat)
 	}
 	if clip != nil {
 		r.clipEngine(*clip)
@@ -370,7 +372,10 @@ type runReader struct {
 	res  *Result
 	sink *countingSink // nil: turns and sessions into memory
 	t0   time.Time     // the manifest's started_at
-	loc  *time.Location
+	// metricsPrefixCaching is what the metrics' cache_config_info says
+	// of prefix caching, nil when nothing.
+	metricsPrefixCaching *bool
+	loc                  *time.Location
 	// exact keeps the ids of ended sessions (after ErrKeyCollision).
 	exact bool
 	gw    gatewayLog

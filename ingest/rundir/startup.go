@@ -89,7 +89,8 @@ func logEngine(logFormat string) string {
 // prefixCachingUnstated decides prefix caching for a run whose run.yaml
 // does not say it, rather than taking its absence for "off": from the
 // engine log at path ("" for none), whose format was read as logFormat
-// ("vllm-v0+docker-compose", say). Both engines cache prefixes unless told
+// ("vllm-v0+docker-compose", say), else from the metrics'
+// cache_config_info (read before). Both engines cache prefixes unless told
 // not to (vLLM's V1 engine; SGLang's radix cache); vLLM's V0 engine did
 // not. Every way, the run says how it was decided.
 func (r *runReader) prefixCachingUnstated(path, logFormat string) {
@@ -107,6 +108,8 @@ func (r *runReader) prefixCachingUnstated(path, logFormat string) {
 	}
 	switch {
 	case on != nil:
+	case r.metricsPrefixCaching != nil:
+		on, from = r.metricsPrefixCaching, "the metrics' cache_config_info (enable_prefix_caching)"
 	case path != "" && strings.HasPrefix(logFormat, "vllm-v0"):
 		on, from = new(bool), "the default of vLLM's V0 engine, whose log "+filepath.Base(path)+" is"
 	case path == "" && run.EngineName == schema.EngineVLLM && beforeV1(run.EngineVersion):

@@ -38,6 +38,10 @@ type Info struct {
 	// Repeats counts points that the input gave twice, at one time with one
 	// value (a /federate poll that saw the same scrape again), kept once.
 	Repeats int
+	// PrefixCaching is what vLLM's cache_config_info says of prefix
+	// caching (its enable_prefix_caching label), from the first time that
+	// says it; nil when none does.
+	PrefixCaching *bool
 	// CounterGaps counts recognised times without any series of a counter
 	// the time before had: the counter's deltas there, and at the time
 	// after, are unknown.
@@ -240,6 +244,15 @@ func (b *Builder) Build(sec, nsec int64, line int, obs []Obs) (schema.EngineSamp
 	}
 	b.vals, b.slab = b.slab[:nFields+1:nFields+1], b.slab[nFields+1:]
 	b.kvPool(present)
+	if b.info.PrefixCaching == nil {
+		for _, o := range b.obs {
+			if o.prefixCaching != 0 {
+				on := o.prefixCaching > 0
+				b.info.PrefixCaching = &on
+				break
+			}
+		}
+	}
 	b.fields(&es, chosen, sec, nsec)
 	return es, nil
 }

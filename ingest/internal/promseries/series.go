@@ -33,6 +33,9 @@ type Obs struct {
 	tier          string // cache_source label
 	hasTier       bool
 	kvPool        int64 // vllm:cache_config_info: pool tokens, -1 if not given
+	// prefixCaching is vllm:cache_config_info's enable_prefix_caching: 1
+	// "True", -1 "False", 0 not given.
+	prefixCaching int8
 	// The rank rule (rank.go): rank is the tp_rank label, group the series'
 	// identity without its ranks within a replica.
 	rank    string
@@ -102,6 +105,16 @@ func Describe(m int, ls []Label) (s Series, keep bool, kvErr error) {
 			return Series{obs: o}, true, err
 		}
 		o.kvPool = n
+		for _, l := range ls {
+			if l.Name == "enable_prefix_caching" {
+				switch l.Value {
+				case "True":
+					o.prefixCaching = 1
+				case "False":
+					o.prefixCaching = -1
+				}
+			}
+		}
 	}
 	return Series{obs: o}, true, nil
 }
