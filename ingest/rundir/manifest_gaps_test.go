@@ -76,6 +76,19 @@ func TestPrefixCachingContradicted(t *testing.T) {
 	warned(t, res, "run.yaml gives engine.prefix_caching: true, but engine.log's startup arguments turn it off")
 }
 
+// TestKeysOfAnotherFormatAreWarned gives files.benchmark and
+// files.clock_offset_s to a run of outlast's own gateway log: they do
+// nothing there, which a warning says.
+func TestKeysOfAnotherFormatAreWarned(t *testing.T) {
+	dir := copyRun(t, "vllm-0.8")
+	rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string {
+		return m + "files:\n  benchmark: 0\n  clock_offset_s: 5\n"
+	})
+	res := read(t, dir, Options{Version: "test"})
+	warned(t, res, "files.benchmark applies to GuideLLM reports only; the gateway log is outlast: ignored")
+	warned(t, res, "files.clock_offset_s applies to inference-perf files only; the gateway log is outlast: ignored")
+}
+
 // TestNamedFileMissingIsAnError names files in run.yaml that are not in
 // the run directory: a name of run.yaml's own is no optional default, and
 // a typo in it must not pass silently. The default names may be absent.

@@ -248,6 +248,14 @@ func readRunDirIn(dir string, opt Options, exact bool, begin func(run string) (*
 		return nil, err
 	}
 	r.res.Data.Run.GatewayFormat = format
+	// Keys of one format's given for another's do nothing: say so, as a
+	// typo must not pass silently.
+	if m.Files.Benchmark != nil {
+		r.warnf("WARNING: run.yaml's files.benchmark applies to GuideLLM reports only; the gateway log is %s: ignored", format)
+	}
+	if m.Files.ClockOffsetS != nil && format != manifest.GatewayInferencePerf {
+		r.warnf("WARNING: run.yaml's files.clock_offset_s applies to inference-perf files only; the gateway log is %s: ignored", format)
+	}
 	var gwSpan span
 	switch format {
 	case manifest.GatewayOutlast:
