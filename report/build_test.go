@@ -364,9 +364,7 @@ func TestVersionsGetSections(t *testing.T) {
 	var runs []*schema.RunData
 	for _, v := range []string{"0.10.1", "0.11.0"} {
 		for _, arm := range []string{"burst", "no-burst"} {
-			r := fakeRun{Name: "v" + v + "-s1-" + arm, Experiment: "p", Design: "paired", Arm: arm, Seed: 1,
-				Sessions: 8, DropS: inf, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 900, TriggerEndS: 1200,
-				ControlStartS: math.NaN(), DurationS: 3600}.build()
+			r := pairRun("v"+v+"-s1-"+arm, "p", arm, 1).build()
 			r.Run.EngineVersion = v
 			runs = append(runs, r)
 		}
@@ -375,9 +373,7 @@ func TestVersionsGetSections(t *testing.T) {
 	// known version of its engine (here in experiment q), and "v0.9.0"
 	// is 0.9.0.
 	for _, name := range []string{"q-s1-burst", "q-s1-no-burst"} {
-		r := fakeRun{Name: name, Experiment: "q", Design: "paired", Arm: strings.TrimPrefix(name, "q-s1-"), Seed: 1,
-			Sessions: 8, DropS: inf, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 900, TriggerEndS: 1200,
-			ControlStartS: math.NaN(), DurationS: 3600}.build()
+		r := pairRun(name, "q", strings.TrimPrefix(name, "q-s1-"), 1).build()
 		r.Run.EngineVersion = ""
 		if name == "q-s1-burst" {
 			r.Run.EngineVersion = "v0.9.0"
@@ -409,9 +405,7 @@ func TestBuildFeaturesTypicalPair(t *testing.T) {
 	var runs []*schema.RunData
 	for _, seed := range []int64{1, 2} {
 		for _, arm := range []string{"burst", "no-burst"} {
-			r := fakeRun{Name: fmt.Sprintf("s%d-%s", seed, arm), Experiment: "p", Design: "paired", Arm: arm, Seed: seed,
-				Sessions: 8, DropS: inf, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 900, TriggerEndS: 1200,
-				ControlStartS: math.NaN(), DurationS: 3600}
+			r := pairRun(fmt.Sprintf("s%d-%s", seed, arm), "p", arm, seed)
 			if seed == 2 && arm == "burst" {
 				r.DropS = 1200
 			}
@@ -534,9 +528,7 @@ func TestUnjudgedPairArmIsNull(t *testing.T) {
 	var runs []*schema.RunData
 	for _, seed := range []int64{1, 2} {
 		for _, arm := range []string{"burst", "no-burst"} {
-			r := fakeRun{Name: fmt.Sprintf("s%d-%s", seed, arm), Experiment: "p", Design: "paired", Arm: arm, Seed: seed,
-				Sessions: 8, DropS: inf, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 900, TriggerEndS: 1200,
-				ControlStartS: math.NaN(), DurationS: 3600}.build()
+			r := pairRun(fmt.Sprintf("s%d-%s", seed, arm), "p", arm, seed).build()
 			if seed == 2 && arm == "no-burst" {
 				for i := range r.Turns {
 					r.Turns[i].CachedTokens = 0

@@ -105,3 +105,11 @@ func withoutScripts(page []byte) []byte {
 }
 
 var codeScript = regexp.MustCompile(`(?s)<script>.*?</script>`)
+
+// pairRun is a healthy 60-minute run of a paired design, 8 sessions, its
+// burst (or the twin's slot) at 900–1200 s.
+func pairRun(name, experiment, arm string, seed int64) fakeRun {
+	return fakeRun{Name: name, Experiment: experiment, Design: "paired", Arm: arm, Seed: seed,
+		Sessions: 8, DropS: inf, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 900, TriggerEndS: 1200,
+		ControlStartS: math.NaN(), DurationS: 3600}
+}
