@@ -300,6 +300,28 @@ func TestRecoveryNotRecoveredTies(t *testing.T) {
 	}
 }
 
+func TestRecoveryWithinFirstWindow(t *testing.T) {
+	// A recovery of 0 minutes is one within the first 5-minute window: the
+	// report prints it "<5", as the paper does, and so does compare; other
+	// measures print 0 as a number.
+	rec, _ := MeasureByID(MeasureRecovery)
+	ses, _ := MeasureByID(MeasureEndSessions)
+	for _, tc := range []struct {
+		m    Measure
+		c    *Cell
+		want string
+	}{
+		{rec, &Cell{Runs: 1, Value: 0, Lo: Float(math.NaN()), Hi: Float(math.NaN())}, "<5 ± ∞"},
+		{rec, &Cell{Runs: 6, Value: 0, Lo: 0, Hi: 12}, "<5 [<5, 12]"},
+		{rec, &Cell{Runs: 6, Value: 7, Lo: 0, Hi: 12}, "7 ± 100%"},
+		{ses, &Cell{Runs: 6, Value: 0, Lo: 0, Hi: 2}, "0.0 [0.0, 2.0]"},
+	} {
+		if got := tc.m.CellText(tc.c); got != tc.want {
+			t.Errorf("%s %+v: %q, want %q", tc.m.ID, *tc.c, got, tc.want)
+		}
+	}
+}
+
 func TestFitDelta(t *testing.T) {
 	// a = 1 ± 0.3, b = 2 ± 0.4: difference 1 with se 0.5, z = 2,
 	// p = erfc(2/√2) = 0.0455002638963584, interval 1 ± 1.959964·0.5.

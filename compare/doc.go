@@ -56,7 +56,9 @@
 //   - sessions in the system over the last 5 minutes: likewise, all runs.
 //   - recovery time after control began, for runs collapsed then (§6), per
 //     controller (the control is in the key): likewise; a run that did not
-//     recover ranks above every time and prints as n.r.
+//     recover ranks above every time and prints as n.r., and one that
+//     recovered within the first 5-minute window (0 minutes) prints "<5",
+//     as in the report.
 //   - cold-turn cost slope b and drain bound 1/S (§4): one fit per column
 //     over its caching-off runs; the difference with a normal interval from
 //     the fits' standard errors (1/S by the delta method) and a z-test.

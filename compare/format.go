@@ -22,10 +22,13 @@ func footnoteMarks(ns []int) string {
 }
 
 // formatValue prints v with the measure's decimals; inf prints "n.r."
-// (a run that did not recover).
+// (a run that did not recover), and 0 the measure's zeroText if it has one.
 func (m Measure) formatValue(v Float, inf bool) string {
 	if inf {
 		return "n.r."
+	}
+	if v == 0 && m.zeroText != "" {
+		return m.zeroText
 	}
 	if v.IsNaN() {
 		return "–"

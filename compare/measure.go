@@ -57,6 +57,10 @@ type Measure struct {
 	outcome func(*runFacts) (yes, ok bool)
 	// value (KindMedian) is a run's value; ok is false for runs left out.
 	value func(*runFacts) (v float64, ok bool)
+	// zeroText, when set, is how text prints a value of 0: a recovery of 0
+	// minutes means "within the first 5-minute window", which the report
+	// prints "<5" as the paper does, so compare does too.
+	zeroText string
 }
 
 // Measure IDs.
@@ -114,6 +118,7 @@ var Measures = []Measure{
 	{
 		ID: MeasureRecovery, Title: "recovery time after control began (runs collapsed then; n.r. = not recovered)", Unit: "min",
 		Kind: KindMedian, Delta: DeltaAbsolute, Decimals: 0, Counted: "runs collapsed when control began, with 10 minutes of follow-up",
+		zeroText: "<5",
 		value: func(f *runFacts) (float64, bool) {
 			r := f.summary.Recovery
 			switch {
