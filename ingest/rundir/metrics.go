@@ -2,6 +2,7 @@ package rundir
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -9,12 +10,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/promseries"
 	"github.com/outlast-dev/outlast/ingest/promjson"
 	"github.com/outlast-dev/outlast/ingest/promscrape"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // metricsReader reads one metrics format: the samples in order, then, in
@@ -90,30 +93,44 @@ func (r *runReader) metricsFiles(dir string) ([]string, error) {
 	return files, nil
 }
 
-// readMetrics reads the metrics at path, a file or (query_range answers) a
-// directory, in the manifest's format or the one its content shows.
-func (r *runReader) readMetrics(path, override string) (span, error) {
-	sp := newSpan()
+// metricsInput is the metrics of a run opened for reading: the reader of
+// their format, and its inputs (one file, or a directory's answers).
+type metricsInput struct {
+	format string
+	dir    bool // a directory of query_range answers
+	rd     metricsReader
+	inputs []*lineio.Reader
+}
+
+// close closes the reader, then its inputs: a reader's goroutines use them.
+func (in *metricsInput) close() {
+	if in.rd != nil {
+		in.rd.Close()
+	}
+	for _, lr := range in.inputs {
+		lr.Close()
+	}
+}
+
+// openMetrics opens the metrics at path, a file or (query_range answers) a
+// directory, in the manifest's format or the one its content shows, with
+// run seconds counted from t0.
+func (r *runReader) openMetrics(path, override string, t0 time.Time) (*metricsInput, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return sp, err
+		return nil, err
 	}
-	format, err := metricsFormat(path, override, st.IsDir())
+	in := &metricsInput{dir: st.IsDir()}
+	in.format, err = metricsFormat(path, override, st.IsDir())
 	if err != nil {
-		return sp, fmt.Errorf("%s: %w", r.dir, err)
+		return nil, fmt.Errorf("%s: %w", r.dir, err)
 	}
 	files := []string{path}
 	if st.IsDir() {
 		if files, err = r.metricsFiles(path); err != nil {
-			return sp, fmt.Errorf("%s: %w", r.dir, err)
+			return nil, fmt.Errorf("%s: %w", r.dir, err)
 		}
 	}
-	var inputs []*lineio.Reader
-	defer func() {
-		for _, lr := range inputs {
-			lr.Close()
-		}
-	}()
 	for _, f := range files {
 		name := filepath.Base(f)
 		if st.IsDir() {
@@ -121,23 +138,36 @@ func (r *runReader) readMetrics(path, override string) (span, error) {
 		}
 		lr, err := lineio.Open(f, name)
 		if err != nil {
-			return sp, err
+			in.close()
+			return nil, err
 		}
-		inputs = append(inputs, lr)
+		in.inputs = append(in.inputs, lr)
 	}
-	var rd metricsReader
-	opt := promscrape.Options{T0: r.t0}
-	switch format {
+	opt := promscrape.Options{T0: t0}
+	switch in.format {
 	case schema.MetricsScrapes:
-		rd = promscrape.NewReader(inputs[0], opt)
+		in.rd = promscrape.NewReader(in.inputs[0], opt)
 	case schema.MetricsPrometheusText, schema.MetricsOpenMetrics:
-		rd = promscrape.NewTimedReader(inputs[0], format, opt)
+		in.rd = promscrape.NewTimedReader(in.inputs[0], in.format, opt)
 	case schema.MetricsQueryRange:
-		rd = promjson.NewReader(inputs, promjson.Options{T0: r.t0})
+		in.rd = promjson.NewReader(in.inputs, promjson.Options{T0: t0})
 	default:
-		return sp, fmt.Errorf("%s: unknown metrics format %q", r.dir, format)
+		in.close()
+		return nil, fmt.Errorf("%s: unknown metrics format %q", r.dir, in.format)
 	}
-	defer rd.Close() // before the inputs close: a reader's goroutines use them
+	return in, nil
+}
+
+// readMetrics reads the metrics at path, a file or (query_range answers) a
+// directory, in the manifest's format or the one its content shows.
+func (r *runReader) readMetrics(path, override string) (span, error) {
+	sp := newSpan()
+	in, err := r.openMetrics(path, override, r.t0)
+	if err != nil {
+		return sp, err
+	}
+	defer in.close()
+	format, rd, inputs := in.format, in.rd, in.inputs
 	d := r.res.Data
 	d.Run.MetricsFormat = format
 	var samples span // the scrapes' span comes from Info below
@@ -158,7 +188,7 @@ func (r *runReader) readMetrics(path, override string) (span, error) {
 	if !math.IsNaN(info.FirstS) {
 		sp = span{info.FirstS, info.LastS}
 	}
-	d.Run.MetricsSHA256, err = metricsSHA256(inputs, st.IsDir())
+	d.Run.MetricsSHA256, err = metricsSHA256(inputs, in.dir)
 	for _, lr := range inputs {
 		r.warnCut(lr)
 	}
@@ -212,4 +242,34 @@ func metricsSHA256(inputs []*lineio.Reader, dir bool) (string, error) {
 		fmt.Fprintf(h, "%s  %s\n", sum, filepath.Base(lr.Name()))
 	}
 	return fmt.Sprintf("%x", h.Sum(nil)), nil
+}
+
+// ReadMetricsInfo reads the metrics at path (a file or a directory of
+// query_range answers, in the format their content shows) for what
+// outlast init can take from them: the engine, its KV pool and
+// cache_config_info's prefix caching. Bad lines are passed over: ingest
+// reports them.
+func ReadMetricsInfo(path string) (promseries.Info, error) {
+	r := &runReader{dir: filepath.Dir(path), res: &Result{}}
+	in, err := r.openMetrics(path, "", time.Unix(0, 0).UTC())
+	if err != nil {
+		return promseries.Info{}, err
+	}
+	defer in.close()
+	for {
+		_, err := in.rd.Next()
+		if err == io.EOF {
+			break
+		}
+		var pe *textpos.ParseError
+		if err != nil && !errors.As(err, &pe) {
+			return promseries.Info{}, err
+		}
+	}
+	for _, lr := range in.inputs {
+		if err := lr.Err(); err != nil {
+			return promseries.Info{}, err
+		}
+	}
+	return in.rd.Info(), nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/aiperf"
@@ -128,6 +129,14 @@ func (f *Facts) guidellm(r io.Reader) error {
 		}
 		if err := f.turns(rd); err != nil {
 			return err
+		}
+	}
+	for _, w := range rd.Warnings() {
+		// Read with Lenient to find the span all the same; ingest refuses
+		// a sampled benchmark unless told otherwise, so say so now.
+		if strings.Contains(w, "were sampled") {
+			w = strings.Replace(strings.TrimSuffix(w, " (read anyway: --lenient; kept as a reject of the run)"), "WARNING: ", "", 1)
+			f.Notes = append(f.Notes, w+". outlast ingest refuses such a benchmark; with --lenient it reads the sample and keeps this as the run's reject.")
 		}
 	}
 	if rep := rd.Report(); rep.Model != "" {

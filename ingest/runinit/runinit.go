@@ -117,6 +117,12 @@ func Gather(dir string, opt Options) (*Facts, error) {
 			return nil, err
 		}
 	}
+	if f.Metrics != "" {
+		if err := f.Engine.useMetrics(filepath.Join(dir, f.Metrics)); err != nil {
+			return nil, err
+		}
+	}
+	f.Engine.defaultPrefixCaching(f.EngineLog)
 	return f, nil
 }
 
@@ -280,12 +286,22 @@ func comment(from string) string {
 func (f *Facts) writeEngine(buf *bytes.Buffer) {
 	e := f.Engine
 	if e.Name != "" {
-		line(buf, 1, "name", e.Name, "from "+f.EngineLog)
+		line(buf, 1, "name", e.Name, "from "+e.NameFrom)
 	} else {
-		line(buf, 1, "name", fill, "vllm | sglang | other: no engine log recognised")
+		line(buf, 1, "name", fill, "vllm | sglang | other: no engine log or metrics recognised")
 	}
-	if e.Version != "" {
+	switch {
+	case e.Version != "":
 		line(buf, 1, "version", quoteVersion(e.Version), "from "+f.EngineLog)
+	case e.Name == schema.EngineSGLang:
+		// SGLang's log does not print its version; the report and compare
+		// split experiments by it, so say where to find it.
+		buf.WriteString("  # version: unknown: SGLang's log does not print it; add it from\n")
+		buf.WriteString("  #   python -c 'import sglang; print(sglang.__version__)' (or the image's tag)\n")
+	case e.Name != "" && f.EngineLog == "":
+		buf.WriteString("  # version: unknown: no engine log to say it; add it (the report and compare split runs by it)\n")
+	case e.Name != "":
+		buf.WriteString("  # version: unknown: " + f.EngineLog + " does not say it; add it (the report and compare split runs by it)\n")
 	}
 	switch {
 	case f.Model != "":
@@ -304,7 +320,7 @@ func (f *Facts) writeEngine(buf *bytes.Buffer) {
 		line(buf, 1, "prefix_caching", fill, "true or false: whether the engine cached prefixes")
 	}
 	if e.KVPoolTokens > 0 {
-		line(buf, 1, "kv_pool_tokens", strconv.FormatInt(e.KVPoolTokens, 10), "from "+f.EngineLog)
+		line(buf, 1, "kv_pool_tokens", strconv.FormatInt(e.KVPoolTokens, 10), "from "+e.PoolFrom)
 	}
 }
 

@@ -196,3 +196,74 @@ func TestInitFindsTheFormat(t *testing.T) {
 		})
 	}
 }
+
+// TestInitFromMetrics checks what init takes from the metrics when the
+// engine log does not say it: the engine from the series' names, the KV
+// pool, and prefix caching from cache_config_info, before the engine's
+// default (as ingest takes them).
+func TestInitFromMetrics(t *testing.T) {
+	tests := []struct {
+		name, from, to string
+		want           []string
+	}{
+		{"stated on", "", "", []string{
+			"  name: vllm                       # from metrics.prom's series names",
+			"  prefix_caching: true             # from metrics.prom's cache_config_info (enable_prefix_caching)",
+			"  kv_pool_tokens: 400000           # from metrics.prom",
+			"  # version: unknown: no engine log to say it",
+		}},
+		{"stated off", `enable_prefix_caching="True"`, `enable_prefix_caching="False"`, []string{
+			"  prefix_caching: false            # from metrics.prom's cache_config_info (enable_prefix_caching)",
+		}},
+		{"not stated", `enable_prefix_caching="True",`, ``, []string{
+			"  prefix_caching: true             # the engine's default: no engine log says otherwise",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyDir(t, filepath.Join(readertest.FixturesDir, "vllm-2026"), "r")
+			os.Remove(filepath.Join(dir, "engine.log"))
+			p := filepath.Join(dir, "metrics.prom")
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.from != "" {
+				if !strings.Contains(string(b), tc.from) {
+					t.Fatalf("fixture has no %s", tc.from)
+				}
+				os.WriteFile(p, []byte(strings.ReplaceAll(string(b), tc.from, tc.to)), 0o644)
+			}
+			if _, err := Init(dir, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(filepath.Join(dir, "run.yaml"))
+			for _, w := range tc.want {
+				if !strings.Contains(string(got), w) {
+					t.Errorf("no line %q in\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+// TestInitSampledGuideLLM checks that init says when a GuideLLM report's
+// requests were sampled, which ingest refuses.
+func TestInitSampledGuideLLM(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	os.MkdirAll(dir, 0o755)
+	b, err := os.ReadFile(filepath.Join("..", "guidellm", "testdata", "sampled.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "benchmarks.json"), b, 0o644)
+	if _, err := Init(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "run.yaml"))
+	for _, w := range []string{"were sampled", "outlast ingest refuses", "--lenient"} {
+		if !strings.Contains(string(got), w) {
+			t.Errorf("no %q in\n%s", w, got)
+		}
+	}
+}
