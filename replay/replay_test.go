@@ -71,6 +71,38 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestSameAsIs checks that a variant changing nothing of the run is named
+// as such, and one changing something is not.
+func TestSameAsIs(t *testing.T) {
+	root := t.TempDir()
+	stageRuns(t, root, readRun(t, fixture("vllm-0.10")))
+	m, err := Load(root, "vllm-0.10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	none, _ := sim.NewControl(schema.ControlNone, 0)
+	bud, _ := sim.NewControl(schema.ControlBudgeter, 60)
+	for _, tc := range []struct {
+		v    Variant
+		want string
+	}{
+		{PoolVariant(m.Engine.Pool), "run's own KV pool"},
+		{PoolVariant(m.Engine.Pool / 2), ""},
+		{ScaleVariant(1), "keeps the run's arrivals"},
+		{ScaleVariant(1.5), ""},
+		{ControlVariant(bud), ""},
+	} {
+		if got := m.SameAsIs(tc.v); !strings.Contains(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("%s: %q, want %q", tc.v.Name, got, tc.want)
+		}
+	}
+	if m.Arm.Control.Kind == schema.ControlNone {
+		if got := m.SameAsIs(ControlVariant(none)); !strings.Contains(got, "no controller") {
+			t.Errorf("control none on a run without one: %q", got)
+		}
+	}
+}
+
 // TestReplayReproducible checks that the same model and variants give
 // byte-identical run directories, however many workers simulate them.
 func TestReplayReproducible(t *testing.T) {

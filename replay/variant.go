@@ -83,6 +83,23 @@ func (m *Model) Check(v Variant) error {
 	return nil
 }
 
+// SameAsIs says, when v would change nothing of the run, which of its
+// settings is the run's own ("" when it changes something): its replays
+// would repeat the as-is variant's, seed for seed, under another name.
+func (m *Model) SameAsIs(v Variant) string {
+	switch {
+	case v.Pool != 0 && v.Pool == m.Engine.Pool:
+		return fmt.Sprintf("--pool %d is the run's own KV pool", v.Pool)
+	case v.Control != nil && v.Control.Kind == schema.ControlNone && m.Arm.Control.Kind == schema.ControlNone:
+		return "--control none: the run had no controller"
+	case v.Control != nil && *v.Control == m.Arm.Control:
+		return fmt.Sprintf("--control %s@%g is the run's own controller", v.Control.Kind, v.Control.StartS)
+	case v.Scale == 1:
+		return "--arrival-scale 1 keeps the run's arrivals"
+	}
+	return ""
+}
+
 func originList(origins map[string]int) string {
 	s := ""
 	for _, o := range sortedKeys(origins) {
