@@ -380,21 +380,36 @@ func TestVersionsGetSections(t *testing.T) {
 		}
 		runs = append(runs, r)
 	}
+	// With two known versions, a run whose version is unknown gets a
+	// section of its own, whose engine_version is absent.
+	for _, v := range []string{"0.10.1", "0.11.0", ""} {
+		r := pairRun("r-"+v, "r", "burst", 1).build()
+		r.Run.EngineVersion = v
+		runs = append(runs, r)
+	}
 	_, sum, err := Build(runs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, e := range sum.Experiments {
-		got = append(got, fmt.Sprintf("%s %s: %s", e.Experiment, e.Engine, strings.Join(e.Runs, " ")))
+		got = append(got, fmt.Sprintf("%s %s [%s|%s]: %s", e.Experiment, e.Engine, e.EngineName, e.EngineVersion, strings.Join(e.Runs, " ")))
 	}
 	want := []string{
-		"p vllm 0.10.1: v0.10.1-s1-burst v0.10.1-s1-no-burst",
-		"p vllm 0.11.0: v0.11.0-s1-burst v0.11.0-s1-no-burst",
-		"q : q-s1-burst q-s1-no-burst",
+		"p vllm 0.10.1 [vllm|0.10.1]: v0.10.1-s1-burst v0.10.1-s1-no-burst",
+		"p vllm 0.11.0 [vllm|0.11.0]: v0.11.0-s1-burst v0.11.0-s1-no-burst",
+		"q  [|]: q-s1-burst q-s1-no-burst",
+		"r vllm (version unknown) [vllm|]: r-",
+		"r vllm 0.10.1 [vllm|0.10.1]: r-0.10.1",
+		"r vllm 0.11.0 [vllm|0.11.0]: r-0.11.0",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range sum.Findings {
+		if f.Experiment == "p" && (f.EngineName != "vllm" || "vllm "+f.EngineVersion != f.Engine) {
+			t.Errorf("finding %s of %s: engine %q, name %q, version %q", f.Kind, f.Experiment, f.Engine, f.EngineName, f.EngineVersion)
+		}
 	}
 }
 

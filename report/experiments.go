@@ -21,7 +21,10 @@ type experiment struct {
 	// runs of several engines or engine versions, each its own section; ""
 	// otherwise.
 	engine string
-	slug   string // for IDs: ASCII letters, digits and '-'
+	// engineName and engineVersion are the parts of engine (when set), for
+	// summary.json; engineVersion is "" when unknown.
+	engineName, engineVersion string
+	slug                      string // for IDs: ASCII letters, digits and '-'
 	design string
 	runs   []*runInfo // by run name
 }
@@ -62,15 +65,17 @@ func (b *builder) groupExperiments() {
 	}
 	for _, r := range b.runs {
 		v := normVersion(r.run.EngineVersion)
+		version := v
 		if known := versions[r.run.Experiment+"\x00"+normDesign(r.run.Design)+"\x00"+r.run.EngineName]; v == "" && len(known) == 1 {
 			v = sortedKeys(known)[0]
+			version = v
 		} else if v == "" && len(known) > 1 {
 			v = "(version unknown)"
 		}
 		k := key{r.run.Experiment, normDesign(r.run.Design), strings.TrimSpace(r.run.EngineName + " " + v)}
 		e, ok := by[k]
 		if !ok {
-			e = &experiment{name: k.name, design: k.design}
+			e = &experiment{name: k.name, design: k.design, engineName: strings.TrimSpace(r.run.EngineName), engineVersion: version}
 			by[k] = e
 			keys = append(keys, k)
 			add(designs, k.name, k.design)
@@ -168,6 +173,9 @@ var designs = map[string]designInfo{
 // experimentSection adds the section of one experiment, chosen by design.
 func (b *builder) experimentSection(e *experiment) {
 	se := SummaryExperiment{Experiment: e.name, Design: e.design, Engine: e.engine}
+	if e.engine != "" {
+		se.EngineName, se.EngineVersion = e.engineName, e.engineVersion
+	}
 	for _, r := range e.runs {
 		se.Runs = append(se.Runs, r.name())
 	}

@@ -24,6 +24,9 @@ func (b *builder) found(e *experiment, kind string, warning bool, runs []string,
 		Experiment: e.name, Design: e.design, Engine: e.engine, Kind: kind, Warning: warning,
 		Text: e.label + ": " + text, Runs: nonNil(runs), Numbers: map[string]jsonnum.Float{},
 	}
+	if e.engine != "" {
+		f.EngineName, f.EngineVersion = e.engineName, e.engineVersion
+	}
 	for k, v := range nums {
 		f.Numbers[k] = jsonnum.Float(v)
 	}

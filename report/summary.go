@@ -37,6 +37,10 @@ type SummaryFinding struct {
 	Experiment string `json:"experiment"`
 	Design     string `json:"design"`
 	Engine     string `json:"engine,omitempty"`
+	// EngineName and EngineVersion are Engine's parts, as in
+	// SummaryExperiment.
+	EngineName    string `json:"engine_name,omitempty"`
+	EngineVersion string `json:"engine_version,omitempty"`
 	// Kind says what it is: the design's result (sign-test,
 	// recovery, recovery-test, cost-fit, drain-bracket, mix-shift,
 	// outcomes, onsets), the verdict counts (verdicts), or a warning
@@ -175,8 +179,13 @@ type SummaryExperiment struct {
 	// Engine names the runs' engine and its version ("vllm 0.11.0") when
 	// the experiment has runs of several engines or engine versions, a
 	// section each; absent otherwise.
-	Engine string   `json:"engine,omitempty"`
-	Runs   []string `json:"runs"`
+	Engine string `json:"engine,omitempty"`
+	// EngineName and EngineVersion are Engine's parts, set with it, for
+	// a script that selects by engine; EngineVersion is absent for the
+	// section of runs whose version is unknown.
+	EngineName    string   `json:"engine_name,omitempty"`
+	EngineVersion string   `json:"engine_version,omitempty"`
+	Runs          []string `json:"runs"`
 	// FeaturedSeed is the seed of the experiment's single-seed figures.
 	FeaturedSeed *int64 `json:"featured_seed,omitempty"`
 
