@@ -25,8 +25,8 @@ type experiment struct {
 	// summary.json; engineVersion is "" when unknown.
 	engineName, engineVersion string
 	slug                      string // for IDs: ASCII letters, digits and '-'
-	design string
-	runs   []*runInfo // by run name
+	design                    string
+	runs                      []*runInfo // by run name
 }
 
 // normDesign maps runs.design to the design whose section it gets.
