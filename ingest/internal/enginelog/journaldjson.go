@@ -38,7 +38,7 @@ var (
 // stamp its __REALTIME_TIMESTAMP. A line that is not such an entry is left
 // as it is.
 func (p *Preamble) journaldJSON(l *Line) {
-	raw := l.Raw
+	raw := trimEnd(l.Raw) // blanks a terminal copy padded the line with
 	if !bytes.HasSuffix(raw, []byte{'}'}) {
 		return
 	}

@@ -261,7 +261,8 @@ func cutRayRepeat(b []byte) []byte {
 
 // processes returns the offset in l.Text after the "(Name pid=N ...)"
 // prefixes from offset i on, and where their names are (Line.procs); a
-// name that is not one of the engine's own marks the line as Ray's. A
+// name that is not one of the engine's own, or none ("(pid=N, ip=A)"),
+// marks the line as Ray's. A
 // parenthesis that does not close, or holds no " pid=", ends them: it is
 // the engine's line, or not a line of the engine's.
 func (p *Preamble) processes(l *Line, i int) (int, []int32) {
@@ -289,8 +290,9 @@ func (p *Preamble) processes(l *Line, i int) (int, []int32) {
 
 // procPrefix returns the length of a "(Name pid=N ...)" prefix at the
 // start of b, the parentheses balanced (Ray Data names its actors
-// "MapWorker(MapBatches(...))"), and the offset where its " pid=" begins;
-// 0 when b does not begin with one.
+// "MapWorker(MapBatches(...))"), or of Ray's nameless "(pid=N ...)", and
+// the offset where its name ends (its " pid=" begins); 0 when b does not
+// begin with one.
 func procPrefix(b []byte) (n, name int) {
 	if len(b) == 0 || b[0] != '(' {
 		return 0, 0
@@ -316,12 +318,22 @@ func procPrefix(b []byte) (n, name int) {
 			return 0, 0
 		}
 	}
+	if bytes.HasPrefix(b[1:end], rayNameless) {
+		return end + 1, 1 // Ray's task or worker without a name: "(pid=N, ip=A)"
+	}
 	pid := bytes.Index(b[1:end], []byte(" pid="))
 	if pid < 0 {
 		return 0, 0
 	}
 	return end + 1, pid + 1
 }
+
+// rayNameless begins the prefix Ray forwards the output of a worker that
+// runs no named actor or task with: "(pid=N)", "(pid=N, ip=A)"
+// (print_worker_logs in python/ray/_private/worker.py prints
+// "(<actor or task name> pid=N, ip=A)", the name and its blank left out
+// when there is none, ", ip=A" when the worker is on another node).
+var rayNameless = []byte("pid=")
 
 // OwnProcess reports whether name, of a "(name pid=N)" prefix, is one an
 // engine gives its own processes: vLLM's decorate_logs
