@@ -182,3 +182,7 @@ func TestHeaderlessPoolKeyOfOthers(t *testing.T) {
 		t.Errorf("%d samples, errors %v, pool %d; want 1 sample, no error, pool 1000", len(samples), errs, info.KVPoolTokens)
 	}
 }
+
+// TestExcerpts reads runs of real SGLang log lines with their neighbours
+// (testdata/excerpts.yaml, readertest.Engine.CheckExcerpts).
+func TestExcerpts(t *testing.T) { engine.CheckExcerpts(t) }

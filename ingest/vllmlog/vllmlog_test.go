@@ -280,3 +280,7 @@ func BenchmarkReader(b *testing.B) { engine.Benchmark(b, "2026-10-27T12:00:00Z")
 // TestRealLines reads every vLLM line of the real-lines corpus and
 // compares what the reader takes from it with what the corpus says.
 func TestRealLines(t *testing.T) { engine.CheckCorpus(t, readertest.LoadCorpus(t, "vllm")) }
+
+// TestExcerpts reads runs of real vLLM log lines with their neighbours
+// (testdata/excerpts.yaml, readertest.Engine.CheckExcerpts).
+func TestExcerpts(t *testing.T) { engine.CheckExcerpts(t) }
