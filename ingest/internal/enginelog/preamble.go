@@ -262,7 +262,7 @@ func cutRayRepeat(b []byte) []byte {
 // processes returns the offset in l.Text after the "(Name pid=N ...)"
 // prefixes from offset i on, and where their names are (Line.procs); a
 // name that is not one of the engine's own, or none ("(pid=N, ip=A)"),
-// marks the line as Ray's. A
+// or a node's ", ip=A" after the pid, marks the line as Ray's. A
 // parenthesis that does not close, or holds no " pid=", ends them: it is
 // the engine's line, or not a line of the engine's.
 func (p *Preamble) processes(l *Line, i int) (int, []int32) {
@@ -280,7 +280,7 @@ func (p *Preamble) processes(l *Line, i int) (int, []int32) {
 			break
 		}
 		p.procs = append(p.procs, int32(i+1), int32(i+name))
-		if !OwnProcess(b[i+1 : i+name]) {
+		if !OwnProcess(b[i+1:i+name]) || bytes.Contains(b[i+name:i+n], rayIP) {
 			l.wrappers.add(Ray)
 		}
 		i = SkipSpaces(b, i+n)
@@ -327,6 +327,12 @@ func procPrefix(b []byte) (n, name int) {
 	}
 	return end + 1, pid + 1
 }
+
+// rayIP follows the pid in a prefix of Ray's for a worker on another
+// node; the engines' own prefixes ("(APIServer pid=N)") never carry it,
+// whatever the name in front (an actor may be named like an engine's
+// process).
+var rayIP = []byte(", ip=")
 
 // rayNameless begins the prefix Ray forwards the output of a worker that
 // runs no named actor or task with: "(pid=N)", "(pid=N, ip=A)"

@@ -110,6 +110,7 @@ func TestPreamble(t *testing.T) {
 		// no name (print_worker_logs in python/ray/_private/worker.py).
 		{"(pid=1234, ip=10.0.0.2) (APIServer pid=1) INFO x", "INFO x", "[ APIServer]", "ray", true},
 		{"(pid=1234) INFO x", "INFO x", "[]", "ray", true},
+		{"(Worker_TP0 pid=1234, ip=10.0.0.2) INFO x", "INFO x", "[Worker_TP0]", "ray", true}, // named like vLLM's, forwarded by Ray from another node
 		{"(raylet, ip=10.0.0.2) INFO x", "(raylet, ip=10.0.0.2) INFO x", "[]", "", true},
 		// Python's logging-cookbook header of an application that logs the
 		// engine's output as its own records; with a vLLM logger's name
