@@ -65,6 +65,9 @@ func TestWrappedEngineLogs(t *testing.T) {
 		{"journald-json", func(i int, l string) string {
 			return fmt.Sprintf(`{"__CURSOR":"s=1;i=%x","__REALTIME_TIMESTAMP":"15778368%02d500000","SYSLOG_IDENTIFIER":"vllm","MESSAGE":%s,"_PID":"4242"}`, i, i%60, jsonString(l))
 		}},
+		{"journald-json", func(i int, l string) string { // journalctl -o json-seq
+			return fmt.Sprintf("\x1e"+`{"__CURSOR":"s=1;i=%x","__REALTIME_TIMESTAMP":"1577836800000000","MESSAGE":%s}`, i, jsonString(l))
+		}},
 	}
 	for _, run := range []string{"vllm-0.10", "sglang-2026"} {
 		plain := read(t, fixture(run), Options{Version: "test"})

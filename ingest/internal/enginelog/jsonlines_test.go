@@ -43,6 +43,8 @@ func TestJSONLines(t *testing.T) {
 		{"journald", journal + `"MESSAGE":"` + msg + `","_COMM":"python3"}`, JournaldJSON, msg, len(journal) + len(`"MESSAGE":"`) + 37 + 1},
 		{"journald bytes", journal + `"MESSAGE":[27,91,51,50,109,73,78,70,79,27,91,48,109,32,69,110,103,105,110,101],"_COMM":"python3"}`, JournaldJSON, "INFO Engine", 0},
 		{"journald escaped", journal + `"MESSAGE":"a \"q\" Engine\n"}`, JournaldJSON, `a "q" Engine`, 0},
+		{"journald json-seq", "\x1e" + journal + `"MESSAGE":"` + msg + `","_COMM":"python3"}`, JournaldJSON, msg, 1 + len(journal) + len(`"MESSAGE":"`) + 37 + 1},
+		{"json-seq not journald", "\x1e" + `{"MESSAGE":"` + msg + `"}`, 0, "", 0},
 		{"journald several values", journal + `"MESSAGE":["a","b"]}`, 0, "", 0},
 		{"journald no stamp", `{"__CURSOR":"s=1","MESSAGE":"` + msg + `"}`, 0, "", 0},
 		{"journald cut", journal + `"MESSAGE":"` + msg, 0, "", 0},

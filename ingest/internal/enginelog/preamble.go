@@ -168,7 +168,9 @@ func (p *Preamble) Read(raw []byte) Line {
 	case bytes.HasPrefix(raw, dockerJSONLog), bytes.HasPrefix(raw, dockerJSONLogSpaced):
 		p.dockerJSON(&l)
 	case bytes.HasPrefix(raw, journalCursor), bytes.HasPrefix(raw, journalCursorSpaced):
-		p.journaldJSON(&l)
+		p.journaldJSON(&l, 0)
+	case len(raw) > 0 && raw[0] == recordSep && (bytes.HasPrefix(raw[1:], journalCursor) || bytes.HasPrefix(raw[1:], journalCursorSpaced)):
+		p.journaldJSON(&l, 1)
 	case bytes.HasPrefix(raw, bkStamp):
 		p.buildkite(&l)
 	}
