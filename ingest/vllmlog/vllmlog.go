@@ -343,8 +343,9 @@ func gluedAfter(l *enginelog.Line, at int) int {
 	return first
 }
 
-// trimProcs returns b without the "(Name pid=N)" prefixes and blanks at
-// its end: those of a line glued on after b.
+// trimProcs returns b without the "(Name pid=N)" prefixes (and Ray's
+// nameless "(pid=N)") and blanks at its end: those of a line glued on
+// after b.
 func trimProcs(b []byte) []byte {
 	for {
 		b = bytes.TrimRight(b, " ")
@@ -352,8 +353,8 @@ func trimProcs(b []byte) []byte {
 			return b
 		}
 		open := bytes.LastIndexByte(b, '(')
-		if open < 0 || !bytes.Contains(b[open:], []byte(" pid=")) {
-			return b
+		if open < 0 || !bytes.Contains(b[open:], []byte(" pid=")) && !bytes.HasPrefix(b[open+1:], []byte("pid=")) {
+			return b // not a process prefix, nor Ray's nameless "(pid=N, ip=A)"
 		}
 		b = b[:open]
 	}

@@ -138,6 +138,9 @@ func TestGluedAfter(t *testing.T) {
 		{"three records and prefixes", "(APIServer pid=1) INFO 07-28 06:40:05" + strings.TrimSuffix(statsTail, "\n") +
 			"(APIServer pid=1) INFO 07-28 06:40:15" + strings.TrimSuffix(statsTail, "\n") + " (APIServer pid=1) INFO 07-28 06:40:25" + statsTail,
 			[]float64{5, 15, 25}, []float64{0.01, 0.01, 0.01}, 0},
+		{"Ray's nameless prefix in front of the glued line", "(pid=7, ip=10.0.0.2) INFO 07-28 06:40:05" + strings.TrimSuffix(statsTail, "\n") +
+			"(pid=7, ip=10.0.0.2) INFO 07-28 06:40:15" + statsTail,
+			[]float64{5, 15}, []float64{0.01, 0.01}, 0},
 		{"a damaged field is no glued line", "INFO 07-28 06:40:05 [loggers.py:118] Engine 000: Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%x\n", nil, nil, 1},
 		{"a chatter line glued on", "INFO 07-28 06:40:05" + strings.TrimSuffix(statsTail, "\n") + "INFO 07-28 06:40:06 [api_server.py:1] started\n",
 			[]float64{5}, []float64{0.01}, 0},
