@@ -88,6 +88,28 @@ func TestWrappedEngineLogs(t *testing.T) {
 	}
 }
 
+// TestHeaderlessJournalLog reads a vLLM 0.8 log as a journal handler
+// keeps it: each line an entry of journalctl -o json whose MESSAGE lacks
+// vLLM's header, so that the entries' stamps time the stats lines. No
+// marker dates the log (0.8's stats line has no "Engine NNN: "), and
+// engine_log_format names the engine and the wrapper, not "".
+func TestHeaderlessJournalLog(t *testing.T) {
+	plain := read(t, fixture("vllm-0.8"), Options{Version: "test"})
+	dir := copyRun(t, "vllm-0.8")
+	rewrite(t, filepath.Join(dir, "engine.log"), func(log string) string {
+		return mapLines(log, func(i int, l string) string {
+			if j := strings.Index(l, "] "); j > 0 {
+				l = l[j+2:]
+			}
+			return fmt.Sprintf(`{"__CURSOR":"s=1;i=%x","__REALTIME_TIMESTAMP":"%d","SYSLOG_IDENTIFIER":"vllm","MESSAGE":%s}`, i, 1742479200000000+int64(i)*1000000, jsonString(l))
+		})
+	})
+	got := read(t, dir, Options{Version: "test"})
+	if f := got.Data.Run.EngineLogFormat; f != "vllm+journald-json" || len(got.Data.Engine) != len(plain.Data.Engine) {
+		t.Errorf("engine_log_format %q with %d samples, want vllm+journald-json with %d", f, len(got.Data.Engine), len(plain.Data.Engine))
+	}
+}
+
 // sameEngine checks that two engine series hold the same samples.
 func sameEngine(t *testing.T, got, want []schema.EngineSample) {
 	t.Helper()
