@@ -58,16 +58,16 @@ type Run struct {
 	KVPoolSource     string `parquet:"kv_pool_source,dict"`
 	CPUOffloadTokens *int64 `parquet:"cpu_offload_tokens,optional"` // host-tier KV tokens, null if not given
 	LogTZ            string `parquet:"log_tz,dict"`                 // zone of the engine log's timestamps (default UTC)
-	// EngineLogFormat names the engine log dialect recognised: vllm-v0,
-	// vllm-0.7, vllm-0.8, vllm-0.9, vllm-0.10, vllm-2026, sglang,
+	// EngineLogFormat names the engine log dialect recognised: vllm,
+	// vllm-v0, vllm-0.7, vllm-0.8, vllm-0.9, vllm-0.10, vllm-2026, sglang,
 	// sglang-0.1, sglang-0.3, sglang-0.4, sglang-0.5 or sglang-2026 (see
 	// the vllmlog and sglanglog packages), then "+" and the wrappers that
 	// stand in front of most of its lines, if any, in this order:
 	// logexport-tsv, cri, journald, container-rfc3339, kubectl-prefix,
 	// timestamp-pipe, docker-compose, slurm-label, launcher, ray,
-	// docker-json, journald-json, tracing (such as "vllm-0.10+docker-compose",
-	// "sglang-2026+cri", "vllm-2026+docker-json"); "" without an engine
-	// log.
+	// docker-json, journald-json, tracing, pylogging (such as
+	// "vllm-0.10+docker-compose", "sglang-2026+cri",
+	// "vllm-2026+docker-json"); "" without an engine log.
 	EngineLogFormat string `parquet:"engine_log_format,dict"`
 	// MetricsFormat names the form the metrics were read in: scrapes,
 	// prometheus-text, openmetrics or query-range (schema.MetricsFormats;

@@ -1,6 +1,7 @@
 package rundir
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -12,28 +13,61 @@ import (
 // wrapLines returns log with each line behind prefix(i), the 0-based line
 // number.
 func wrapLines(log string, prefix func(i int) string) string {
+	return mapLines(log, func(i int, l string) string { return prefix(i) + l })
+}
+
+// mapLines returns log with each line l, the i-th from 0, replaced by
+// wrap(i, l).
+func mapLines(log string, wrap func(i int, l string) string) string {
 	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = prefix(i) + l
+		lines[i] = wrap(i, l)
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// jsonString returns s as a JSON string.
+func jsonString(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
 
 // TestWrappedEngineLogs reads fixture logs as log collectors leave them:
 // every line behind a wrapper gives the samples of the plain log, and the
 // wrapper is named in the runs table's engine_log_format.
 func TestWrappedEngineLogs(t *testing.T) {
+	prefix := func(p string) func(int, string) string { return func(_ int, l string) string { return p + l } }
 	wrappers := []struct {
-		name   string
-		prefix func(i int) string
+		name string
+		wrap func(i int, line string) string
 	}{
-		{"docker-compose", func(int) string { return "engine-1  | " }},
-		{"container-rfc3339", func(i int) string { return fmt.Sprintf("2020-01-01T00:00:%02d.5Z ", i%60) }},
-		{"journald", func(int) string { return "Jan 01 00:00:00 gpu-node-3 vllm[4242]: " }},
-		{"cri", func(int) string { return "2020-01-01T02:00:00.1234+02:00 stdout F " }},
-		{"container-rfc3339+docker-compose", func(i int) string { return "engine-1  | 2020-01-01T00:00:00Z " }},
-		{"launcher", func(int) string { return "[2020-01-01 00:00:00] INFO " }},
-		{"kubectl-prefix", func(int) string { return "[pod/engine-7d9f8-x2k4p/engine] " }},
+		{"docker-compose", prefix("engine-1  | ")},
+		{"container-rfc3339", func(i int, l string) string { return fmt.Sprintf("2020-01-01T00:00:%02d.5Z ", i%60) + l }},
+		{"journald", prefix("Jan 01 00:00:00 gpu-node-3 vllm[4242]: ")},
+		{"cri", prefix("2020-01-01T02:00:00.1234+02:00 stdout F ")},
+		{"container-rfc3339+docker-compose", prefix("engine-1  | 2020-01-01T00:00:00Z ")},
+		{"launcher", prefix("[2020-01-01 00:00:00] INFO ")},
+		{"kubectl-prefix", prefix("[pod/engine-7d9f8-x2k4p/engine] ")},
+		{"ray", prefix("(RayWorkerWrapper pid=1234, ip=10.0.0.2) ")},
+		{"ray", prefix("\x1b[2m\x1b[36m(pid=1234, ip=10.0.0.2)\x1b[0m ")}, // Ray's prefix of a worker with no actor
+		// An application's logging-cookbook header, its logger's and vLLM's.
+		{"pylogging", prefix("2020-01-01 00:00:00,000 - root - INFO - ")},
+		{"pylogging", prefix("2020-01-01 00:00:00,000 - vllm - INFO - ")},
+		{"docker-json", func(i int, l string) string {
+			return `{"log":` + jsonString(l+"\n") + fmt.Sprintf(`,"stream":"stdout","time":"2020-01-01T00:00:%02d.5Z"}`, i%60)
+		}},
+		{"docker-json", func(i int, l string) string { // padded by a terminal copy
+			return `{"log":` + jsonString(l+"\n") + `,"stream":"stdout","time":"2020-01-01T00:00:00Z"}   `
+		}},
+		{"journald-json", func(i int, l string) string {
+			return fmt.Sprintf(`{"__CURSOR":"s=1;i=%x","__REALTIME_TIMESTAMP":"15778368%02d500000","SYSLOG_IDENTIFIER":"vllm","MESSAGE":%s,"_PID":"4242"}`, i, i%60, jsonString(l))
+		}},
+		{"journald-json", func(i int, l string) string { // journalctl -o json-seq
+			return fmt.Sprintf("\x1e"+`{"__CURSOR":"s=1;i=%x","__REALTIME_TIMESTAMP":"1577836800000000","MESSAGE":%s}`, i, jsonString(l))
+		}},
 	}
 	for _, run := range []string{"vllm-0.10", "sglang-2026"} {
 		plain := read(t, fixture(run), Options{Version: "test"})
@@ -43,7 +77,7 @@ func TestWrappedEngineLogs(t *testing.T) {
 			}
 			t.Run(run+"/"+w.name, func(t *testing.T) {
 				dir := copyRun(t, run)
-				rewrite(t, filepath.Join(dir, "engine.log"), func(log string) string { return wrapLines(log, w.prefix) })
+				rewrite(t, filepath.Join(dir, "engine.log"), func(log string) string { return mapLines(log, w.wrap) })
 				got := read(t, dir, Options{Version: "test"})
 				if f := got.Data.Run.EngineLogFormat; f != run+"+"+w.name {
 					t.Errorf("engine_log_format %q, want %q", f, run+"+"+w.name)
@@ -51,6 +85,28 @@ func TestWrappedEngineLogs(t *testing.T) {
 				sameEngine(t, got.Data.Engine, plain.Data.Engine)
 			})
 		}
+	}
+}
+
+// TestHeaderlessJournalLog reads a vLLM 0.8 log as a journal handler
+// keeps it: each line an entry of journalctl -o json whose MESSAGE lacks
+// vLLM's header, so that the entries' stamps time the stats lines. No
+// marker dates the log (0.8's stats line has no "Engine NNN: "), and
+// engine_log_format names the engine and the wrapper, not "".
+func TestHeaderlessJournalLog(t *testing.T) {
+	plain := read(t, fixture("vllm-0.8"), Options{Version: "test"})
+	dir := copyRun(t, "vllm-0.8")
+	rewrite(t, filepath.Join(dir, "engine.log"), func(log string) string {
+		return mapLines(log, func(i int, l string) string {
+			if j := strings.Index(l, "] "); j > 0 {
+				l = l[j+2:]
+			}
+			return fmt.Sprintf(`{"__CURSOR":"s=1;i=%x","__REALTIME_TIMESTAMP":"%d","SYSLOG_IDENTIFIER":"vllm","MESSAGE":%s}`, i, 1742479200000000+int64(i)*1000000, jsonString(l))
+		})
+	})
+	got := read(t, dir, Options{Version: "test"})
+	if f := got.Data.Run.EngineLogFormat; f != "vllm+journald-json" || len(got.Data.Engine) != len(plain.Data.Engine) {
+		t.Errorf("engine_log_format %q with %d samples, want vllm+journald-json with %d", f, len(got.Data.Engine), len(plain.Data.Engine))
 	}
 }
 

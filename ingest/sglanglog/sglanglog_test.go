@@ -136,6 +136,8 @@ func FuzzSGLangLine(f *testing.F) {
 	engine.Fuzz(f, "2026-07-20T10:15:00Z",
 		"(SGLangEngine pid=111711, ip=10.15.36.1) [2025-10-31 03:45:20 TP0] Decode batch [39913], #running-req: 78, #token: 432100, token usage: 0.27, cuda graph: True, gen throughput (token/s): 7269.16, #queue-req: 0,",
 		"[2026-07-20 10:15:03.250 DP3 PP0 ATTN_CP0 MOE_DP1 TP3 EP3] Decode batch, #running-req: 5",
+		"2026-07-20 10:15:03,000 - supervisor - INFO - (pid=12, ip=10.0.0.2) [2026-07-20 10:15:03 TP0] Decode batch, #running-req: 3, #token: 266624, token usage: 0.43, accept len: 1.67, pre-allocated usage: 0.22, #prealloc-req: 0, cuda graph: True, gen throughput (token/s): 183.10, #queue-req: 0",
+		"\x1e"+`{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1784542503527104","MESSAGE":"Decode batch, #running-req: 1, #token: 8988, token usage: 0.02, gen throughput (token/s): 45.45, #queue-req: 0"}`,
 		`{"log":"[2026-07-20 10:15:03] Prefill batch, #new-seq: 1, #new-token: 1032, #cached-token: 23648, token usage: 0.15, #running-req: 2, #queue-req: 0\n","stream":"stdout","time":"2026-07-20T10:15:03.527104251Z"}`)
 }
 
@@ -182,3 +184,7 @@ func TestHeaderlessPoolKeyOfOthers(t *testing.T) {
 		t.Errorf("%d samples, errors %v, pool %d; want 1 sample, no error, pool 1000", len(samples), errs, info.KVPoolTokens)
 	}
 }
+
+// TestExcerpts reads runs of real SGLang log lines with their neighbours
+// (testdata/excerpts.yaml, readertest.Engine.CheckExcerpts).
+func TestExcerpts(t *testing.T) { engine.CheckExcerpts(t) }

@@ -56,10 +56,7 @@ var levels = [...][]byte{[]byte("INFO "), []byte("DEBUG "), []byte("WARNING "), 
 //
 // where the "[" is missing before vLLM 0.8.
 func parseHeader(l *enginelog.Line, i int) (header, bool) {
-	var h header
-	for k := range l.Procs() {
-		h.rank = max(h.rank, procRank(l.Proc(k)))
-	}
+	h := header{rank: procsRank(l)}
 	b := l.Text
 	if i < len(b) && b[i] >= '0' && b[i] <= '9' {
 		return loggerHeader(b, i, h)
@@ -173,6 +170,16 @@ func gluedHeader(l *enginelog.Line, fields int) (header, bool) {
 		}
 	}
 	return header{}, false
+}
+
+// procsRank returns the newest dialect rank the process prefixes of l
+// show.
+func procsRank(l *enginelog.Line) int {
+	r := rankNone
+	for k := range l.Procs() {
+		r = max(r, procRank(l.Proc(k)))
+	}
+	return r
 }
 
 // procRank dates the name of a process prefix: vLLM names the processes

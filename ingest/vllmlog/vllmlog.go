@@ -42,6 +42,7 @@ type Options = enginelog.Options
 // marker seen anywhere in the log (see Info.Format).
 const (
 	FormatV0   = "vllm-v0"   // a V0-engine stats line (Swapped, Pending), VLLM_USE_V1=0
+	FormatBase = "vllm"      // a vLLM line that no marker dates: a stats line without "Engine NNN: " under another logger's header, or none (header.go)
 	Format07   = "vllm-0.7"  // header without "[" (before 2025-02-24)
 	Format08   = "vllm-0.8"  // "[file:line]" header; stats lines without "Engine NNN: " (0.8.0-0.8.2)
 	Format09   = "vllm-0.9"  // stats lines with "Engine NNN: " but no APIServer prefix (0.8.3-0.10.0)
@@ -52,6 +53,7 @@ const (
 // Dialect ranks, oldest first; the highest seen names the dialect.
 const (
 	rankNone = iota
+	rankBase
 	rank07
 	rank08
 	rank09
@@ -61,9 +63,10 @@ const (
 
 // Info is what a reader learned besides the samples. Its Format is
 // FormatV0 if any V0-engine stats line was seen, else the name of the
-// newest marker seen (Format07 ... Format2026), "" if no vLLM header was
-// seen at all: a log from 2026 that shows no 2026-only marker is reported
-// by its older markers. Its KVPoolTokens is the first "GPU KV cache size:
+// newest marker seen (Format07 ... Format2026), FormatBase for vLLM lines
+// that none dates, "" if no vLLM header (nor a stats line timed by its
+// wrapper) was seen at all: a log from 2026 that shows no 2026-only marker
+// is reported by its older markers. Its KVPoolTokens is the first "GPU KV cache size:
 // N tokens" value (the separate or the merged startup line).
 type Info = enginelog.Info
 
@@ -90,7 +93,7 @@ type result struct {
 func NewReader(lr *lineio.Reader, opt Options) *Reader {
 	return &Reader{
 		in:      enginelog.NewLines(lr, opt),
-		dialect: enginelog.NewDialect("", Format07, Format08, Format09, Format010, Format2026),
+		dialect: enginelog.NewDialect("", FormatBase, Format07, Format08, Format09, Format010, Format2026),
 		slab:    enginelog.NewSlab[statsValues](64),
 	}
 }
@@ -166,7 +169,7 @@ func (r *Reader) readLine(l *enginelog.Line) {
 			return
 		}
 	}
-	r.dialect.Saw(h.rank)
+	r.dialect.Saw(max(h.rank, rankBase)) // a vLLM line, if nothing dates it
 	var ts float64
 	switch {
 	case h.byWrapper:
@@ -274,7 +277,7 @@ func (r *Reader) headerElsewhere(l *enginelog.Line) (header, bool) {
 	}
 	if looksLikeStats(l.Text[k:]) {
 		if wrapperTimedStats(l) {
-			return header{msg: l.Start, byWrapper: true}, true
+			return header{msg: l.Start, byWrapper: true, rank: procsRank(l)}, true
 		}
 		r.in.Info.SampleLines++
 		if head := malformedHeader(l, k); head != nil {
@@ -340,8 +343,9 @@ func gluedAfter(l *enginelog.Line, at int) int {
 	return first
 }
 
-// trimProcs returns b without the "(Name pid=N)" prefixes and blanks at
-// its end: those of a line glued on after b.
+// trimProcs returns b without the "(Name pid=N)" prefixes (and Ray's
+// nameless "(pid=N)") and blanks at its end: those of a line glued on
+// after b.
 func trimProcs(b []byte) []byte {
 	for {
 		b = bytes.TrimRight(b, " ")
@@ -349,8 +353,8 @@ func trimProcs(b []byte) []byte {
 			return b
 		}
 		open := bytes.LastIndexByte(b, '(')
-		if open < 0 || !bytes.Contains(b[open:], []byte(" pid=")) {
-			return b
+		if open < 0 || !bytes.Contains(b[open:], []byte(" pid=")) && !bytes.HasPrefix(b[open+1:], []byte("pid=")) {
+			return b // not a process prefix, nor Ray's nameless "(pid=N, ip=A)"
 		}
 		b = b[:open]
 	}

@@ -138,6 +138,9 @@ func TestGluedAfter(t *testing.T) {
 		{"three records and prefixes", "(APIServer pid=1) INFO 07-28 06:40:05" + strings.TrimSuffix(statsTail, "\n") +
 			"(APIServer pid=1) INFO 07-28 06:40:15" + strings.TrimSuffix(statsTail, "\n") + " (APIServer pid=1) INFO 07-28 06:40:25" + statsTail,
 			[]float64{5, 15, 25}, []float64{0.01, 0.01, 0.01}, 0},
+		{"Ray's nameless prefix in front of the glued line", "(pid=7, ip=10.0.0.2) INFO 07-28 06:40:05" + strings.TrimSuffix(statsTail, "\n") +
+			"(pid=7, ip=10.0.0.2) INFO 07-28 06:40:15" + statsTail,
+			[]float64{5, 15}, []float64{0.01, 0.01}, 0},
 		{"a damaged field is no glued line", "INFO 07-28 06:40:05 [loggers.py:118] Engine 000: Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%x\n", nil, nil, 1},
 		{"a chatter line glued on", "INFO 07-28 06:40:05" + strings.TrimSuffix(statsTail, "\n") + "INFO 07-28 06:40:06 [api_server.py:1] started\n",
 			[]float64{5}, []float64{0.01}, 0},
@@ -270,6 +273,9 @@ func FuzzVLLMLine(f *testing.F) {
 		"INFO 05-02 10:00:05 [metrics.py:502] Prefix cache hit rate: GPU: 35.25%, CPU: 0.00%",
 		"2025-07-08 17:24:00,125 - vllm.engine.metrics - INFO - Avg prompt throughput: 2.8 tokens/s, Avg generation throughput: 0.1 tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.2%, CPU KV cache usage: 0.0%.",
 		`{"log":"\u001b[32mINFO\u001b[0m 07-20 10:15:03 [loggers.py:271] Engine 000: Avg prompt throughput: 0.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 4.1%\n","stream":"stdout","time":"2026-07-20T10:15:03.527104251Z"}`,
+		"2026-01-01 00:00:10,123 - root - INFO - (APIServer pid=1) INFO 01-01 00:00:10 [loggers.py:123] Engine 000: Avg prompt throughput: 2.8 tokens/s, Avg generation throughput: 0.1 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.2%, Prefix cache hit rate: 0.0%",
+		"(pid=1234, ip=10.0.0.2) (APIServer pid=1) INFO 01-01 00:00:10 [loggers.py:123] Engine 000: Running: 1 reqs, Waiting: 0 reqs",
+		"\x1e"+`{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1767225610000000","MESSAGE":"Avg prompt throughput: 2.8 tokens/s, Avg generation throughput: 0.1 tokens/s, Running: 1 reqs, Waiting: 0 reqs"}`,
 		`{"__CURSOR":"s=6a4c;i=1f2","__REALTIME_TIMESTAMP":"1784542503527104","SYSLOG_IDENTIFIER":"vllm","MESSAGE":[73,78,70,79,32,48,55,45,50,48,32,49,48,58,49,53,58,48,51,32,91,108,111,103,103,101,114,115,46,112,121,58,50,55,49,93,32,69,110,103,105,110,101,32,48,48,48,58,32,82,117,110,110,105,110,103,58,32,49,32,114,101,113,115],"_PID":"1"}`)
 }
 
@@ -280,3 +286,7 @@ func BenchmarkReader(b *testing.B) { engine.Benchmark(b, "2026-10-27T12:00:00Z")
 // TestRealLines reads every vLLM line of the real-lines corpus and
 // compares what the reader takes from it with what the corpus says.
 func TestRealLines(t *testing.T) { engine.CheckCorpus(t, readertest.LoadCorpus(t, "vllm")) }
+
+// TestExcerpts reads runs of real vLLM log lines with their neighbours
+// (testdata/excerpts.yaml, readertest.Engine.CheckExcerpts).
+func TestExcerpts(t *testing.T) { engine.CheckExcerpts(t) }

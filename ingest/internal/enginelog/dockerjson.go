@@ -46,10 +46,10 @@ func dockerJSONStart(raw []byte) (int, []byte) {
 
 // dockerJSON reads l.Raw, which begins with `{"log":"`, as Docker's
 // json-file line: l.Text becomes the decoded line (in p.json) and the
-// stamp that of "time". A line that is not whole such an object is left
-// as it is.
+// stamp that of "time". A line that is not whole such an object (but for
+// blanks after it) is left as it is.
 func (p *Preamble) dockerJSON(l *Line) {
-	raw := l.Raw
+	raw := trimEnd(l.Raw) // blanks a terminal copy padded the line with
 	start, timeKey := dockerJSONStart(raw)
 	text, end, firstEsc, ok := appendJSONString(p.json[:0], raw, start)
 	p.json = text

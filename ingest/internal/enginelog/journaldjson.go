@@ -17,8 +17,13 @@ import (
 //	{"__CURSOR":"s=…","__REALTIME_TIMESTAMP":"1784542503527104",…,"SYSLOG_IDENTIFIER":"vllm","MESSAGE":"INFO 07-20 …",…}
 //
 // Such a line is read as the engine's line its MESSAGE holds, with the
-// JournaldJSON wrapper, whose stamp is __REALTIME_TIMESTAMP. A MESSAGE
-// given several values (an array of strings) is left as it is.
+// JournaldJSON wrapper, whose stamp is __REALTIME_TIMESTAMP, also behind
+// the ASCII record separator (0x1E) with which `journalctl -o json-seq`
+// begins each entry (RFC 7464's JSON text sequences). A MESSAGE given
+// several values (an array of strings) is left as it is.
+
+// recordSep begins each entry of `journalctl -o json-seq`.
+const recordSep = 0x1e
 
 var (
 	journalCursor   = []byte(`{"__CURSOR":"`)
@@ -32,20 +37,20 @@ var (
 	journalMessageSpaced  = []byte(`, "MESSAGE": `)
 )
 
-// journaldJSON reads l.Raw, which begins with `{"__CURSOR":"` (or its
-// spaced form), as an entry
-// of `journalctl -o json`: l.Text becomes its MESSAGE (in p.json) and the
-// stamp its __REALTIME_TIMESTAMP. A line that is not such an entry is left
-// as it is.
-func (p *Preamble) journaldJSON(l *Line) {
-	raw := l.Raw
+// journaldJSON reads l.Raw, which from offset from on (after json-seq's
+// record separator) begins with `{"__CURSOR":"` (or its spaced form), as
+// an entry of `journalctl -o json`: l.Text becomes its MESSAGE (in p.json)
+// and the stamp its __REALTIME_TIMESTAMP. A line that is not such an entry
+// is left as it is.
+func (p *Preamble) journaldJSON(l *Line, from int) {
+	raw := trimEnd(l.Raw) // blanks a terminal copy padded the line with
 	if !bytes.HasSuffix(raw, []byte{'}'}) {
 		return
 	}
 	// Member names stand outside strings, where a quote is never escaped,
 	// so the first `,"NAME":` is the member's.
 	realtime, message := journalRealtime, journalMessage
-	if bytes.HasPrefix(raw, journalCursorSpaced) {
+	if bytes.HasPrefix(raw[from:], journalCursorSpaced) {
 		realtime, message = journalRealtimeSpaced, journalMessageSpaced
 	}
 	t := bytes.Index(raw, realtime)

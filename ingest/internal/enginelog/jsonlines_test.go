@@ -30,6 +30,9 @@ func TestJSONLines(t *testing.T) {
 		{"docker attrs", `{"log":"x Engine\n","stream":"stderr","attrs":{"time":"no","tag":"vllm"},"time":"` + stamp + `"}`, DockerJSON, "x Engine", 9 + 2},
 		{"docker escapes", `{"log":"\u001b[32mINFO\u001b[0m a \u0026 \u003c\u003e \"q\" \\ \t\ud83d\ude80 Engine\r\n","time":"` + stamp + `"}`,
 			DockerJSON, "INFO a & <> \"q\" \\ \t\U0001F680 Engine", 0},
+		// Blanks a terminal copy pads the line with are not the object's.
+		{"docker padded", `{"log":"` + msg + `\n","stream":"stdout","time":"` + stamp + `"}` + "  \t", DockerJSON, msg, 9 + 37},
+		{"journald padded", journal + `"MESSAGE":"` + msg + `","_COMM":"python3"} `, JournaldJSON, msg, len(journal) + len(`"MESSAGE":"`) + 37 + 1},
 		{"docker partial", `{"log":"Engine part","stream":"stdout","time":"` + stamp + `"}`, DockerJSON, "Engine part", 9},
 		{"docker re-dumped by Python", `{"log": "` + msg + `\n", "stream": "stdout", "time": "` + stamp + `"}`, DockerJSON, msg, 10 + 37},
 		{"docker half spaced", `{"log": "Engine\n","stream":"stdout","time":"` + stamp + `"}`, 0, "", 0},
@@ -40,6 +43,8 @@ func TestJSONLines(t *testing.T) {
 		{"journald", journal + `"MESSAGE":"` + msg + `","_COMM":"python3"}`, JournaldJSON, msg, len(journal) + len(`"MESSAGE":"`) + 37 + 1},
 		{"journald bytes", journal + `"MESSAGE":[27,91,51,50,109,73,78,70,79,27,91,48,109,32,69,110,103,105,110,101],"_COMM":"python3"}`, JournaldJSON, "INFO Engine", 0},
 		{"journald escaped", journal + `"MESSAGE":"a \"q\" Engine\n"}`, JournaldJSON, `a "q" Engine`, 0},
+		{"journald json-seq", "\x1e" + journal + `"MESSAGE":"` + msg + `","_COMM":"python3"}`, JournaldJSON, msg, 1 + len(journal) + len(`"MESSAGE":"`) + 37 + 1},
+		{"json-seq not journald", "\x1e" + `{"MESSAGE":"` + msg + `"}`, 0, "", 0},
 		{"journald several values", journal + `"MESSAGE":["a","b"]}`, 0, "", 0},
 		{"journald no stamp", `{"__CURSOR":"s=1","MESSAGE":"` + msg + `"}`, 0, "", 0},
 		{"journald cut", journal + `"MESSAGE":"` + msg, 0, "", 0},

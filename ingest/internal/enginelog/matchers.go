@@ -326,3 +326,72 @@ func matchSlurm(b []byte) (int, stampSpan) {
 	}
 	return i + d + 2, stampSpan{}
 }
+
+// matchPyLogging matches the header of the format of Python's logging
+// cookbook, "%(asctime)s - %(name)s - %(levelname)s - %(message)s",
+//
+//	YYYY-MM-DD HH:MM:SS(,mmm)? - logger - LEVEL -
+//
+// in front of an engine's line: an application (a supervisor, a
+// benchmark harness) that runs the engine as a child process and logs
+// each line of its output as a record of its own. The logger is the
+// application's; a line whose logger is vLLM's ("vllm", "vllm.…") is
+// vLLM's own record in that format, its header (vllmlog's loggerHeader),
+// unless another line's start follows it (a process prefix, a bracket,
+// a level word and a digit: vLLM's header). The stamp has no zone.
+func matchPyLogging(b []byte) (int, stampSpan) {
+	var st Stamp
+	if len(b) < 19 || !st.Date(b) || b[10] != ' ' || !st.TimeOfDay(b[11:]) {
+		return 0, stampSpan{}
+	}
+	end := 19
+	if end < len(b) && (b[end] == ',' || b[end] == '.') {
+		n := digits(b[end+1:])
+		if n == 0 {
+			return 0, stampSpan{}
+		}
+		end += 1 + n
+	}
+	if !bytes.HasPrefix(b[end:], pySep) {
+		return 0, stampSpan{}
+	}
+	name := end + len(pySep)
+	j := name
+	for j < len(b) && b[j] != ' ' {
+		j++
+	}
+	if j == name || !bytes.HasPrefix(b[j:], pySep) {
+		return 0, stampSpan{}
+	}
+	logger := b[name:j]
+	j += len(pySep)
+	lv := levelWord(b[j:])
+	if lv == 0 || !bytes.HasPrefix(b[j+lv-1:], pySep) {
+		return 0, stampSpan{}
+	}
+	n := j + lv - 1 + len(pySep)
+	if (bytes.Equal(logger, vllmLogger) || bytes.HasPrefix(logger, vllmLoggerDot)) && !lineStart(b[n:]) {
+		return 0, stampSpan{}
+	}
+	return n, stampSpan{0, end, false}
+}
+
+var (
+	pySep         = []byte(" - ")
+	vllmLogger    = []byte("vllm")
+	vllmLoggerDot = []byte("vllm.")
+)
+
+// lineStart reports whether b begins like another line of an engine's:
+// a process prefix, a bracketed stamp, or a level word and a digit (vLLM's
+// header).
+func lineStart(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	if b[0] == '(' || b[0] == '[' {
+		return true
+	}
+	lv := levelWord(b)
+	return lv > 0 && lv < len(b) && b[lv] >= '0' && b[lv] <= '9'
+}

@@ -168,7 +168,9 @@ func (p *Preamble) Read(raw []byte) Line {
 	case bytes.HasPrefix(raw, dockerJSONLog), bytes.HasPrefix(raw, dockerJSONLogSpaced):
 		p.dockerJSON(&l)
 	case bytes.HasPrefix(raw, journalCursor), bytes.HasPrefix(raw, journalCursorSpaced):
-		p.journaldJSON(&l)
+		p.journaldJSON(&l, 0)
+	case len(raw) > 0 && raw[0] == recordSep && (bytes.HasPrefix(raw[1:], journalCursor) || bytes.HasPrefix(raw[1:], journalCursorSpaced)):
+		p.journaldJSON(&l, 1)
 	case bytes.HasPrefix(raw, bkStamp):
 		p.buildkite(&l)
 	}
@@ -261,7 +263,8 @@ func cutRayRepeat(b []byte) []byte {
 
 // processes returns the offset in l.Text after the "(Name pid=N ...)"
 // prefixes from offset i on, and where their names are (Line.procs); a
-// name that is not one of the engine's own marks the line as Ray's. A
+// name that is not one of the engine's own, or none ("(pid=N, ip=A)"),
+// or a node's ", ip=A" after the pid, marks the line as Ray's. A
 // parenthesis that does not close, or holds no " pid=", ends them: it is
 // the engine's line, or not a line of the engine's.
 func (p *Preamble) processes(l *Line, i int) (int, []int32) {
@@ -279,7 +282,7 @@ func (p *Preamble) processes(l *Line, i int) (int, []int32) {
 			break
 		}
 		p.procs = append(p.procs, int32(i+1), int32(i+name))
-		if !OwnProcess(b[i+1 : i+name]) {
+		if !OwnProcess(b[i+1:i+name]) || bytes.Contains(b[i+name:i+n], rayIP) {
 			l.wrappers.add(Ray)
 		}
 		i = SkipSpaces(b, i+n)
@@ -289,8 +292,9 @@ func (p *Preamble) processes(l *Line, i int) (int, []int32) {
 
 // procPrefix returns the length of a "(Name pid=N ...)" prefix at the
 // start of b, the parentheses balanced (Ray Data names its actors
-// "MapWorker(MapBatches(...))"), and the offset where its " pid=" begins;
-// 0 when b does not begin with one.
+// "MapWorker(MapBatches(...))"), or of Ray's nameless "(pid=N ...)", and
+// the offset where its name ends (its " pid=" begins); 0 when b does not
+// begin with one.
 func procPrefix(b []byte) (n, name int) {
 	if len(b) == 0 || b[0] != '(' {
 		return 0, 0
@@ -316,12 +320,28 @@ func procPrefix(b []byte) (n, name int) {
 			return 0, 0
 		}
 	}
+	if bytes.HasPrefix(b[1:end], rayNameless) {
+		return end + 1, 1 // Ray's task or worker without a name: "(pid=N, ip=A)"
+	}
 	pid := bytes.Index(b[1:end], []byte(" pid="))
 	if pid < 0 {
 		return 0, 0
 	}
 	return end + 1, pid + 1
 }
+
+// rayIP follows the pid in a prefix of Ray's for a worker on another
+// node; the engines' own prefixes ("(APIServer pid=N)") never carry it,
+// whatever the name in front (an actor may be named like an engine's
+// process).
+var rayIP = []byte(", ip=")
+
+// rayNameless begins the prefix Ray forwards the output of a worker that
+// runs no named actor or task with: "(pid=N)", "(pid=N, ip=A)"
+// (print_worker_logs in python/ray/_private/worker.py prints
+// "(<actor or task name> pid=N, ip=A)", the name and its blank left out
+// when there is none, ", ip=A" when the worker is on another node).
+var rayNameless = []byte("pid=")
 
 // OwnProcess reports whether name, of a "(name pid=N)" prefix, is one an
 // engine gives its own processes: vLLM's decorate_logs

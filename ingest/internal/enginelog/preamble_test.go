@@ -106,6 +106,23 @@ func TestPreamble(t *testing.T) {
 		{"2025-10-20 03:02:22 INFO 31223 [DP3 TP3 EP3 s.py:222] D", "2025-10-20 03:02:22 INFO 31223 [DP3 TP3 EP3 s.py:222] D", "[]", "", true},
 		{"  2% 1/64 [00:04<04:51,  4.62s/it][2026-04-05 20:02:49] P", "  2% 1/64 [00:04<04:51,  4.62s/it][2026-04-05 20:02:49] P", "[]", "", true},
 		{"(WorkerDict pid=4) INFO x", "INFO x", "[WorkerDict]", "ray", true},
+		// Ray's prefix for a task or a worker that is no actor: "pid=" and
+		// no name (print_worker_logs in python/ray/_private/worker.py).
+		{"(pid=1234, ip=10.0.0.2) (APIServer pid=1) INFO x", "INFO x", "[ APIServer]", "ray", true},
+		{"(pid=1234) INFO x", "INFO x", "[]", "ray", true},
+		{"(Worker_TP0 pid=1234, ip=10.0.0.2) INFO x", "INFO x", "[Worker_TP0]", "ray", true}, // named like vLLM's, forwarded by Ray from another node
+		{"(raylet, ip=10.0.0.2) INFO x", "(raylet, ip=10.0.0.2) INFO x", "[]", "", true},
+		// Python's logging-cookbook header of an application that logs the
+		// engine's output as its own records; with a vLLM logger's name
+		// and the engine's plain message after it, it is vLLM's own header
+		// in that format (vllmlog), not a wrapper.
+		{"2025-09-02 13:08:10,000 - root - INFO - (APIServer pid=1) INFO x", "INFO x", "[APIServer]", "pylogging", true},
+		{"2025-09-02 13:08:10 - supervisor.vllm - WARNING - [2025-09-02 13:08:10 TP0] D", "[2025-09-02 13:08:10 TP0] D", "[]", "pylogging", true},
+		{"2025-09-02 13:08:10.123 - __main__ - DEBUG - INFO 09-02 13:08:10 [x.py:1] m", "INFO 09-02 13:08:10 [x.py:1] m", "[]", "pylogging", true},
+		{"2025-09-02 13:08:10,000 - vllm - INFO - INFO 09-02 13:08:10 [x.py:1] m", "INFO 09-02 13:08:10 [x.py:1] m", "[]", "pylogging", true},
+		{"2025-09-02 13:08:10,000 - vllm.v1.metrics.loggers - INFO - Engine 000: m", "2025-09-02 13:08:10,000 - vllm.v1.metrics.loggers - INFO - Engine 000: m", "[]", "", true},
+		{"2025-07-08 17:23:59 - vllm.engine.async_llm_engine - INFO - Added request 4.", "2025-07-08 17:23:59 - vllm.engine.async_llm_engine - INFO - Added request 4.", "[]", "", true},
+		{"2025-09-02 13:08:10,000 - root - NOTICE - INFO x", "2025-09-02 13:08:10,000 - root - NOTICE - INFO x", "[]", "", true},
 	} {
 		var p Preamble
 		l := p.Read([]byte(tc.line))
@@ -140,6 +157,7 @@ func TestWrapperClock(t *testing.T) {
 		{"[2025-10-16T06:08:44Z] (EngineCore_DP0 pid=23579) INFO x", "2025-10-16T06:08:44Z", "2025-10-16T06:08:44Z"},
 		{"\x1b_bk;t=1760594924123\x07(EngineCore_DP0 pid=23579) INFO x", "1760594924123", "2025-10-16T06:08:44.123Z"},
 		{"2026-10-27T12:00:05 INFO x", "2026-10-27T12:00:05", ""},
+		{"2025-09-02 13:08:10,123 - root - INFO - INFO x", "2025-09-02 13:08:10,123", ""},
 		{"vllm-1  | INFO x", "", ""},
 		{"INFO x", "", ""},
 	} {

@@ -55,11 +55,15 @@ const (
 	// "<RFC 3339> LEVEL target: ", in place of the engine's header: Dynamo
 	// logs its engines' Python records so (matchTracing).
 	Tracing
+	// PyLogging is the header of Python's logging-cookbook format,
+	// "YYYY-MM-DD HH:MM:SS,mmm - logger - LEVEL - ", of an application
+	// that logs the engine's output as records of its own (matchPyLogging).
+	PyLogging
 	numWrappers
 )
 
 var wrapperNames = [numWrappers]string{
-	"logexport-tsv", "cri", "journald", "container-rfc3339", "kubectl-prefix", "timestamp-pipe", "docker-compose", "slurm-label", "launcher", "ray", "docker-json", "journald-json", "tracing",
+	"logexport-tsv", "cri", "journald", "container-rfc3339", "kubectl-prefix", "timestamp-pipe", "docker-compose", "slurm-label", "launcher", "ray", "docker-json", "journald-json", "tracing", "pylogging",
 }
 
 // String returns the wrapper's name.
@@ -111,6 +115,7 @@ var matchers = [...]struct {
 	{Container, matchContainer, digitBytes},                                   // also CRI
 	{KubectlPrefix, matchKubectlPrefix, "["},
 	{Pipe, matchPipe, digitBytes},
+	{PyLogging, matchPyLogging, digitBytes},
 	{Compose, matchCompose, digitBytes + letterBytes},
 	{Slurm, matchSlurm, digitBytes + " "},
 	{Launcher, matchLauncher, "["},

@@ -67,7 +67,7 @@ var (
 )
 
 func init() {
-	for w := range enginelog.Tracing + 1 {
+	for w := range enginelog.PyLogging + 1 {
 		corpusWrappers[w.String()] = true
 	}
 }

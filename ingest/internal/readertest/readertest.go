@@ -226,11 +226,13 @@ type InfoCase struct {
 	Log    string
 	Tokens int64  // Info.KVPoolTokens
 	Format string // Info.Format
-	Err    string // the one error, "" for none
+	// Wrappers is Info.Wrappers: the wrappers in front of most timed lines.
+	Wrappers string
+	Err      string // the one error, "" for none
 }
 
 // CheckInfo reads each case's log (with T0 at the start of 2026) and
-// checks its errors, KV pool size and dialect.
+// checks its errors, KV pool size, dialect and wrappers.
 func (e Engine) CheckInfo(t *testing.T, cases []InfoCase) {
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
@@ -238,8 +240,8 @@ func (e Engine) CheckInfo(t *testing.T, cases []InfoCase) {
 			if tc.Err == "" && len(errs) != 0 || tc.Err != "" && (len(errs) != 1 || errs[0].Error() != tc.Err) {
 				t.Fatalf("errors %v, want %q", errs, tc.Err)
 			}
-			if info.KVPoolTokens != tc.Tokens || info.Format != tc.Format {
-				t.Errorf("KVPoolTokens %d Format %q, want %d %q", info.KVPoolTokens, info.Format, tc.Tokens, tc.Format)
+			if info.KVPoolTokens != tc.Tokens || info.Format != tc.Format || info.Wrappers != tc.Wrappers {
+				t.Errorf("KVPoolTokens %d Format %q Wrappers %q, want %d %q %q", info.KVPoolTokens, info.Format, info.Wrappers, tc.Tokens, tc.Format, tc.Wrappers)
 			}
 		})
 	}
