@@ -49,8 +49,8 @@
 //
 // Without compare:, the first dataset is the baseline of every other.
 // Bad rules files are *textpos.ParseError values at the offending node,
-// "file:line:column: reason", as a run's manifest errors are: YAML syntax,
-// unknown keys (with the key most likely meant), duplicate keys, unknown
+// "file:line:column: reason", as a run's manifest errors are: YAML syntax
+// (placed at the fault: internal/yamlpos), unknown keys (with the key most likely meant), duplicate keys, unknown
 // columns and ill-typed values. Evaluate returns a Report whose verdict
 // (every rule holds or not) is what the command's exit status says.
 //

@@ -1,6 +1,7 @@
 // Package yamlpos reads small YAML configuration files (a run's run.yaml,
 // a check rules file) as yaml.v3 node trees and turns every problem into a
-// textpos.ParseError at the node it is about: syntax errors at their line,
+// textpos.ParseError at the node it is about: syntax errors at their fault
+// (syntax.go),
 // a second document, duplicate or non-scalar keys, a value that is not a
 // mapping, and unknown keys with the likely intended spelling ("did you
 // mean design?"), so that a typo never passes silently.
@@ -14,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -45,9 +45,6 @@ func (f *File) Errorf(n *yaml.Node, format string, args ...any) *textpos.ParseEr
 	return textpos.At(textpos.Pos{File: f.Name, Line: line}, col, nil, format, args...)
 }
 
-// yamlLineRE finds the line number in a yaml.v3 syntax error message.
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 // Decode parses data as exactly one YAML document and returns its root
 // node, aliases resolved; nil without an error when data holds no document.
 // what names the file in the error about a second document ("run.yaml
@@ -59,35 +56,18 @@ func (f *File) Decode(data []byte, what string) (*yaml.Node, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
-		return nil, f.syntaxError(err)
+		return nil, f.syntaxError(data, err)
 	}
 	var second yaml.Node
 	if err := dec.Decode(&second); err == nil {
 		return nil, f.Errorf(&second, "a second YAML document: %s holds exactly one", what)
 	} else if !errors.Is(err, io.EOF) {
-		return nil, f.syntaxError(err)
+		return nil, f.syntaxError(data, err)
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}
 	return Resolve(doc.Content[0]), nil
-}
-
-// syntaxError positions a yaml.v3 error, which carries its line (and no
-// column) in its text. The line is yaml.v3's: for an error inside a flow
-// collection ({...} or [...]) it counts the line the collection opens on
-// from 0, so it names the line before.
-func (f *File) syntaxError(err error) error {
-	msg := err.Error()
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0]
-	}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return textpos.Errorf(textpos.Pos{File: f.Name, Line: max(line, 1)}, nil, "not valid YAML: %s", m[2])
-	}
-	return textpos.Errorf(textpos.Pos{File: f.Name, Line: 1}, nil, "not valid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
 }
 
 // Entry is one key of a mapping with its value, aliases resolved.

@@ -60,7 +60,7 @@ func TestErrors(t *testing.T) {
 		columns   bool
 		want      string
 	}{
-		{"syntax", "a: [1,\nb: 2\n", true, "x.yaml:2: not valid YAML: did not find expected ',' or ']'"},
+		{"syntax", "a: [1,\nb: 2\n", true, "x.yaml:1:4: not valid YAML: the '[' that opens here is not closed (did not find expected ',' or ']')"},
 		{"second document", "name: a\n---\nname: b\n", false, "x.yaml:2: a second YAML document: x.yaml holds exactly one"},
 		{"duplicate key", "name: a\nkind: b\nname: c\n", true, "x.yaml:3:1: top.name: duplicate key (first at line 1)"},
 		{"non-scalar key", "? [a]\n: 1\n", true, "x.yaml:1:3: top: want a plain key, got a list"},
