@@ -30,6 +30,8 @@ type File struct {
 	// Columns adds the node's 1-based column to positions
 	// ("file:line:col: reason" instead of "file:line: reason").
 	Columns bool
+	// src is the text Decode read, for the positions of keys.
+	src []byte
 }
 
 // Errorf returns a ParseError at node n (line 1 when n is nil or has no
@@ -50,6 +52,7 @@ func (f *File) Errorf(n *yaml.Node, format string, args ...any) *textpos.ParseEr
 // what names the file in the error about a second document ("run.yaml
 // holds exactly one").
 func (f *File) Decode(data []byte, what string) (*yaml.Node, error) {
+	f.src = data
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -83,7 +86,7 @@ func (f *File) Entries(n *yaml.Node, path string) ([]Entry, error) {
 	out := make([]Entry, 0, len(n.Content)/2)
 	first := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := Resolve(n.Content[i])
+		k := f.key(n.Content[i])
 		if k.Kind != yaml.ScalarNode {
 			prefix := ""
 			if path != "" {
@@ -98,6 +101,47 @@ func (f *File) Entries(n *yaml.Node, path string) ([]Entry, error) {
 		out = append(out, Entry{Name: k.Value, Key: k, Value: Resolve(n.Content[i+1])})
 	}
 	return out, nil
+}
+
+// key returns mapping key raw, resolved, placed at its own text: an alias
+// key at the alias, not at the node it names, and a key with an anchor or
+// a tag (&a name, !!str name) at the name, past them.
+func (f *File) key(raw *yaml.Node) *yaml.Node {
+	k := Resolve(raw)
+	line, col := raw.Line, raw.Column
+	if raw.Kind != yaml.AliasNode {
+		line, col = f.pastProperties(line, col)
+	}
+	if line == k.Line && col == k.Column {
+		return k
+	}
+	c := *k
+	c.Line, c.Column = line, col
+	return &c
+}
+
+// pastProperties returns the position of the first token at or after line
+// and col (1-based) that is not an anchor (&a) or a tag (!t), on the same
+// line.
+func (f *File) pastProperties(line, col int) (int, int) {
+	i := 0
+	for l := 1; l < line && i < len(f.src); l++ {
+		i = lineEnd(f.src, i) + 1
+	}
+	i += col - 1
+	start := i
+	for i < len(f.src) && (f.src[i] == '&' || f.src[i] == '!') {
+		for i < len(f.src) && !isSpace(f.src[i]) && f.src[i] != '\n' {
+			i++
+		}
+		for i < len(f.src) && isSpace(f.src[i]) {
+			i++
+		}
+	}
+	if i >= len(f.src) || f.src[i] == '\n' {
+		return line, col // the key is on another line: keep its properties' place
+	}
+	return line, col + i - start
 }
 
 // Mapping is Entries for a value that must be a mapping: any other node is

@@ -111,3 +111,46 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicateKeyColumn checks that a duplicate key is placed at the
+// second key's text: not at an anchor or tag before it, and not at the
+// node an alias key names.
+func TestDuplicateKeyColumn(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"name: a\nname: c\n", "2:1: name: duplicate key (first at line 1)"},
+		{"{name: a, name: c}\n", "1:11: name: duplicate key (first at line 1)"},
+		{"name: a\n? name\n: c\n", "2:3: name: duplicate key (first at line 1)"},
+		{"name: a\n&x name: c\n", "2:4: name: duplicate key (first at line 1)"},
+		{"name: a\n!!str  name: c\n", "2:8: name: duplicate key (first at line 1)"},
+		{"name: a\n!!str &x name: c\n", "2:10: name: duplicate key (first at line 1)"},
+		{"&k name: a\n*k : c\n", "2:1: name: duplicate key (first at line 1)"},
+		{"x: &k name\nname: a\n*k : c\n", "3:1: name: duplicate key (first at line 2)"},
+		{"a:\n  b: 1\n  b:\n    c: 2\n", "3:3: a.b: duplicate key (first at line 2)"},
+	} {
+		f := &File{Name: "x.yaml", Columns: true}
+		root, err := f.Decode([]byte(c.src), "x.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = dupCheck(f, root, "")
+		if err == nil || err.Error() != "x.yaml:"+c.want {
+			t.Errorf("%q:\n got %v\nwant x.yaml:%s", c.src, err, c.want)
+		}
+	}
+}
+
+// dupCheck runs Entries over every mapping under n.
+func dupCheck(f *File, n *yaml.Node, path string) error {
+	es, err := f.Entries(n, path)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		if e.Value.Kind == yaml.MappingNode {
+			if err := dupCheck(f, e.Value, Join(path, e.Name)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
