@@ -480,15 +480,29 @@ sglang:num_retracted_requests_total{%s} %v
 `, ts, r("0"), running, r("1"), running+100, r("0"), r("1"), r("0"), usage, r("1"), r("0"), r("1"),
 			prompt, dev, host, total, r("0"), retr, r("1"), retr+50)
 	}
-	// "total" is given alongside the tiers here to show it is not added to them.
-	in := scrape("1001", 3, 0.5, 1000, 500, 100, 600, 1) + scrape("1006", 4, 0.25, 3000, 1700, 150, 1850, 3)
+	// "total" beside the tiers counts the requests that came without a
+	// breakdown (SGLang's TokenizerMetricsCollector.observe_one_finished_request:
+	// a request's cached tokens go to its tiers or to "total", never both),
+	// so it is added to them.
+	in := scrape("1001", 3, 0.5, 1000, 500, 100, 5, 1) + scrape("1006", 4, 0.25, 3000, 1700, 150, 20, 3)
 	info := checkRead(t, in,
 		"line=1 t=1.000 metrics/scrape engine=0 run=3 wait=2 kv=0.5 dt=- queries=- hits=- prompt=- gen=- preempt=-",
-		"line=17 t=6.000 metrics/scrape engine=0 run=4 wait=2 kv=0.25 dt=5 queries=2000 hits=1250 prompt=2000 gen=0 preempt=2",
+		"line=17 t=6.000 metrics/scrape engine=0 run=4 wait=2 kv=0.25 dt=5 queries=2000 hits=1265 prompt=2000 gen=0 preempt=2",
 	)
 	if info.Engine != "sglang" || info.KVPoolTokens != 400000 {
 		t.Errorf("%s", formatInfo(info))
 	}
+
+	// Tiers that appear after "total" (the first request with a breakdown)
+	// are new series counting from zero; "total" goes on: no reset.
+	in = "# scrape 1001\nsglang:cached_tokens_total{cache_source=\"total\"} 10\nsglang:prompt_tokens_total 20\n" +
+		"# scrape 1002\nsglang:cached_tokens_total{cache_source=\"total\"} 10\nsglang:cached_tokens_total{cache_source=\"device\"} 7\nsglang:prompt_tokens_total 30\n" +
+		"# scrape 1003\nsglang:cached_tokens_total{cache_source=\"total\"} 12\nsglang:cached_tokens_total{cache_source=\"device\"} 9\nsglang:prompt_tokens_total 40\n"
+	checkRead(t, in,
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=4 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=10 hits=7 prompt=10 gen=- preempt=-",
+		"line=8 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=10 hits=4 prompt=10 gen=- preempt=-",
+	)
 
 	// Without tiers the "total" series is used; so is a counter without the label (before 2026-02).
 	in = "# scrape 1001\nsglang:cached_tokens_total{cache_source=\"total\"} 10\nsglang:prompt_tokens_total 20\n" +
