@@ -834,3 +834,55 @@ func TestValueColumnBlankBeforeLabels(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestNewestShapes reads series in the shapes the newest engines write,
+// built from their sources (no real dump with them was found): SGLang's
+// tokenizer counters with an is_streaming label and cached tokens split
+// by cache_source (python/sglang/srt/observability/metrics_collector.py,
+// TokenizerMetricsCollector), and vLLM's families beside the ones outlast
+// reads that must not be taken for them (vllm/v1/metrics/loggers.py,
+// PrometheusStatLogger: num_requests_waiting_by_reason,
+// external_prefix_cache_*, prompt_tokens_by_source, prompt_tokens_cached).
+func TestNewestShapes(t *testing.T) {
+	sg := func(ts string, pf, pt, gf, gt, dev, host, total float64) string {
+		l := `engine_type="unified",model_name="m"`
+		return fmt.Sprintf(`# scrape %s
+sglang:num_running_reqs{%[2]s,moe_ep_rank="0",pp_rank="0",tp_rank="0"} 3.0
+sglang:num_queue_reqs{%[2]s,moe_ep_rank="0",pp_rank="0",tp_rank="0"} 1.0
+sglang:prompt_tokens_total{%[2]s,is_streaming="false"} %[3]v
+sglang:prompt_tokens_total{%[2]s,is_streaming="true"} %[4]v
+sglang:generation_tokens_total{%[2]s,is_streaming="false"} %[5]v
+sglang:generation_tokens_total{%[2]s,is_streaming="true"} %[6]v
+sglang:cached_tokens_total{cache_source="device",%[2]s} %[7]v
+sglang:cached_tokens_total{cache_source="host",%[2]s} %[8]v
+sglang:cached_tokens_total{cache_source="total",%[2]s} %[9]v
+`, ts, l, pf, pt, gf, gt, dev, host, total)
+	}
+	checkRead(t, sg("1001", 100, 50, 10, 5, 60, 10, 5)+sg("1006", 300, 150, 30, 25, 160, 30, 15),
+		"line=1 t=1.000 metrics/scrape engine=0 run=3 wait=1 kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=11 t=6.000 metrics/scrape engine=0 run=3 wait=1 kv=- dt=5 queries=300 hits=130 prompt=300 gen=40 preempt=-",
+	)
+
+	vl := func(ts string, q, h, eq, eh, p, cached float64) string {
+		l := `engine="0",model_name="m"`
+		return fmt.Sprintf(`# scrape %s
+vllm:num_requests_running{%[2]s} 2.0
+vllm:num_requests_waiting{%[2]s} 4.0
+vllm:num_requests_waiting_by_reason{%[2]s,reason="capacity"} 3.0
+vllm:num_requests_waiting_by_reason{%[2]s,reason="deferred"} 1.0
+vllm:kv_cache_usage_perc{%[2]s} 0.5
+vllm:prefix_cache_queries_total{%[2]s} %[3]v
+vllm:prefix_cache_hits_total{%[2]s} %[4]v
+vllm:external_prefix_cache_queries_total{%[2]s} %[5]v
+vllm:external_prefix_cache_hits_total{%[2]s} %[6]v
+vllm:prompt_tokens_total{%[2]s} %[7]v
+vllm:prompt_tokens_by_source_total{%[2]s,source="local_cache_hit"} %[4]v
+vllm:prompt_tokens_by_source_total{%[2]s,source="local_compute"} 1.0
+vllm:prompt_tokens_cached_total{%[2]s} %[8]v
+`, ts, l, q, h, eq, eh, p, cached)
+	}
+	checkRead(t, vl("1001", 100, 40, 60, 20, 100, 60)+vl("1006", 400, 240, 160, 100, 400, 340),
+		"line=1 t=1.000 metrics/scrape engine=0 run=2 wait=4 kv=0.5 dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=15 t=6.000 metrics/scrape engine=0 run=2 wait=4 kv=0.5 dt=5 queries=300 hits=200 prompt=300 gen=- preempt=-",
+	)
+}
