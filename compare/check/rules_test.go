@@ -31,3 +31,23 @@ func TestRequirementTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesSyntaxErrors checks that a rules file's YAML faults are placed
+// at the fault (internal/yamlpos), not at the line the YAML parser names.
+func TestRulesSyntaxErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"rules:\n  - name: \"a\n    require: {min_runs: 1}\n",
+			"r.yaml:2:11: not valid YAML: the quoted string that opens here is not closed"},
+		{"rules:\n  - name: a\n\trequire: {min_runs: 1}\n",
+			"r.yaml:3:1: not valid YAML: a tab in the indentation (YAML indents with spaces only)"},
+		{"rules:\n  - name: a\n    require: {min_runs: 1\n  - name: b\n",
+			`r.yaml:3:14: not valid YAML: the '{' that opens here is not closed (did not find expected ',' or '}')`},
+		{"rules:\n  - name: a\n    require: {min_runs: 1}\n   where: {arm: x}\n",
+			"r.yaml:4:4: not valid YAML: did not find expected '-' indicator (check the indentation of this line against the lines above, and for text after a value)"},
+	} {
+		_, err := Parse([]byte(c.src), "r.yaml")
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got %v\nwant %s", c.src, err, c.want)
+		}
+	}
+}
