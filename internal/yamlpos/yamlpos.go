@@ -17,6 +17,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -41,7 +42,7 @@ func (f *File) Errorf(n *yaml.Node, format string, args ...any) *textpos.ParseEr
 	if n != nil && n.Line > 0 {
 		line = n.Line
 		if f.Columns {
-			col = n.Column
+			col = f.byteColumn(n.Line, n.Column)
 		}
 	}
 	return textpos.At(textpos.Pos{File: f.Name, Line: line}, col, nil, format, args...)
@@ -120,28 +121,52 @@ func (f *File) key(raw *yaml.Node) *yaml.Node {
 	return &c
 }
 
+// byteColumn turns yaml.v3's column of a position, counted in characters,
+// into textpos' 1-based byte column, using the text Decode read.
+func (f *File) byteColumn(line, col int) int {
+	i := 0
+	for l := 1; l < line && i < len(f.src); l++ {
+		i = lineEnd(f.src, i) + 1
+	}
+	start := i
+	for c := 1; c < col && i < len(f.src) && f.src[i] != '\n'; c++ {
+		_, n := utf8.DecodeRune(f.src[i:])
+		i += n
+	}
+	if i-start < col-1 { // past the text Decode read: keep yaml.v3's
+		return col
+	}
+	return i - start + 1
+}
+
 // pastProperties returns the position of the first token at or after line
-// and col (1-based) that is not an anchor (&a) or a tag (!t), on the same
-// line.
+// and col (1-based; yaml.v3 counts columns in characters) that is not an
+// anchor (&a) or a tag (!t), on the same line.
 func (f *File) pastProperties(line, col int) (int, int) {
 	i := 0
 	for l := 1; l < line && i < len(f.src); l++ {
 		i = lineEnd(f.src, i) + 1
 	}
-	i += col - 1
-	start := i
+	for c := 1; c < col && i < len(f.src) && f.src[i] != '\n'; c++ {
+		_, n := utf8.DecodeRune(f.src[i:])
+		i += n
+	}
+	skipped := 0
 	for i < len(f.src) && (f.src[i] == '&' || f.src[i] == '!') {
 		for i < len(f.src) && !isSpace(f.src[i]) && f.src[i] != '\n' {
-			i++
+			_, n := utf8.DecodeRune(f.src[i:])
+			i += n
+			skipped++
 		}
 		for i < len(f.src) && isSpace(f.src[i]) {
 			i++
+			skipped++
 		}
 	}
 	if i >= len(f.src) || f.src[i] == '\n' {
 		return line, col // the key is on another line: keep its properties' place
 	}
-	return line, col + i - start
+	return line, col + skipped
 }
 
 // Mapping is Entries for a value that must be a mapping: any other node is

@@ -126,6 +126,9 @@ func TestDuplicateKeyColumn(t *testing.T) {
 		{"&k name: a\n*k : c\n", "2:1: name: duplicate key (first at line 1)"},
 		{"x: &k name\nname: a\n*k : c\n", "3:1: name: duplicate key (first at line 2)"},
 		{"a:\n  b: 1\n  b:\n    c: 2\n", "3:3: a.b: duplicate key (first at line 2)"},
+		// Columns count bytes, as textpos' do: é is two.
+		{"{é: 1, é: 2}\n", "1:9: é: duplicate key (first at line 1)"},
+		{"{é: 1, &a é: 2}\n", "1:12: é: duplicate key (first at line 1)"},
 	} {
 		f := &File{Name: "x.yaml", Columns: true}
 		root, err := f.Decode([]byte(c.src), "x.yaml")
