@@ -63,7 +63,7 @@ func TestParseErrors(t *testing.T) {
 		{"not a mapping", "- a\n", "r.yaml:1:1: want a mapping with a rules: key, got a list"},
 		{"alpha out of range", "rules:\n  - name: a\n    require: {hit_ratio_not_worse: true, alpha: 1.5}\n", "alpha: want a level in (0, 1)"},
 		{"hit ratio above 1", "rules:\n  - name: a\n    require: {min_end_hit_ratio: 1.5}\n", "min_end_hit_ratio: want a hit ratio in [0, 1]"},
-		{"syntax", "rules:\n  - name: a\n    require: {min_runs: 1}\n  - name: b: c\n", "r.yaml:4: not valid YAML: mapping values are not allowed in this context"},
+		{"syntax", "rules:\n  - name: a\n    require: {min_runs: 1}\n  - name: b: c\n", "r.yaml:4:12: not valid YAML: mapping values are not allowed in this context"},
 		{"second document", "rules:\n  - name: a\n    require: {min_runs: 1}\n---\nrules: []\n", "r.yaml:4:1: a second YAML document: a rules file holds exactly one"},
 		{"empty", "# nothing yet\n", "r.yaml:1: empty rules file"},
 	} {

@@ -49,10 +49,13 @@
 //
 // Without compare:, the first dataset is the baseline of every other.
 // Bad rules files are *textpos.ParseError values at the offending node,
-// "file:line:column: reason", as a run's manifest errors are: YAML syntax,
-// unknown keys (with the key most likely meant), duplicate keys, unknown
-// columns and ill-typed values. Evaluate returns a Report whose verdict
-// (every rule holds or not) is what the command's exit status says.
+// "file:line:column: reason", as a run's manifest errors are: YAML syntax
+// (placed at the fault: internal/yamlpos), unknown keys (with the key
+// most likely meant), duplicate keys, unknown columns and ill-typed values
+// (a requirement's number or true/false must be a YAML number or boolean:
+// a quoted "0.5" is refused, as in run.yaml). Evaluate returns a Report
+// whose verdict (every rule holds or not) is what the command's exit
+// status says.
 //
 // A Report is written as text (WriteText: each rule, then its details
 // marked ok or FAIL), as JSON (WriteJSON: pass, passed, failed and every

@@ -3,6 +3,7 @@ package check
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -189,7 +190,7 @@ func parseRule(f *yamlpos.File, item *yaml.Node, path string) (Rule, error) {
 		if !slices.Contains(known, e.Name) {
 			return r, f.UnknownKey(e, "require", known)
 		}
-		v, err := requirementValue(e.Name, e.Value.Value)
+		v, err := yamlRequirement(e.Name, e.Value)
 		if err != nil {
 			return r, f.Errorf(e.Value, "require: %v", err)
 		}
@@ -230,22 +231,67 @@ func checkColumn(name string) error {
 	return fmt.Errorf("unknown runs column %q", name)
 }
 
-// requirementValue parses a requirement's value: true/false for the
-// comparison flags, a non-negative number otherwise.
+// isFlag reports whether requirement key is a comparison flag (true or
+// false) rather than a number.
+func isFlag(key string) bool {
+	return key == ReqCollapseNotWorse || key == ReqHitNotWorse || key == ReqTputNotWorse
+}
+
+// yamlRequirement reads a requirement's value from the rules file: a YAML
+// boolean for the comparison flags, a YAML number otherwise. A quoted
+// number or boolean is refused as run.yaml refuses one
+// (ingest/manifest): "0.5" is a string that looks like a number, and a
+// typed file should not guess.
+func yamlRequirement(key string, n *yaml.Node) (float64, error) {
+	want, tags := "a number", []string{"!!int", "!!float"}
+	if isFlag(key) {
+		want, tags = "true or false", []string{"!!bool"}
+	}
+	if n.Kind != yaml.ScalarNode || !slices.Contains(tags, n.ShortTag()) {
+		return 0, fmt.Errorf("%s: want %s, got %s", key, want, yamlpos.Describe(n))
+	}
+	if isFlag(key) {
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return 0, fmt.Errorf("%s: want true or false, got %s", key, yamlpos.Describe(n))
+		}
+		return flagValue(b), nil
+	}
+	var v float64
+	if err := n.Decode(&v); err != nil {
+		return 0, fmt.Errorf("%s: want a number, got %s", key, yamlpos.Describe(n))
+	}
+	return checkRequirement(key, v, n.Value)
+}
+
+func flagValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// requirementValue parses a requirement's value given as a flag's text:
+// true/false for the comparison flags, a non-negative number otherwise.
 func requirementValue(key, s string) (float64, error) {
-	switch key {
-	case ReqCollapseNotWorse, ReqHitNotWorse, ReqTputNotWorse:
+	if isFlag(key) {
 		b, err := strconv.ParseBool(s)
 		if err != nil {
 			return 0, fmt.Errorf("%s: want true or false, have %q", key, s)
 		}
-		if b {
-			return 1, nil
-		}
-		return 0, nil
+		return flagValue(b), nil
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v < 0 {
+	if err != nil {
+		return 0, fmt.Errorf("%s: want a number ≥ 0, have %q", key, s)
+	}
+	return checkRequirement(key, v, s)
+}
+
+// checkRequirement checks the range of number v of requirement key,
+// written s.
+func checkRequirement(key string, v float64, s string) (float64, error) {
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%s: want a number ≥ 0, have %q", key, s)
 	}
 	if key == ReqAlpha && !(v > 0 && v < 1) {

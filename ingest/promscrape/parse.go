@@ -47,6 +47,9 @@ func (ps *parser) expfmt(j *scrape) {
 		// expfmt counts lines from the start of the text it is given.
 		no := c.lineNo(pe.Line - 1)
 		j.synErr = &textpos.ParseError{Pos: textpos.Pos{File: j.name, Line: no}, Raw: c.rawLine(no), Err: errors.New(pe.Msg)}
+		if start, ok := lineStart(c.text, pe.Line-1); ok {
+			j.synErr.Column = expfmtColumn(j.synErr.Raw, expfmtStop(c.text)-start, pe.Msg)
+		}
 		return
 	}
 	// The known metrics in table order, not map order, for determinism;
@@ -92,10 +95,56 @@ func (ps *parser) expfmt(j *scrape) {
 	}
 }
 
-// semErr locates an error of the index-th series of family name.
+// semErr locates an error of the index-th series of family name: at the
+// line's start for a bad cache_config_info (kv), else at its value, as
+// TimedReader does.
 func (ps *parser) semErr(j *scrape, name string, index int, err error, kv bool) lineErr {
 	no := ps.locate(&j.c, name, index)
-	return lineErr{err: &textpos.ParseError{Pos: textpos.Pos{File: j.name, Line: no}, Raw: j.c.rawLine(no), Err: err}, kv: kv}
+	raw := j.c.rawLine(no)
+	e := &textpos.ParseError{Pos: textpos.Pos{File: j.name, Line: no}, Raw: raw, Err: err}
+	if i := skipBlank(raw, 0); i < len(raw) {
+		if kv {
+			e.Column = i + 1
+		} else if at := valueAt(raw, i); at >= 0 {
+			e.Column = at + 1
+		}
+	}
+	return lineErr{err: e, kv: kv}
+}
+
+// valueAt returns the offset of the value of sample line b, which expfmt
+// took and whose first non-blank byte is at i, or -1. expfmt takes blanks
+// between the name and the label set, which scanSample does not.
+func valueAt(b []byte, i int) int {
+	k := i
+	for k < len(b) && isNameChar(b[k]) {
+		k++
+	}
+	k = skipBlank(b, k)
+	if k < len(b) && b[k] == '{' {
+		e, err := labelSetEnd(b, k)
+		if err != nil {
+			return -1
+		}
+		k = skipBlank(b, e)
+	}
+	if k == len(b) {
+		return -1
+	}
+	return k
+}
+
+// lineStart returns the offset in text of its k-th (0-based) line.
+func lineStart(text []byte, k int) (int, bool) {
+	at := 0
+	for ; k > 0; k-- {
+		i := bytes.IndexByte(text[at:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		at += i + 1
+	}
+	return at, at <= len(text)
 }
 
 // firstErr returns the scrape's first error by line: expfmt's, else the

@@ -38,7 +38,9 @@
 // one call: splitting first is what lets it parse concatenated scrapes,
 // since it rejects a second HELP or TYPE for a name and would merge the
 // histograms of different scrapes. Its errors, numbered from the scrape's
-// first line, are moved to the file's line. Metric names may be UTF-8.
+// first line, are moved to the file's line, and given the column of the
+// fault, the one TimedReader's scanner gives (expfmtcol.go). Metric names
+// may be UTF-8.
 // A scrape with a header whose kept lines all have the plain shapes that
 // engines write is read instead by a scanner of this package (fast.go),
 // which takes only what expfmt takes, with the same result; anything else

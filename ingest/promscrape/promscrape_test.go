@@ -239,7 +239,7 @@ func TestMalformed(t *testing.T) {
 		good("1003", 40)
 	checkRead(t, in,
 		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
-		`error: metrics.prom:7: unexpected end of label value "0"`,
+		`error: metrics.prom:7:37: unexpected end of label value "0"`,
 		"line=9 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=2 queries=- hits=- prompt=30 gen=- preempt=-",
 	)
 
@@ -314,36 +314,49 @@ func TestUnreadFamiliesNotChecked(t *testing.T) {
 }
 
 // TestLineErrors checks the reason and position for bad lines: expfmt's
-// reasons, without a column, for the syntax, and this package's own for
-// "# scrape" lines and values it cannot use. The lines are numbered from the
-// scrape's first line after its "# scrape" line.
+// reasons for the syntax, with the column of the fault, and this package's
+// own for "# scrape" lines and values it cannot use. The lines are numbered
+// from the scrape's first line after its "# scrape" line.
 func TestLineErrors(t *testing.T) {
 	cases := []struct{ line, want string }{
-		{`vllm:num_requests_waiting`, `1: expected float as value, got ""`},
-		{`vllm:num_requests_waiting 1 2 3`, `1: spurious string after timestamp: " 3"`},
-		{`vllm:num_requests_waiting one`, `1: expected float as value, got "one"`},
-		{`vllm:num_requests_waiting 1_000`, `1: expected float as value, got "1_000"`},
-		{`vllm:num_requests_waiting 1 1.5`, `1: expected integer as timestamp, got "1.5"`},
-		{`vllm:num_requests_waiting{a="1",a="2"} 1`, `1: duplicate label names for metric "vllm:num_requests_waiting"`},
-		{`vllm:num_requests_waiting{a="\x"} 1`, `1: invalid escape sequence '\x'`},
-		{`vllm:num_requests_waiting{a="1} 1`, `1: label value "1} 1" contains unescaped new-line`},
-		{`vllm:num_requests_waiting{a 1`, `1: expected '=' after label name, found '1'`},
-		{`vllm:num_requests_waiting{a=1} 1`, `1: expected '"' at start of label value, found '1'`},
-		{`vllm:num_requests_waiting{9="1"} 1`, `1: invalid label name for metric "vllm:num_requests_waiting"`},
-		{"vllm:num_requests_waiting{a=\"\xff\"} 1", `1: invalid label value "\xff"`},
-		{`# TYPE vllm:num_requests_waiting gaugy`, `1: unknown metric type "gaugy"`},
-		{`# TYPE vllm:num_requests_waiting gauge x`, `1: unknown metric type "gauge x"`},
-		{`# HELP vllm:num_requests_waiting bad \t escape`, `1: invalid escape sequence '\t'`},
-		{"vllm:num_requests_waiting 1\n# TYPE vllm:num_requests_waiting gauge", `2: second TYPE line for metric name "vllm:num_requests_waiting", or TYPE reported after samples`},
+		{`vllm:num_requests_waiting`, `1:26: expected float as value, got ""`},
+		{`vllm:num_requests_waiting 1 2 3`, `1:31: spurious string after timestamp: " 3"`},
+		{`vllm:num_requests_waiting 1 2 3  `, `1:31: spurious string after timestamp: " 3  "`},
+		{`vllm:num_requests_waiting one`, `1:27: expected float as value, got "one"`},
+		{`vllm:num_requests_waiting{a="1"}one`, `1:33: expected float as value, got "one"`},
+		{"vllm:num_requests_waiting 	 one", `1:29: expected float as value, got "one"`},
+		{`vllm:num_requests_waiting 1_000`, `1:27: expected float as value, got "1_000"`},
+		{`vllm:num_requests_waiting 1 1.5`, `1:29: expected integer as timestamp, got "1.5"`},
+		{`vllm:num_requests_waiting{a="1",a="2"} 1`, `1:33: duplicate label names for metric "vllm:num_requests_waiting"`},
+		{`vllm:num_requests_waiting{a="1", "a"="2"} 1`, `1:34: duplicate label names for metric "vllm:num_requests_waiting"`},
+		{`vllm:num_requests_waiting{__name__="x"} 1`, `1:27: label name "__name__" is reserved`},
+		{`vllm:num_requests_waiting{a="\x"} 1`, `1:30: invalid escape sequence '\x'`},
+		{`vllm:num_requests_waiting{a="\\\x"} 1`, `1:32: invalid escape sequence '\x'`},
+		{`vllm:num_requests_waiting{a="1} 1`, `1:29: label value "1} 1" contains unescaped new-line`},
+		{`vllm:num_requests_waiting{a="\"1} 1`, `1:29: label value "\"1} 1" contains unescaped new-line`},
+		{`vllm:num_requests_waiting{a 1`, `1:29: expected '=' after label name, found '1'`},
+		{`vllm:num_requests_waiting{a=1} 1`, `1:29: expected '"' at start of label value, found '1'`},
+		{`vllm:num_requests_waiting{9="1"} 1`, `1:27: invalid label name for metric "vllm:num_requests_waiting"`},
+		{`vllm:num_requests_waiting{a="1" b="2"} 1`, `1:33: unexpected end of label value "1"`},
+		{"vllm:num_requests_waiting{a=\"\xff\"} 1", `1:29: invalid label value "\xff"`},
+		{`{"vllm:num_requests_waiting", "x", a="1"} 1`, `1:31: multiple metric names for metric "vllm:num_requests_waiting"`},
+		{`{"vllm:num_requests_waiting" x} 1`, `1:30: unexpected end of metric name 'x'`},
+		{`{"vllm:num_requests_waiting`, `1:2: label name "vllm:num_requests_waiting" contains unescaped new-line`},
+		{`{a="1"} 1`, `1:1: invalid metric name`},
+		{`  {} 1`, `1:3: invalid metric name`},
+		{`# TYPE vllm:num_requests_waiting gaugy`, `1:34: unknown metric type "gaugy"`},
+		{`# TYPE vllm:num_requests_waiting gauge x`, `1:34: unknown metric type "gauge x"`},
+		{`# HELP vllm:num_requests_waiting bad \t escape`, `1:38: invalid escape sequence '\t'`},
+		{"vllm:num_requests_waiting 1\n# TYPE vllm:num_requests_waiting gauge", `2:3: second TYPE line for metric name "vllm:num_requests_waiting", or TYPE reported after samples`},
 		{`# scrape soon`, `1:10: invalid scrape time "soon": want Unix seconds`},
 		{`# scrape 1001 extra`, "1:15: unexpected text after scrape time"},
-		{"vllm:prompt_tokens_total -1", "1: counter vllm:prompt_tokens_total has value -1"},
-		{"vllm:kv_cache_usage_perc -Inf", "1: gauge vllm:kv_cache_usage_perc has value -Inf"},
+		{"vllm:prompt_tokens_total -1", "1:26: counter vllm:prompt_tokens_total has value -1"},
+		{"vllm:kv_cache_usage_perc -Inf", "1:26: gauge vllm:kv_cache_usage_perc has value -Inf"},
 		{"vllm:prompt_tokens_total{engine=\"0\"} 1\nvllm:prompt_tokens_total{engine=\"1\"} +Inf",
-			"2: counter vllm:prompt_tokens_total has value +Inf"},
+			"2:38: counter vllm:prompt_tokens_total has value +Inf"},
 		// Reported by line, not by the order the metrics are checked in.
-		{"vllm:prompt_tokens_total NaN\nvllm:kv_cache_usage_perc NaN", "1: counter vllm:prompt_tokens_total has value NaN"},
-		{`vllm:cache_config_info{kv_cache_size_tokens="lots"} 1`, `1: cache_config_info: invalid kv_cache_size_tokens "lots"`},
+		{"vllm:prompt_tokens_total NaN\nvllm:kv_cache_usage_perc NaN", "1:26: counter vllm:prompt_tokens_total has value NaN"},
+		{`vllm:cache_config_info{kv_cache_size_tokens="lots"} 1`, `1:1: cache_config_info: invalid kv_cache_size_tokens "lots"`},
 	}
 	for _, c := range cases {
 		got, _ := readAll(t, "# scrape 1001\n"+c.line+"\n", t0)
@@ -467,15 +480,29 @@ sglang:num_retracted_requests_total{%s} %v
 `, ts, r("0"), running, r("1"), running+100, r("0"), r("1"), r("0"), usage, r("1"), r("0"), r("1"),
 			prompt, dev, host, total, r("0"), retr, r("1"), retr+50)
 	}
-	// "total" is given alongside the tiers here to show it is not added to them.
-	in := scrape("1001", 3, 0.5, 1000, 500, 100, 600, 1) + scrape("1006", 4, 0.25, 3000, 1700, 150, 1850, 3)
+	// "total" beside the tiers counts the requests that came without a
+	// breakdown (SGLang's TokenizerMetricsCollector.observe_one_finished_request:
+	// a request's cached tokens go to its tiers or to "total", never both),
+	// so it is added to them.
+	in := scrape("1001", 3, 0.5, 1000, 500, 100, 5, 1) + scrape("1006", 4, 0.25, 3000, 1700, 150, 20, 3)
 	info := checkRead(t, in,
 		"line=1 t=1.000 metrics/scrape engine=0 run=3 wait=2 kv=0.5 dt=- queries=- hits=- prompt=- gen=- preempt=-",
-		"line=17 t=6.000 metrics/scrape engine=0 run=4 wait=2 kv=0.25 dt=5 queries=2000 hits=1250 prompt=2000 gen=0 preempt=2",
+		"line=17 t=6.000 metrics/scrape engine=0 run=4 wait=2 kv=0.25 dt=5 queries=2000 hits=1265 prompt=2000 gen=0 preempt=2",
 	)
 	if info.Engine != "sglang" || info.KVPoolTokens != 400000 {
 		t.Errorf("%s", formatInfo(info))
 	}
+
+	// Tiers that appear after "total" (the first request with a breakdown)
+	// are new series counting from zero; "total" goes on: no reset.
+	in = "# scrape 1001\nsglang:cached_tokens_total{cache_source=\"total\"} 10\nsglang:prompt_tokens_total 20\n" +
+		"# scrape 1002\nsglang:cached_tokens_total{cache_source=\"total\"} 10\nsglang:cached_tokens_total{cache_source=\"device\"} 7\nsglang:prompt_tokens_total 30\n" +
+		"# scrape 1003\nsglang:cached_tokens_total{cache_source=\"total\"} 12\nsglang:cached_tokens_total{cache_source=\"device\"} 9\nsglang:prompt_tokens_total 40\n"
+	checkRead(t, in,
+		"line=1 t=1.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=4 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=10 hits=7 prompt=10 gen=- preempt=-",
+		"line=8 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=1 queries=10 hits=4 prompt=10 gen=- preempt=-",
+	)
 
 	// Without tiers the "total" series is used; so is a counter without the label (before 2026-02).
 	in = "# scrape 1001\nsglang:cached_tokens_total{cache_source=\"total\"} 10\nsglang:prompt_tokens_total 20\n" +
@@ -548,7 +575,7 @@ func TestEdges(t *testing.T) {
 		t.Errorf("cut line: got %q", got)
 	}
 	got, _ = readAll(t, "# scrape 1001\nvllm:prompt_tokens_total x\nvllm:prompt_tok", t0)
-	if len(got) != 1 || got[0] != `error: metrics.prom:2: expected float as value, got "x"` {
+	if len(got) != 1 || got[0] != `error: metrics.prom:2:26: expected float as value, got "x"` {
 		t.Errorf("error before the cut: got %q", got)
 	}
 
@@ -642,7 +669,7 @@ func TestBadCacheConfigAfterPoolKnown(t *testing.T) {
 		}
 	}
 	got, _ = readAll(t, "# scrape 1001\n"+bad+"\n# scrape 1002\n"+good+"\n", t0)
-	if len(got) != 2 || !strings.HasPrefix(got[0], "error: metrics.prom:2: cache_config_info") || strings.HasPrefix(got[1], "error") {
+	if len(got) != 2 || !strings.HasPrefix(got[0], "error: metrics.prom:2:1: cache_config_info") || strings.HasPrefix(got[1], "error") {
 		t.Errorf("a bad one first: got %q, want an error at line 2, then the scrape", got)
 	}
 }
@@ -752,4 +779,110 @@ func TestCounterGap(t *testing.T) {
 	if info.CounterGaps != 1 {
 		t.Errorf("CounterGaps = %d, want 1", info.CounterGaps)
 	}
+}
+
+// TestSameColumns checks that a fault found by expfmt in a scrape and by
+// TimedReader's scanner in an export is placed at the same column: the
+// same bad line, with a timestamp, is read both ways.
+func TestSameColumns(t *testing.T) {
+	cases := []struct{ line, col string }{
+		{`vllm:num_requests_running one 1790000000000`, "27"},
+		{`vllm:num_requests_running{engine="0"}one 1790000000000`, "38"},
+		{`vllm:num_requests_running 1 1790000000000.5`, "29"},
+		{`vllm:num_requests_running 1 1790000000000 7`, "43"},
+		{`vllm:num_requests_running{engine="0} 1 1790000000000`, "34"},
+		{`vllm:num_requests_running{engine=0} 1 1790000000000`, "34"},
+		{`vllm:num_requests_running{engine="0",engine="1"} 1 1790000000000`, "38"},
+		{`vllm:num_requests_running{engine="0" x="1"} 1 1790000000000`, "38"},
+		{`vllm:num_requests_running{9="1"} 1 1790000000000`, "27"},
+		{`vllm:num_requests_running{a="\q"} 1 1790000000000`, "30"},
+		{`vllm:num_requests_running{a="\\\q"} 1 1790000000000`, "32"},
+		{"vllm:num_requests_running{a=\"\xff\"} 1 1790000000000", "29"},
+		{`{engine="0"} 1 1790000000000`, "1"},
+		{`vllm:prompt_tokens_total -1 1790000000000`, "26"},
+		{`vllm:prompt_tokens_total{engine="0"} NaN 1790000000000`, "38"},
+		{`vllm:kv_cache_usage_perc +Inf 1790000000000`, "26"},
+		{`vllm:cache_config_info{kv_cache_size_tokens="lots"} 1 1790000000000`, "1"},
+	}
+	errCol := func(got []string) string {
+		for _, g := range got {
+			if rest, ok := strings.CutPrefix(g, "error: metrics.prom:"); ok {
+				f := strings.SplitN(rest, ":", 3)
+				return f[0] + ":" + f[1]
+			}
+		}
+		return "no error"
+	}
+	for _, c := range cases {
+		scrape, _ := readAll(t, "# scrape 1001\n"+c.line+"\n", t0)
+		timed, _ := readTimed(t, c.line+"\n", schema.MetricsPrometheusText, tsT0)
+		if got := errCol(scrape); got != "2:"+c.col {
+			t.Errorf("%q as a scrape: error at %s, want 2:%s (%q)", c.line, got, c.col, scrape)
+		}
+		if got := errCol(timed); got != "1:"+c.col {
+			t.Errorf("%q as an export: error at %s, want 1:%s (%q)", c.line, got, c.col, timed)
+		}
+	}
+}
+
+// TestValueColumnBlankBeforeLabels checks that a value error on a line
+// with a blank before its label set, which expfmt takes, is at the value.
+func TestValueColumnBlankBeforeLabels(t *testing.T) {
+	got, _ := readAll(t, "# scrape 1001\nvllm:prompt_tokens_total {engine=\"0\"} -1\n", t0)
+	want := "error: metrics.prom:2:39: counter vllm:prompt_tokens_total has value -1"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestNewestShapes reads series in the shapes the newest engines write,
+// built from their sources (no real dump with them was found): SGLang's
+// tokenizer counters with an is_streaming label and cached tokens split
+// by cache_source (python/sglang/srt/observability/metrics_collector.py,
+// TokenizerMetricsCollector), and vLLM's families beside the ones outlast
+// reads that must not be taken for them (vllm/v1/metrics/loggers.py,
+// PrometheusStatLogger: num_requests_waiting_by_reason,
+// external_prefix_cache_*, prompt_tokens_by_source, prompt_tokens_cached).
+func TestNewestShapes(t *testing.T) {
+	sg := func(ts string, pf, pt, gf, gt, dev, host, total float64) string {
+		l := `engine_type="unified",model_name="m"`
+		return fmt.Sprintf(`# scrape %s
+sglang:num_running_reqs{%[2]s,moe_ep_rank="0",pp_rank="0",tp_rank="0"} 3.0
+sglang:num_queue_reqs{%[2]s,moe_ep_rank="0",pp_rank="0",tp_rank="0"} 1.0
+sglang:prompt_tokens_total{%[2]s,is_streaming="false"} %[3]v
+sglang:prompt_tokens_total{%[2]s,is_streaming="true"} %[4]v
+sglang:generation_tokens_total{%[2]s,is_streaming="false"} %[5]v
+sglang:generation_tokens_total{%[2]s,is_streaming="true"} %[6]v
+sglang:cached_tokens_total{cache_source="device",%[2]s} %[7]v
+sglang:cached_tokens_total{cache_source="host",%[2]s} %[8]v
+sglang:cached_tokens_total{cache_source="total",%[2]s} %[9]v
+`, ts, l, pf, pt, gf, gt, dev, host, total)
+	}
+	checkRead(t, sg("1001", 100, 50, 10, 5, 60, 10, 5)+sg("1006", 300, 150, 30, 25, 160, 30, 15),
+		"line=1 t=1.000 metrics/scrape engine=0 run=3 wait=1 kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=11 t=6.000 metrics/scrape engine=0 run=3 wait=1 kv=- dt=5 queries=300 hits=130 prompt=300 gen=40 preempt=-",
+	)
+
+	vl := func(ts string, q, h, eq, eh, p, cached float64) string {
+		l := `engine="0",model_name="m"`
+		return fmt.Sprintf(`# scrape %s
+vllm:num_requests_running{%[2]s} 2.0
+vllm:num_requests_waiting{%[2]s} 4.0
+vllm:num_requests_waiting_by_reason{%[2]s,reason="capacity"} 3.0
+vllm:num_requests_waiting_by_reason{%[2]s,reason="deferred"} 1.0
+vllm:kv_cache_usage_perc{%[2]s} 0.5
+vllm:prefix_cache_queries_total{%[2]s} %[3]v
+vllm:prefix_cache_hits_total{%[2]s} %[4]v
+vllm:external_prefix_cache_queries_total{%[2]s} %[5]v
+vllm:external_prefix_cache_hits_total{%[2]s} %[6]v
+vllm:prompt_tokens_total{%[2]s} %[7]v
+vllm:prompt_tokens_by_source_total{%[2]s,source="local_cache_hit"} %[4]v
+vllm:prompt_tokens_by_source_total{%[2]s,source="local_compute"} 1.0
+vllm:prompt_tokens_cached_total{%[2]s} %[8]v
+`, ts, l, q, h, eq, eh, p, cached)
+	}
+	checkRead(t, vl("1001", 100, 40, 60, 20, 100, 60)+vl("1006", 400, 240, 160, 100, 400, 340),
+		"line=1 t=1.000 metrics/scrape engine=0 run=2 wait=4 kv=0.5 dt=- queries=- hits=- prompt=- gen=- preempt=-",
+		"line=15 t=6.000 metrics/scrape engine=0 run=2 wait=4 kv=0.5 dt=5 queries=300 hits=200 prompt=300 gen=- preempt=-",
+	)
 }

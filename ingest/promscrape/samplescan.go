@@ -186,7 +186,7 @@ func nameLabel(b []byte, open int) ([]byte, bool, *colError) {
 // quoted reads the quoted string at b[q] and returns its content with the
 // escapes \\, \" and \n resolved, and the offset past its closing quote.
 // Other escapes are resolved as Go's (promtool quotes label values with
-// strconv.Quote).
+// strconv.Quote); a bad one is an error at its backslash.
 func quoted(b []byte, q int) ([]byte, int, *colError) {
 	esc := false
 	for j := q + 1; j < len(b); j++ {
@@ -198,9 +198,9 @@ func quoted(b []byte, q int) ([]byte, int, *colError) {
 			if !esc {
 				return b[q+1 : j], j + 1, nil
 			}
-			v, err := unescape(b[q : j+1])
+			v, at, err := unescape(b[q : j+1])
 			if err != nil {
-				return nil, 0, errAt(q, "%v", err)
+				return nil, 0, errAt(q+at, "%v", err)
 			}
 			return v, j + 1, nil
 		}
@@ -209,29 +209,42 @@ func quoted(b []byte, q int) ([]byte, int, *colError) {
 }
 
 // unescape resolves the escapes of the quoted string q (with its quotes).
-func unescape(q []byte) ([]byte, error) {
+// A bad escape is an error at its offset in q. Bytes that are not escapes
+// are kept as they are, so that invalid UTF-8 stays invalid for the
+// caller to refuse.
+func unescape(q []byte) ([]byte, int, error) {
 	out := make([]byte, 0, len(q))
-	for j := 1; j < len(q)-1; j++ {
-		c := q[j]
+	body := q[:len(q)-1]
+	for j := 1; j < len(body); {
+		c := body[j]
 		if c != '\\' {
 			out = append(out, c)
+			j++
 			continue
 		}
-		j++
-		switch q[j] {
+		switch body[j+1] {
 		case '\\', '"':
-			out = append(out, q[j])
+			out = append(out, body[j+1])
+			j += 2
+			continue
 		case 'n':
 			out = append(out, '\n')
-		default:
-			s, err := strconv.Unquote(string(q))
-			if err != nil {
-				return nil, fmt.Errorf("invalid escape sequence in %s", q)
-			}
-			return []byte(s), nil
+			j += 2
+			continue
 		}
+		r, multi, tail, err := strconv.UnquoteChar(string(body[j:]), '"')
+		if err != nil {
+			end := min(j+2, len(body))
+			return nil, j, fmt.Errorf("invalid escape sequence '%s'", body[j:end])
+		}
+		if multi {
+			out = utf8.AppendRune(out, r)
+		} else {
+			out = append(out, byte(r))
+		}
+		j = len(body) - len(tail)
 	}
-	return out, nil
+	return out, 0, nil
 }
 
 // parseLabels reads the label set of line b laid out in s, appending its

@@ -208,7 +208,7 @@ func TestTimedLineErrors(t *testing.T) {
 		{text, `vllm:num_requests_running{engine="0",engine="1"} 1 1790000000000`, `1:38: label "engine" given twice`},
 		{text, `vllm:num_requests_running{engine="0" x="1"} 1 1790000000000`, `1:38: expected ',' or '}' after the value of label "engine"`},
 		{text, `vllm:num_requests_running{9="1"} 1 1790000000000`, `1:27: invalid label name`},
-		{text, `vllm:num_requests_running{a="\q"} 1 1790000000000`, `1:29: invalid escape sequence in "\q"`},
+		{text, `vllm:num_requests_running{a="\q"} 1 1790000000000`, `1:30: invalid escape sequence '\q'`},
 		{text, "vllm:num_requests_running{a=\"\xff\"} 1 1790000000000", `1:29: label "a": value is not valid UTF-8`},
 		{text, `vllm:num_requests_running{a="x\ty"} 1 1790000000000`, ``}, // Go's escapes, as promtool quotes
 		{text, `{"vllm:num_requests_running",engine="0"} 1 1790000000000`, ``},

@@ -1,6 +1,7 @@
 // Package yamlpos reads small YAML configuration files (a run's run.yaml,
 // a check rules file) as yaml.v3 node trees and turns every problem into a
-// textpos.ParseError at the node it is about: syntax errors at their line,
+// textpos.ParseError at the node it is about: syntax errors at their fault
+// (syntax.go),
 // a second document, duplicate or non-scalar keys, a value that is not a
 // mapping, and unknown keys with the likely intended spelling ("did you
 // mean design?"), so that a typo never passes silently.
@@ -14,9 +15,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -30,6 +31,8 @@ type File struct {
 	// Columns adds the node's 1-based column to positions
 	// ("file:line:col: reason" instead of "file:line: reason").
 	Columns bool
+	// src is the text Decode read, for the positions of keys.
+	src []byte
 }
 
 // Errorf returns a ParseError at node n (line 1 when n is nil or has no
@@ -39,55 +42,36 @@ func (f *File) Errorf(n *yaml.Node, format string, args ...any) *textpos.ParseEr
 	if n != nil && n.Line > 0 {
 		line = n.Line
 		if f.Columns {
-			col = n.Column
+			col = f.byteColumn(n.Line, n.Column)
 		}
 	}
 	return textpos.At(textpos.Pos{File: f.Name, Line: line}, col, nil, format, args...)
 }
-
-// yamlLineRE finds the line number in a yaml.v3 syntax error message.
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // Decode parses data as exactly one YAML document and returns its root
 // node, aliases resolved; nil without an error when data holds no document.
 // what names the file in the error about a second document ("run.yaml
 // holds exactly one").
 func (f *File) Decode(data []byte, what string) (*yaml.Node, error) {
+	f.src = data
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
-		return nil, f.syntaxError(err)
+		return nil, f.syntaxError(data, err)
 	}
 	var second yaml.Node
 	if err := dec.Decode(&second); err == nil {
 		return nil, f.Errorf(&second, "a second YAML document: %s holds exactly one", what)
 	} else if !errors.Is(err, io.EOF) {
-		return nil, f.syntaxError(err)
+		return nil, f.syntaxError(data, err)
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}
 	return Resolve(doc.Content[0]), nil
-}
-
-// syntaxError positions a yaml.v3 error, which carries its line (and no
-// column) in its text. The line is yaml.v3's: for an error inside a flow
-// collection ({...} or [...]) it counts the line the collection opens on
-// from 0, so it names the line before.
-func (f *File) syntaxError(err error) error {
-	msg := err.Error()
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0]
-	}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return textpos.Errorf(textpos.Pos{File: f.Name, Line: max(line, 1)}, nil, "not valid YAML: %s", m[2])
-	}
-	return textpos.Errorf(textpos.Pos{File: f.Name, Line: 1}, nil, "not valid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
 }
 
 // Entry is one key of a mapping with its value, aliases resolved.
@@ -103,7 +87,7 @@ func (f *File) Entries(n *yaml.Node, path string) ([]Entry, error) {
 	out := make([]Entry, 0, len(n.Content)/2)
 	first := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := Resolve(n.Content[i])
+		k := f.key(n.Content[i])
 		if k.Kind != yaml.ScalarNode {
 			prefix := ""
 			if path != "" {
@@ -118,6 +102,71 @@ func (f *File) Entries(n *yaml.Node, path string) ([]Entry, error) {
 		out = append(out, Entry{Name: k.Value, Key: k, Value: Resolve(n.Content[i+1])})
 	}
 	return out, nil
+}
+
+// key returns mapping key raw, resolved, placed at its own text: an alias
+// key at the alias, not at the node it names, and a key with an anchor or
+// a tag (&a name, !!str name) at the name, past them.
+func (f *File) key(raw *yaml.Node) *yaml.Node {
+	k := Resolve(raw)
+	line, col := raw.Line, raw.Column
+	if raw.Kind != yaml.AliasNode {
+		line, col = f.pastProperties(line, col)
+	}
+	if line == k.Line && col == k.Column {
+		return k
+	}
+	c := *k
+	c.Line, c.Column = line, col
+	return &c
+}
+
+// byteColumn turns yaml.v3's column of a position, counted in characters,
+// into textpos' 1-based byte column, using the text Decode read.
+func (f *File) byteColumn(line, col int) int {
+	i := 0
+	for l := 1; l < line && i < len(f.src); l++ {
+		i = lineEnd(f.src, i) + 1
+	}
+	start := i
+	for c := 1; c < col && i < len(f.src) && f.src[i] != '\n'; c++ {
+		_, n := utf8.DecodeRune(f.src[i:])
+		i += n
+	}
+	if i-start < col-1 { // past the text Decode read: keep yaml.v3's
+		return col
+	}
+	return i - start + 1
+}
+
+// pastProperties returns the position of the first token at or after line
+// and col (1-based; yaml.v3 counts columns in characters) that is not an
+// anchor (&a) or a tag (!t), on the same line.
+func (f *File) pastProperties(line, col int) (int, int) {
+	i := 0
+	for l := 1; l < line && i < len(f.src); l++ {
+		i = lineEnd(f.src, i) + 1
+	}
+	for c := 1; c < col && i < len(f.src) && f.src[i] != '\n'; c++ {
+		_, n := utf8.DecodeRune(f.src[i:])
+		i += n
+	}
+	skipped := 0
+	for i < len(f.src) && (f.src[i] == '&' || f.src[i] == '!') {
+		for i < len(f.src) && !isSpace(f.src[i]) && f.src[i] != '\n' {
+			_, n := utf8.DecodeRune(f.src[i:])
+			i += n
+			skipped++
+		}
+		for i < len(f.src) && isSpace(f.src[i]) {
+			i++
+			skipped++
+		}
+	}
+	if i >= len(f.src) || f.src[i] == '\n' {
+		return line, col // the key is on another line: keep its properties' place
+	}
+	return line, col + skipped
 }
 
 // Mapping is Entries for a value that must be a mapping: any other node is

@@ -60,7 +60,7 @@ func TestErrors(t *testing.T) {
 		columns   bool
 		want      string
 	}{
-		{"syntax", "a: [1,\nb: 2\n", true, "x.yaml:2: not valid YAML: did not find expected ',' or ']'"},
+		{"syntax", "a: [1,\nb: 2\n", true, "x.yaml:1:4: not valid YAML: the '[' that opens here is not closed (did not find expected ',' or ']')"},
 		{"second document", "name: a\n---\nname: b\n", false, "x.yaml:2: a second YAML document: x.yaml holds exactly one"},
 		{"duplicate key", "name: a\nkind: b\nname: c\n", true, "x.yaml:3:1: top.name: duplicate key (first at line 1)"},
 		{"non-scalar key", "? [a]\n: 1\n", true, "x.yaml:1:3: top: want a plain key, got a list"},
@@ -110,4 +110,50 @@ func TestDescribe(t *testing.T) {
 			t.Errorf("Describe(item %d) = %s, want %s", i, got, want[i])
 		}
 	}
+}
+
+// TestDuplicateKeyColumn checks that a duplicate key is placed at the
+// second key's text: not at an anchor or tag before it, and not at the
+// node an alias key names.
+func TestDuplicateKeyColumn(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"name: a\nname: c\n", "2:1: name: duplicate key (first at line 1)"},
+		{"{name: a, name: c}\n", "1:11: name: duplicate key (first at line 1)"},
+		{"name: a\n? name\n: c\n", "2:3: name: duplicate key (first at line 1)"},
+		{"name: a\n&x name: c\n", "2:4: name: duplicate key (first at line 1)"},
+		{"name: a\n!!str  name: c\n", "2:8: name: duplicate key (first at line 1)"},
+		{"name: a\n!!str &x name: c\n", "2:10: name: duplicate key (first at line 1)"},
+		{"&k name: a\n*k : c\n", "2:1: name: duplicate key (first at line 1)"},
+		{"x: &k name\nname: a\n*k : c\n", "3:1: name: duplicate key (first at line 2)"},
+		{"a:\n  b: 1\n  b:\n    c: 2\n", "3:3: a.b: duplicate key (first at line 2)"},
+		// Columns count bytes, as textpos' do: é is two.
+		{"{é: 1, é: 2}\n", "1:9: é: duplicate key (first at line 1)"},
+		{"{é: 1, &a é: 2}\n", "1:12: é: duplicate key (first at line 1)"},
+	} {
+		f := &File{Name: "x.yaml", Columns: true}
+		root, err := f.Decode([]byte(c.src), "x.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = dupCheck(f, root, "")
+		if err == nil || err.Error() != "x.yaml:"+c.want {
+			t.Errorf("%q:\n got %v\nwant x.yaml:%s", c.src, err, c.want)
+		}
+	}
+}
+
+// dupCheck runs Entries over every mapping under n.
+func dupCheck(f *File, n *yaml.Node, path string) error {
+	es, err := f.Entries(n, path)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		if e.Value.Kind == yaml.MappingNode {
+			if err := dupCheck(f, e.Value, Join(path, e.Name)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

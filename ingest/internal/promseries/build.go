@@ -304,14 +304,6 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 			fieldsOf[m] |= 1 << f
 		}
 	}
-	// SGLang cache tiers: "total" only when no tier series is present.
-	tiers := false
-	if m := chosen[fHits]; m >= 0 && base(m) == mSHits {
-		for k := range b.obs {
-			o := &b.obs[k]
-			tiers = tiers || o.metric == m && o.hasTier && o.tier != "total"
-		}
-	}
 	b.cstamp++
 	anyCreated := false
 	curSet, prevSet := &b.sets[b.curSet], &b.sets[1-b.curSet]
@@ -336,21 +328,18 @@ func (b *Builder) fields(es *schema.EngineSample, chosen [nFields]int, sec, nsec
 		o := &b.obs[k]
 		for fs := fieldsOf[o.metric]; fs != 0; fs &= fs - 1 {
 			f := bits.TrailingZeros16(fs)
-			if f < nGauges || !(tiers && o.hasTier && o.tier == "total") {
-				if n[f] == 0 {
-					instance[f], job[f] = o.instance, o.job
-				} else if o.instance != instance[f] || o.job != job[f] {
-					mixed[f], anyMixed = true, true
-				}
-				n[f]++
+			if n[f] == 0 {
+				instance[f], job[f] = o.instance, o.job
+			} else if o.instance != instance[f] || o.job != job[f] {
+				mixed[f], anyMixed = true, true
 			}
+			n[f]++
 			switch {
 			case f < nGauges:
 				sum[f] += o.value // a NaN makes the sum NaN: the field is null below
 				if !slices.Contains(replicas, o.replica) {
 					replicas = append(replicas, o.replica)
 				}
-			case tiers && o.hasTier && o.tier == "total":
 			default:
 				i := b.index(o)
 				curSet[f].add(i, o.value)

@@ -92,9 +92,12 @@
 // engine that restarted while the scrapes in between failed may be past
 // its old count by the next scrape that succeeds, and its delta would be
 // a silent guess.
-// SGLang's cached_tokens_total{cache_source} is summed over the device, host
-// and storage_* tiers (any value but "total") when any of them is present,
-// else its "total" series is used, so no token is counted twice.
+// SGLang's cached_tokens_total{cache_source} is summed over all its series:
+// a request's cached tokens go to its device, host and storage_* tiers
+// when it has their breakdown, else to "total", never to both
+// (python/sglang/srt/observability/metrics_collector.py,
+// TokenizerMetricsCollector.observe_one_finished_request), so "total"
+// beside the tiers is the requests without a breakdown.
 //
 // Timelines. Exports from a Prometheus server give each point its own time,
 // in any order: series by series (promtool's dump, one query_range file per

@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// This file says what a series' labels mean (its replica, cache tier,
-// rank and KV pool) and checks its values.
+// This file says what a series' labels mean (its replica, rank and KV
+// pool) and checks its values.
 
 // Label is one label pair of a series.
 type Label struct{ Name, Value string }
@@ -30,8 +30,6 @@ type Obs struct {
 	// The scrape target: Prometheus' instance and job labels, "" when
 	// absent (Builder.noteServers).
 	instance, job string
-	tier          string // cache_source label
-	hasTier       bool
 	kvPool        int64 // vllm:cache_config_info: pool tokens, -1 if not given
 	// prefixCaching is vllm:cache_config_info's enable_prefix_caching: 1
 	// "True", -1 "False", 0 not given.
@@ -80,10 +78,6 @@ func Describe(m int, ls []Label) (s Series, keep bool, kvErr error) {
 			o.hasPid = isGauge(m)
 		case "engine", "dp_rank":
 			o.replica = l.Value
-		case "cache_source":
-			if base(m) == mSHits {
-				o.tier, o.hasTier = l.Value, true
-			}
 		case "instance":
 			o.instance = l.Value
 		case "job":
