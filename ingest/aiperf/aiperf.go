@@ -29,8 +29,8 @@
 //	turn            metadata.turn_index (0-based)
 //	ready           metadata.credit_issued_ns (2026 builds), else null
 //	sent, done      metadata.request_start_ns, request_end_ns (Unix ns),
-//	                less metadata.clock_offset_ns when given (Kubernetes
-//	                runs: worker clock to controller clock)
+//	                less metadata.clock_offset_ns when given (2026 builds,
+//	                every run mode: worker clock to controller clock)
 //	first token     sent + metrics.time_to_first_token (or ttft) in its unit
 //	prompt tokens   usage_prompt_tokens, else input_sequence_length, else
 //	                error_isl (client-side: warned)
@@ -74,9 +74,11 @@ type Info struct {
 	// AIPerf's client-side count (no usage_prompt_tokens from the server).
 	ClientTokens int
 	// Shifted counts the turns whose times were moved onto the
-	// controller's clock by their clock_offset_ns (Kubernetes runs),
-	// Unshifted those that carried none.
+	// controller's clock by their clock_offset_ns (every run mode of 2026
+	// builds), Unshifted those that carried none; MaxClockOffsetNs is the
+	// largest offset's magnitude.
 	Shifted, Unshifted int
+	MaxClockOffsetNs   int64
 }
 
 // Reader reads turns from profile_export.jsonl. It cuts the input into
@@ -128,6 +130,7 @@ func (r *Reader) Next() (*loadgen.Turn, error) {
 		}
 		if it.shifted {
 			r.info.Shifted++
+			r.info.MaxClockOffsetNs = max(r.info.MaxClockOffsetNs, it.offset, -it.offset)
 		} else {
 			r.info.Unshifted++
 		}
@@ -157,7 +160,7 @@ func (r *Reader) finish() {
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %d warmup record(s) (benchmark_phase warmup) are not part of the run: counted in runs.excluded_records, not stored", name, r.info.Warmup))
 	}
 	if r.info.Shifted > 0 {
-		w := fmt.Sprintf("%s: %d record(s) carry clock_offset_ns (a Kubernetes run: the worker's clock against the controller's): their times are moved onto the controller's clock, which stamps credit_issued_ns", name, r.info.Shifted)
+		w := fmt.Sprintf("%s: %d record(s) carry clock_offset_ns (the worker's measured offset from the controller's clock, which AIPerf stamps in every run mode; the largest %s): their times are moved onto the controller's clock, which stamps credit_issued_ns", name, r.info.Shifted, nsString(r.info.MaxClockOffsetNs))
 		if r.info.Unshifted > 0 {
 			w += fmt.Sprintf("; %d record(s) carry none (a worker's first credits, before it had measured its offset): their times stay on their worker's clock, off by up to that offset", r.info.Unshifted)
 		}
@@ -291,4 +294,18 @@ func errorf(off int, format string, args ...any) *lineError {
 type lineError struct {
 	jsondoc.Err
 	syntax bool
+}
+
+// nsString writes a duration in ns with three significant digits in the
+// largest unit it fills.
+func nsString(ns int64) string {
+	for _, u := range []struct {
+		per  float64
+		name string
+	}{{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}} {
+		if float64(ns) >= u.per {
+			return fmt.Sprintf("%.3g %s", float64(ns)/u.per, u.name)
+		}
+	}
+	return fmt.Sprintf("%d ns", ns)
 }

@@ -17,8 +17,9 @@ type item struct {
 	turn    loadgen.Turn // Pos and Raw are always set
 	times   [3]float64
 	warmup  bool
-	client  bool // prompt tokens from the client-side count
-	shifted bool // times moved by the record's clock_offset_ns
+	client  bool  // prompt tokens from the client-side count
+	shifted bool  // times moved by the record's clock_offset_ns
+	offset  int64 // that offset, ns
 	err     *lineError
 }
 
@@ -33,7 +34,7 @@ func newWorker(t0ns int64) func() func(*batch) {
 		line := func(raw []byte, pos textpos.Pos, it *item) {
 			it.turn = loadgen.Turn{Pos: pos, Raw: raw}
 			it.warmup, it.err = ps.parse(raw, &it.turn, &it.times, t0ns)
-			it.client, it.shifted = ps.clientTokens, ps.shifted
+			it.client, it.shifted, it.offset = ps.clientTokens, ps.shifted, ps.offsetNs
 		}
 		return func(b *batch) { b.Parse(isBlank, line) }
 	}

@@ -26,8 +26,10 @@ type parser struct {
 	// clientTokens says the last turn parsed took its prompt tokens from
 	// AIPerf's client-side count.
 	clientTokens bool
-	// shifted says the last turn parsed carried clock_offset_ns.
-	shifted bool
+	// shifted says the last turn parsed carried clock_offset_ns, offsetNs
+	// its value.
+	shifted  bool
+	offsetNs int64
 }
 
 // maxClockOffsetNs bounds a plausible clock offset between AIPerf's hosts.
@@ -275,10 +277,12 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 	if err != nil {
 		return err
 	}
-	// A Kubernetes run's worker stamps its estimate of its clock's offset
-	// from the controller's (the timing manager, which stamps
-	// credit_issued_ns) on each record once calibrated, and leaves its own
-	// times as its clock read them (workers/worker.py,
+	// A worker stamps its estimate of its clock's offset from the
+	// controller's (the timing manager, which stamps credit_issued_ns) on
+	// each record once it has measured it, in every run mode (hosts apart in
+	// a Kubernetes run; the credit's transit on one host:
+	// docs/reference/time-synchronization.md), and leaves its own times as
+	// its clock read them (workers/worker.py,
 	// workers/clock_offset_tracker.py: controller time = worker time −
 	// clock_offset_ns). Its times are moved onto the controller's clock, so
 	// that every worker's turns and their ready times share one clock.
@@ -292,7 +296,7 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 		if off > maxClockOffsetNs || off < -maxClockOffsetNs {
 			return jsondoc.Errf(m.Off, "%s: %d ns is more than an hour: not a clock offset between AIPerf's hosts", fClockOffset.name, off)
 		}
-		workerNs, p.shifted = t0ns+off, true
+		workerNs, p.shifted, p.offsetNs = t0ns+off, true, off
 	}
 	sent, _, err := p.ns(fRequestStart, true, workerNs)
 	if err != nil {

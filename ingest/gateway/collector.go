@@ -377,7 +377,7 @@ func (c *Collector) Add(rec Record) error {
 		if u, ok := c.unknown[rec.Ev]; ok {
 			u.Count++
 		} else {
-			c.unknown[rec.Ev] = &UnknownKind{Ev: rec.Ev, Count: 1, First: rec.Pos}
+			c.unknown[rec.Ev] = &UnknownKind{Ev: rec.Ev, Count: 1, First: rec.Pos, Column: rec.EvColumn}
 		}
 	}
 	return nil

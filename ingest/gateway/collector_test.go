@@ -141,9 +141,10 @@ func TestTables(t *testing.T) {
 	}
 	got = nil
 	for _, u := range c.Unknown() {
-		got = append(got, describeUnknown(u))
+		got = append(got, u.Warning())
 	}
-	if got, want := fmt.Sprint(got), "[gateway.jsonl:13: unknown ev \"heartbeat\": 2 record(s) ignored (first here) gateway.jsonl:14: unknown ev \"retry\": 1 record(s) ignored (first here)]"; got != want {
+	// Each kind once, at the column of its first ev value, with its count.
+	if got, want := fmt.Sprint(got), "[gateway.jsonl:13:23: unknown ev \"heartbeat\": 2 records ignored, the first here gateway.jsonl:14:23: unknown ev \"retry\": 1 record ignored]"; got != want {
 		t.Errorf("Unknown %s\nwant    %s", got, want)
 	}
 }

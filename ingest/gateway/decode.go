@@ -38,6 +38,9 @@ func (r *Reader) parse(raw []byte, pos textpos.Pos) (Record, *lineError) {
 	if rec.Ev, err = r.requiredString(&l, kEv, false); err != nil {
 		return Record{}, err
 	}
+	if m, ok := l.get(kEv); ok {
+		rec.EvColumn = m.off + 1
+	}
 	if rec.T, err = r.requiredTime(&l, kTS); err != nil {
 		return Record{}, err
 	}
@@ -51,6 +54,10 @@ func (r *Reader) parse(raw []byte, pos textpos.Pos) (Record, *lineError) {
 		rec.End, err = r.sessionEnd(&l)
 	case EvPark, EvResume, EvTrigger, EvRate, EvControl:
 		rec.Event, err = r.event(&l, rec.Ev, rec.T)
+		if err == nil && rec.Ev == EvTrigger && !slices.Contains(schema.TriggerKinds, *rec.Event.TriggerKind) {
+			m, _ := l.get(kKind)
+			rec.OddTrigger = m.off + 1
+		}
 	}
 	if err != nil {
 		return Record{}, err
@@ -211,6 +218,7 @@ func (r *Reader) tokens(l *object, tr *schema.Turn) *lineError {
 		*dst = &ms[i]
 	}
 	var err *lineError
+	usageCached := false // usage gives a cached-token figure
 	if tr.PromptTokens, err = usageCount(usage, prompt, "usage.prompt_tokens"); err != nil {
 		return err
 	}
@@ -236,6 +244,7 @@ func (r *Reader) tokens(l *object, tr *schema.Turn) *lineError {
 			}
 		}
 		if cached != nil && !isNull(cached.val) {
+			usageCached = true
 			if tr.CachedTokens, err = count(cached.val, cached.off, "usage.prompt_tokens_details.cached_tokens"); err != nil {
 				return err
 			}
@@ -255,14 +264,24 @@ func (r *Reader) tokens(l *object, tr *schema.Turn) *lineError {
 			continue
 		}
 		var v int64
-		if !isNull(m.val) {
+		null := isNull(m.val)
+		if !null {
 			if v, err = count(m.val, m.off, keyNames[c.k]); err != nil {
 				return err
 			}
 		}
-		if v != c.value {
-			return fieldErr(m.off, "%s %d disagrees with %s %d", keyNames[c.k], v, c.name, c.value)
+		if v == c.value {
+			continue
 		}
+		// A figure left out (null, or no cached_tokens in usage) counts as
+		// nothing cached; the message says which side left it out.
+		switch {
+		case c.k == kCachedTokens && !usageCached:
+			return fieldErr(m.off, "%s %d disagrees with usage, which gives no prompt_tokens_details.cached_tokens (nothing cached)", keyNames[c.k], v)
+		case null:
+			return fieldErr(m.off, "%s null (nothing cached) disagrees with %s %d", keyNames[c.k], c.name, c.value)
+		}
+		return fieldErr(m.off, "%s %d disagrees with %s %d", keyNames[c.k], v, c.name, c.value)
 	}
 	return nil
 }

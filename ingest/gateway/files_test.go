@@ -36,7 +36,7 @@ func ingest(t testing.TB, data []byte, t0 time.Time, runEndS float64) (string, *
 		fmt.Fprintf(&out, "warning: %s\n", w)
 	}
 	for _, u := range c.Unknown() {
-		fmt.Fprintf(&out, "unknown: %s\n", describeUnknown(u))
+		fmt.Fprintf(&out, "unknown: %s\n", u.Warning())
 	}
 	sessions, turns, events := c.Tables(runEndS)
 	fmt.Fprintf(&out, "tables: %d sessions, %d turns, %d events\n", len(sessions), len(turns), len(events))

@@ -6,11 +6,14 @@
 package gateway
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/pipeline"
+	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
@@ -41,6 +44,9 @@ type Reader struct {
 	minutes minuteCache
 
 	lines *pipeline.Reader[item, []turnBox]
+	// oddTriggers counts, by kind, the trigger records of kinds run.yaml
+	// does not know (Record.OddTrigger), in input order.
+	oddTriggers map[string]*UnknownKind
 }
 
 // NewReader reads records from lr. t0 is the run's t=0 (the manifest's
@@ -77,6 +83,9 @@ func (r *Reader) Next() (Record, error) {
 			return Record{}, err
 		}
 		if it.err == nil {
+			if it.rec.OddTrigger > 0 {
+				r.oddTrigger(it.rec)
+			}
 			return it.rec, nil
 		}
 		lerr := it.err
@@ -98,6 +107,32 @@ func (r *Reader) Close() {
 	r.lines.Close()
 }
 
+// oddTrigger counts the trigger record rec, whose kind run.yaml does not
+// know.
+func (r *Reader) oddTrigger(rec Record) {
+	kind := *rec.Event.TriggerKind
+	if u, ok := r.oddTriggers[kind]; ok {
+		u.Count++
+		return
+	}
+	if r.oddTriggers == nil {
+		r.oddTriggers = map[string]*UnknownKind{}
+	}
+	r.oddTriggers[kind] = &UnknownKind{Ev: kind, Count: 1, First: rec.Pos, Column: rec.OddTrigger}
+}
+
 // Warnings returns the problems that did not stop reading: a cut-short last
-// line, blank lines. It is complete once Next has returned io.EOF.
-func (r *Reader) Warnings() []string { return slices.Clone(r.lines.Warnings()) }
+// line, blank lines, trigger records of a kind run.yaml does not know (kept
+// as written: the gateway logged what it did, and no statistic reads the
+// kind; one warning per kind, at its first record's kind, sorted by kind).
+// It is complete once Next has returned io.EOF.
+func (r *Reader) Warnings() []string {
+	w := slices.Clone(r.lines.Warnings())
+	kinds := slices.Sorted(maps.Keys(r.oddTriggers))
+	for _, k := range kinds {
+		u := r.oddTriggers[k]
+		what := fmt.Sprintf("trigger kind %q is not one of run.yaml's (%s)", k, orList(schema.TriggerKinds))
+		w = append(w, tallyWarning(u.First, u.Column, what, u.Count, "kept as written"))
+	}
+	return w
+}

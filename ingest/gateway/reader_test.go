@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,11 +92,6 @@ func describe(rec Record) string {
 	return fmt.Sprintf("unknown %s t=%s", rec.Ev, num(rec.T))
 }
 
-// describeUnknown renders the count of an unknown kind.
-func describeUnknown(u UnknownKind) string {
-	return fmt.Sprintf("%s: unknown ev %q: %d record(s) ignored (first here)", u.First, u.Ev, u.Count)
-}
-
 func describeEvent(e schema.Event) string {
 	var turn *int64
 	if e.Turn != nil {
@@ -135,6 +131,10 @@ func TestReaderRecords(t *testing.T) {
 			"turn t=10 s/0 ready=- sent=- first=- prompt=10 cached=0 output=1 ok"},
 		{"both forms agreeing", `{"ts":1761566410,"ev":"turn","session":"s","turn":0,"prompt_tokens":10,"output_tokens":1,"cached_tokens":4,"usage":{"prompt_tokens":10,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":4}}}`,
 			"turn t=10 s/0 ready=- sent=- first=- prompt=10 cached=4 output=1 ok"},
+		{"cached null flat, absent in usage", `{"ts":1761566410,"ev":"turn","session":"s","turn":0,"cached_tokens":null,"usage":{"prompt_tokens":10,"completion_tokens":1,"prompt_tokens_details":null}}`,
+			"turn t=10 s/0 ready=- sent=- first=- prompt=10 cached=0 output=1 ok"},
+		{"cached 0 flat, null in usage", `{"ts":1761566410,"ev":"turn","session":"s","turn":0,"cached_tokens":0,"usage":{"prompt_tokens":10,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":null}}}`,
+			"turn t=10 s/0 ready=- sent=- first=- prompt=10 cached=0 output=1 ok"},
 		{"cached null is 0", `{"ts":1761566410,"ev":"turn","session":"s","turn":0,"prompt_tokens":6144,"cached_tokens":null,"output_tokens":300}`,
 			"turn t=10 s/0 ready=- sent=- first=- prompt=6144 cached=0 output=300 ok"},
 		{"cached absent is 0, status error", `{"ts":1761566410,"ev":"turn","session":"s","turn":3,"prompt_tokens":6144,"output_tokens":0,"status":"error"}`,
@@ -221,6 +221,18 @@ func TestReaderErrors(t *testing.T) {
 		{"usage not an object", `{` + turn + `,"usage":"x"}`, `gateway.jsonl:1:61: usage: want an object, got a string "x"`},
 		{"details not an object", `{` + turn + `,"usage":{"prompt_tokens":5,"completion_tokens":1,"prompt_tokens_details":7}}`, `gateway.jsonl:1:126: usage.prompt_tokens_details: want an object or null, got 7`},
 		{"forms disagree", `{` + turn + `,"prompt_tokens":6144,"output_tokens":1,"usage":{"prompt_tokens":6100,"completion_tokens":1}}`, `gateway.jsonl:1:69: prompt_tokens 6144 disagrees with usage.prompt_tokens 6100`},
+		// Cached tokens given both flat and in usage: a contradiction is
+		// refused at the flat value, whichever comes first on the line.
+		{"cached forms disagree", `{` + turn + `,"cached_tokens":2048,"usage":{"prompt_tokens":6144,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":1024}}}`,
+			`gateway.jsonl:1:69: cached_tokens 2048 disagrees with usage.prompt_tokens_details.cached_tokens 1024`},
+		{"cached forms disagree, usage first", `{` + turn + `,"usage":{"prompt_tokens":6144,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":1024}},"cached_tokens":2048}`,
+			`gateway.jsonl:1:169: cached_tokens 2048 disagrees with usage.prompt_tokens_details.cached_tokens 1024`},
+		{"cached given flat, not in usage", `{` + turn + `,"cached_tokens":2048,"usage":{"prompt_tokens":6144,"completion_tokens":1}}`,
+			`gateway.jsonl:1:69: cached_tokens 2048 disagrees with usage, which gives no prompt_tokens_details.cached_tokens (nothing cached)`},
+		{"cached given flat, null in usage", `{` + turn + `,"cached_tokens":2048,"usage":{"prompt_tokens":6144,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":null}}}`,
+			`gateway.jsonl:1:69: cached_tokens 2048 disagrees with usage, which gives no prompt_tokens_details.cached_tokens (nothing cached)`},
+		{"cached null flat, given in usage", `{` + turn + `,"cached_tokens":null,"usage":{"prompt_tokens":6144,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":1024}}}`,
+			`gateway.jsonl:1:69: cached_tokens null (nothing cached) disagrees with usage.prompt_tokens_details.cached_tokens 1024`},
 		{"bad status", `{` + turn + `,"prompt_tokens":1,"output_tokens":1,"status":"timeout"}`, `gateway.jsonl:1:98: status: want ok, error or aborted, got "timeout"`},
 		{"bad end status", `{"ts":1,"ev":"session_end","session":"s","status":"ok"}`, `gateway.jsonl:1:51: status: want done or aborted, got "ok"`},
 		{"bad phase", `{"ts":1,"ev":"trigger","kind":"burst","phase":"middle"}`, `gateway.jsonl:1:47: phase: want start or end, got "middle"`},
@@ -327,5 +339,37 @@ func TestReaderAllocations(t *testing.T) {
 	})
 	if allocs > 1 {
 		t.Errorf("%v allocations per turn line, want at most 1", allocs)
+	}
+}
+
+// TestUnknownTriggerKind checks that a trigger record of a kind run.yaml
+// does not know is kept as written (the gateway logged what it did) and
+// warned of once per kind, at the kind's value in its first record, with
+// its count.
+func TestUnknownTriggerKind(t *testing.T) {
+	lines := []string{
+		`{"ts":1761566900,"ev":"trigger","kind":"tool-storm","phase":"start","extra_rate":0.05}`,
+		`{"ts":1761566910,"ev":"trigger","kind":"burst","phase":"start"}`,
+		`{"ts":1761566920,"ev":"trigger","phase":"end","kind":"tool-storm"}`,
+		`{"ts":1761566930,"ev":"trigger","kind":"none","phase":"end"}`,
+		`{"ts":1761566940,"ev":"trigger","kind":"Flush","phase":"end"}`,
+	}
+	r := newTestReader(t, strings.Join(lines, "\n")+"\n", specT0)
+	var kinds []string
+	for rec, err := range readertest.All(r.Next) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds = append(kinds, *rec.Event.TriggerKind)
+	}
+	if got, want := fmt.Sprint(kinds), "[tool-storm burst tool-storm none Flush]"; got != want {
+		t.Errorf("kinds %s, want %s", got, want)
+	}
+	want := []string{
+		`gateway.jsonl:5:40: trigger kind "Flush" is not one of run.yaml's (burst, flush, rate-change, mix-shift or none): 1 record kept as written`,
+		`gateway.jsonl:1:40: trigger kind "tool-storm" is not one of run.yaml's (burst, flush, rate-change, mix-shift or none): 2 records kept as written, the first here`,
+	}
+	if got := r.Warnings(); !slices.Equal(got, want) {
+		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

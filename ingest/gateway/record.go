@@ -23,11 +23,18 @@ const (
 type Record struct {
 	Pos textpos.Pos
 	// Raw is the line as read. It is valid until the next call to Next.
-	Raw   []byte
-	Ev    string  // the ev value
-	T     float64 // ts in run seconds
-	Start *SessionStart
-	End   *SessionEnd
+	Raw []byte
+	Ev  string // the ev value
+	// EvColumn is the 1-based byte column of the ev value, for a warning
+	// that names an unknown kind (0 on a turn read the fast way).
+	EvColumn int
+	// OddTrigger is the 1-based byte column of a trigger record's kind
+	// when run.yaml does not know that kind (schema.TriggerKinds), else 0:
+	// the record is kept as written and warned of (Reader.Warnings).
+	OddTrigger int
+	T          float64 // ts in run seconds
+	Start      *SessionStart
+	End        *SessionEnd
 	// Turn, with the times it points to, is valid until the next call to
 	// Next: its memory is reused. Origin is filled by the Collector.
 	Turn  *schema.Turn

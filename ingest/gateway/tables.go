@@ -2,7 +2,9 @@ package gateway
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
@@ -10,9 +12,29 @@ import (
 
 // UnknownKind counts the records of one ev kind the format does not define.
 type UnknownKind struct {
-	Ev    string
-	Count int
-	First textpos.Pos // the first record of the kind
+	Ev     string
+	Count  int
+	First  textpos.Pos // the first record of the kind
+	Column int         // the 1-based column of its ev value, 0 if unknown
+}
+
+// Warning says where the kind first occurs (file:line:column of its ev
+// value) and how many records of it were ignored.
+func (u UnknownKind) Warning() string {
+	return tallyWarning(u.First, u.Column, fmt.Sprintf("unknown ev %q", u.Ev), u.Count, "ignored")
+}
+
+// tallyWarning words a warning about count records of one kind: where the
+// first is, what is wrong, what was done with them.
+func tallyWarning(first textpos.Pos, col int, what string, count int, done string) string {
+	at := first.String()
+	if col > 0 {
+		at += ":" + strconv.Itoa(col)
+	}
+	if count == 1 {
+		return fmt.Sprintf("%s: %s: 1 record %s", at, what, done)
+	}
+	return fmt.Sprintf("%s: %s: %d records %s, the first here", at, what, count, done)
 }
 
 // Tables returns the run's tables, sorted as documented on schema.RunData:

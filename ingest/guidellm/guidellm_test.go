@@ -195,9 +195,18 @@ func TestMapping(t *testing.T) {
 			with(full, func(t *schema.Turn) { t.DoneS = 3.1 }), true},
 		{"no targeted_start", report("", "", edit(req, `"targeted_start": 1793102401.0, `, ``), "", ""),
 			with(full, func(t *schema.Turn) { t.ReadyS = nil }), true},
-		{"errored", report("", "", "", edit(req, `"first_token_iteration": 1793102401.5`, `"first_token_iteration": null`, `"output_tokens": 200`, `"output_tokens": null`), ""),
+		{"errored", report("", "", "", edit(req, `"first_token_iteration": 1793102401.5`, `"first_token_iteration": null`, `"output_tokens": 200`, `"output_tokens": null`,
+			`"output_metrics": {"text_tokens": 200, "cached_tokens": null, "total_tokens": 200}`, `"output_metrics": {"text_tokens": null, "cached_tokens": null, "total_tokens": null}`), ""),
 			with(full, func(t *schema.Turn) { t.FirstTokenS, t.OutputTokens, t.Status = nil, 0, "error" }), true},
 		{"incomplete", report("", "", "", "", req), with(full, func(t *schema.Turn) { t.Status = "aborted" }), true},
+		// v0.4.0 and v0.5.0 sum the modality counts with `or None`
+		// (schemas/request.py UsageMetrics.total_tokens, fixed by
+		// vllm-project/guidellm@512e0833 "Ensure total_tokens differentiates
+		// between no data and 0 tokens", in v0.5.1), so a completed
+		// request's count of 0 is written null beside text_tokens 0.
+		{"v0.4.0-v0.5.0: a count of 0 written null", report("", "", edit(req, `"output_metrics": {"text_tokens": 200, "cached_tokens": null, "total_tokens": 200}`,
+			`"output_metrics": {"text_tokens": 0, "text_words": 0, "image_tokens": null, "total_tokens": null}`, `"output_tokens": 200`, `"output_tokens": null`), "", ""),
+			with(full, func(t *schema.Turn) { t.OutputTokens = 0 }), true},
 		{"v0.3: scheduler_info", report("", "", v03, "", ""),
 			with(noCache, func(t *schema.Turn) { t.Session, t.Turn = "r1", 0 }), false},
 	}
@@ -400,7 +409,7 @@ func TestBadInput(t *testing.T) {
 			fmt.Sprintf(`benchmarks.json:1:%d: session "c1" turn 1 is repeated (first at benchmarks.json:1:%d)`, col(good, req)+len(req)+2, col(good, req))},
 		{"unknown request list", edit(good, `"incomplete": []`, `"cancelled": []`),
 			fmt.Sprintf(`benchmarks.json:1:%d: benchmarks[0].requests: unknown request list "cancelled" (GuideLLM writes successful, errored, incomplete and total)`, col(good, `"incomplete": []`))},
-		{"completed without tokens", edit(good, `"prompt_tokens": 5000`, `"prompt_tokens": null`),
+		{"completed without tokens", edit(good, `"prompt_tokens": 5000`, `"prompt_tokens": null`, `"input_metrics": {"text_tokens": 5000,`, `"input_metrics": {"text_tokens": null,`),
 			fmt.Sprintf(`benchmarks.json:1:%d: benchmarks[0].requests.successful: a completed request with prompt_tokens null: %s`, col(good, req), unknownCount)},
 		{"no timings", edit(good, `"timings": {`, `"timingz": {`),
 			fmt.Sprintf(`benchmarks.json:1:%d: benchmarks[0].requests.successful: missing required field info.timings`, col(good, req))},

@@ -213,7 +213,7 @@ func (r *Reader) readMember(b *Benchmark, key string, raw []byte, start int64) e
 
 // request holds the scratch tables of one request's objects.
 type request struct {
-	top, info, timings, input jsondoc.Object
+	top, info, timings, input, usage jsondoc.Object
 	// nullTokens names the token count that was null, "" if none: only
 	// a request that did not complete may lack one.
 	nullTokens string
@@ -258,6 +258,8 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 			if n, err = m.Count(k); err != nil {
 				return false, err
 			}
+		} else if n, null, err = q.modalitySum(i); err != nil {
+			return false, err
 		}
 		if i == 1 && b.Embeddings() {
 			// The embeddings endpoint generates no tokens: 0 is the count,
@@ -445,3 +447,38 @@ type sampledError struct{ msg string }
 
 func (e *sampledError) Error() string        { return e.msg }
 func (e *sampledError) Is(target error) bool { return target == errSampled }
+
+// modalityKeys are the token counts UsageMetrics.total_tokens sums
+// (schemas/request.py).
+var modalityKeys = [...]string{"text_tokens", "image_tokens", "video_tokens", "audio_tokens"}
+
+// modalitySum returns the prompt's (i 0) or the output's (i 1) token count
+// from input_metrics or output_metrics, for a request whose prompt_tokens
+// or output_tokens is null; null is true when they give none either.
+// GuideLLM v0.4.0 and v0.5.0 summed the counts with `or None`
+// (UsageMetrics.total_tokens), so a count of 0 was written null beside its
+// text_tokens 0; from v0.5.1 (vllm-project/guidellm@512e0833) null means
+// that no count was taken, and every modality count is null then too.
+func (q *request) modalitySum(i int) (n int64, null bool, err *jsondoc.Err) {
+	name := [2]string{"input_metrics", "output_metrics"}[i]
+	m, ok := q.top.Get(name)
+	if !ok || jsondoc.IsNull(m.Val) {
+		return 0, true, nil
+	}
+	if q.usage, err = m.Object(name, q.usage); err != nil {
+		return 0, true, err
+	}
+	null = true
+	for _, k := range modalityKeys {
+		v, ok := q.usage.Get(k)
+		if !ok || jsondoc.IsNull(v.Val) {
+			continue
+		}
+		c, err := v.Count(name + "." + k)
+		if err != nil {
+			return 0, true, err
+		}
+		n, null = n+c, false
+	}
+	return n, null, nil
+}

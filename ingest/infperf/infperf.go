@@ -198,10 +198,35 @@ func (r *Reader) load() error {
 			r.times[i][2], row.FirstTokenS = toNs(rec.first+shift), &r.times[i][2]
 		}
 	}
+	r.warnFailed(recs)
 	if r.unkeyed > 0 {
 		r.warnf("%s: WARNING: %d request(s) carry no session key (extra_info.user_session; trace_session_replay writes none): each is read as a one-turn session", r.name, r.unkeyed)
 	}
 	return nil
+}
+
+// warnFailed warns of the requests recorded as successes that failed
+// (failure.go), one warning for each cause, at its first record.
+func (r *Reader) warnFailed(recs []record) {
+	var n [3]int
+	var first [3]*record
+	for i := range recs {
+		if f := recs[i].failed; f != failedNone {
+			if n[f] == 0 {
+				first[f] = &recs[i]
+			}
+			n[f]++
+		}
+	}
+	what := [3]string{
+		failedInBand:     `carry an error in their response (a top-level "error" in the body or in an SSE frame): read as errors (inference-perf records such a 200 as a success`,
+		failedNoResponse: `brought no completion (no content and no usage in the response): read as errors (inference-perf records such a 200 as a success with 0 output tokens`,
+	}
+	for _, f := range []int{failedInBand, failedNoResponse} {
+		if n[f] > 0 {
+			r.warnf("%s:%d: WARNING: %d request(s) recorded as successes %s, kubernetes-sigs/inference-perf#713), the first here", first[f].pos, first[f].col, n[f], what[f])
+		}
+	}
 }
 
 // toNs rounds run seconds to the nanosecond, perf_counter's resolution:

@@ -343,3 +343,34 @@ func FuzzExport(f *testing.F) {
 		}
 	})
 }
+
+// TestInBandErrors reads requests that inference-perf (v0.6.1 and main of
+// 2026-08) records as successes although they failed
+// (kubernetes-sigs/inference-perf#713): a 200 whose body, or an SSE frame
+// of it, carries a top-level "error", and a 200 that brought no completion
+// (no content and no usage). They are errors, as inference-perf's own fix
+// records them (pull request #744), with a warning each; a good response
+// whose text says "error" stays a success.
+func TestInBandErrors(t *testing.T) {
+	at := offset
+	rd := open(t, "testdata/in-band-errors.json", Options{T0: t0, ClockOffsetS: &at})
+	got := readertest.Collect(rd)
+	if len(got.Errs) > 0 {
+		t.Fatal(got.Errs)
+	}
+	var status []string
+	for _, tr := range got.Turns {
+		status = append(status, fmt.Sprintf("%s/%d %s out=%d", tr.Session, tr.Turn, tr.Status, tr.OutputTokens))
+	}
+	want := "[u1/0 ok out=8 u1/1 error out=0 u2/0 error out=0 u3/0 error out=0 u4/0 error out=0 u5/0 ok out=8]"
+	if g := fmt.Sprint(status); g != want {
+		t.Errorf("turns %s\nwant  %s", g, want)
+	}
+	wantWarn := []string{
+		`in-band-errors.json:44:3: WARNING: 2 request(s) recorded as successes carry an error in their response (a top-level "error" in the body or in an SSE frame): read as errors (inference-perf records such a 200 as a success, kubernetes-sigs/inference-perf#713), the first here`,
+		`in-band-errors.json:96:3: WARNING: 2 request(s) recorded as successes brought no completion (no content and no usage in the response): read as errors (inference-perf records such a 200 as a success with 0 output tokens, kubernetes-sigs/inference-perf#713), the first here`,
+	}
+	if g := rd.Warnings(); strings.Join(g, "\n") != strings.Join(wantWarn, "\n") {
+		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(g, "\n"), strings.Join(wantWarn, "\n"))
+	}
+}

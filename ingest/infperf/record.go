@@ -25,6 +25,8 @@ type record struct {
 	prompt, cached, output int64
 	cachedReported         bool
 	status                 string
+	// failed says why a request recorded as a success failed (failure.go).
+	failed int
 }
 
 // bounds are the extremes of the records' times and the interval of
@@ -104,7 +106,10 @@ func (r *Reader) scan() ([]record, bounds, error) {
 
 // parser holds the scratch tables of one record's objects.
 type parser struct {
-	top, info, extra, resp, reqm, usage, details, text jsondoc.Object
+	top, info, extra, resp, reqm, usage, details, text, body jsondoc.Object
+	// noCompletion says the last record's response metrics show no
+	// completion: none kept, or no content and no usage.
+	noCompletion bool
 }
 
 // parse fills rec from raw (valid JSON); offsets in errors are in raw.
@@ -147,7 +152,19 @@ func (p *parser) parse(raw []byte, rec *record) *jsondoc.Err {
 	if err := p.session(rec); err != nil {
 		return err
 	}
-	return p.tokens(rec)
+	if err := p.tokens(rec); err != nil {
+		return err
+	}
+	if rec.status == schema.TurnOK {
+		resp, _ := p.top.Get("response")
+		switch {
+		case p.inBandError(resp.Val):
+			rec.status, rec.failed, rec.output = schema.TurnError, failedInBand, 0
+		case p.noCompletion:
+			rec.status, rec.failed, rec.output = schema.TurnError, failedNoResponse, 0
+		}
+	}
+	return nil
 }
 
 // perf returns the record's time key, seconds on the perf_counter clock.
@@ -202,11 +219,14 @@ func (p *parser) tokens(rec *record) *jsondoc.Err {
 	// The response's metrics: response_metrics (v0.6+), response_info
 	// (v0.5), else info itself (v0.1.1-v0.4).
 	resp, respName := p.info, "info"
+	p.noCompletion = false
 	for _, k := range []string{"response_metrics", "response_info"} {
 		if m, ok := p.info.Get(k); ok {
 			respName = "info." + k
 			if jsondoc.IsNull(m.Val) {
-				resp = nil
+				// No response metrics kept: the unary path's return for
+				// a body without choices (apis/chat.py, completion.py).
+				resp, p.noCompletion = nil, true
 			} else if p.resp, err = m.Object(respName, p.resp); err != nil {
 				return err
 			} else {
@@ -258,6 +278,12 @@ func (p *parser) tokens(rec *record) *jsondoc.Err {
 	// The server's usage, when it was kept.
 	u, ok := resp.Get("server_usage")
 	if !ok || jsondoc.IsNull(u.Val) {
+		// v0.5 and later keep the server's usage, which every completion
+		// carries (requested with stream_options.include_usage on a
+		// stream): without it, no content is no completion.
+		if respName != "info" && clientOut <= 0 && math.IsNaN(rec.first) {
+			p.noCompletion = true
+		}
 		return nil
 	}
 	name := respName + ".server_usage"
