@@ -138,7 +138,7 @@ func (r *runReader) readGateway(path string, format gatewayFormat) (span, error)
 		r.warnf("%s", w)
 	}
 	for _, u := range col.Unknown() {
-		r.warnf("%s: unknown event kind %q (%d lines, ignored)", u.First, u.Ev, u.Count)
+		r.warnf("%s", u.Warning())
 	}
 	if n, at := col.Disorder(); n > 0 {
 		r.warnf("WARNING: %s: %d turn(s) with times out of order (ready ≤ sent ≤ first token ≤ done, after the session's arrival), the first here: check the gateway's clock; their latencies are kept as written", at, n)
