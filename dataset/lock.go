@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -92,7 +94,7 @@ func makeStage(root, version string) (dir string, owner *os.File, removed []Owne
 	if err != nil {
 		return "", nil, removed, err
 	}
-	dir, err = os.MkdirTemp(root, StagePrefix)
+	dir, err = mkdirStage(root)
 	if err != nil {
 		return "", nil, removed, err
 	}
@@ -114,6 +116,22 @@ func makeStage(root, version string) (dir string, owner *os.File, removed []Owne
 	}
 	liveStages.Store(stageKey(dir), struct{}{})
 	return dir, owner, removed, nil
+}
+
+// mkdirStage makes a new staging directory under root. Its mode follows
+// the umask, as the dataset's directories' do (os.MkdirTemp's is 0700):
+// a reader of another user who can read the dataset can read the files of
+// a commit that an ingest left halfway, which are the dataset's
+// (snapshot.go), and they are no more open to others than once moved in.
+func mkdirStage(root string) (string, error) {
+	for range 10000 {
+		dir := filepath.Join(root, StagePrefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		err := os.Mkdir(dir, 0o777)
+		if !errors.Is(err, fs.ErrExist) {
+			return dir, err
+		}
+	}
+	return "", fmt.Errorf("making a staging directory under %s: too many tries", root)
 }
 
 // dropStage removes a stage of this process and releases its owner file.
