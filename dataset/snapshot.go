@@ -64,10 +64,14 @@ func openSnapshot(root string) (*snapshot, error) {
 		}
 		dir := filepath.Join(root, e.Name())
 		if _, err := os.Stat(filepath.Join(dir, journalName)); err != nil {
-			// No journal, or another user's stage that cannot be looked
-			// into: a commit of theirs left halfway is theirs to finish,
-			// as FinishCommits leaves it.
-			continue
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // no commit began
+			}
+			// Another user's stage that cannot be looked into (one made
+			// private, by an older outlast or under umask 077): it may be
+			// a commit left halfway, whose runs would read half replaced.
+			s.close()
+			return nil, fmt.Errorf("dataset: %s: cannot tell whether the ingest that made %s died while committing, which would leave runs half replaced: %w; read the dataset as that stage's owner, or once an ingest into %s has removed it", root, dir, err, root)
 		}
 		runs, ok, err := readJournal(dir)
 		if err != nil {

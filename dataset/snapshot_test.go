@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -205,5 +206,37 @@ func TestStageModeFollowsUmask(t *testing.T) {
 	}
 	if got.Mode().Perm() != want.Mode().Perm() {
 		t.Errorf("stage directory mode %v, want %v (0777 less the umask)", got.Mode().Perm(), want.Mode().Perm())
+	}
+}
+
+// TestUnreadableStageRefused makes the stage of a killed commit one that
+// the reader cannot look into, as another user's private stage is: the
+// reader cannot tell the runs it left half replaced, and says so rather
+// than read them. Skipped as root, which ignores permissions.
+func TestUnreadableStageRefused(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores file permissions")
+	}
+	root := t.TempDir()
+	if err := commitWithRejects(root, "old", "r2"); err != nil {
+		t.Fatal(err)
+	}
+	killCommit(t, root, 8)
+	j := journaledStages(t, root)
+	if len(j) != 1 {
+		t.Fatalf("journaled stages %v, want 1", j)
+	}
+	stage := filepath.Dir(j[0])
+	if err := os.Chmod(stage, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(stage, 0o755) })
+	cannotFinish(t)
+	_, err := Runs(root)
+	if err == nil || !strings.Contains(err.Error(), "cannot tell whether the ingest that made") {
+		t.Errorf("Runs: %v; want an error naming the stage that cannot be looked into", err)
+	}
+	if _, err := ReadRun(root, "r1"); err == nil || !strings.Contains(err.Error(), "cannot tell whether the ingest that made") {
+		t.Errorf("ReadRun: %v; want an error naming the stage that cannot be looked into", err)
 	}
 }
