@@ -240,3 +240,21 @@ func TestUnreadableStageRefused(t *testing.T) {
 		t.Errorf("ReadRun: %v; want an error naming the stage that cannot be looked into", err)
 	}
 }
+
+// TestRunsOfAnInterruptedFirstIngest lists the runs of a dataset whose
+// first ingest stopped before committing: it says the dataset holds no
+// runs yet, rather than that it is not a dataset.
+func TestRunsOfAnInterruptedFirstIngest(t *testing.T) {
+	root := t.TempDir()
+	st, err := NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Abort()
+	if _, err := Runs(root); err == nil || !strings.Contains(err.Error(), "holds no runs: no ingest into it has finished") {
+		t.Errorf("Runs: %v; want that it holds no runs yet", err)
+	}
+	if _, err := Runs(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not an outlast dataset") {
+		t.Errorf("Runs of an empty directory: %v; want not an outlast dataset", err)
+	}
+}
