@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -256,5 +257,36 @@ func TestRunsOfAnInterruptedFirstIngest(t *testing.T) {
 	}
 	if _, err := Runs(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not an outlast dataset") {
 		t.Errorf("Runs of an empty directory: %v; want not an outlast dataset", err)
+	}
+}
+
+// TestCommitRefusesUnreadableStage commits beside a stage that cannot be
+// looked into, as another user's private one: it may hold a commit left
+// halfway, which its owner finishing later would lay over this commit's
+// runs, so the commit is refused, and the dataset left as it was. Skipped
+// as root, which ignores permissions.
+func TestCommitRefusesUnreadableStage(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores file permissions")
+	}
+	root := t.TempDir()
+	st, err := NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Abort()
+	private := filepath.Join(root, StagePrefix+"other")
+	if err := os.Mkdir(private, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(private, 0o755) })
+	if err := st.WriteRun(sampleRun("r1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Commit(); err == nil || !strings.Contains(err.Error(), "cannot tell whether "+private) {
+		t.Errorf("Commit: %v; want it refused, naming %s", err, private)
+	}
+	if _, err := os.Stat(PartitionDir(root, "runs", "r1")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("r1 in the dataset after a refused commit: %v", err)
 	}
 }
