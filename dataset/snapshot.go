@@ -50,7 +50,11 @@ func openSnapshot(root string) (*snapshot, error) {
 	switch {
 	case err == nil:
 		s.lock = lock
-	case !errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist), lockUnsupported(err):
+		// Where files cannot be locked (some FUSE mounts), no ingest can
+		// commit either (Commit takes the lock): there is nothing to
+		// exclude.
+	default:
 		return nil, fmt.Errorf("dataset: %s: %w", root, err)
 	}
 	entries, err := os.ReadDir(root)
@@ -138,6 +142,12 @@ func readFiles(root, run string, tables ...string) (paths []string, data [][]byt
 		paths, data = append(paths, p), append(data, b)
 	}
 	return paths, data, nil
+}
+
+// lockUnsupported reports whether err says the file system cannot lock
+// files.
+func lockUnsupported(err error) bool {
+	return errors.Is(err, errors.ErrUnsupported) || errors.Is(err, syscall.ENOSYS) || errors.Is(err, syscall.ENOLCK)
 }
 
 // cannotWrite reports whether err says the dataset cannot be written by

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -288,5 +289,27 @@ func TestCommitRefusesUnreadableStage(t *testing.T) {
 	}
 	if _, err := os.Stat(PartitionDir(root, "runs", "r1")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("r1 in the dataset after a refused commit: %v", err)
+	}
+}
+
+// TestLockUnsupported checks which errors of locking the dataset's lock
+// file let a reader go on without the lock: those of a file system that
+// cannot lock, where no commit can run either, and not others.
+func TestLockUnsupported(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{syscall.ENOTSUP, true},
+		{syscall.EOPNOTSUPP, true},
+		{syscall.ENOSYS, true},
+		{syscall.ENOLCK, true},
+		{syscall.EACCES, false},
+		{syscall.EIO, false},
+	} {
+		err := &fs.PathError{Op: "RLock", Path: LockName, Err: c.err}
+		if got := lockUnsupported(err); got != c.want {
+			t.Errorf("lockUnsupported(%v) = %v, want %v", err, got, c.want)
+		}
 	}
 }
