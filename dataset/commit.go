@@ -84,7 +84,7 @@ func (s *Stage) Commit() error {
 	defer unlock()
 	// A commit that died before this one is finished first: replayed
 	// later, its renames would overwrite this commit's files.
-	if _, err := removeAbandoned(s.root); err != nil {
+	if _, err := removeAbandoned(s.root, true); err != nil {
 		return err
 	}
 	// Every staged file is on disk before the first enters the dataset.

@@ -349,16 +349,27 @@ func Write(root, version string, runs ...*schema.RunData) error {
 	return st.Commit()
 }
 
-// Runs lists the runs in the dataset at root, sorted by name.
+// Runs lists the runs in the dataset at root, sorted by name. A commit
+// that an ingest left halfway is finished first where the dataset can be
+// written; where it cannot, its runs are listed as committed, and read
+// from where they are (snapshot.go).
 func Runs(root string) ([]string, error) {
-	if _, err := FinishCommits(root); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if _, err := finishCommits(root); err != nil && !errors.Is(err, os.ErrNotExist) && !cannotWrite(err) {
 		return nil, err
 	}
-	entries, err := os.ReadDir(filepath.Join(root, schema.TableRuns))
+	snap, err := openSnapshot(root)
 	if err != nil {
+		if _, serr := os.Stat(root); errors.Is(serr, os.ErrNotExist) {
+			return nil, fmt.Errorf("dataset: %s does not exist", root)
+		}
+		return nil, err
+	}
+	defer snap.close()
+	entries, err := os.ReadDir(filepath.Join(root, schema.TableRuns))
+	if err != nil && !(errors.Is(err, os.ErrNotExist) && snap.stage != "") {
 		if errors.Is(err, os.ErrNotExist) {
-			if _, serr := os.Stat(root); errors.Is(serr, os.ErrNotExist) {
-				return nil, fmt.Errorf("dataset: %s does not exist", root)
+			if _, serr := os.Stat(filepath.Join(root, LockName)); serr == nil {
+				return nil, fmt.Errorf("dataset: %s holds no runs: no ingest into it has finished", root)
 			}
 			return nil, fmt.Errorf("dataset: %s has no %s table: not an outlast dataset", root, schema.TableRuns)
 		}
@@ -366,10 +377,17 @@ func Runs(root string) ([]string, error) {
 	}
 	var runs []string
 	for _, e := range entries {
-		if name, ok := strings.CutPrefix(e.Name(), "run="); ok && e.IsDir() {
+		if name, ok := strings.CutPrefix(e.Name(), "run="); ok && e.IsDir() && !snap.runs[name] {
 			runs = append(runs, name)
 		}
+	}
+	for name := range snap.runs {
+		runs = append(runs, name)
 	}
 	sort.Strings(runs)
 	return runs, nil
 }
+
+// finishCommits is FinishCommits, which tests replace to play a reader
+// that cannot write the dataset.
+var finishCommits = FinishCommits

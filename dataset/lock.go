@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -88,11 +90,11 @@ func makeStage(root, version string) (dir string, owner *os.File, removed []Owne
 		return "", nil, nil, err
 	}
 	defer unlock()
-	removed, err = removeAbandoned(root)
+	removed, err = removeAbandoned(root, false)
 	if err != nil {
 		return "", nil, removed, err
 	}
-	dir, err = os.MkdirTemp(root, StagePrefix)
+	dir, err = mkdirStage(root)
 	if err != nil {
 		return "", nil, removed, err
 	}
@@ -116,6 +118,22 @@ func makeStage(root, version string) (dir string, owner *os.File, removed []Owne
 	return dir, owner, removed, nil
 }
 
+// mkdirStage makes a new staging directory under root. Its mode follows
+// the umask, as the dataset's directories' do (os.MkdirTemp's is 0700):
+// a reader of another user who can read the dataset can read the files of
+// a commit that an ingest left halfway, which are the dataset's
+// (snapshot.go), and they are no more open to others than once moved in.
+func mkdirStage(root string) (string, error) {
+	for range 10000 {
+		dir := filepath.Join(root, StagePrefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		err := os.Mkdir(dir, 0o777)
+		if !errors.Is(err, fs.ErrExist) {
+			return dir, err
+		}
+	}
+	return "", fmt.Errorf("making a staging directory under %s: too many tries", root)
+}
+
 // dropStage removes a stage of this process and releases its owner file.
 // The directory goes first, so that no other ingest sees it unowned.
 func dropStage(dir string, owner *os.File) error {
@@ -128,8 +146,11 @@ func dropStage(dir string, owner *os.File) error {
 // removeAbandoned removes the stages under root whose owner is gone and
 // returns their owners. The dataset's lock must be held. A stage that
 // cannot be probed or removed (another user's, say) is left as it is: it
-// is no reason to refuse this ingest.
-func removeAbandoned(root string) ([]Owner, error) {
+// is no reason to refuse this ingest, unless committing says it must know
+// of every commit left halfway, and the stage cannot be looked into: one
+// there, finished later, would overwrite this commit's runs with older
+// ones.
+func removeAbandoned(root string, committing bool) ([]Owner, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, err
@@ -145,10 +166,14 @@ func removeAbandoned(root string) ([]Owner, error) {
 		}
 		o, abandoned, err := probeStage(dir)
 		if err != nil {
-			if _, journal, _ := readJournal(dir); journal {
+			_, journal, jerr := readJournal(dir)
+			if journal {
 				// A commit left halfway that cannot be finished: reading
 				// or writing the dataset as it is would mix two states.
 				return removed, err
+			}
+			if committing && jerr != nil {
+				return removed, fmt.Errorf("dataset: cannot tell whether %s, another ingest's stage, holds a commit left halfway, which finished later would overwrite this one's runs: %w; commit once it is gone, or as its owner", dir, err)
 			}
 			continue
 		}
@@ -229,7 +254,7 @@ func FinishCommits(root string) ([]Owner, error) {
 		return nil, fmt.Errorf("dataset: %s: an ingest died while committing, and finishing its commit needs the dataset's lock: %w", root, err)
 	}
 	defer unlock()
-	removed, err := removeAbandoned(root)
+	removed, err := removeAbandoned(root, false)
 	var done []Owner
 	for _, o := range removed {
 		if o.Finished > 0 {

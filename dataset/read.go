@@ -3,8 +3,6 @@ package dataset
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 
@@ -16,7 +14,16 @@ import (
 // ReadRunRow reads one run's row of the runs table alone, without its
 // other tables.
 func ReadRunRow(root, run string) (schema.Run, error) {
-	runs, err := readTable[schema.Run](root, schema.TableRuns, run, nil)
+	paths, data, err := readFiles(root, run, schema.TableRuns)
+	if err != nil {
+		return schema.Run{}, err
+	}
+	return runRow(run, paths[0], data[0])
+}
+
+// runRow decodes the runs-table file of run, read from path.
+func runRow(run, path string, b []byte) (schema.Run, error) {
+	runs, err := decodeTable[schema.Run](path, b, nil)
 	if err != nil {
 		return schema.Run{}, err
 	}
@@ -62,21 +69,26 @@ func SkipEngineColumns(names ...string) ReadOption {
 // ReadRun reads one run's five tables back.
 func ReadRun(root, run string, opts ...ReadOption) (*schema.RunData, error) {
 	cfg := configOf(opts)
+	// The five files are read at once, under one lock, so that they are
+	// of one commit (snapshot.go).
+	p, b, err := readFiles(root, run, schema.TableRuns, schema.TableSessions, schema.TableTurns, schema.TableEvents, schema.TableEngine)
+	if err != nil {
+		return nil, err
+	}
 	d := &schema.RunData{}
-	var err error
-	if d.Run, err = ReadRunRow(root, run); err != nil {
+	if d.Run, err = runRow(run, p[0], b[0]); err != nil {
 		return nil, err
 	}
-	if d.Sessions, err = readTable[schema.Session](root, schema.TableSessions, run, nil); err != nil {
+	if d.Sessions, err = decodeTable[schema.Session](p[1], b[1], nil); err != nil {
 		return nil, err
 	}
-	if d.Turns, err = readTable[schema.Turn](root, schema.TableTurns, run, nil); err != nil {
+	if d.Turns, err = decodeTable[schema.Turn](p[2], b[2], nil); err != nil {
 		return nil, err
 	}
-	if d.Events, err = readTable[schema.Event](root, schema.TableEvents, run, nil); err != nil {
+	if d.Events, err = decodeTable[schema.Event](p[3], b[3], nil); err != nil {
 		return nil, err
 	}
-	if d.Engine, err = readTable[schema.EngineSample](root, schema.TableEngine, run, cfg.skipEngine); err != nil {
+	if d.Engine, err = decodeTable[schema.EngineSample](p[4], b[4], cfg.skipEngine); err != nil {
 		return nil, err
 	}
 	d.Run.Run = run
@@ -199,15 +211,9 @@ func eachRun[T any](runs []string, workers int, read func(string) (T, error), fn
 	return err
 }
 
-// readTable reads one table of a run, but the columns in skip.
-func readTable[T any](root, table, run string, skip map[string]bool) (rows []T, err error) {
-	path := filepath.Join(PartitionDir(root, table, run), FileName)
-	// A run's files are small beside its rows once decoded: read each
-	// whole, in one system call, and decode from memory.
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
-	}
+// decodeTable decodes the file of one table of a run, read from path, but
+// the columns in skip.
+func decodeTable[T any](path string, b []byte, skip map[string]bool) (rows []T, err error) {
 	pf, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %s: %w", path, err)

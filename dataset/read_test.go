@@ -202,3 +202,13 @@ func TestEachReadErrorInOrder(t *testing.T) {
 		t.Errorf("error %v after %v; want c: bad after a, b", err, got)
 	}
 }
+
+// readTable reads one table of a run as ReadRun does, but the columns in
+// skip.
+func readTable[T any](root, table, run string, skip map[string]bool) ([]T, error) {
+	paths, data, err := readFiles(root, run, table)
+	if err != nil {
+		return nil, err
+	}
+	return decodeTable[T](paths[0], data[0], skip)
+}
