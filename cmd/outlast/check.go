@@ -82,6 +82,9 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	case *rulesPath != "" && (len(where) > 0 || len(require) > 0):
 		return usageErrorf("check: give --rules or --where/--require, not both")
 	case *rulesPath != "":
+		if err := mustExist("check: --rules ", *rulesPath); err != nil {
+			return err
+		}
 		data, err := os.ReadFile(*rulesPath)
 		if err != nil {
 			return inputError(err)
@@ -95,7 +98,7 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 			return usageErrorf("check: %v", err)
 		}
 	default:
-		return usageErrorf("check needs --rules FILE or --require KEY=VALUE (see outlast check --help)")
+		return usageErrorf("check needs --rules FILE or --require KEY=VALUE")
 	}
 	cols, err := loadColumns(fs.Args(), *by, 1, fs.readProgress(stderr))
 	if err != nil {

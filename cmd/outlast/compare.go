@@ -67,8 +67,13 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 	}
 	// compare.Options reads 0 as "the default", so a level given as 0 is
 	// refused here, where it is known to have been given.
-	if !(*alpha > 0 && *alpha < 1) || !(*confidence > 0 && *confidence < 1) {
-		return usageErrorf("compare: --alpha %g, --confidence %g: each must be in (0, 1)", *alpha, *confidence)
+	for _, l := range []struct {
+		name  string
+		level float64
+	}{{"alpha", *alpha}, {"confidence", *confidence}} {
+		if !(l.level > 0 && l.level < 1) {
+			return usageErrorf("compare: --%s %g: want a level in (0, 1)", l.name, l.level)
+		}
 	}
 	opts := compare.Options{Alpha: *alpha, Confidence: *confidence, NoHolm: *noHolm, By: *by}
 	if *ignore != "" {
@@ -208,7 +213,10 @@ func columnsOf[R, C any](args []string, by string, least int, read func(string) 
 		return cols, nil
 	}
 	if len(args) < least {
-		return nil, usageErrorf("need at least %d datasets, or --by COLUMN and one (see --help)", least)
+		if least == 1 {
+			return nil, usageErrorf("need a DATASET, or --by COLUMN and one")
+		}
+		return nil, usageErrorf("need at least %d datasets, or --by COLUMN and one", least)
 	}
 	cols := make([]C, 0, len(args))
 	for _, a := range args {

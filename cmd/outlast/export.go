@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/outlast-dev/outlast/internal/atomicfile"
@@ -40,7 +41,7 @@ func runExport(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 || *table == "" {
-		return usageErrorf("export needs one DATASET and --table (see outlast export --help)")
+		return usageErrorf("export needs one DATASET and --table")
 	}
 	var newWriter func(io.Writer, string) (*export.Writer, error)
 	switch *format {
@@ -51,8 +52,8 @@ func runExport(stdout, stderr io.Writer, args []string) error {
 	default:
 		return usageErrorf("export: --format %q: want csv or arrow", *format)
 	}
-	if _, err := export.Rows(*table, nil); err != nil {
-		return usageErrorf("export: %v", err)
+	if !slices.Contains(schema.Tables, *table) {
+		return usageErrorf("export: --table %q: want %s", *table, strings.Join(schema.Tables, ", "))
 	}
 	root := fs.Arg(0)
 	if _, err := dataset.Runs(root); err != nil {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -86,7 +87,7 @@ func (f *cmdFlags) parse(stdout io.Writer, args []string) error {
 			return errHelp
 		}
 		if err != nil {
-			return usageErrorf("%s: %v (see outlast %s --help)", f.Name(), err, f.Name())
+			return usageErrorf("%s: %s", f.Name(), f.flagError(err))
 		}
 		if f.NArg() == 0 {
 			break
@@ -154,4 +155,50 @@ func (f *cmdFlags) printHelp() {
 		fmt.Fprintf(w, "        %s\n", usage)
 	}
 	fmt.Fprint(w, "\n"+commonHelp)
+}
+
+// The messages of package flag, which spell every flag "-name".
+var (
+	undefinedRE = regexp.MustCompile(`^flag provided but not defined: -(.*)$`)
+	noValueRE   = regexp.MustCompile(`^flag needs an argument: -(.*)$`)
+	badValueRE  = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-([^:]*): `)
+)
+
+// flagError rewrites an error of package flag in the spelling the help
+// uses (--name, -o) and says what a numeric flag wants.
+func (f *cmdFlags) flagError(err error) string {
+	msg := err.Error()
+	if m := undefinedRE.FindStringSubmatch(msg); m != nil {
+		return "unknown flag " + dashed(m[1])
+	}
+	if m := noValueRE.FindStringSubmatch(msg); m != nil {
+		return dashed(m[1]) + " needs a value"
+	}
+	if m := badValueRE.FindStringSubmatch(msg); m != nil {
+		want := "a valid value"
+		if fl := f.Lookup(m[2]); fl != nil {
+			if g, ok := fl.Value.(flag.Getter); ok {
+				switch g.Get().(type) {
+				case float64:
+					want = "a number"
+				case int, int64:
+					want = "a whole number"
+				case uint, uint64:
+					want = "a whole number ≥ 0"
+				case bool:
+					want = "true or false"
+				}
+			}
+		}
+		return dashed(m[2]) + " " + m[1] + ": want " + want
+	}
+	return msg
+}
+
+// dashed spells a flag's name as the help does: -o, --out.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }

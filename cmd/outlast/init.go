@@ -43,9 +43,12 @@ func runInit(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageErrorf("init needs one run directory DIR (see outlast init --help)")
+		return usageErrorf("init needs one run directory DIR")
 	}
 	dir := fs.Arg(0)
+	if err := mustExist("init: ", dir); err != nil {
+		return err
+	}
 	f, err := runinit.Init(dir, runinit.Options{EngineLog: *engineLog, Metrics: *metrics})
 	if err != nil {
 		return inputError(err)

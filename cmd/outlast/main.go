@@ -30,6 +30,9 @@ var commands = map[string]command{}
 type exitError struct {
 	code int
 	err  error
+	// usage marks an error in how outlast was called: run ends its
+	// message with where to read how to call the command.
+	usage bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -38,9 +41,10 @@ func (e *exitError) Unwrap() error { return e.err }
 // errHelp ends a command after its help was printed, with exit status 0.
 var errHelp = &exitError{code: 0, err: errors.New("")}
 
-// usageErrorf is an error in how outlast was called (exit status 2).
+// usageErrorf is an error in how outlast was called (exit status 2); run
+// adds the hint "(see outlast COMMAND --help)".
 func usageErrorf(format string, args ...any) error {
-	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+	return &exitError{code: 2, err: fmt.Errorf(format, args...), usage: true}
 }
 
 // inputError marks err as bad input (exit status 2).
@@ -79,26 +83,61 @@ func exitCode(err error, stderr io.Writer) int {
 	return 2
 }
 
-// run dispatches to a subcommand.
+// run dispatches to a subcommand. "outlast help" and "outlast --help"
+// print the usage on stdout (exit status 0); "outlast" alone prints it on
+// stderr, as the diagnostic of a call that does nothing (exit status 2).
 func run(stdout, stderr io.Writer, args []string) error {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
+		usage(stderr)
+		return &exitError{code: 2, err: errors.New("")}
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				return c.run(stdout, stderr, []string{"--help"})
+			if _, ok := commands[args[1]]; !ok {
+				return unknownCommand(args[1])
 			}
+			return dispatch(stdout, stderr, args[1], []string{"--help"})
 		}
 		usage(stdout)
-		if len(args) == 0 {
-			return &exitError{code: 2, err: errors.New("")}
-		}
 		return nil
 	}
-	c, ok := commands[args[0]]
-	if !ok {
-		usage(stderr)
-		return usageErrorf("unknown command %q", args[0])
+	if _, ok := commands[args[0]]; !ok {
+		return unknownCommand(args[0])
 	}
-	return c.run(stdout, stderr, args[1:])
+	return dispatch(stdout, stderr, args[0], args[1:])
+}
+
+// dispatch runs the command name. The message of a usage error is made to
+// begin with the command's name and to end with its help, so that every
+// usage error says where it happened and where to look.
+func dispatch(stdout, stderr io.Writer, name string, args []string) error {
+	err := commands[name].run(stdout, stderr, args)
+	var ee *exitError
+	if errors.As(err, &ee) && ee.usage {
+		msg := ee.err.Error()
+		if !strings.HasPrefix(msg, name+":") && !strings.HasPrefix(msg, name+" ") {
+			msg = name + ": " + msg
+		}
+		return &exitError{code: ee.code, err: fmt.Errorf("%s (see outlast %s --help)", msg, name), usage: true}
+	}
+	return err
+}
+
+// unknownCommand is the usage error of a command name outlast lacks: one
+// line naming the commands there are.
+func unknownCommand(name string) error {
+	return &exitError{code: 2, usage: true, err: fmt.Errorf("unknown command %q: the commands are %s (see outlast help)",
+		name, strings.Join(commandNames(), ", "))}
+}
+
+// commandNames returns the names of the commands, sorted.
+func commandNames() []string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 func usage(w io.Writer) {
@@ -108,12 +147,7 @@ Usage: outlast <command> [flags] [args]
 
 Commands:
 `)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range commandNames() {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprint(w, strings.TrimLeft(`

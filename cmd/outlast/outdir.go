@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,4 +46,16 @@ func warnStale(stderr io.Writer, cmd, dir string, before map[string]bool, writte
 	}
 	fmt.Fprintf(stderr, "outlast: %s: warning: %s also holds %d run director%s this command did not write (%s), from an earlier one: an ingest of %s would mix them with these; use another --out, or remove them\n",
 		cmd, dir, len(stale), map[bool]string{true: "y", false: "ies"}[len(stale) == 1], strings.Join(shown, ", "), dir)
+}
+
+// mustExist returns the bad-input error "prefixPATH does not exist" for the
+// first of paths that does not exist, in the words a user gave it, rather
+// than the system call's ("stat PATH: no such file or directory").
+func mustExist(prefix string, paths ...string) error {
+	for _, p := range paths {
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			return inputError(fmt.Errorf("%s%s does not exist", prefix, p))
+		}
+	}
+	return nil
 }

@@ -83,7 +83,7 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 || *run == "" || *out == "" {
-		return usageErrorf("replay needs one DATASET, --run NAME and --out DIR (see outlast replay --help)")
+		return usageErrorf("replay needs one DATASET, --run NAME and --out DIR")
 	}
 	if *seeds < 1 || *seeds > replay.MaxSeeds {
 		return usageErrorf("replay: --seeds %d: want 1 to %d", *seeds, replay.MaxSeeds)

@@ -69,7 +69,7 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 || *out == "" {
-		return usageErrorf("report needs one DATASET and --out DIR (see outlast report --help)")
+		return usageErrorf("report needs one DATASET and --out DIR")
 	}
 	ds := fs.Arg(0)
 	defer limitMemory(reportMemoryLimit)()

@@ -35,7 +35,7 @@ func runRuns(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageErrorf("runs needs one DATASET (see outlast runs --help)")
+		return usageErrorf("runs needs one DATASET")
 	}
 	// One run in memory at a time; the table's lines wait in the
 	// tabwriter, which aligns them at the end.

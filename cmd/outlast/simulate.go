@@ -112,6 +112,12 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	if *lambda > 0 {
 		cfg.SetLambda(*lambda)
 	}
+	if given["seeds"] && *seeds < 1 {
+		return usageErrorf("simulate: --seeds %d: want 1 or more", *seeds)
+	}
+	if given["flush"] && !(*flushAt >= 0) {
+		return usageErrorf("simulate: --flush %g: want a time ≥ 0 seconds", *flushAt)
+	}
 	if given["pool"] && *pool <= 0 {
 		return usageErrorf("simulate: --pool %d: want a KV pool > 0 tokens", *pool)
 	}
