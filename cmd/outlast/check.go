@@ -61,14 +61,14 @@ Examples:
 
 func runCheck(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("check", checkHelp)
-	rulesPath := fs.String("rules", "", "YAML rules file")
+	rulesPath := fs.String("rules", "", "the YAML rules `FILE`")
 	var where, require repeatedFlag
-	fs.Var(&where, "where", "COLUMN=VALUE selecting runs for the --require rule (repeatable)")
-	fs.Var(&require, "require", "KEY=VALUE requirement of a rule built from flags (repeatable)")
-	by := fs.String("by", "", "split one DATASET into columns by this runs column")
-	ignore := fs.String("ignore", "", "comma-separated key fields comparisons do not match on")
+	fs.Var(&where, "where", "`COLUMN=VALUE` selecting runs for the --require rule (repeatable)")
+	fs.Var(&require, "require", "`KEY=VALUE` requirement of a rule built from flags (repeatable)")
+	by := fs.String("by", "", "split one DATASET into columns by this runs `COLUMN`")
+	ignore := fs.String("ignore", "", "comma-separated key `FIELDS` to leave out of the configuration key comparisons match on: "+strings.Join(compare.KeyFields, ", "))
 	noHolm := fs.Bool("no-holm", false, "comparison rules use raw p-values instead of Holm-adjusted ones")
-	format := fs.String("format", check.FormatText, "output: text, json (every verdict with its numbers) or markdown (for a CI job's summary page)")
+	format := fs.String("format", check.FormatText, "output `FORMAT`: text, json (every verdict with its numbers) or markdown (for a CI job's summary page)")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}

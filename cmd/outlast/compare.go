@@ -54,14 +54,14 @@ Examples:
 
 func runCompare(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("compare", compareHelp)
-	by := fs.String("by", "", "split one DATASET into columns by this runs column")
-	ignore := fs.String("ignore", "", "comma-separated key fields to leave out of the configuration key: "+strings.Join(compare.KeyFields, ", "))
-	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level")
-	confidence := fs.Float64("confidence", compare.DefaultConfidence, "confidence level of the intervals")
+	by := fs.String("by", "", "split one DATASET into columns by this runs `COLUMN`")
+	ignore := fs.String("ignore", "", "comma-separated key `FIELDS` to leave out of the configuration key comparisons match on: "+strings.Join(compare.KeyFields, ", "))
+	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance `LEVEL`, in (0, 1)")
+	confidence := fs.Float64("confidence", compare.DefaultConfidence, "confidence `LEVEL` of the intervals, in (0, 1)")
 	noHolm := fs.Bool("no-holm", false, "report raw p-values instead of Holm-adjusted ones")
-	measures := fs.String("measures", "", "comma-separated measures to show (default all): "+strings.Join(compare.MeasureIDs(), ", "))
-	format := fs.String("format", "text", "output format: text, csv, json or html")
-	out := fs.out("output `FILE` (default: standard output)")
+	measures := fs.String("measures", "", "comma-separated `MEASURES` to show (default all): "+strings.Join(compare.MeasureIDs(), ", "))
+	format := fs.String("format", "text", "output `FORMAT`: text, csv, json or html")
+	out := fs.out("output `FILE`; \"-\" or none: standard output")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}

@@ -34,9 +34,9 @@ Examples:
 
 func runExport(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("export", exportHelp)
-	table := fs.String("table", "", "table to export: "+strings.Join(schema.Tables, ", "))
-	format := fs.String("format", "csv", "csv or arrow")
-	out := fs.out("output `FILE` (default: standard output)")
+	table := fs.String("table", "", "`TABLE` to export (required): "+strings.Join(schema.Tables, ", "))
+	format := fs.String("format", "csv", "output `FORMAT`: csv or arrow")
+	out := fs.out("output `FILE`; \"-\" or none: standard output")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}

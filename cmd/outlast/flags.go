@@ -12,7 +12,9 @@ import (
 )
 
 // commonHelp documents the flags every command takes. It is printed at the
-// end of every command's --help; README.md says the same once.
+// end of every command's --help; README.md says the same once. -o/--out,
+// which six commands take, is listed in their Flags, so that no help lists
+// a flag its command refuses.
 const commonHelp = `Common flags (every command):
   -h, --help        print this help, with examples, and exit 0
   -q, --quiet       print no summaries, notes or progress; the data a command
@@ -21,9 +23,6 @@ const commonHelp = `Common flags (every command):
   --progress WHEN   progress bar on standard error: auto (when standard error
                     is a terminal; the default), always (also when it is not:
                     one plain line per step), never
-  -o, --out PATH    what a command writes (ingest, export, simulate, report,
-                    compare; see its Flags); for export and compare "-",
-                    like no --out, is standard output
 
 Exit status: 0 ok, 1 a finding (a failed check), 2 bad input or usage.
 `
@@ -146,7 +145,9 @@ func (f *cmdFlags) printHelp() {
 		}
 		fmt.Fprintf(w, "  %s\n", name)
 		usage = strings.ReplaceAll(usage, "\n", "\n        ")
-		if d := fl.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {
+		// A flag whose text states its default (the design's, all) is
+		// not given a second, contradicting one (--flush's -1).
+		if d := fl.DefValue; d != "" && d != "false" && d != "0" && d != "[]" && !strings.Contains(usage, "default") {
 			if typ == "string" {
 				d = fmt.Sprintf("%q", d)
 			}

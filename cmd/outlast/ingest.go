@@ -52,7 +52,7 @@ Examples:
 
 func runIngest(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("ingest", ingestHelp)
-	out := fs.out("`DATASET` directory to write (created if needed)")
+	out := fs.out("`DATASET` directory to write (created if needed; required)")
 	lenient := fs.Bool("lenient", false, "keep going past bad lines, keeping them under DATASET/_rejects/")
 	if err := fs.parse(stdout, args); err != nil {
 		return err

@@ -37,8 +37,8 @@ Examples:
 
 func runInit(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("init", initHelp)
-	engineLog := fs.String("engine-log", "", "the engine log, a file inside DIR (default engine.log when there is one)")
-	metrics := fs.String("metrics", "", "the metrics scrapes, a file inside DIR (default metrics.prom when there is one)")
+	engineLog := fs.String("engine-log", "", "the engine log, a `FILE` inside DIR (default engine.log when there is one)")
+	metrics := fs.String("metrics", "", "the metrics scrapes, a `FILE` inside DIR (default metrics.prom when there is one)")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}

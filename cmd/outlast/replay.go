@@ -72,13 +72,13 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("replay", strings.Replace(replayHelp, "KINDS", strings.Join(sim.ControlKinds, ", "), 1))
 	run := fs.String("run", "", "the observed `RUN` to replay (required)")
 	out := fs.out("`DIR` to write the replayed run directories to (required)")
-	seeds := fs.Int("seeds", 16, "seeds per variant: seed 1 replays the trace, the others resample it")
+	seeds := fs.Int("seeds", 16, "`N` seeds per variant: seed 1 replays the trace, the others resample it")
 	findPool := fs.Bool("find-pool", false, "search for the smallest KV pool at which 90% of the as-is seeds stay healthy")
 	var given [][2]string
-	fs.Var(variantFlag{"pool", &given}, "pool", "a variant with this KV pool: tokens, or Nx times the run's")
-	fs.Var(variantFlag{"control", &given}, "control", "a variant under controller KIND@SECONDS; KIND: "+strings.Join(sim.ControlKinds, ", "))
-	fs.Var(variantFlag{"arrival-scale", &given}, "arrival-scale", "a variant with X times the base arrivals, X in (0, 100]")
-	fs.Var(variantFlag{"drop-origin", &given}, "drop-origin", "a variant without the sessions of this origin (burst: the run's twin)")
+	fs.Var(variantFlag{"pool", &given}, "pool", "a variant with this KV pool: `TOKENS|Nx`, tokens or N times the run's")
+	fs.Var(variantFlag{"control", &given}, "control", "a variant under a controller from a time: `KIND@SECONDS`; KIND: "+strings.Join(sim.ControlKinds, ", "))
+	fs.Var(variantFlag{"arrival-scale", &given}, "arrival-scale", "a variant with `X` times the base arrivals, X in (0, 100]")
+	fs.Var(variantFlag{"drop-origin", &given}, "drop-origin", "a variant without the sessions of this `ORIGIN` (burst: the run's twin)")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}

@@ -63,8 +63,8 @@ Examples:
 func runReport(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("report", reportHelp)
 	out := fs.out("output `DIR` (created if needed; an earlier report in it is replaced)")
-	title := fs.String("title", "", "report title (default \"outlast report: DATASET\")")
-	seed := fs.Int64("seed", 0, "seed of the single-seed figures (Figures 1, 4, 5); default: each experiment's most telling (a paired design's first pair in which only the burst run degraded), else its smallest; a seed an experiment lacks is warned of")
+	title := fs.String("title", "", "report `TITLE` (default \"outlast report: DATASET\")")
+	seed := fs.Int64("seed", 0, "`SEED` of the single-seed figures (Figures 1, 4, 5); default: each experiment's most telling (a paired design's first pair in which only the burst run degraded), else its smallest; a seed an experiment lacks is warned of")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}

@@ -60,23 +60,23 @@ Examples:
 // and writes its runs.
 func runSimulate(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("simulate", simulateHelp)
-	design := fs.String("design", "paired", "experiment design: "+strings.Join(sim.Designs, ", "))
-	seeds := fs.Int("seeds", 1, "number of seeds; arms of one seed share the base arrivals")
-	seed := fs.Uint64("seed", 501, "first seed")
+	design := fs.String("design", "paired", "experiment `DESIGN`: "+strings.Join(sim.Designs, ", "))
+	seeds := fs.Int("seeds", 1, "number of seeds `N`; arms of one seed share the base arrivals")
+	seed := fs.Uint64("seed", 501, "first `SEED`")
 	out := fs.out("output `DIR` (created); one run directory per arm and seed (required)")
-	duration := fs.String("duration", "", "run length, e.g. 90m or 5400 (seconds); default: the design's")
-	lambda := fs.Float64("lambda", 0, "base session arrival rate, sessions/s; default: the design's")
-	pool := fs.Int("pool", 0, "KV pool size C in tokens; default 400000")
-	burst := fs.String("burst", "", "burst as RATE@START+LEN (extra sessions/s, s, s), e.g. 0.0525@900+300; \"none\" removes it")
+	duration := fs.String("duration", "", "run length `DURATION`, e.g. 90m or 5400 (seconds); default: the design's")
+	lambda := fs.Float64("lambda", 0, "base session arrival `RATE`, sessions/s; default: the design's")
+	pool := fs.Int("pool", 0, "KV pool size C in `TOKENS`; default 400000")
+	burst := fs.String("burst", "", "burst as `RATE@START+LEN` (extra sessions/s, s, s), e.g. 0.0525@900+300; \"none\" removes it")
 	var controls repeatedFlag
-	fs.Var(&controls, "control", "controller as KIND@START (s), e.g. budgeter@1200; repeat for several arms.\n"+
+	fs.Var(&controls, "control", "controller as `KIND@START` (s), e.g. budgeter@1200; repeat for several arms.\n"+
 		"KIND: "+strings.Join(sim.ControlKinds, ", ")+".\nFor designs whose arms are controllers it replaces the arms; otherwise every arm gets it")
-	rateChange := fs.String("rate-change", "", "base rate change as RATE@START (sessions/s, s), e.g. 0.01@1200, for every arm (drain, whose arms are rates: one arm at RATE); \"none\" removes it")
-	flushAt := fs.Float64("flush", -1, "cache flush (with preemption) at this time, seconds, for every arm; default: the design's")
-	engine := fs.String("engine", "vllm", "engine to simulate and log format: vllm or sglang")
-	workload := fs.String("workload", "synthetic", "session shapes: synthetic (the design's) or trace (the embedded heterogeneous set)")
-	caching := fs.String("prefix-caching", "", "on or off; default: the design's")
-	experiment := fs.String("experiment", "", "experiment name in the manifests; default <design>-8b")
+	rateChange := fs.String("rate-change", "", "base rate change as `RATE@START` (sessions/s, s), e.g. 0.01@1200, for every arm (drain, whose arms are rates: one arm at RATE); \"none\" removes it")
+	flushAt := fs.Float64("flush", -1, "cache flush (with preemption) at this time, `SECONDS`, for every arm; default: the design's")
+	engine := fs.String("engine", "vllm", "`ENGINE` to simulate, and its log format: vllm or sglang")
+	workload := fs.String("workload", "synthetic", "session shapes `WORKLOAD`: synthetic (the design's) or trace (the embedded heterogeneous set)")
+	caching := fs.String("prefix-caching", "", "prefix caching `on|off`; default: the design's")
+	experiment := fs.String("experiment", "", "experiment `NAME` in the manifests; default <design>-8b")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
