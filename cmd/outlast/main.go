@@ -10,6 +10,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // version is outlast's version, recorded in every dataset file. It is a
@@ -59,6 +60,7 @@ func inputError(err error) error {
 func findingError(err error) error { return &exitError{code: 1, err: err} }
 
 func main() {
+	keepWritingPastClosedPipe()
 	stop, err := startProfile()
 	if err == nil {
 		err = run(os.Stdout, os.Stderr, os.Args[1:])
@@ -67,10 +69,29 @@ func main() {
 	os.Exit(exitCode(err, os.Stderr))
 }
 
+// exitBrokenPipe is the exit status of a command whose reader went away,
+// 128 + SIGPIPE: what a shell reports of a process SIGPIPE killed.
+const exitBrokenPipe = 128 + 13
+
+// summaryError is err, the error writing a command's summary to standard
+// output, unless the reader went away: the files the command wrote are
+// complete, and a summary nobody reads is no failure.
+func summaryError(err error) error {
+	if errors.Is(err, syscall.EPIPE) {
+		return nil
+	}
+	return err
+}
+
 // exitCode prints err (if any) and maps it to the process exit status.
+// A write to a closed pipe ends the command silently, as SIGPIPE would:
+// "outlast runs ds | head -1" is no error to report.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
+	}
+	if errors.Is(err, syscall.EPIPE) {
+		return exitBrokenPipe
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {

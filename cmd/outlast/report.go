@@ -98,7 +98,7 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 		return report.WriteFindings(stderr, sum, true)
 	}
 	if err := report.WriteFindings(stdout, sum, false); err != nil {
-		return err
+		return summaryError(err)
 	}
 	fmt.Fprintln(stdout, filepath.Join(*out, "index.html"))
 	return nil
