@@ -26,6 +26,10 @@ pyarrow.feather.read_table("turns.arrow").
 
 Tables: ` + "runs, sessions, turns, events, engine" + `
 
+The runs are read and written one at a time. With -o FILE the file appears
+only once every run was read; to standard output a run that cannot be read
+(exit status 2) comes after the rows of those before it, already written.
+
 Examples:
   outlast export ds --table turns > turns.csv
   outlast export ds --table engine --format arrow --out engine.arrow

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -174,7 +175,9 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	if err := os.MkdirAll(*out, 0o777); err != nil {
 		return inputError(err)
 	}
-	paths, err := sim.WriteExperiment(*out, cfg)
+	bar := fs.bar(stderr, "simulate", cfg.Seeds*len(cfg.Arms))
+	paths, err := sim.WriteExperimentEach(*out, cfg, inOrder(bar))
+	bar.done()
 	if err != nil {
 		return inputError(err)
 	}
@@ -215,4 +218,23 @@ func parseSeconds(s string) (float64, error) {
 		return 0, fmt.Errorf("%q: want a duration such as 90m or a number of seconds", s)
 	}
 	return v, nil
+}
+
+// inOrder returns the progress callback of sim.WriteExperimentEach that
+// shows the runs on bar in their order (seed, then arm), as ingest shows
+// its run directories: a run that finishes early waits for those before
+// it.
+func inOrder(bar *progress) func(i int, path string) {
+	var names []string // by index; "" while not written
+	shown := 0
+	return func(i int, path string) {
+		for len(names) <= i {
+			names = append(names, "")
+		}
+		names[i] = filepath.Base(path)
+		for shown < len(names) && names[shown] != "" {
+			shown++
+			bar.stepDone(shown, names[shown-1])
+		}
+	}
 }
