@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/outlast-dev/outlast/internal/atomicfile"
+
 	"github.com/outlast-dev/outlast/compare"
 	"github.com/outlast-dev/outlast/compare/check"
 )
@@ -36,6 +38,7 @@ A rules file:
       compare: {baseline: A, candidate: B}
       require: {collapse_rate_not_worse: true, alpha: 0.05}
 
+-o FILE writes them to FILE instead of standard output (as compare's -o).
 --format json prints the same verdicts as one JSON object (pass, passed,
 failed, and each rule's details with the measure, value, limit, p-value and
 runs behind them); --format markdown prints them for a CI job's summary page
@@ -57,6 +60,7 @@ Examples:
   outlast check --where design=prevention --require persistent_runs=0 ds
   outlast check --require collapse_rate_not_worse=true old=ds-0.8 new=ds-0.9
   outlast check --rules ci.yaml --format markdown A=ds-main B=ds-pr >> "$GITHUB_STEP_SUMMARY"
+  outlast check --rules ci.yaml --format json -o verdict.json A=ds-main B=ds-pr
 `
 
 func runCheck(stdout, stderr io.Writer, args []string) error {
@@ -68,6 +72,7 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	by := fs.String("by", "", "split one DATASET into columns by this runs `COLUMN`")
 	ignore := fs.String("ignore", "", "comma-separated key `FIELDS` to leave out of the configuration key comparisons match on: "+strings.Join(compare.KeyFields, ", "))
 	noHolm := fs.Bool("no-holm", false, "comparison rules use raw p-values instead of Holm-adjusted ones")
+	out := fs.out("output `FILE`; \"-\" or none: standard output")
 	format := fs.String("format", check.FormatText, "output `FORMAT`: text, json (every verdict with its numbers) or markdown (for a CI job's summary page)")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
@@ -113,7 +118,11 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 		return inputError(err)
 	}
 	// The writers buffer their output and report a failed write.
-	if err := rep.Write(stdout, *format); err != nil {
+	if *out == "" || *out == "-" {
+		if err := rep.Write(stdout, *format); err != nil {
+			return err
+		}
+	} else if err := atomicfile.Write(*out, func(w io.Writer) error { return rep.Write(w, *format) }); err != nil {
 		return err
 	}
 	if n := rep.Failed(); n > 0 {

@@ -13,7 +13,7 @@ import (
 
 // commonHelp documents the flags every command takes. It is printed at the
 // end of every command's --help; README.md says the same once. -o/--out,
-// which six commands take, is listed in their Flags, so that no help lists
+// which seven commands take, is listed in their Flags, so that no help lists
 // a flag its command refuses.
 const commonHelp = `Common flags (every command):
   -h, --help        print this help, with examples, and exit 0

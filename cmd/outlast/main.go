@@ -174,8 +174,8 @@ Commands:
 	fmt.Fprint(w, strings.TrimLeft(`
 Run "outlast <command> --help" for a command's flags and examples.
 Every command takes -h/--help, -q/--quiet and --progress; ingest,
-simulate, report, replay, export and compare name what they write with
--o/--out.
+simulate, report, replay, export, compare and check name what they write
+with -o/--out.
 Exit status: 0 ok, 1 a finding (a rule of "outlast check" failed), 2 bad input or usage.
 `, "\n"))
 }
