@@ -82,6 +82,9 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	default:
 		return usageErrorf("check: --format %q: want text, json or markdown", *format)
 	}
+	if err := checkOutFile("check", *out); err != nil {
+		return err
+	}
 	var rules *check.Rules
 	switch {
 	case *rulesPath != "" && (len(where) > 0 || len(require) > 0):

@@ -87,6 +87,9 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 	default:
 		return usageErrorf("compare: --format %q: want text, csv, json or html", *format)
 	}
+	if err := checkOutFile("compare", *out); err != nil {
+		return err
+	}
 	if *format != "html" {
 		// Runs are summarized as they are read (compared); html holds
 		// them all, which no fixed limit bounds.

@@ -59,6 +59,9 @@ func runExport(stdout, stderr io.Writer, args []string) error {
 	if !slices.Contains(schema.Tables, *table) {
 		return usageErrorf("export: --table %q: want %s", *table, strings.Join(schema.Tables, ", "))
 	}
+	if err := checkOutFile("export", *out); err != nil {
+		return err
+	}
 	root := fs.Arg(0)
 	if _, err := dataset.Runs(root); err != nil {
 		return inputError(err)

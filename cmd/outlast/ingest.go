@@ -60,6 +60,9 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	if *out == "" || fs.NArg() == 0 {
 		return usageErrorf("ingest needs --out DATASET and at least one RUN_DIR")
 	}
+	if err := checkOutDir("ingest", *out); err != nil {
+		return err
+	}
 	if err := mustExist("ingest: ", fs.Args()...); err != nil {
 		return err
 	}

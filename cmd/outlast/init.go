@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/outlast-dev/outlast/ingest/manifest"
@@ -48,6 +49,9 @@ func runInit(stdout, stderr io.Writer, args []string) error {
 	dir := fs.Arg(0)
 	if err := mustExist("init: ", dir); err != nil {
 		return err
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return inputError(fmt.Errorf("init: %s is a file, not a run directory", dir))
 	}
 	f, err := runinit.Init(dir, runinit.Options{EngineLog: *engineLog, Metrics: *metrics})
 	if err != nil {

@@ -59,3 +59,30 @@ func mustExist(prefix string, paths ...string) error {
 	}
 	return nil
 }
+
+// checkOutFile returns the bad-input error of cmd's -o FILE whose
+// directory is not there, before any work is done and in the words the
+// user gave (the write would otherwise fail at the end, naming the
+// temporary file it writes first). "" and "-" are standard output.
+func checkOutFile(cmd, path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return inputError(fmt.Errorf("%s: --out %s: directory %s does not exist", cmd, path, dir))
+	case err == nil && !fi.IsDir():
+		return inputError(fmt.Errorf("%s: --out %s: %s is not a directory", cmd, path, dir))
+	}
+	return nil
+}
+
+// checkOutDir returns the bad-input error of cmd's -o DIR that is a file.
+func checkOutDir(cmd, path string) error {
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		return inputError(fmt.Errorf("%s: --out %s is a file, not a directory", cmd, path))
+	}
+	return nil
+}

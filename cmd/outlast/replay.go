@@ -88,6 +88,9 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 	if *seeds < 1 || *seeds > replay.MaxSeeds {
 		return usageErrorf("replay: --seeds %d: want 1 to %d", *seeds, replay.MaxSeeds)
 	}
+	if err := checkOutDir("replay", *out); err != nil {
+		return err
+	}
 	m, err := replay.Load(fs.Arg(0), *run)
 	if err != nil {
 		return inputError(err)

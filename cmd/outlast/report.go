@@ -71,6 +71,9 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	if fs.NArg() != 1 || *out == "" {
 		return usageErrorf("report needs one DATASET and --out DIR")
 	}
+	if err := checkOutDir("report", *out); err != nil {
+		return err
+	}
 	ds := fs.Arg(0)
 	defer limitMemory(reportMemoryLimit)()
 	// The base name only: an absolute path would tie the output to this

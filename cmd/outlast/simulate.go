@@ -87,6 +87,9 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	if *out == "" {
 		return usageErrorf("simulate: --out DIR is required")
 	}
+	if err := checkOutDir("simulate", *out); err != nil {
+		return err
+	}
 	cfg, err := sim.Defaults(*design)
 	if err != nil {
 		return usageErrorf("simulate: %v", err)
@@ -116,7 +119,7 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	if given["seeds"] && *seeds < 1 {
 		return usageErrorf("simulate: --seeds %d: want 1 or more", *seeds)
 	}
-	if given["flush"] && !(*flushAt >= 0) {
+	if given["flush"] && !(*flushAt >= 0 && !math.IsInf(*flushAt, 1)) {
 		return usageErrorf("simulate: --flush %g: want a time ≥ 0 seconds", *flushAt)
 	}
 	if given["pool"] && *pool <= 0 {
