@@ -134,9 +134,13 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	return nil
 }
 
-func countNoun(n int, what string) string {
+// countNoun returns "1 run", "2 runs": n and what, plural but for 1.
+func countNoun(n int, what string) string { return countNouns(n, what, what+"s") }
+
+// countNouns is countNoun for a noun whose plural is not one+"s".
+func countNouns(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + what
+		return "1 " + one
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -150,7 +150,7 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	}
 	committed = true
 	if !fs.quiet {
-		fmt.Fprintf(stdout, "ingested %d runs into %s", runs, *out)
+		fmt.Fprintf(stdout, "ingested %s into %s", countNoun(runs, "run"), *out)
 		if totalRejects > 0 {
 			fmt.Fprintf(stdout, " (%d lines rejected, kept in %s)", totalRejects, filepath.Join(*out, dataset.RejectsDir))
 		}

@@ -166,7 +166,8 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	if !fs.quiet {
-		fmt.Fprintf(stdout, "wrote %d run directories (%d variants × %d seeds) into %s\n", len(res)*(*seeds), len(res), *seeds, *out)
+		fmt.Fprintf(stdout, "wrote %s (%s × %s) into %s\n", countNouns(len(res)*(*seeds), "run directory", "run directories"),
+			countNoun(len(res), "variant"), countNoun(*seeds, "seed"), *out)
 	}
 	return nil
 }

@@ -186,7 +186,8 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	}
 	warnStale(stderr, "simulate", *out, before, paths)
 	if !fs.quiet {
-		fmt.Fprintf(stdout, "simulated %d runs (%s, %d seeds from %d, %d arms) into %s\n", len(paths), cfg.Design, cfg.Seeds, cfg.FirstSeed, len(cfg.Arms), *out)
+		fmt.Fprintf(stdout, "simulated %s (%s, %s from %d, %s) into %s\n", countNoun(len(paths), "run"), cfg.Design,
+			countNoun(cfg.Seeds, "seed"), cfg.FirstSeed, countNoun(len(cfg.Arms), "arm"), *out)
 	}
 	return nil
 }
