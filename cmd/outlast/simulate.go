@@ -94,8 +94,29 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return usageErrorf("simulate: %v", err)
 	}
+	// The design's configuration is valid: the first flag whose value
+	// makes it invalid is the one the error names.
+	valid := func(name string) error {
+		if err := cfg.Validate(); err != nil {
+			return usageErrorf("simulate: --%s: %v", name, err)
+		}
+		return nil
+	}
+	// 0 is each flag's "the design's", so a 0 given is refused here,
+	// where it is known to have been given, rather than read as that.
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["seeds"] && *seeds < 1 {
+		return usageErrorf("simulate: --seeds %d: want 1 or more", *seeds)
+	}
 	cfg.FirstSeed, cfg.Seeds = *seed, *seeds
+	if err := valid("seeds"); err != nil {
+		return err
+	}
 	cfg.Engine = *engine
+	if err := valid("engine"); err != nil {
+		return err
+	}
 	if *experiment != "" {
 		cfg.Experiment = *experiment
 	}
@@ -105,19 +126,18 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 			return usageErrorf("simulate: --duration: %v", err)
 		}
 		cfg.DurationS = d
+		if err := valid("duration"); err != nil {
+			return err
+		}
 	}
-	// 0 is each flag's "the design's", so a 0 given is refused here,
-	// where it is known to have been given, rather than read as that.
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if given["lambda"] && !(*lambda > 0) {
 		return usageErrorf("simulate: --lambda %g: want a rate > 0 sessions/s", *lambda)
 	}
 	if *lambda > 0 {
 		cfg.SetLambda(*lambda)
-	}
-	if given["seeds"] && *seeds < 1 {
-		return usageErrorf("simulate: --seeds %d: want 1 or more", *seeds)
+		if err := valid("lambda"); err != nil {
+			return err
+		}
 	}
 	if given["flush"] && !(*flushAt >= 0 && !math.IsInf(*flushAt, 1)) {
 		return usageErrorf("simulate: --flush %g: want a time ≥ 0 seconds", *flushAt)
@@ -127,6 +147,9 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	}
 	if *pool != 0 {
 		cfg.PoolTokens = *pool
+		if err := valid("pool"); err != nil {
+			return err
+		}
 	}
 	switch *caching {
 	case "":
@@ -141,6 +164,9 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	case "synthetic":
 	case "trace":
 		cfg.UseTraceShapes()
+		if err := valid("workload"); err != nil {
+			return err
+		}
 	default:
 		return usageErrorf("simulate: --workload: want synthetic or trace")
 	}
@@ -148,14 +174,23 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 		return usageErrorf("simulate: --burst: %v", err)
 	} else if set {
 		cfg.SetBurst(b)
+		if err := valid("burst"); err != nil {
+			return err
+		}
 	}
 	if rc, set, err := parseOrNone(*rateChange, sim.ParseRateChange); err != nil {
 		return usageErrorf("simulate: --rate-change: %v", err)
 	} else if set {
 		cfg.SetRateChange(rc)
+		if err := valid("rate-change"); err != nil {
+			return err
+		}
 	}
 	if *flushAt >= 0 {
 		cfg.SetFlush(*flushAt)
+		if err := valid("flush"); err != nil {
+			return err
+		}
 	}
 	if len(controls) > 0 {
 		var ctls []sim.Control
@@ -167,6 +202,9 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 			ctls = append(ctls, ctl)
 		}
 		cfg.SetControls(ctls)
+		if err := valid("control"); err != nil {
+			return err
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		return usageErrorf("simulate: %v", err)
