@@ -67,13 +67,18 @@ func runExport(stdout, stderr io.Writer, args []string) error {
 		return inputError(err)
 	}
 	// The runs are read and written one at a time, so that memory does not
-	// grow with the dataset.
+	// grow with the dataset. Rows written to a terminal would be drawn
+	// among the bar's redraws: there is no bar then.
+	progress := fs.readProgress(stderr)
+	if (*out == "" || *out == "-") && isTerminal(stdout) {
+		progress = noProgress
+	}
 	write := func(w io.Writer) error {
 		tw, err := newWriter(w, *table)
 		if err != nil {
 			return err
 		}
-		err = fs.readProgress(stderr).each(root, func(d *schema.RunData) error {
+		err = progress.each(root, func(d *schema.RunData) error {
 			if err := tw.Write(d); err != nil {
 				return writeError{err}
 			}

@@ -112,22 +112,28 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 		variants = append(variants, v)
 	}
 	opt := replay.Options{Seeds: *seeds, Out: *out, Read: readRunDir}
+	// The pool search and the replay each draw a bar, cleared before
+	// their results are printed: on a terminal, standard output shares
+	// the bar's line.
 	var bar *progress
 	opt.Progress = func(done, total int, run string) {
 		if bar == nil || bar.n != total {
 			bar = fs.bar(stderr, "replay", total)
 		}
-		bar.step(done-1, run)
+		bar.stepDone(done, run)
 	}
-	defer func() {
+	endBar := func() {
 		if bar != nil {
 			bar.done()
+			bar = nil
 		}
-	}()
+	}
+	defer endBar()
 	replay.PrintModel(stdout, m)
 	var search *replay.PoolSearch
 	if *findPool {
 		ps, err := replay.FindPool(m, variants[0], opt)
+		endBar()
 		if err != nil {
 			return inputError(err)
 		}
@@ -138,6 +144,7 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 	}
 	before := runDirsIn(*out)
 	res, err := replay.Replay(m, variants, opt)
+	endBar()
 	if err != nil {
 		return inputError(err)
 	}
