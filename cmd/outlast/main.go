@@ -113,7 +113,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return &exitError{code: 2, err: errors.New("")}
 	}
 	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		if len(args) > 1 {
+		if len(args) > 1 && args[1] != "help" {
 			if _, ok := commands[args[1]]; !ok {
 				return unknownCommand(args[1])
 			}
@@ -171,7 +171,14 @@ Commands:
 	for _, n := range commandNames() {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprint(w, strings.TrimLeft(`
+	fmt.Fprint(w, strings.TrimPrefix(`
+
+Examples (from simulated runs to their report):
+  outlast simulate --design paired --seeds 3 --out runs/paired
+  outlast ingest --out ds runs/paired
+  outlast runs ds
+  outlast report ds --out report
+
 Run "outlast <command> --help" for a command's flags and examples.
 Every command takes -h/--help, -q/--quiet and --progress; ingest,
 simulate, report, replay, export, compare and check name what they write
