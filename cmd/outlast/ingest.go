@@ -117,6 +117,11 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 			}
 			totalRejects += len(res.Rejects)
 			runs++
+			if fs.quiet && len(res.Rejects) > 0 {
+				// The summary line is silenced, not the lines lost.
+				fmt.Fprintf(stderr, "outlast: %s: %s rejected (--lenient), kept in %s\n", res.Data.Run.Run,
+					countNoun(len(res.Rejects), "line"), filepath.Join(*out, dataset.RejectsDir, res.Data.Run.Run+".jsonl"))
+			}
 			if !fs.quiet {
 				d := res.Data
 				fmt.Fprintf(stdout, "%-24s sessions %5d  turns %7d  events %5d  engine samples %6d  rejected %d\n",
@@ -152,7 +157,7 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	if !fs.quiet {
 		fmt.Fprintf(stdout, "ingested %s into %s", countNoun(runs, "run"), *out)
 		if totalRejects > 0 {
-			fmt.Fprintf(stdout, " (%d lines rejected, kept in %s)", totalRejects, filepath.Join(*out, dataset.RejectsDir))
+			fmt.Fprintf(stdout, " (%s rejected, kept in %s)", countNoun(totalRejects, "line"), filepath.Join(*out, dataset.RejectsDir))
 		}
 		fmt.Fprintln(stdout)
 	}
