@@ -57,7 +57,7 @@ Examples:
   outlast ingest --out ds runs/paired
   outlast report ds --out out/paired
   outlast report ds --out out/paired --title "Paired, 8B" --seed 502
-  outlast report -q ds -o out/paired      # print nothing when it succeeds
+  outlast report -q ds -o out/paired      # only the warnings, on standard error
 `
 
 func runReport(stdout, stderr io.Writer, args []string) error {
