@@ -85,6 +85,11 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	if err := checkOutFile("check", *out); err != nil {
 		return err
 	}
+	opts := compare.Options{By: *by, NoHolm: *noHolm}
+	var err error
+	if opts.Ignore, err = splitIgnore(*ignore); err != nil {
+		return err
+	}
 	var rules *check.Rules
 	switch {
 	case *rulesPath != "" && (len(where) > 0 || len(require) > 0):
@@ -101,7 +106,6 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 			return inputError(err)
 		}
 	case len(require) > 0:
-		var err error
 		if rules, err = check.FromFlags(where, require); err != nil {
 			return usageErrorf("check: %v", err)
 		}
@@ -111,10 +115,6 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	cols, err := loadColumns(fs.Args(), *by, 1, fs.readProgress(stderr))
 	if err != nil {
 		return err
-	}
-	opts := compare.Options{By: *by, NoHolm: *noHolm}
-	if *ignore != "" {
-		opts.Ignore = strings.Split(*ignore, ",")
 	}
 	rep, err := check.Evaluate(rules, cols, opts)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/outlast-dev/outlast/internal/atomicfile"
@@ -76,11 +77,12 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	opts := compare.Options{Alpha: *alpha, Confidence: *confidence, NoHolm: *noHolm, By: *by}
-	if *ignore != "" {
-		opts.Ignore = strings.Split(*ignore, ",")
+	var err error
+	if opts.Ignore, err = splitIgnore(*ignore); err != nil {
+		return err
 	}
-	if *measures != "" {
-		opts.Measures = strings.Split(*measures, ",")
+	if opts.Measures, err = splitMeasures(*measures); err != nil {
+		return err
 	}
 	switch *format {
 	case "text", "csv", "json", "html":
@@ -243,4 +245,33 @@ func columnArg(arg string) (label, path string) {
 		return l, p
 	}
 	return arg, arg
+}
+
+// splitIgnore parses --ignore: comma-separated key fields, each one of
+// compare.KeyFields, checked before any dataset is read.
+func splitIgnore(v string) ([]string, error) {
+	if v == "" {
+		return nil, nil
+	}
+	fields := strings.Split(v, ",")
+	for _, f := range fields {
+		if !slices.Contains(compare.KeyFields, f) {
+			return nil, usageErrorf("--ignore: cannot ignore %q: not a key field (%s)", f, strings.Join(compare.KeyFields, ", "))
+		}
+	}
+	return fields, nil
+}
+
+// splitMeasures parses --measures: comma-separated measure ids.
+func splitMeasures(v string) ([]string, error) {
+	if v == "" {
+		return nil, nil
+	}
+	ids := strings.Split(v, ",")
+	for _, id := range ids {
+		if !slices.Contains(compare.MeasureIDs(), id) {
+			return nil, usageErrorf("--measures: unknown measure %q (want %s)", id, strings.Join(compare.MeasureIDs(), ", "))
+		}
+	}
+	return ids, nil
 }

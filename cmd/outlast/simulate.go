@@ -92,7 +92,7 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	}
 	cfg, err := sim.Defaults(*design)
 	if err != nil {
-		return usageErrorf("simulate: %v", err)
+		return usageErrorf("simulate: --design: %v", err)
 	}
 	// The design's configuration is valid: the first flag whose value
 	// makes it invalid is the one the error names.
