@@ -79,8 +79,13 @@ func checkOutFile(cmd, path string) error {
 	return nil
 }
 
-// checkOutDir returns the bad-input error of cmd's -o DIR that is a file.
+// checkOutDir returns the bad-input error of cmd's -o DIR that is a file,
+// and the usage error of "-o -", standard output to the commands that
+// write a file, which would otherwise be a directory named "-".
 func checkOutDir(cmd, path string) error {
+	if path == "-" {
+		return usageErrorf("%s: --out -: a directory, not standard output", cmd)
+	}
 	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
 		return inputError(fmt.Errorf("%s: --out %s is a file, not a directory", cmd, path))
 	}
