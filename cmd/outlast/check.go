@@ -70,7 +70,7 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	fs.Var(&where, "where", "`COLUMN=VALUE` selecting runs for the --require rule (repeatable)")
 	fs.Var(&require, "require", "`KEY=VALUE` requirement of a rule built from flags (repeatable)")
 	by := fs.String("by", "", "split one DATASET into columns by this runs `COLUMN`")
-	ignore := fs.String("ignore", "", "comma-separated key `FIELDS` to leave out of the configuration key comparisons match on: "+strings.Join(compare.KeyFields, ", "))
+	ignore := fs.String("ignore", "", "comma-separated `FIELDS` of the configuration key that runs are not matched on: "+strings.Join(compare.KeyFields, ", "))
 	noHolm := fs.Bool("no-holm", false, "comparison rules use raw p-values instead of Holm-adjusted ones")
 	out := fs.out("output `FILE`; \"-\" or none: standard output")
 	format := fs.String("format", check.FormatText, "output `FORMAT`: text, json (every verdict with its numbers) or markdown (for a CI job's summary page)")

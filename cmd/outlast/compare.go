@@ -56,7 +56,7 @@ Examples:
 func runCompare(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("compare", compareHelp)
 	by := fs.String("by", "", "split one DATASET into columns by this runs `COLUMN`")
-	ignore := fs.String("ignore", "", "comma-separated key `FIELDS` to leave out of the configuration key comparisons match on: "+strings.Join(compare.KeyFields, ", "))
+	ignore := fs.String("ignore", "", "comma-separated `FIELDS` of the configuration key that runs are not matched on: "+strings.Join(compare.KeyFields, ", "))
 	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance `LEVEL`, in (0, 1)")
 	confidence := fs.Float64("confidence", compare.DefaultConfidence, "confidence `LEVEL` of the intervals, in (0, 1)")
 	noHolm := fs.Bool("no-holm", false, "report raw p-values instead of Holm-adjusted ones")

@@ -31,7 +31,7 @@ var commands = map[string]command{}
 type exitError struct {
 	code int
 	err  error
-	// usage marks an error in how outlast was called: run ends its
+	// usage marks an error in how outlast was called: dispatch ends its
 	// message with where to read how to call the command.
 	usage bool
 }
@@ -42,7 +42,7 @@ func (e *exitError) Unwrap() error { return e.err }
 // errHelp ends a command after its help was printed, with exit status 0.
 var errHelp = &exitError{code: 0, err: errors.New("")}
 
-// usageErrorf is an error in how outlast was called (exit status 2); run
+// usageErrorf is an error in how outlast was called (exit status 2); dispatch
 // adds the hint "(see outlast COMMAND --help)".
 func usageErrorf(format string, args ...any) error {
 	return &exitError{code: 2, err: fmt.Errorf(format, args...), usage: true}
