@@ -39,7 +39,7 @@ Examples:
 func runExport(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("export", exportHelp)
 	table := fs.String("table", "", "`TABLE` to export (required): "+strings.Join(schema.Tables, ", "))
-	format := fs.String("format", "csv", "output `FORMAT`: csv or arrow")
+	format := fs.String("format", "csv", "output `FORMAT`: csv or arrow (feather is arrow too)")
 	out := fs.out("output `FILE`; \"-\" or none: standard output")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
