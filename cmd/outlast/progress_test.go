@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/outlast-dev/outlast/internal/slowtest"
 )
 
 // TestProgressPastItsCount draws a terminal bar for more steps than it was
@@ -27,6 +29,7 @@ func TestProgressPastItsCount(t *testing.T) {
 // results are printed, so that no line of them starts after the bar's
 // text.
 func TestReplayClearsItsBar(t *testing.T) {
+	slowtest.SkipUnderRace(t, "simulates and replays a run")
 	dir := t.TempDir()
 	sim, ds := filepath.Join(dir, "sim"), filepath.Join(dir, "ds")
 	mustRunOutlast(t, "simulate", "-q", "--design", "paired", "--duration", "20m", "--burst", "none", "-o", sim)
