@@ -183,6 +183,9 @@ func loadColumns(args []string, by string, least int, p readProgress) ([]compare
 func loadFactsColumns(args []string, by string, least int, p readProgress) ([]compare.FactsColumn, error) {
 	read := func(root string) ([]*compare.Facts, error) {
 		var facts []*compare.Facts
+		if err := datasetDir(root); err != nil {
+			return nil, err
+		}
 		tick, done := p(root)
 		defer done()
 		err := dataset.EachWith(root, func(d *schema.RunData) (*compare.Facts, error) { return compare.FactsOf(d), nil },

@@ -63,6 +63,9 @@ func runExport(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	root := fs.Arg(0)
+	if err := datasetDir(root); err != nil {
+		return err
+	}
 	if _, err := dataset.Runs(root); err != nil {
 		return inputError(err)
 	}

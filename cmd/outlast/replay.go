@@ -91,6 +91,9 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 	if err := checkOutDir("replay", *out); err != nil {
 		return err
 	}
+	if err := datasetDir(fs.Arg(0)); err != nil {
+		return err
+	}
 	m, err := replay.Load(fs.Arg(0), *run)
 	if err != nil {
 		return inputError(err)
