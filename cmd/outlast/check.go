@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/outlast-dev/outlast/internal/atomicfile"
+
 	"github.com/outlast-dev/outlast/compare"
 	"github.com/outlast-dev/outlast/compare/check"
 )
@@ -36,6 +38,7 @@ A rules file:
       compare: {baseline: A, candidate: B}
       require: {collapse_rate_not_worse: true, alpha: 0.05}
 
+-o FILE writes them to FILE instead of standard output (as compare's -o).
 --format json prints the same verdicts as one JSON object (pass, passed,
 failed, and each rule's details with the measure, value, limit, p-value and
 runs behind them); --format markdown prints them for a CI job's summary page
@@ -57,18 +60,20 @@ Examples:
   outlast check --where design=prevention --require persistent_runs=0 ds
   outlast check --require collapse_rate_not_worse=true old=ds-0.8 new=ds-0.9
   outlast check --rules ci.yaml --format markdown A=ds-main B=ds-pr >> "$GITHUB_STEP_SUMMARY"
+  outlast check --rules ci.yaml --format json -o verdict.json A=ds-main B=ds-pr
 `
 
 func runCheck(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("check", checkHelp)
-	rulesPath := fs.String("rules", "", "YAML rules file")
+	rulesPath := fs.String("rules", "", "the YAML rules `FILE`")
 	var where, require repeatedFlag
-	fs.Var(&where, "where", "COLUMN=VALUE selecting runs for the --require rule (repeatable)")
-	fs.Var(&require, "require", "KEY=VALUE requirement of a rule built from flags (repeatable)")
-	by := fs.String("by", "", "split one DATASET into columns by this runs column")
-	ignore := fs.String("ignore", "", "comma-separated key fields comparisons do not match on")
+	fs.Var(&where, "where", "`COLUMN=VALUE` selecting runs for the --require rule (repeatable)")
+	fs.Var(&require, "require", "`KEY=VALUE` requirement of a rule built from flags (repeatable)")
+	by := fs.String("by", "", "split one DATASET into columns by this runs `COLUMN`")
+	ignore := fs.String("ignore", "", "comma-separated `FIELDS` of the configuration key that runs are not matched on: "+strings.Join(compare.KeyFields, ", "))
 	noHolm := fs.Bool("no-holm", false, "comparison rules use raw p-values instead of Holm-adjusted ones")
-	format := fs.String("format", check.FormatText, "output: text, json (every verdict with its numbers) or markdown (for a CI job's summary page)")
+	out := fs.out("output `FILE`; \"-\" or none: standard output")
+	format := fs.String("format", check.FormatText, "output `FORMAT`: text, json (every verdict with its numbers) or markdown (for a CI job's summary page)")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
@@ -77,11 +82,22 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	default:
 		return usageErrorf("check: --format %q: want text, json or markdown", *format)
 	}
+	if err := checkOutFile("check", *out); err != nil {
+		return err
+	}
+	opts := compare.Options{By: *by, NoHolm: *noHolm}
+	var err error
+	if opts.Ignore, err = splitIgnore(*ignore); err != nil {
+		return err
+	}
 	var rules *check.Rules
 	switch {
 	case *rulesPath != "" && (len(where) > 0 || len(require) > 0):
 		return usageErrorf("check: give --rules or --where/--require, not both")
 	case *rulesPath != "":
+		if err := mustExist("check: --rules ", *rulesPath); err != nil {
+			return err
+		}
 		data, err := os.ReadFile(*rulesPath)
 		if err != nil {
 			return inputError(err)
@@ -90,27 +106,26 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 			return inputError(err)
 		}
 	case len(require) > 0:
-		var err error
 		if rules, err = check.FromFlags(where, require); err != nil {
 			return usageErrorf("check: %v", err)
 		}
 	default:
-		return usageErrorf("check needs --rules FILE or --require KEY=VALUE (see outlast check --help)")
+		return usageErrorf("check needs --rules FILE or --require KEY=VALUE")
 	}
 	cols, err := loadColumns(fs.Args(), *by, 1, fs.readProgress(stderr))
 	if err != nil {
 		return err
-	}
-	opts := compare.Options{By: *by, NoHolm: *noHolm}
-	if *ignore != "" {
-		opts.Ignore = strings.Split(*ignore, ",")
 	}
 	rep, err := check.Evaluate(rules, cols, opts)
 	if err != nil {
 		return inputError(err)
 	}
 	// The writers buffer their output and report a failed write.
-	if err := rep.Write(stdout, *format); err != nil {
+	if *out == "" || *out == "-" {
+		if err := rep.Write(stdout, *format); err != nil {
+			return err
+		}
+	} else if err := atomicfile.Write(*out, func(w io.Writer) error { return rep.Write(w, *format) }); err != nil {
 		return err
 	}
 	if n := rep.Failed(); n > 0 {
@@ -119,9 +134,13 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	return nil
 }
 
-func countNoun(n int, what string) string {
+// countNoun returns "1 run", "2 runs": n and what, plural but for 1.
+func countNoun(n int, what string) string { return countNouns(n, what, what+"s") }
+
+// countNouns is countNoun for a noun whose plural is not one+"s".
+func countNouns(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + what
+		return "1 " + one
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/outlast-dev/outlast/internal/atomicfile"
@@ -54,33 +55,42 @@ Examples:
 
 func runCompare(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("compare", compareHelp)
-	by := fs.String("by", "", "split one DATASET into columns by this runs column")
-	ignore := fs.String("ignore", "", "comma-separated key fields to leave out of the configuration key: "+strings.Join(compare.KeyFields, ", "))
-	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level")
-	confidence := fs.Float64("confidence", compare.DefaultConfidence, "confidence level of the intervals")
+	by := fs.String("by", "", "split one DATASET into columns by this runs `COLUMN`")
+	ignore := fs.String("ignore", "", "comma-separated `FIELDS` of the configuration key that runs are not matched on: "+strings.Join(compare.KeyFields, ", "))
+	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance `LEVEL`, in (0, 1)")
+	confidence := fs.Float64("confidence", compare.DefaultConfidence, "confidence `LEVEL` of the intervals, in (0, 1)")
 	noHolm := fs.Bool("no-holm", false, "report raw p-values instead of Holm-adjusted ones")
-	measures := fs.String("measures", "", "comma-separated measures to show (default all): "+strings.Join(compare.MeasureIDs(), ", "))
-	format := fs.String("format", "text", "output format: text, csv, json or html")
-	out := fs.out("output `FILE` (default: standard output)")
+	measures := fs.String("measures", "", "comma-separated `MEASURES` to show (default all): "+strings.Join(compare.MeasureIDs(), ", "))
+	format := fs.String("format", "text", "output `FORMAT`: text, csv, json or html")
+	out := fs.out("output `FILE`; \"-\" or none: standard output")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	// compare.Options reads 0 as "the default", so a level given as 0 is
 	// refused here, where it is known to have been given.
-	if !(*alpha > 0 && *alpha < 1) || !(*confidence > 0 && *confidence < 1) {
-		return usageErrorf("compare: --alpha %g, --confidence %g: each must be in (0, 1)", *alpha, *confidence)
+	for _, l := range []struct {
+		name  string
+		level float64
+	}{{"alpha", *alpha}, {"confidence", *confidence}} {
+		if !(l.level > 0 && l.level < 1) {
+			return usageErrorf("compare: --%s %g: want a level in (0, 1)", l.name, l.level)
+		}
 	}
 	opts := compare.Options{Alpha: *alpha, Confidence: *confidence, NoHolm: *noHolm, By: *by}
-	if *ignore != "" {
-		opts.Ignore = strings.Split(*ignore, ",")
+	var err error
+	if opts.Ignore, err = splitIgnore(*ignore); err != nil {
+		return err
 	}
-	if *measures != "" {
-		opts.Measures = strings.Split(*measures, ",")
+	if opts.Measures, err = splitMeasures(*measures); err != nil {
+		return err
 	}
 	switch *format {
 	case "text", "csv", "json", "html":
 	default:
 		return usageErrorf("compare: --format %q: want text, csv, json or html", *format)
+	}
+	if err := checkOutFile("compare", *out); err != nil {
+		return err
 	}
 	if *format != "html" {
 		// Runs are summarized as they are read (compared); html holds
@@ -173,6 +183,9 @@ func loadColumns(args []string, by string, least int, p readProgress) ([]compare
 func loadFactsColumns(args []string, by string, least int, p readProgress) ([]compare.FactsColumn, error) {
 	read := func(root string) ([]*compare.Facts, error) {
 		var facts []*compare.Facts
+		if err := datasetDir(root); err != nil {
+			return nil, err
+		}
 		tick, done := p(root)
 		defer done()
 		err := dataset.EachWith(root, func(d *schema.RunData) (*compare.Facts, error) { return compare.FactsOf(d), nil },
@@ -208,7 +221,10 @@ func columnsOf[R, C any](args []string, by string, least int, read func(string) 
 		return cols, nil
 	}
 	if len(args) < least {
-		return nil, usageErrorf("need at least %d datasets, or --by COLUMN and one (see --help)", least)
+		if least == 1 {
+			return nil, usageErrorf("need a DATASET, or --by COLUMN and one")
+		}
+		return nil, usageErrorf("need at least %d datasets, or --by COLUMN and one", least)
 	}
 	cols := make([]C, 0, len(args))
 	for _, a := range args {
@@ -232,4 +248,33 @@ func columnArg(arg string) (label, path string) {
 		return l, p
 	}
 	return arg, arg
+}
+
+// splitIgnore parses --ignore: comma-separated key fields, each one of
+// compare.KeyFields, checked before any dataset is read.
+func splitIgnore(v string) ([]string, error) {
+	if v == "" {
+		return nil, nil
+	}
+	fields := strings.Split(v, ",")
+	for _, f := range fields {
+		if !slices.Contains(compare.KeyFields, f) {
+			return nil, usageErrorf("--ignore: cannot ignore %q: not a key field (%s)", f, strings.Join(compare.KeyFields, ", "))
+		}
+	}
+	return fields, nil
+}
+
+// splitMeasures parses --measures: comma-separated measure ids.
+func splitMeasures(v string) ([]string, error) {
+	if v == "" {
+		return nil, nil
+	}
+	ids := strings.Split(v, ",")
+	for _, id := range ids {
+		if !slices.Contains(compare.MeasureIDs(), id) {
+			return nil, usageErrorf("--measures: unknown measure %q (want %s)", id, strings.Join(compare.MeasureIDs(), ", "))
+		}
+	}
+	return ids, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/outlast-dev/outlast/internal/atomicfile"
@@ -25,6 +26,10 @@ pyarrow.feather.read_table("turns.arrow").
 
 Tables: ` + "runs, sessions, turns, events, engine" + `
 
+The runs are read and written one at a time. With -o FILE the file appears
+only once every run was read; to standard output a run that cannot be read
+(exit status 2) comes after the rows of those before it, already written.
+
 Examples:
   outlast export ds --table turns > turns.csv
   outlast export ds --table engine --format arrow --out engine.arrow
@@ -33,14 +38,14 @@ Examples:
 
 func runExport(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("export", exportHelp)
-	table := fs.String("table", "", "table to export: "+strings.Join(schema.Tables, ", "))
-	format := fs.String("format", "csv", "csv or arrow")
-	out := fs.out("output `FILE` (default: standard output)")
+	table := fs.String("table", "", "`TABLE` to export (required): "+strings.Join(schema.Tables, ", "))
+	format := fs.String("format", "csv", "output `FORMAT`: csv or arrow (feather is arrow too)")
+	out := fs.out("output `FILE`; \"-\" or none: standard output")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 || *table == "" {
-		return usageErrorf("export needs one DATASET and --table (see outlast export --help)")
+		return usageErrorf("export needs one DATASET and --table")
 	}
 	var newWriter func(io.Writer, string) (*export.Writer, error)
 	switch *format {
@@ -51,21 +56,32 @@ func runExport(stdout, stderr io.Writer, args []string) error {
 	default:
 		return usageErrorf("export: --format %q: want csv or arrow", *format)
 	}
-	if _, err := export.Rows(*table, nil); err != nil {
-		return usageErrorf("export: %v", err)
+	if !slices.Contains(schema.Tables, *table) {
+		return usageErrorf("export: --table %q: want %s", *table, strings.Join(schema.Tables, ", "))
+	}
+	if err := checkOutFile("export", *out); err != nil {
+		return err
 	}
 	root := fs.Arg(0)
+	if err := datasetDir(root); err != nil {
+		return err
+	}
 	if _, err := dataset.Runs(root); err != nil {
 		return inputError(err)
 	}
 	// The runs are read and written one at a time, so that memory does not
-	// grow with the dataset.
+	// grow with the dataset. Rows written to a terminal would be drawn
+	// among the bar's redraws: there is no bar then.
+	progress := fs.readProgress(stderr)
+	if (*out == "" || *out == "-") && isTerminal(stdout) {
+		progress = noProgress
+	}
 	write := func(w io.Writer) error {
 		tw, err := newWriter(w, *table)
 		if err != nil {
 			return err
 		}
-		err = fs.readProgress(stderr).each(root, func(d *schema.RunData) error {
+		err = progress.each(root, func(d *schema.RunData) error {
 			if err := tw.Write(d); err != nil {
 				return writeError{err}
 			}

@@ -5,13 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
 )
 
 // commonHelp documents the flags every command takes. It is printed at the
-// end of every command's --help; README.md says the same once.
+// end of every command's --help; README.md says the same once. -o/--out,
+// which seven commands take, is listed in their Flags, so that no help lists
+// a flag its command refuses.
 const commonHelp = `Common flags (every command):
   -h, --help        print this help, with examples, and exit 0
   -q, --quiet       print no summaries, notes or progress; the data a command
@@ -20,9 +23,6 @@ const commonHelp = `Common flags (every command):
   --progress WHEN   progress bar on standard error: auto (when standard error
                     is a terminal; the default), always (also when it is not:
                     one plain line per step), never
-  -o, --out PATH    what a command writes (ingest, export, simulate, report,
-                    compare; see its Flags); for export and compare "-",
-                    like no --out, is standard output
 
 Exit status: 0 ok, 1 a finding (a failed check), 2 bad input or usage.
 `
@@ -86,7 +86,7 @@ func (f *cmdFlags) parse(stdout io.Writer, args []string) error {
 			return errHelp
 		}
 		if err != nil {
-			return usageErrorf("%s: %v (see outlast %s --help)", f.Name(), err, f.Name())
+			return usageErrorf("%s: %s", f.Name(), f.flagError(err))
 		}
 		if f.NArg() == 0 {
 			break
@@ -145,7 +145,9 @@ func (f *cmdFlags) printHelp() {
 		}
 		fmt.Fprintf(w, "  %s\n", name)
 		usage = strings.ReplaceAll(usage, "\n", "\n        ")
-		if d := fl.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {
+		// A flag whose text states its default (the design's, all) is
+		// not given a second, contradicting one (--flush's -1).
+		if d := fl.DefValue; d != "" && d != "false" && d != "0" && d != "[]" && !strings.Contains(usage, "default") {
 			if typ == "string" {
 				d = fmt.Sprintf("%q", d)
 			}
@@ -154,4 +156,50 @@ func (f *cmdFlags) printHelp() {
 		fmt.Fprintf(w, "        %s\n", usage)
 	}
 	fmt.Fprint(w, "\n"+commonHelp)
+}
+
+// The messages of package flag, which spell every flag "-name".
+var (
+	undefinedRE = regexp.MustCompile(`^flag provided but not defined: -(.*)$`)
+	noValueRE   = regexp.MustCompile(`^flag needs an argument: -(.*)$`)
+	badValueRE  = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-([^:]*): `)
+)
+
+// flagError rewrites an error of package flag in the spelling the help
+// uses (--name, -o) and says what a numeric flag wants.
+func (f *cmdFlags) flagError(err error) string {
+	msg := err.Error()
+	if m := undefinedRE.FindStringSubmatch(msg); m != nil {
+		return "unknown flag " + dashed(m[1])
+	}
+	if m := noValueRE.FindStringSubmatch(msg); m != nil {
+		return dashed(m[1]) + " needs a value"
+	}
+	if m := badValueRE.FindStringSubmatch(msg); m != nil {
+		want := "a valid value"
+		if fl := f.Lookup(m[2]); fl != nil {
+			if g, ok := fl.Value.(flag.Getter); ok {
+				switch g.Get().(type) {
+				case float64:
+					want = "a number"
+				case int, int64:
+					want = "a whole number"
+				case uint, uint64:
+					want = "a whole number ≥ 0"
+				case bool:
+					want = "true or false"
+				}
+			}
+		}
+		return dashed(m[2]) + " " + m[1] + ": want " + want
+	}
+	return msg
+}
+
+// dashed spells a flag's name as the help does: -o, --out.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ func TestCommonFlags(t *testing.T) {
 			// "help" is no dataset and no run directory: each command then
 			// fails on its input or its own required flags, not on ours.
 			exitCode(run(io.Discard, &stderr, append(append([]string{name}, flags...), "help")), &stderr)
-			if s := stderr.String(); strings.Contains(s, "flag provided but not defined") || strings.Contains(s, "--progress") {
+			if s := stderr.String(); strings.Contains(s, "unknown flag") || strings.Contains(s, "--progress") {
 				t.Errorf("outlast %s %s: common flag refused: %s", name, strings.Join(flags, " "), s)
 			}
 		}
@@ -66,12 +67,40 @@ func TestHelpFlagsListed(t *testing.T) {
 	}
 	_, own, _ := strings.Cut(stdout.String(), "\nFlags:\n")
 	own, _, _ = strings.Cut(own, "\nCommon flags")
-	for _, want := range []string{"  --format string\n", "  -o, --out FILE\n", "  --table string\n"} {
+	for _, want := range []string{"  --format FORMAT\n", "  -o, --out FILE\n", "  --table TABLE\n"} {
 		if strings.Count(own, want) != 1 {
 			t.Errorf("export --help lists %q %d times, want once:\n%s", want, strings.Count(own, want), own)
 		}
 	}
 	if strings.Contains(own, "quiet") || strings.Contains(own, "  -o FILE") {
 		t.Errorf("export --help lists a common flag or an alias among its own flags:\n%s", own)
+	}
+}
+
+// TestHelpListsOnlyTakenFlags checks that every flag a command's --help
+// lists, its own or a common one, is one the command takes (runs once
+// listed -o/--out, which it refuses), and that each is shown with what its
+// value is, not Go's "value", and no default the flag's text contradicts.
+func TestHelpListsOnlyTakenFlags(t *testing.T) {
+	listed := regexp.MustCompile(`(?m)^  (?:-[a-z], )?--([a-z-]+)(?: (\S+))?`)
+	for _, name := range commandNames() {
+		var stdout bytes.Buffer
+		if err := run(&stdout, io.Discard, []string{name, "--help"}); exitCode(err, io.Discard) != 0 {
+			t.Fatal(err)
+		}
+		help := stdout.String()
+		if strings.Contains(help, "(default -1)") {
+			t.Errorf("outlast %s --help shows a sentinel default -1:\n%s", name, help)
+		}
+		for _, m := range listed.FindAllStringSubmatch(help, -1) {
+			if m[2] == "value" {
+				t.Errorf("outlast %s --help: --%s takes a %q", name, m[1], m[2])
+			}
+			var stderr bytes.Buffer
+			exitCode(run(io.Discard, &stderr, []string{name, "--" + m[1]}), &stderr)
+			if strings.Contains(stderr.String(), "unknown flag") {
+				t.Errorf("outlast %s --help lists --%s, which it refuses: %s", name, m[1], stderr.String())
+			}
+		}
 	}
 }

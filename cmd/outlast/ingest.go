@@ -52,13 +52,19 @@ Examples:
 
 func runIngest(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("ingest", ingestHelp)
-	out := fs.out("`DATASET` directory to write (created if needed)")
+	out := fs.out("`DATASET` directory to write (created if needed; required)")
 	lenient := fs.Bool("lenient", false, "keep going past bad lines, keeping them under DATASET/_rejects/")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
 		return usageErrorf("ingest needs --out DATASET and at least one RUN_DIR")
+	}
+	if err := checkOutDir("ingest", *out); err != nil {
+		return err
+	}
+	if err := mustExist("ingest: ", fs.Args()...); err != nil {
+		return err
 	}
 	defer collectNear(ingestMemoryLimit)()
 	dirs, err := campaign.RunDirs(fs.Args())
@@ -111,6 +117,11 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 			}
 			totalRejects += len(res.Rejects)
 			runs++
+			if fs.quiet && len(res.Rejects) > 0 {
+				// The summary line is silenced, not the lines lost.
+				fmt.Fprintf(stderr, "outlast: %s: %s rejected (--lenient), kept in %s\n", res.Data.Run.Run,
+					countNoun(len(res.Rejects), "line"), filepath.Join(*out, dataset.RejectsDir, res.Data.Run.Run+".jsonl"))
+			}
 			if !fs.quiet {
 				d := res.Data
 				fmt.Fprintf(stdout, "%-24s sessions %5d  turns %7d  events %5d  engine samples %6d  rejected %d\n",
@@ -144,9 +155,9 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	}
 	committed = true
 	if !fs.quiet {
-		fmt.Fprintf(stdout, "ingested %d runs into %s", runs, *out)
+		fmt.Fprintf(stdout, "ingested %s into %s", countNoun(runs, "run"), *out)
 		if totalRejects > 0 {
-			fmt.Fprintf(stdout, " (%d lines rejected, kept in %s)", totalRejects, filepath.Join(*out, dataset.RejectsDir))
+			fmt.Fprintf(stdout, " (%s rejected, kept in %s)", countNoun(totalRejects, "line"), filepath.Join(*out, dataset.RejectsDir))
 		}
 		fmt.Fprintln(stdout)
 	}

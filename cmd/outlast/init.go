@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/outlast-dev/outlast/ingest/manifest"
@@ -37,15 +38,21 @@ Examples:
 
 func runInit(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("init", initHelp)
-	engineLog := fs.String("engine-log", "", "the engine log, a file inside DIR (default engine.log when there is one)")
-	metrics := fs.String("metrics", "", "the metrics scrapes, a file inside DIR (default metrics.prom when there is one)")
+	engineLog := fs.String("engine-log", "", "the engine log, a `FILE` inside DIR (default engine.log when there is one)")
+	metrics := fs.String("metrics", "", "the metrics scrapes, a `FILE` inside DIR (default metrics.prom when there is one)")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageErrorf("init needs one run directory DIR (see outlast init --help)")
+		return usageErrorf("init needs one run directory DIR")
 	}
 	dir := fs.Arg(0)
+	if err := mustExist("init: ", dir); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return inputError(fmt.Errorf("init: %s is a file, not a run directory", dir))
+	}
 	f, err := runinit.Init(dir, runinit.Options{EngineLog: *engineLog, Metrics: *metrics})
 	if err != nil {
 		return inputError(err)

@@ -14,7 +14,10 @@ import (
 // TestMain lets the scripts run outlast in-process as a command.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"outlast": func() { os.Exit(exitCode(run(os.Stdout, os.Stderr, os.Args[1:]), os.Stderr)) },
+		"outlast": func() {
+			keepWritingPastClosedPipe()
+			os.Exit(exitCode(run(os.Stdout, os.Stderr, os.Args[1:]), os.Stderr))
+		},
 	})
 }
 

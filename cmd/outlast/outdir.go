@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,4 +46,48 @@ func warnStale(stderr io.Writer, cmd, dir string, before map[string]bool, writte
 	}
 	fmt.Fprintf(stderr, "outlast: %s: warning: %s also holds %d run director%s this command did not write (%s), from an earlier one: an ingest of %s would mix them with these; use another --out, or remove them\n",
 		cmd, dir, len(stale), map[bool]string{true: "y", false: "ies"}[len(stale) == 1], strings.Join(shown, ", "), dir)
+}
+
+// mustExist returns the bad-input error "prefixPATH does not exist" for the
+// first of paths that does not exist, in the words a user gave it, rather
+// than the system call's ("stat PATH: no such file or directory").
+func mustExist(prefix string, paths ...string) error {
+	for _, p := range paths {
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			return inputError(fmt.Errorf("%s%s does not exist", prefix, p))
+		}
+	}
+	return nil
+}
+
+// checkOutFile returns the bad-input error of cmd's -o FILE whose
+// directory is not there, before any work is done and in the words the
+// user gave (the write would otherwise fail at the end, naming the
+// temporary file it writes first). "" and "-" are standard output.
+func checkOutFile(cmd, path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return inputError(fmt.Errorf("%s: --out %s: directory %s does not exist", cmd, path, dir))
+	case err == nil && !fi.IsDir():
+		return inputError(fmt.Errorf("%s: --out %s: %s is not a directory", cmd, path, dir))
+	}
+	return nil
+}
+
+// checkOutDir returns the bad-input error of cmd's -o DIR that is a file,
+// and the usage error of "-o -", standard output to the commands that
+// write a file, which would otherwise be a directory named "-".
+func checkOutDir(cmd, path string) error {
+	if path == "-" {
+		return usageErrorf("%s: --out -: a directory, not standard output", cmd)
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		return inputError(fmt.Errorf("%s: --out %s is a file, not a directory", cmd, path))
+	}
+	return nil
 }

@@ -25,12 +25,15 @@ type progress struct {
 // newProgress returns the progress of n steps on w in mode auto, always or
 // never (the values of --progress).
 func newProgress(w io.Writer, label string, n int, mode string) *progress {
-	tty := false
-	if f, ok := w.(*os.File); ok {
-		tty = term.IsTerminal(int(f.Fd()))
-	}
+	tty := isTerminal(w)
 	on := n >= 2 && (mode == "always" || mode == "auto" && tty)
 	return &progress{w: w, label: label, n: n, tty: tty, on: on}
+}
+
+// isTerminal reports whether w is a terminal; a test replaces it.
+var isTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func (p *progress) step(i int, what string) {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/outlast-dev/outlast/dataset"
@@ -32,7 +34,20 @@ func noProgress(string) (func(string), func()) { return func(string) {}, func() 
 
 // each is dataset.Each with the progress of p.
 func (p readProgress) each(root string, fn func(*schema.RunData) error, opts ...dataset.ReadOption) error {
+	if err := datasetDir(root); err != nil {
+		return err
+	}
 	tick, done := p(root)
 	defer done()
 	return dataset.Each(root, func(d *schema.RunData) error { tick(d.Run.Run); return fn(d) }, opts...)
+}
+
+// datasetDir returns the bad-input error of a DATASET argument that is a
+// file, in the words of the dataset's own errors ("dataset: ds does not
+// exist") rather than the system call's ("open ds: not a directory").
+func datasetDir(root string) error {
+	if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
+		return inputError(fmt.Errorf("dataset: %s is a file, not a dataset directory", root))
+	}
+	return nil
 }

@@ -72,21 +72,27 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("replay", strings.Replace(replayHelp, "KINDS", strings.Join(sim.ControlKinds, ", "), 1))
 	run := fs.String("run", "", "the observed `RUN` to replay (required)")
 	out := fs.out("`DIR` to write the replayed run directories to (required)")
-	seeds := fs.Int("seeds", 16, "seeds per variant: seed 1 replays the trace, the others resample it")
+	seeds := fs.Int("seeds", 16, "`N` seeds per variant: seed 1 replays the trace, the others resample it")
 	findPool := fs.Bool("find-pool", false, "search for the smallest KV pool at which 90% of the as-is seeds stay healthy")
 	var given [][2]string
-	fs.Var(variantFlag{"pool", &given}, "pool", "a variant with this KV pool: tokens, or Nx times the run's")
-	fs.Var(variantFlag{"control", &given}, "control", "a variant under controller KIND@SECONDS; KIND: "+strings.Join(sim.ControlKinds, ", "))
-	fs.Var(variantFlag{"arrival-scale", &given}, "arrival-scale", "a variant with X times the base arrivals, X in (0, 100]")
-	fs.Var(variantFlag{"drop-origin", &given}, "drop-origin", "a variant without the sessions of this origin (burst: the run's twin)")
+	fs.Var(variantFlag{"pool", &given}, "pool", "a variant with this KV pool: `TOKENS|Nx`, tokens or N times the run's")
+	fs.Var(variantFlag{"control", &given}, "control", "a variant under a controller from a time: `KIND@SECONDS`; KIND: "+strings.Join(sim.ControlKinds, ", "))
+	fs.Var(variantFlag{"arrival-scale", &given}, "arrival-scale", "a variant with `X` times the base arrivals, X in (0, 100]")
+	fs.Var(variantFlag{"drop-origin", &given}, "drop-origin", "a variant without the sessions of this `ORIGIN` (burst: the run's twin)")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 || *run == "" || *out == "" {
-		return usageErrorf("replay needs one DATASET, --run NAME and --out DIR (see outlast replay --help)")
+		return usageErrorf("replay needs one DATASET, --run NAME and --out DIR")
 	}
 	if *seeds < 1 || *seeds > replay.MaxSeeds {
 		return usageErrorf("replay: --seeds %d: want 1 to %d", *seeds, replay.MaxSeeds)
+	}
+	if err := checkOutDir("replay", *out); err != nil {
+		return err
+	}
+	if err := datasetDir(fs.Arg(0)); err != nil {
+		return err
 	}
 	m, err := replay.Load(fs.Arg(0), *run)
 	if err != nil {
@@ -109,22 +115,28 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 		variants = append(variants, v)
 	}
 	opt := replay.Options{Seeds: *seeds, Out: *out, Read: readRunDir}
+	// The pool search and the replay each draw a bar, cleared before
+	// their results are printed: on a terminal, standard output shares
+	// the bar's line.
 	var bar *progress
 	opt.Progress = func(done, total int, run string) {
 		if bar == nil || bar.n != total {
 			bar = fs.bar(stderr, "replay", total)
 		}
-		bar.step(done-1, run)
+		bar.stepDone(done, run)
 	}
-	defer func() {
+	endBar := func() {
 		if bar != nil {
 			bar.done()
+			bar = nil
 		}
-	}()
+	}
+	defer endBar()
 	replay.PrintModel(stdout, m)
 	var search *replay.PoolSearch
 	if *findPool {
 		ps, err := replay.FindPool(m, variants[0], opt)
+		endBar()
 		if err != nil {
 			return inputError(err)
 		}
@@ -135,6 +147,7 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 	}
 	before := runDirsIn(*out)
 	res, err := replay.Replay(m, variants, opt)
+	endBar()
 	if err != nil {
 		return inputError(err)
 	}
@@ -163,7 +176,8 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	if !fs.quiet {
-		fmt.Fprintf(stdout, "wrote %d run directories (%d variants × %d seeds) into %s\n", len(res)*(*seeds), len(res), *seeds, *out)
+		fmt.Fprintf(stdout, "wrote %s (%s × %s) into %s\n", countNouns(len(res)*(*seeds), "run directory", "run directories"),
+			countNoun(len(res), "variant"), countNoun(*seeds, "seed"), *out)
 	}
 	return nil
 }

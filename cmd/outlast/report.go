@@ -57,19 +57,22 @@ Examples:
   outlast ingest --out ds runs/paired
   outlast report ds --out out/paired
   outlast report ds --out out/paired --title "Paired, 8B" --seed 502
-  outlast report -q ds -o out/paired      # print nothing when it succeeds
+  outlast report -q ds -o out/paired      # only the warnings, on standard error
 `
 
 func runReport(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("report", reportHelp)
 	out := fs.out("output `DIR` (created if needed; an earlier report in it is replaced)")
-	title := fs.String("title", "", "report title (default \"outlast report: DATASET\")")
-	seed := fs.Int64("seed", 0, "seed of the single-seed figures (Figures 1, 4, 5); default: each experiment's most telling (a paired design's first pair in which only the burst run degraded), else its smallest; a seed an experiment lacks is warned of")
+	title := fs.String("title", "", "report `TITLE` (default \"outlast report: DATASET\")")
+	seed := fs.Int64("seed", 0, "`SEED` of the single-seed figures (Figures 1, 4, 5); default: each experiment's most telling (a paired design's first pair in which only the burst run degraded), else its smallest; a seed an experiment lacks is warned of")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 || *out == "" {
-		return usageErrorf("report needs one DATASET and --out DIR (see outlast report --help)")
+		return usageErrorf("report needs one DATASET and --out DIR")
+	}
+	if err := checkOutDir("report", *out); err != nil {
+		return err
 	}
 	ds := fs.Arg(0)
 	defer limitMemory(reportMemoryLimit)()
@@ -98,7 +101,7 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 		return report.WriteFindings(stderr, sum, true)
 	}
 	if err := report.WriteFindings(stdout, sum, false); err != nil {
-		return err
+		return summaryError(err)
 	}
 	fmt.Fprintln(stdout, filepath.Join(*out, "index.html"))
 	return nil

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -60,23 +61,23 @@ Examples:
 // and writes its runs.
 func runSimulate(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("simulate", simulateHelp)
-	design := fs.String("design", "paired", "experiment design: "+strings.Join(sim.Designs, ", "))
-	seeds := fs.Int("seeds", 1, "number of seeds; arms of one seed share the base arrivals")
-	seed := fs.Uint64("seed", 501, "first seed")
+	design := fs.String("design", "paired", "experiment `DESIGN`: "+strings.Join(sim.Designs, ", "))
+	seeds := fs.Int("seeds", 1, "number of seeds `N`; arms of one seed share the base arrivals")
+	seed := fs.Uint64("seed", 501, "first `SEED`")
 	out := fs.out("output `DIR` (created); one run directory per arm and seed (required)")
-	duration := fs.String("duration", "", "run length, e.g. 90m or 5400 (seconds); default: the design's")
-	lambda := fs.Float64("lambda", 0, "base session arrival rate, sessions/s; default: the design's")
-	pool := fs.Int("pool", 0, "KV pool size C in tokens; default 400000")
-	burst := fs.String("burst", "", "burst as RATE@START+LEN (extra sessions/s, s, s), e.g. 0.0525@900+300; \"none\" removes it")
+	duration := fs.String("duration", "", "run length `DURATION`, e.g. 90m or 5400 (seconds); default: the design's")
+	lambda := fs.Float64("lambda", 0, "base session arrival `RATE`, sessions/s; default: the design's")
+	pool := fs.Int("pool", 0, "KV pool size C in `TOKENS`; default 400000")
+	burst := fs.String("burst", "", "burst as `RATE@START+LEN` (extra sessions/s, s, s), e.g. 0.0525@900+300; \"none\" removes it")
 	var controls repeatedFlag
-	fs.Var(&controls, "control", "controller as KIND@START (s), e.g. budgeter@1200; repeat for several arms.\n"+
+	fs.Var(&controls, "control", "controller as `KIND@START` (s), e.g. budgeter@1200; repeat for several arms.\n"+
 		"KIND: "+strings.Join(sim.ControlKinds, ", ")+".\nFor designs whose arms are controllers it replaces the arms; otherwise every arm gets it")
-	rateChange := fs.String("rate-change", "", "base rate change as RATE@START (sessions/s, s), e.g. 0.01@1200, for every arm (drain, whose arms are rates: one arm at RATE); \"none\" removes it")
-	flushAt := fs.Float64("flush", -1, "cache flush (with preemption) at this time, seconds, for every arm; default: the design's")
-	engine := fs.String("engine", "vllm", "engine to simulate and log format: vllm or sglang")
-	workload := fs.String("workload", "synthetic", "session shapes: synthetic (the design's) or trace (the embedded heterogeneous set)")
-	caching := fs.String("prefix-caching", "", "on or off; default: the design's")
-	experiment := fs.String("experiment", "", "experiment name in the manifests; default <design>-8b")
+	rateChange := fs.String("rate-change", "", "base rate change as `RATE@START` (sessions/s, s), e.g. 0.01@1200, for every arm (drain, whose arms are rates: one arm at RATE); \"none\" removes it")
+	flushAt := fs.Float64("flush", -1, "cache flush (with preemption) at this time, `SECONDS`, for every arm; default: the design's")
+	engine := fs.String("engine", "vllm", "`ENGINE` to simulate, and its log format: vllm or sglang")
+	workload := fs.String("workload", "synthetic", "session shapes `WORKLOAD`: synthetic (the design's) or trace (the embedded heterogeneous set)")
+	caching := fs.String("prefix-caching", "", "prefix caching `on|off`; default: the design's")
+	experiment := fs.String("experiment", "", "experiment `NAME` in the manifests; default <design>-8b")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
@@ -86,12 +87,36 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	if *out == "" {
 		return usageErrorf("simulate: --out DIR is required")
 	}
+	if err := checkOutDir("simulate", *out); err != nil {
+		return err
+	}
 	cfg, err := sim.Defaults(*design)
 	if err != nil {
-		return usageErrorf("simulate: %v", err)
+		return usageErrorf("simulate: --design: %v", err)
+	}
+	// The design's configuration is valid: the first flag whose value
+	// makes it invalid is the one the error names.
+	valid := func(name string) error {
+		if err := cfg.Validate(); err != nil {
+			return usageErrorf("simulate: --%s: %v", name, err)
+		}
+		return nil
+	}
+	// 0 is each flag's "the design's", so a 0 given is refused here,
+	// where it is known to have been given, rather than read as that.
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["seeds"] && *seeds < 1 {
+		return usageErrorf("simulate: --seeds %d: want 1 or more", *seeds)
 	}
 	cfg.FirstSeed, cfg.Seeds = *seed, *seeds
+	if err := valid("seeds"); err != nil {
+		return err
+	}
 	cfg.Engine = *engine
+	if err := valid("engine"); err != nil {
+		return err
+	}
 	if *experiment != "" {
 		cfg.Experiment = *experiment
 	}
@@ -101,22 +126,30 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 			return usageErrorf("simulate: --duration: %v", err)
 		}
 		cfg.DurationS = d
+		if err := valid("duration"); err != nil {
+			return err
+		}
 	}
-	// 0 is each flag's "the design's", so a 0 given is refused here,
-	// where it is known to have been given, rather than read as that.
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if given["lambda"] && !(*lambda > 0) {
 		return usageErrorf("simulate: --lambda %g: want a rate > 0 sessions/s", *lambda)
 	}
 	if *lambda > 0 {
 		cfg.SetLambda(*lambda)
+		if err := valid("lambda"); err != nil {
+			return err
+		}
+	}
+	if given["flush"] && !(*flushAt >= 0 && !math.IsInf(*flushAt, 1)) {
+		return usageErrorf("simulate: --flush %g: want a time ≥ 0 seconds", *flushAt)
 	}
 	if given["pool"] && *pool <= 0 {
 		return usageErrorf("simulate: --pool %d: want a KV pool > 0 tokens", *pool)
 	}
 	if *pool != 0 {
 		cfg.PoolTokens = *pool
+		if err := valid("pool"); err != nil {
+			return err
+		}
 	}
 	switch *caching {
 	case "":
@@ -131,6 +164,9 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	case "synthetic":
 	case "trace":
 		cfg.UseTraceShapes()
+		if err := valid("workload"); err != nil {
+			return err
+		}
 	default:
 		return usageErrorf("simulate: --workload: want synthetic or trace")
 	}
@@ -138,14 +174,23 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 		return usageErrorf("simulate: --burst: %v", err)
 	} else if set {
 		cfg.SetBurst(b)
+		if err := valid("burst"); err != nil {
+			return err
+		}
 	}
 	if rc, set, err := parseOrNone(*rateChange, sim.ParseRateChange); err != nil {
 		return usageErrorf("simulate: --rate-change: %v", err)
 	} else if set {
 		cfg.SetRateChange(rc)
+		if err := valid("rate-change"); err != nil {
+			return err
+		}
 	}
 	if *flushAt >= 0 {
 		cfg.SetFlush(*flushAt)
+		if err := valid("flush"); err != nil {
+			return err
+		}
 	}
 	if len(controls) > 0 {
 		var ctls []sim.Control
@@ -157,6 +202,9 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 			ctls = append(ctls, ctl)
 		}
 		cfg.SetControls(ctls)
+		if err := valid("control"); err != nil {
+			return err
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		return usageErrorf("simulate: %v", err)
@@ -168,13 +216,16 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	if err := os.MkdirAll(*out, 0o777); err != nil {
 		return inputError(err)
 	}
-	paths, err := sim.WriteExperiment(*out, cfg)
+	bar := fs.bar(stderr, "simulate", cfg.Seeds*len(cfg.Arms))
+	paths, err := sim.WriteExperimentEach(*out, cfg, inOrder(bar))
+	bar.done()
 	if err != nil {
 		return inputError(err)
 	}
 	warnStale(stderr, "simulate", *out, before, paths)
 	if !fs.quiet {
-		fmt.Fprintf(stdout, "simulated %d runs (%s, %d seeds from %d, %d arms) into %s\n", len(paths), cfg.Design, cfg.Seeds, cfg.FirstSeed, len(cfg.Arms), *out)
+		fmt.Fprintf(stdout, "simulated %s (%s, %s from %d, %s) into %s\n", countNoun(len(paths), "run"), cfg.Design,
+			countNoun(cfg.Seeds, "seed"), cfg.FirstSeed, countNoun(len(cfg.Arms), "arm"), *out)
 	}
 	return nil
 }
@@ -209,4 +260,23 @@ func parseSeconds(s string) (float64, error) {
 		return 0, fmt.Errorf("%q: want a duration such as 90m or a number of seconds", s)
 	}
 	return v, nil
+}
+
+// inOrder returns the progress callback of sim.WriteExperimentEach that
+// shows the runs on bar in their order (seed, then arm), as ingest shows
+// its run directories: a run that finishes early waits for those before
+// it.
+func inOrder(bar *progress) func(i int, path string) {
+	var names []string // by index; "" while not written
+	shown := 0
+	return func(i int, path string) {
+		for len(names) <= i {
+			names = append(names, "")
+		}
+		names[i] = filepath.Base(path)
+		for shown < len(names) && names[shown] != "" {
+			shown++
+			bar.stepDone(shown, names[shown-1])
+		}
+	}
 }
