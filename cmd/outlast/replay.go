@@ -112,6 +112,11 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 		if err := m.Check(v); err != nil {
 			return inputError(err)
 		}
+		if why := m.SameAsIs(v); why != "" {
+			// Not refused: a script sweeping values may pass the run's
+			// own, and its replays are as valid as the as-is ones.
+			fmt.Fprintf(stderr, "outlast: replay: variant %s changes nothing: %s; its runs repeat %s's\n", v.Name, why, replay.AsIs)
+		}
 		variants = append(variants, v)
 	}
 	opt := replay.Options{Seeds: *seeds, Out: *out, Read: readRunDir}
