@@ -253,28 +253,26 @@ func columnArg(arg string) (label, path string) {
 // splitIgnore parses --ignore: comma-separated key fields, each one of
 // compare.KeyFields, checked before any dataset is read.
 func splitIgnore(v string) ([]string, error) {
-	if v == "" {
-		return nil, nil
-	}
-	fields := strings.Split(v, ",")
-	for _, f := range fields {
-		if !slices.Contains(compare.KeyFields, f) {
-			return nil, usageErrorf("--ignore: cannot ignore %q: not a key field (%s)", f, strings.Join(compare.KeyFields, ", "))
-		}
-	}
-	return fields, nil
+	return splitList("--ignore", v, compare.KeyFields, "cannot ignore %q: not a key field (%s)")
 }
 
 // splitMeasures parses --measures: comma-separated measure ids.
 func splitMeasures(v string) ([]string, error) {
+	return splitList("--measures", v, compare.MeasureIDs(), "unknown measure %q (want %s)")
+}
+
+// splitList parses the comma-separated value v of flag, each item one of
+// allowed; an item that is not is a usage error worded by format, which
+// takes the item and the allowed list.
+func splitList(flag, v string, allowed []string, format string) ([]string, error) {
 	if v == "" {
 		return nil, nil
 	}
-	ids := strings.Split(v, ",")
-	for _, id := range ids {
-		if !slices.Contains(compare.MeasureIDs(), id) {
-			return nil, usageErrorf("--measures: unknown measure %q (want %s)", id, strings.Join(compare.MeasureIDs(), ", "))
+	items := strings.Split(v, ",")
+	for _, it := range items {
+		if !slices.Contains(allowed, it) {
+			return nil, usageErrorf("%s: "+format, flag, it, strings.Join(allowed, ", "))
 		}
 	}
-	return ids, nil
+	return items, nil
 }

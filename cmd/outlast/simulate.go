@@ -170,21 +170,11 @@ func runSimulate(stdout, stderr io.Writer, args []string) error {
 	default:
 		return usageErrorf("simulate: --workload: want synthetic or trace")
 	}
-	if b, set, err := parseOrNone(*burst, sim.ParseBurst); err != nil {
-		return usageErrorf("simulate: --burst: %v", err)
-	} else if set {
-		cfg.SetBurst(b)
-		if err := valid("burst"); err != nil {
-			return err
-		}
+	if err := override("burst", *burst, sim.ParseBurst, cfg.SetBurst, valid); err != nil {
+		return err
 	}
-	if rc, set, err := parseOrNone(*rateChange, sim.ParseRateChange); err != nil {
-		return usageErrorf("simulate: --rate-change: %v", err)
-	} else if set {
-		cfg.SetRateChange(rc)
-		if err := valid("rate-change"); err != nil {
-			return err
-		}
+	if err := override("rate-change", *rateChange, sim.ParseRateChange, cfg.SetRateChange, valid); err != nil {
+		return err
 	}
 	if *flushAt >= 0 {
 		cfg.SetFlush(*flushAt)
@@ -245,6 +235,21 @@ func parseOrNone[T any](v string, parse func(string) (T, error)) (_ *T, set bool
 		return nil, false, err
 	}
 	return &x, true, nil
+}
+
+// override applies the value v of the flag name, parsed by parseOrNone,
+// through set, and checks the configuration with valid; a value not given
+// changes nothing.
+func override[T any](name, v string, parse func(string) (T, error), set func(*T), valid func(string) error) error {
+	x, given, err := parseOrNone(v, parse)
+	if err != nil {
+		return usageErrorf("simulate: --%s: %v", name, err)
+	}
+	if !given {
+		return nil
+	}
+	set(x)
+	return valid(name)
 }
 
 // parseSeconds accepts a Go duration (90m) or a number of seconds.
