@@ -91,16 +91,23 @@ func runExport(stdout, stderr io.Writer, args []string) error {
 			if we, ok := err.(writeError); ok {
 				return we.error
 			}
+			// The CSV rows of the runs before the one that cannot be
+			// read are written whole, as the help says; an Arrow file
+			// is left without its footer, not closed as if complete.
+			if *format == "csv" {
+				tw.Close()
+			}
 			return inputError(err)
 		}
 		return tw.Close()
 	}
 	if *out == "" || *out == "-" {
 		bw := bufio.NewWriter(stdout)
-		if err := write(bw); err != nil {
-			return err
+		err := write(bw)
+		if ferr := bw.Flush(); err == nil {
+			err = ferr
 		}
-		return bw.Flush()
+		return err
 	}
 	return atomicfile.Write(*out, write)
 }
