@@ -61,12 +61,16 @@ func mustExist(prefix string, paths ...string) error {
 }
 
 // checkOutFile returns the bad-input error of cmd's -o FILE whose
-// directory is not there, before any work is done and in the words the
-// user gave (the write would otherwise fail at the end, naming the
-// temporary file it writes first). "" and "-" are standard output.
+// directory is not there, or that is a directory, before any work is done
+// and in the words the user gave (the write would otherwise fail at the
+// end, naming the temporary file it writes first). "" and "-" are
+// standard output.
 func checkOutFile(cmd, path string) error {
 	if path == "" || path == "-" {
 		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return inputError(fmt.Errorf("%s: --out %s is a directory, not a file", cmd, path))
 	}
 	dir := filepath.Dir(path)
 	fi, err := os.Stat(dir)
