@@ -73,9 +73,10 @@ func main() {
 // 128 + SIGPIPE: what a shell reports of a process SIGPIPE killed.
 const exitBrokenPipe = 128 + 13
 
-// summaryError is err, the error writing a command's summary to standard
-// output, unless the reader went away: the files the command wrote are
-// complete, and a summary nobody reads is no failure.
+// summaryError is err, the error writing a command's summary (to standard
+// output, or report -q's warnings to standard error), unless the reader
+// went away: the files the command wrote are complete, and a summary
+// nobody reads is no failure.
 func summaryError(err error) error {
 	if errors.Is(err, syscall.EPIPE) {
 		return nil

@@ -38,16 +38,22 @@ func TestClosedPipe(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		code int
+		both bool // standard error is the closed pipe too ("2>&1 | head -0")
 	}{
-		{[]string{"ingest", "--out", ds, filepath.Join("..", "..", "fixtures", "real", "vllm-0.10"), filepath.Join("..", "..", "fixtures", "real", "sglang-2026")}, 0},
-		{[]string{"report", ds, "--out", filepath.Join(dir, "report")}, 0},
-		{[]string{"runs", ds}, 141},
-		{[]string{"export", ds, "--table", "turns"}, 141},
-		{[]string{"help"}, 0}, // the usage is no data
+		{[]string{"ingest", "--out", ds, filepath.Join("..", "..", "fixtures", "real", "vllm-0.10"), filepath.Join("..", "..", "fixtures", "real", "sglang-2026")}, 0, false},
+		{[]string{"report", ds, "--out", filepath.Join(dir, "report")}, 0, false},
+		// With -q the findings' warnings are the summary, on standard error.
+		{[]string{"report", "-q", ds, "--out", filepath.Join(dir, "report")}, 0, true},
+		{[]string{"runs", ds}, 141, false},
+		{[]string{"export", ds, "--table", "turns"}, 141, false},
+		{[]string{"help"}, 0, false}, // the usage is no data
 	} {
 		cmd := outlastProc(t, tc.args...)
 		var stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = closedPipe(t), &stderr
+		if tc.both {
+			cmd.Stderr = cmd.Stdout
+		}
 		err := cmd.Run()
 		code := 0
 		var ee *exec.ExitError

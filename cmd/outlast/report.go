@@ -98,7 +98,7 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	// The findings are the command's summary; with -q only its warnings
 	// are printed, on standard error like every warning.
 	if fs.quiet {
-		return report.WriteFindings(stderr, sum, true)
+		return summaryError(report.WriteFindings(stderr, sum, true))
 	}
 	if err := report.WriteFindings(stdout, sum, false); err != nil {
 		return summaryError(err)
