@@ -35,8 +35,22 @@ func WriteFile(path string, data []byte) error {
 
 // Write writes path atomically with the output of write, buffered. When
 // write fails, nothing is left behind and path is unchanged.
+//
+// A path that is a symbolic link has its target replaced, and the link
+// stays. A path that names something other than a regular file (a
+// terminal, /dev/stdout, the pipe of a shell's >(…)) cannot be replaced
+// without destroying it, so it is written in place, as os.Create would.
 func Write(path string, write func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
+	dest := path
+	if fi, err := os.Stat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			return writeInPlace(path, write)
+		}
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			dest = target
+		}
+	}
+	dir, base := filepath.Split(dest)
 	if dir == "" {
 		dir = "."
 	}
@@ -73,5 +87,26 @@ func Write(path string, write func(io.Writer) error) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	return os.Rename(tmp, dest)
+}
+
+// writeInPlace writes the output of write to the existing file at path,
+// which is no regular file and so cannot be renamed over.
+func writeInPlace(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	err = write(bw)
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
