@@ -103,7 +103,10 @@ func openSnapshot(root string) (*snapshot, error) {
 func (s *snapshot) path(table, run string) string {
 	if s.runs[run] {
 		staged := stagedPath(s.stage, table, run)
-		if _, err := os.Lstat(staged); err == nil {
+		// Only a file known to be gone was moved in: one that cannot be
+		// looked up may be there, and reading it says why it cannot be
+		// read, where the dataset's would be the older version.
+		if _, err := os.Lstat(staged); !errors.Is(err, fs.ErrNotExist) {
 			return staged
 		}
 	}
