@@ -29,8 +29,10 @@ import (
 // (finishCommit), and so does a reader that can write (FinishCommits);
 // one that cannot reads the committed state where it is: each file of a
 // journal's run from the stage while it is there, else from the dataset.
-// Under the shared lock the stage is no live ingest's (a live commit holds
-// the lock from its journal to the stage's removal), and nothing moves.
+// Under the shared lock no commit is running (a commit holds the lock from
+// its journal to the stage's removal), and nothing moves; a stage whose
+// ingest is alive but whose commit failed halfway is as a dead one's, and
+// no commit is made beside it (failedCommitLeft).
 
 // snapshot is the committed state of the dataset at root, held under a
 // shared lock until close.
