@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -189,4 +190,70 @@ func TestCommitAfterADeadCommitWins(t *testing.T) {
 			t.Errorf("killed at move %d: the last commit's rejects of r2: %v", at, err)
 		}
 	}
+}
+
+// TestCommitBesideAFailedCommitOfALiveIngest lets a commit fail halfway
+// (a directory where one of its files goes), its ingest still running,
+// so that its stage is committed but not abandoned, and commits another
+// version of one of its runs beside it: that commit is refused, for the
+// failed one, finished once its ingest ends, would lay its remaining files
+// over this one's; and r1 is read whole all along.
+func TestCommitBesideAFailedCommitOfALiveIngest(t *testing.T) {
+	root := t.TempDir()
+	a, err := NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Abort()
+	for _, d := range killedRuns("new") {
+		if err := a.WriteRun(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	obstacle := filepath.Join(PartitionDir(root, "turns", "r3"), FileName)
+	if err := os.MkdirAll(filepath.Join(obstacle, "x"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Commit(); err == nil {
+		t.Fatal("commit succeeded with a directory in place of one of its files")
+	}
+	whole := func(when string) {
+		t.Helper()
+		d, err := ReadRun(root, "r1")
+		if err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+		for _, v := range []string{"old", "new"} {
+			w := killedRuns(v)[0]
+			if d.Run.Labels == w.Run.Labels && len(d.Turns) == len(w.Turns) && len(d.Sessions) == len(w.Sessions) {
+				return
+			}
+		}
+		t.Errorf("%s: r1 has labels %s and %d turns: two versions mixed", when, d.Run.Labels, len(d.Turns))
+	}
+	whole("after the failed commit")
+
+	b, err := NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Abort()
+	if err := b.WriteRun(killedRuns("old")[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(); err == nil || !strings.Contains(err.Error(), a.dir) {
+		t.Errorf("commit beside the failed one: %v; want it refused, naming %s", err, a.dir)
+	}
+	whole("after the commit beside it")
+
+	// The failed ingest ends, the directory goes, and the next ingest
+	// finishes its commit.
+	a.Abort()
+	if err := os.RemoveAll(obstacle); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FinishCommits(root); err != nil {
+		t.Fatal(err)
+	}
+	whole("once the failed commit is finished")
 }

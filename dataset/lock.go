@@ -149,7 +149,8 @@ func dropStage(dir string, owner *os.File) error {
 // is no reason to refuse this ingest, unless committing says it must know
 // of every commit left halfway, and the stage cannot be looked into: one
 // there, finished later, would overwrite this commit's runs with older
-// ones.
+// ones. For the same reason a commit is refused beside the stage of an
+// ingest that has not ended whose commit failed halfway (failedCommitLeft).
 func removeAbandoned(root string, committing bool) ([]Owner, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -162,6 +163,11 @@ func removeAbandoned(root string, committing bool) ([]Owner, error) {
 		}
 		dir := filepath.Join(root, e.Name())
 		if _, ours := liveStages.Load(stageKey(dir)); ours {
+			if committing {
+				if err := failedCommitLeft(dir); err != nil {
+					return removed, err
+				}
+			}
 			continue
 		}
 		o, abandoned, err := probeStage(dir)
@@ -178,12 +184,28 @@ func removeAbandoned(root string, committing bool) ([]Owner, error) {
 			continue
 		}
 		if !abandoned {
+			if committing {
+				if err := failedCommitLeft(dir); err != nil {
+					return removed, err
+				}
+			}
 			continue
 		}
 		o.Stage = e.Name()
 		removed = append(removed, o)
 	}
 	return removed, nil
+}
+
+// failedCommitLeft returns an error if the stage dir, whose ingest has not
+// ended, holds a journal: its commit failed halfway (a commit holds the
+// dataset's lock from its journal to its stage's removal), and once the
+// ingest ends it is finished, over the runs of any commit made beside it.
+func failedCommitLeft(dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, journalName)); err != nil {
+		return nil
+	}
+	return fmt.Errorf("dataset: %s holds a commit that failed halfway, of an ingest that has not ended; finished once it ends, it would overwrite this commit's runs: commit once that ingest has ended", dir)
 }
 
 // probeStage reports whether the stage dir is abandoned, and if so removes

@@ -29,8 +29,10 @@ import (
 // (finishCommit), and so does a reader that can write (FinishCommits);
 // one that cannot reads the committed state where it is: each file of a
 // journal's run from the stage while it is there, else from the dataset.
-// Under the shared lock the stage is no live ingest's (a live commit holds
-// the lock from its journal to the stage's removal), and nothing moves.
+// Under the shared lock no commit is running (a commit holds the lock from
+// its journal to the stage's removal), and nothing moves; a stage whose
+// ingest is alive but whose commit failed halfway is as a dead one's, and
+// no commit is made beside it (failedCommitLeft).
 
 // snapshot is the committed state of the dataset at root, held under a
 // shared lock until close.
@@ -103,7 +105,10 @@ func openSnapshot(root string) (*snapshot, error) {
 func (s *snapshot) path(table, run string) string {
 	if s.runs[run] {
 		staged := stagedPath(s.stage, table, run)
-		if _, err := os.Lstat(staged); err == nil {
+		// Only a file known to be gone was moved in: one that cannot be
+		// looked up may be there, and reading it says why it cannot be
+		// read, where the dataset's would be the older version.
+		if _, err := os.Lstat(staged); !errors.Is(err, fs.ErrNotExist) {
 			return staged
 		}
 	}

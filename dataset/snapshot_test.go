@@ -313,3 +313,37 @@ func TestLockUnsupported(t *testing.T) {
 		}
 	}
 }
+
+// TestStagedFileNotLookedIntoRefused kills a commit before the runs
+// table's moves, its other tables all moved in, and makes the stage's
+// directory of r1's staged runs file one that the reader cannot look
+// into: the reader cannot tell that file there, and says so rather than
+// read the dataset's older runs row beside the new turns. Skipped as
+// root, which ignores permissions.
+func TestStagedFileNotLookedIntoRefused(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores file permissions")
+	}
+	root := t.TempDir()
+	if err := commitWithRejects(root, "old", "r2"); err != nil {
+		t.Fatal(err)
+	}
+	killCommit(t, root, 16)
+	j := journaledStages(t, root)
+	if len(j) != 1 {
+		t.Fatalf("journaled stages %v, want 1", j)
+	}
+	shard := filepath.Dir(stagedPath(filepath.Dir(j[0]), "runs", "r1"))
+	if err := os.Chmod(shard, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(shard, 0o755) })
+	cannotFinish(t)
+	d, err := ReadRun(root, "r1")
+	if err == nil {
+		t.Fatalf("ReadRun read labels %s, %d turns; want an error, the staged runs row being out of sight", d.Run.Labels, len(d.Turns))
+	}
+	if !strings.Contains(err.Error(), shard) {
+		t.Errorf("ReadRun: %v; want an error naming %s", err, shard)
+	}
+}
