@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	commands["ingest"] = command{summary: "read run directories into a Parquet dataset", run: runIngest}
+	commands["ingest"] = command{summary: "read run directories into a Parquet dataset", run: writesFiles(runIngest)}
 }
 
 const ingestHelp = `Usage: outlast ingest [--lenient] -o DATASET RUN_DIR...

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	commands["init"] = command{summary: "write a run directory's run.yaml from its files", run: runInit}
+	commands["init"] = command{summary: "write a run directory's run.yaml from its files", run: writesFiles(runInit)}
 }
 
 const initHelp = `Usage: outlast init [--engine-log F] [--metrics F] DIR

@@ -84,6 +84,39 @@ func summaryError(err error) error {
 	return err
 }
 
+// writesFiles wraps the run function of a command whose work is the files
+// it writes (ingest, init, simulate, replay), which prints its summary
+// without checking each line: the first error writing standard output is
+// its error once it has finished, unless the reader went away
+// (summaryError). Without this, "outlast ingest ... > /dev/full" would
+// end with status 0 and no word of the summary it lost.
+func writesFiles(run func(stdout, stderr io.Writer, args []string) error) func(stdout, stderr io.Writer, args []string) error {
+	return func(stdout, stderr io.Writer, args []string) error {
+		w := &stickyWriter{w: stdout}
+		if err := run(w, stderr, args); err != nil {
+			return err
+		}
+		if err := summaryError(w.err); err != nil {
+			return fmt.Errorf("writing the summary: %w", err)
+		}
+		return nil
+	}
+}
+
+// stickyWriter is w, remembering the first error writing to it.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return n, err
+}
+
 // exitCode prints err (if any) and maps it to the process exit status.
 // A write to a closed pipe ends the command silently, as SIGPIPE would:
 // "outlast runs ds | head -1" is no error to report.

@@ -77,3 +77,58 @@ func TestClosedPipe(t *testing.T) {
 		t.Errorf("the ingest whose summary went to a closed pipe left %v (%v), want its 2 runs", runs, err)
 	}
 }
+
+// TestSummaryToAFullDisk checks that a command that writes files, whose
+// summary could not be written for another reason than its reader going
+// away (a full disk: /dev/full), says so with exit status 2 rather than
+// ending as if the summary had been printed; its files are still written.
+func TestSummaryToAFullDisk(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full here: %v", err)
+	}
+	defer full.Close()
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	for _, args := range [][]string{
+		{"ingest", "--out", ds, filepath.Join("..", "..", "fixtures", "real", "vllm-0.10")},
+		{"init", filepath.Join(dir, "run")},
+	} {
+		if args[0] == "init" {
+			copyDir(t, filepath.Join("..", "..", "fixtures", "real", "vllm-0.10"), args[1], "gateway.jsonl")
+		}
+		cmd := outlastProc(t, args...)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = full, &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !bytes.Contains(stderr.Bytes(), []byte("writing the summary: ")) ||
+			!bytes.Contains(stderr.Bytes(), []byte("no space left on device")) {
+			t.Errorf("outlast %q > /dev/full: %v, stderr %q; want exit 2 saying the summary was not written", args, err, stderr.String())
+		}
+	}
+	if runs, err := dataset.Runs(ds); err != nil || len(runs) != 1 {
+		t.Errorf("the ingest whose summary could not be written left %v (%v), want its run", runs, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run", "run.yaml")); err != nil {
+		t.Errorf("init whose summary could not be written: %v", err)
+	}
+}
+
+// copyDir copies the named files of directory from into a new directory
+// to.
+func copyDir(t *testing.T, from, to string, names ...string) {
+	t.Helper()
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(from, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, n), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

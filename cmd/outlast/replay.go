@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	commands["replay"] = command{summary: "what-if: replay an observed run with a controller, another pool, other load or no burst", run: runReplay}
+	commands["replay"] = command{summary: "what-if: replay an observed run with a controller, another pool, other load or no burst", run: writesFiles(runReplay)}
 }
 
 const replayHelp = `Usage: outlast replay DATASET --run NAME --out DIR [flags]

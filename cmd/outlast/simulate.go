@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands["simulate"] = command{summary: "simulate an experiment's runs mechanistically (writes run directories)", run: runSimulate}
+	commands["simulate"] = command{summary: "simulate an experiment's runs mechanistically (writes run directories)", run: writesFiles(runSimulate)}
 }
 
 // repeatedFlag collects every value of a flag given several times.
