@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/rogpeppe/go-internal/lockedfile"
-
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -77,7 +75,7 @@ func (s *Stage) makeTableDirs(run string) error {
 func (s *Stage) Commit() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	unlock, err := lockedfile.MutexAt(filepath.Join(s.root, LockName)).Lock()
+	unlock, err := lockWriter(s.root)
 	if err != nil {
 		return err
 	}

@@ -80,8 +80,8 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(runs, []string{"s501-burst"}) {
 		t.Errorf("Runs = %v, %v", runs, err)
 	}
-	// The tables and the dataset's lock file, no stage.
-	if entries, _ := os.ReadDir(root); len(entries) != len(schema.Tables)+1 {
+	// The tables and the dataset's lock file and turnstile, no stage.
+	if entries, _ := os.ReadDir(root); len(entries) != len(schema.Tables)+2 {
 		t.Errorf("stage not removed: %v", entries)
 	}
 }

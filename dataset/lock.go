@@ -37,6 +37,28 @@ import (
 // abandoned stages are removed, and while a stage is committed.
 const LockName = schema.DatasetLockName
 
+// TurnstileName is the file a writer locks while it waits for the
+// dataset's lock, and that readers pass before they take theirs
+// (lockWriter, snapshot.go).
+const TurnstileName = ".outlast.wait"
+
+// lockWriter takes the dataset's lock at root for a writer, and returns
+// its unlock. Readers share that lock (snapshot.go), and flock gives a
+// writer waiting for it no priority: readers that keep overlapping, as a
+// report's one per CPU do, would hold a commit off until they all
+// stopped. So a writer first takes the turnstile, which every reader
+// passes (a shared lock taken and dropped at once) before taking the
+// dataset's lock: while a writer waits, new readers wait behind it, and
+// it gets the lock once the readers already in are done.
+func lockWriter(root string) (func(), error) {
+	gate, err := lockedfile.MutexAt(filepath.Join(root, TurnstileName)).Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer gate()
+	return lockedfile.MutexAt(filepath.Join(root, LockName)).Lock()
+}
+
 // StagePrefix begins the name of every staging directory in a dataset.
 const StagePrefix = ".staging-"
 
@@ -85,7 +107,7 @@ func stageKey(dir string) string {
 // directory, its open and locked owner file, and the owners of the stages
 // it removed.
 func makeStage(root, version string) (dir string, owner *os.File, removed []Owner, err error) {
-	unlock, err := lockedfile.MutexAt(filepath.Join(root, LockName)).Lock()
+	unlock, err := lockWriter(root)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -271,7 +293,7 @@ func FinishCommits(root string) ([]Owner, error) {
 	if !pending {
 		return nil, nil
 	}
-	unlock, err := lockedfile.MutexAt(filepath.Join(root, LockName)).Lock()
+	unlock, err := lockWriter(root)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %s: an ingest died while committing, and finishing its commit needs the dataset's lock: %w", root, err)
 	}

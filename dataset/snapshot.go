@@ -48,6 +48,12 @@ type snapshot struct {
 // has had no writer, and is read without a lock.
 func openSnapshot(root string) (*snapshot, error) {
 	s := &snapshot{root: root}
+	// Past the turnstile first, behind any writer waiting (lockWriter).
+	// It only orders readers behind writers: a dataset without one (made
+	// before it, or read-only) is read as safely without.
+	if gate, err := lockedfile.Open(filepath.Join(root, TurnstileName)); err == nil {
+		gate.Close()
+	}
 	lock, err := lockedfile.Open(filepath.Join(root, LockName))
 	switch {
 	case err == nil:

@@ -111,12 +111,12 @@ func warned(t *testing.T, res *Result, want string) {
 }
 
 // datasetFiles returns every file of the dataset at root by relative path,
-// but its lock file (always empty).
+// but its lock files (always empty).
 func datasetFiles(t *testing.T, root string) map[string][]byte {
 	t.Helper()
 	files := map[string][]byte{}
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == dataset.LockName {
+		if err != nil || d.IsDir() || d.Name() == dataset.LockName || d.Name() == dataset.TurnstileName {
 			return err
 		}
 		b, err := os.ReadFile(p)
