@@ -54,6 +54,7 @@ type comment struct {
 	name []byte // HELP/TYPE: the metric name; points into the line
 	sec  int64  // scrape: Unix time
 	nsec int64
+	col  int // scrape: the 1-based column of the time
 }
 
 // scanComment scans a line whose first non-blank byte, at i, is '#'. A
@@ -99,7 +100,7 @@ func scanComment(b []byte, i int, c *comment) (int, error) {
 		if e := skipBlank(b, ve); e != len(b) {
 			return e + 1, errors.New("unexpected text after scrape time")
 		}
-		c.sec, c.nsec = sec, nsec
+		c.sec, c.nsec, c.col = sec, nsec, vs+1
 	}
 	return 0, nil
 }

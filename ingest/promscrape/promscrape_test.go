@@ -560,7 +560,7 @@ func TestEdges(t *testing.T) {
 		"line=5 t=2.000 metrics/scrape engine=0 run=- wait=- kv=- dt=- queries=- hits=- prompt=- gen=- preempt=-",
 		// Deltas span the unrecognised scrape.
 		"line=7 t=3.000 metrics/scrape engine=0 run=- wait=- kv=- dt=2 queries=- hits=- prompt=20 gen=- preempt=-",
-		"error: metrics.prom:9: scrape time 3.000 s is not after the previous scrape's 3.000 s",
+		"error: metrics.prom:9:10: scrape time 3.000 s is not after the previous scrape's 3.000 s",
 		"error: metrics.prom:12: last line has no newline: the scrape is incomplete",
 	)
 	if info.Scrapes != 3 || info.Unrecognised != 1 || info.Engine != "vllm" {

@@ -34,8 +34,8 @@ func (r *Reader) finish(j *scrape) (schema.EngineSample, error) {
 		}
 	}
 	s, err := r.b.Build(c.sec, c.nsec, c.first, j.obs)
-	if err != nil {
-		return s, &textpos.ParseError{Pos: pos, Err: err}
+	if err != nil { // a time not after the one before: at the time
+		return s, &textpos.ParseError{Pos: pos, Column: c.timeCol, Raw: c.rawLine(c.first), Err: err}
 	}
 	return s, nil
 }

@@ -78,6 +78,7 @@ type chunk struct {
 	first     int  // line number of the first line; 0: nothing read yet
 	header    bool // started by a "# scrape" line
 	sec, nsec int64
+	timeCol   int // the column of the header's time
 	// declared marks the known metrics whose TYPE line the chunk holds,
 	// with or without samples (promseries.Builder.Declare), once a line
 	// follows it: a TYPE line that ends the input may have lost its
@@ -224,7 +225,7 @@ func (r *Reader) line(no int, b []byte) bool {
 				m := promseries.Lookup(cm.name) // as a line without error
 				r.header = m >= 0 && !promseries.Created(m)
 			case kind == commentScrape:
-				c.first, c.header, c.sec, c.nsec = no, true, cm.sec, cm.nsec
+				c.first, c.header, c.sec, c.nsec, c.timeCol = no, true, cm.sec, cm.nsec, cm.col
 			case kind == commentHelp || kind == commentType:
 				st := r.nameState(cm.name)
 				if kind == commentType && st.declares >= 0 {
