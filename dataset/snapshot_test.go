@@ -219,16 +219,7 @@ func TestUnreadableStageRefused(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root ignores file permissions")
 	}
-	root := t.TempDir()
-	if err := commitWithRejects(root, "old", "r2"); err != nil {
-		t.Fatal(err)
-	}
-	killCommit(t, root, 8)
-	j := journaledStages(t, root)
-	if len(j) != 1 {
-		t.Fatalf("journaled stages %v, want 1", j)
-	}
-	stage := filepath.Dir(j[0])
+	root, stage := killedStage(t, 8)
 	if err := os.Chmod(stage, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -324,16 +315,8 @@ func TestStagedFileNotLookedIntoRefused(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root ignores file permissions")
 	}
-	root := t.TempDir()
-	if err := commitWithRejects(root, "old", "r2"); err != nil {
-		t.Fatal(err)
-	}
-	killCommit(t, root, 16)
-	j := journaledStages(t, root)
-	if len(j) != 1 {
-		t.Fatalf("journaled stages %v, want 1", j)
-	}
-	shard := filepath.Dir(stagedPath(filepath.Dir(j[0]), "runs", "r1"))
+	root, stage := killedStage(t, 16)
+	shard := filepath.Dir(stagedPath(stage, "runs", "r1"))
 	if err := os.Chmod(shard, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -346,4 +329,21 @@ func TestStagedFileNotLookedIntoRefused(t *testing.T) {
 	if !strings.Contains(err.Error(), shard) {
 		t.Errorf("ReadRun: %v; want an error naming %s", err, shard)
 	}
+}
+
+// killedStage commits a dataset's first version, then kills the commit of
+// its next before move at, and returns the dataset's root and the stage
+// that commit left halfway.
+func killedStage(t *testing.T, at int) (root, stage string) {
+	t.Helper()
+	root = t.TempDir()
+	if err := commitWithRejects(root, "old", "r2"); err != nil {
+		t.Fatal(err)
+	}
+	killCommit(t, root, at)
+	j := journaledStages(t, root)
+	if len(j) != 1 {
+		t.Fatalf("journaled stages %v, want 1", j)
+	}
+	return root, filepath.Dir(j[0])
 }
