@@ -94,10 +94,17 @@ func (s *Stage) Commit() error {
 		st, err := os.Stat(filepath.Join(s.dir, RejectsDir, run+".jsonl"))
 		runs[i] = commitRun{Run: run, Rejects: err == nil && st.Size() > 0}
 	}
-	if err := writeJournal(s.dir, runs); err != nil {
+	// A journal in place is the commit, even when syncing its directory
+	// failed after: readers may already read the runs from it (snapshot.go),
+	// so the stage is kept to be finished, not removed by Abort.
+	inPlace, err := writeJournal(s.dir, runs)
+	s.journaled = inPlace
+	switch {
+	case err != nil && inPlace:
+		return fmt.Errorf("%w (the commit is finished by the next ingest into %s)", err, s.root)
+	case err != nil:
 		return err
 	}
-	s.journaled = true
 	if err := moveIn(s.root, s.dir, runs, false); err != nil {
 		return fmt.Errorf("dataset: commit: %w (the commit is finished by the next ingest into %s)", err, s.root)
 	}
@@ -186,16 +193,17 @@ type commitRun struct {
 
 // writeJournal writes the journal of the stage in dir, durably: to a
 // temporary file, synced, renamed into place, and the directory synced,
-// so that a journal is never seen half written.
-func writeJournal(dir string, runs []commitRun) error {
+// so that a journal is never seen half written. inPlace says the journal
+// was renamed into place, whatever failed after.
+func writeJournal(dir string, runs []commitRun) (inPlace bool, err error) {
 	b, err := json.Marshal(runs)
 	if err != nil {
-		return err
+		return false, err
 	}
 	tmp := filepath.Join(dir, journalName+".tmp")
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
-		return err
+		return false, fmt.Errorf("dataset: commit journal: %w", err)
 	}
 	_, err = f.Write(b)
 	if err == nil {
@@ -206,15 +214,20 @@ func writeJournal(dir string, runs []commitRun) error {
 	}
 	if err == nil {
 		err = os.Rename(tmp, filepath.Join(dir, journalName))
+		inPlace = err == nil
 	}
 	if err == nil {
-		err = syncDir(dir)
+		err = syncJournalDir(dir)
 	}
 	if err != nil {
-		return fmt.Errorf("dataset: commit journal: %w", err)
+		return inPlace, fmt.Errorf("dataset: commit journal: %w", err)
 	}
-	return nil
+	return true, nil
 }
+
+// syncJournalDir is syncDir, which tests replace to fail the journal's
+// directory sync.
+var syncJournalDir = syncDir
 
 // syncDir flushes the entries of directory dir to disk.
 func syncDir(dir string) error {

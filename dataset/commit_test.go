@@ -257,3 +257,44 @@ func TestCommitBesideAFailedCommitOfALiveIngest(t *testing.T) {
 	}
 	whole("once the failed commit is finished")
 }
+
+// TestJournalSyncFailedKeepsTheCommit fails the sync of the journal's
+// directory after the journal was renamed into place: readers may already
+// read the commit's runs from the stage, so Abort keeps the stage, and the
+// next ingest finishes the commit, rather than the runs readers saw
+// vanishing with a removed stage.
+func TestJournalSyncFailedKeepsTheCommit(t *testing.T) {
+	root := t.TempDir()
+	if err := commitWithRejects(root, "old", "r2"); err != nil {
+		t.Fatal(err)
+	}
+	failed, err := NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range killedRuns("new") {
+		if err := failed.WriteRun(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	syncJournalDir = func(string) error { return errors.New("injected sync failure") }
+	err = failed.Commit()
+	syncJournalDir = syncDir
+	failed.Abort() // as an ingest does when its commit fails
+	if err == nil || !strings.Contains(err.Error(), "injected sync failure") || !strings.Contains(err.Error(), "finished by the next ingest") {
+		t.Fatalf("commit with its journal's sync failed: %v", err)
+	}
+	if j := journaledStages(t, root); len(j) != 1 {
+		t.Fatalf("journaled stages %v after the failed commit, want its stage kept", j)
+	}
+	checkVersion(t, root, 0, "new") // read from the journal's stage
+	st, err := NewStage(root, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Abort()
+	if len(st.Removed()) != 1 || st.Removed()[0].Finished != 3 {
+		t.Errorf("the next writer removed %+v, want the commit of 3 runs finished", st.Removed())
+	}
+	checkVersion(t, root, 0, "new")
+}
