@@ -8,11 +8,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/ingest/rundir"
 	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/internal/slowtest"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 	"github.com/outlast-dev/outlast/stats"
 )
 

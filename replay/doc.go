@@ -1,6 +1,6 @@
 // Package replay answers what-if questions about one observed run: would
 // a controller, a bigger KV pool, less load or no burst have changed its
-// fate? It fits the mechanistic simulator (fixtures/sim) to the run, from
+// fate? It fits the mechanistic simulator (sim) to the run, from
 // the run itself, and simulates the run as it was (the as-is variant) and
 // its counterfactual variants over several seeds, writing each simulated
 // run as a run directory in outlast's input format (design replay,

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 	"github.com/outlast-dev/outlast/stats"
 )
 

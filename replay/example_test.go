@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/ingest/rundir"
 	"github.com/outlast-dev/outlast/replay"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 	"github.com/outlast-dev/outlast/stats"
 )
 

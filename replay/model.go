@@ -6,15 +6,13 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 	"github.com/outlast-dev/outlast/stats"
 )
 
 // Errors of bad input; the CLI exits with status 2 on them.
 var (
-	// ErrUnknownRun: the dataset has no such run.
-	ErrUnknownRun = errors.New("unknown run")
 	// ErrTooFewTurns: the run has too little to fit (MinTurns, MinSessions).
 	ErrTooFewTurns = errors.New("too few turns to fit")
 	// ErrVariant: a variant is out of range for the run.
@@ -252,4 +250,12 @@ func controlOf(r *schema.Run) (sim.Control, error) {
 		seti(&c.K, p.K0)
 	}
 	return c, nil
+}
+
+// Calibration reports whether run c calibrates the engine of run obs: the
+// same engine and model (both named), prefix caching off, and not itself a
+// simulated replay.
+func Calibration(obs, c *schema.Run) bool {
+	return !c.PrefixCaching && c.Design != schema.DesignReplay && c.EngineName == obs.EngineName &&
+		c.EngineModel != "" && c.EngineModel == obs.EngineModel
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 	"github.com/outlast-dev/outlast/stats"
 )
 

@@ -8,10 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/dataset"
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/internal/slowtest"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 	"github.com/outlast-dev/outlast/stats"
 )
 
@@ -43,18 +42,7 @@ func TestFixturesReplay(t *testing.T) {
 // TestBadInput checks the clear errors of an unknown run and of variants
 // out of range.
 func TestBadInput(t *testing.T) {
-	root := t.TempDir()
-	stageRuns(t, root, readRun(t, fixture("vllm-0.10")))
-	if _, err := Load(root, "nope"); !errors.Is(err, ErrUnknownRun) || !strings.Contains(err.Error(), `has no run "nope" (it has vllm-0.10)`) {
-		t.Errorf("unknown run: %v", err)
-	}
-	if _, err := Load(t.TempDir(), "x"); err == nil {
-		t.Error("a directory that is not a dataset loads")
-	}
-	m, err := Load(root, "vllm-0.10")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustFit(t, readRun(t, fixture("vllm-0.10")))
 	ctl := func(start float64) *sim.Control {
 		c, _ := sim.NewControl(schema.ControlBudgeter, start)
 		return &c
@@ -74,12 +62,7 @@ func TestBadInput(t *testing.T) {
 // TestSameAsIs checks that a variant changing nothing of the run is named
 // as such, and one changing something is not.
 func TestSameAsIs(t *testing.T) {
-	root := t.TempDir()
-	stageRuns(t, root, readRun(t, fixture("vllm-0.10")))
-	m, err := Load(root, "vllm-0.10")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustFit(t, readRun(t, fixture("vllm-0.10")))
 	none, _ := sim.NewControl(schema.ControlNone, 0)
 	bud, _ := sim.NewControl(schema.ControlBudgeter, 60)
 	for _, tc := range []struct {
@@ -137,17 +120,22 @@ func TestReplayReproducible(t *testing.T) {
 	}
 }
 
-// TestLoadFromDataset checks Load: the observed run and the calibration
-// runs of its engine and model come from the dataset.
-func TestLoadFromDataset(t *testing.T) {
+// TestFitWithCalibration checks that the calibration runs of the observed
+// run's engine and model are the ones Calibration picks, and Fit uses them.
+func TestFitWithCalibration(t *testing.T) {
 	cfg := mustDefaults(t, schema.DesignPaired)
 	cfg.DurationS = 1200
 	cal := mustDefaults(t, schema.DesignCalibration)
 	cal.Arms = cal.Arms[3:]
 	cal.DurationS = 2400
-	root := t.TempDir()
-	stageRuns(t, root, append(simulated(t, cfg), simulated(t, cal)...)...)
-	m, err := Load(root, "s501-burst")
+	obs := simulated(t, cfg)[0]
+	var calib []*schema.RunData
+	for _, c := range append(simulated(t, cfg)[1:], simulated(t, cal)...) {
+		if Calibration(&obs.Run, &c.Run) {
+			calib = append(calib, c)
+		}
+	}
+	m, err := Fit(obs, calib)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,14 +168,6 @@ func TestFindPool(t *testing.T) {
 		if s.Pool == ps.Pool && !s.OK || s.Pool == ps.Below && s.OK {
 			t.Errorf("step %d: ok %v, but the answer is (%d, %d]", s.Pool, s.OK, ps.Below, ps.Pool)
 		}
-	}
-}
-
-// stageRuns writes runs into a dataset at root.
-func stageRuns(t testing.TB, root string, runs ...*schema.RunData) {
-	t.Helper()
-	if err := dataset.Write(root, "test", runs...); err != nil {
-		t.Fatal(err)
 	}
 }
 

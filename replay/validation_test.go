@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/internal/slowtest"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 	"github.com/outlast-dev/outlast/stats"
 )
 

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 )
 
 // AsIs is the variant that changes nothing: the observed run replayed.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 )
 
 // session adds a session arriving at arrive with turns of the given

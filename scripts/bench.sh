@@ -166,7 +166,7 @@ row_mbs "timestamped OpenMetrics, MB/s (>= 150)" BenchmarkTimedOpenMetrics inges
 row_mbs "query_range JSON reader, MB/s (>= 150)" BenchmarkReader ingest/promjson 150
 row_secs "stats, 100 runs x 5,000 turns, s (< 2)" BenchmarkAllMeasures100Runs stats 2
 printf '%-44s %14s %14s %10s %8s\n' "outlast report, 100 simulated runs, s (< 2)" "${rep_s:--}" "-" "-" "$(check "$rep_s" 2 le)"
-row_secs "simulate a 90-minute run, s (< 0.5)" BenchmarkSimulate90Min fixtures/sim 0.5
+row_secs "simulate a 90-minute run, s (< 0.5)" BenchmarkSimulate90Min sim 0.5
 row_secs "replay 16 seeds of a 60-minute run, s (< 5)" BenchmarkReplay16Seeds60Min replay 5
 printf '%-44s %14s %14s %10s %8s\n' "per-run fixed cost (Go bench), ms (<= 5)" "$(go_metric BenchmarkRunFixedCost ingest/campaign ms/run)" "-" "-" \
   "$(check "$(go_metric BenchmarkRunFixedCost ingest/campaign ms/run)" 5 le)"

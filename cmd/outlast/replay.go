@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/ingest/rundir"
 	"github.com/outlast-dev/outlast/replay"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 )
 
 func init() {
@@ -94,7 +94,7 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 	if err := datasetDir(fs.Arg(0)); err != nil {
 		return err
 	}
-	m, err := replay.Load(fs.Arg(0), *run)
+	m, err := loadReplay(fs.Arg(0), *run)
 	if err != nil {
 		return inputError(err)
 	}

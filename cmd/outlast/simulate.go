@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/outlast-dev/outlast/fixtures/sim"
+	"github.com/outlast-dev/outlast/sim"
 )
 
 func init() {

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/dataset"
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/ingest/rundir"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 )
 
 // tinyRuns writes n runs of one session of one turn each: what ingesting a

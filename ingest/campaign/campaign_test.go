@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/outlast-dev/outlast/dataset"
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/ingest/rundir"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 )
 
 var (

@@ -12,10 +12,10 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/outlast-dev/outlast/fixtures/sim"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/promseries"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/sim"
 )
 
 func newTestParser() *parser { return &parser{p: expfmt.NewTextParser(model.UTF8Validation)} }
