@@ -10,7 +10,7 @@
 // summarize and test them (benchmath: medians, intervals, Fisher, McNemar,
 // Mann-Whitney, sign test, z-test and Holm all come from package stats);
 // result.go is the table model; text.go, csv.go and json.go render it, and
-// subpackage comparehtml renders it as an HTML report. Subpackage check is
+// subpackage page renders it as an HTML report. Subpackage check is
 // the CI gate built on it.
 //
 // # Matching

@@ -3,10 +3,10 @@
 // lines, and the reading of a whole run directory through them.
 //
 //	ingest/manifest    run.yaml, the run's manifest
-//	ingest/gateway     the gateway's per-request log (gateway.jsonl)
+//	ingest/outlastlog     the gateway's per-request log (gateway.jsonl)
 //	ingest/aiperf      AIPerf's per-request export (profile_export.jsonl)
 //	ingest/guidellm    GuideLLM's report (benchmarks.json or .yaml)
-//	ingest/infperf     inference-perf's per_request_lifecycle_metrics.json
+//	ingest/inferenceperf     inference-perf's per_request_lifecycle_metrics.json
 //	ingest/vllmlog     vLLM's engine log
 //	ingest/sglanglog   SGLang's engine log
 //	ingest/promscrape  Prometheus scrapes of the engine's /metrics

@@ -43,7 +43,7 @@ type PoolSearch struct {
 // to maxPoolGrowth times the run's pool), then bisects geometrically. It
 // assumes a larger pool never hurts. The runs it simulates are read back
 // from a temporary directory under opt.Out and removed.
-func FindPool(m *Model, v Variant, opt Options) (PoolSearch, error) {
+func FindPool(m *Fitted, v Variant, opt Options) (PoolSearch, error) {
 	var ps PoolSearch
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return ps, err

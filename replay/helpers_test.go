@@ -54,7 +54,7 @@ func mustDefaults(t testing.TB, design string) sim.Config {
 	return cfg
 }
 
-func mustFit(t testing.TB, rd *schema.RunData, calib ...*schema.RunData) *Model {
+func mustFit(t testing.TB, rd *schema.RunData, calib ...*schema.RunData) *Fitted {
 	t.Helper()
 	m, err := Fit(rd, calib)
 	if err != nil {
@@ -64,7 +64,7 @@ func mustFit(t testing.TB, rd *schema.RunData, calib ...*schema.RunData) *Model 
 }
 
 // replayed replays variants of m over seeds into a temporary directory.
-func replayed(t testing.TB, m *Model, seeds int, variants ...Variant) []VariantResult {
+func replayed(t testing.TB, m *Fitted, seeds int, variants ...Variant) []VariantResult {
 	t.Helper()
 	res, err := Replay(m, variants, Options{Seeds: seeds, Out: t.TempDir(), Read: readBack})
 	if err != nil {

@@ -23,9 +23,9 @@ var (
 // seeds 2, 3, ... resample them.
 const ExactSeed = 1
 
-// Model is an observed run fitted for replay: its workload, its arrival
+// Fitted is an observed run fitted for replay: its workload, its arrival
 // process, its engine and its control.
-type Model struct {
+type Fitted struct {
 	// Run is the observed run's name and DurationS its length (stats.RunEnd).
 	Run       string
 	DurationS float64
@@ -66,7 +66,7 @@ type Arrivals struct {
 // Fit fits a replay model to an observed run; calib are calibration runs
 // of the same engine and model (prefix caching off), which help fit the
 // cold-turn cost.
-func Fit(rd *schema.RunData, calib []*schema.RunData) (*Model, error) {
+func Fit(rd *schema.RunData, calib []*schema.RunData) (*Fitted, error) {
 	end := stats.RunEnd(rd)
 	if !(end > 0) {
 		return nil, fmt.Errorf("%w: run %s has no duration", ErrTooFewTurns, rd.Run.Run)
@@ -80,7 +80,7 @@ func Fit(rd *schema.RunData, calib []*schema.RunData) (*Model, error) {
 	for _, c := range calib {
 		cx = append(cx, stats.NewRunIndex(c))
 	}
-	m := &Model{Run: rd.Run.Run, DurationS: end, Observed: x.Summarize(), Workload: w, Engine: fitEngine(x, cx)}
+	m := &Fitted{Run: rd.Run.Run, DurationS: end, Observed: x.Summarize(), Workload: w, Engine: fitEngine(x, cx)}
 	if m.Engine.Pool < w.MaxContext+2*blockTokens {
 		return nil, fmt.Errorf("%w: the KV pool of %d tokens (%s) cannot hold the run's largest turn, %d tokens", ErrVariant, m.Engine.Pool, m.Engine.PoolFrom, w.MaxContext)
 	}

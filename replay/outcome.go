@@ -89,7 +89,7 @@ type Match struct {
 }
 
 // NewMatch compares the as-is variant's runs with the observed run.
-func (m *Model) NewMatch(asIs *VariantResult) Match {
+func (m *Fitted) NewMatch(asIs *VariantResult) Match {
 	mt := Match{Observed: m.Observed, Seeds: len(asIs.Runs), Outcome: asIs.Outcome()}
 	for _, r := range asIs.Runs {
 		if r.Seed == ExactSeed {

@@ -17,8 +17,8 @@ import (
 // The printed report of a replay: the fitted model, how well the as-is
 // replay matches the observed run, a table per variant and the pool search.
 
-// PrintModel prints the fitted workload and engine, and the warnings.
-func PrintModel(w io.Writer, m *Model) {
+// PrintFit prints the fitted workload and engine, and the warnings.
+func PrintFit(w io.Writer, m *Fitted) {
 	o := &m.Observed
 	degraded := ""
 	if !math.IsNaN(o.FirstDegradedS) {

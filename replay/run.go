@@ -55,7 +55,7 @@ type ReadFunc func(dir string) (*schema.RunData, []string, error)
 // with opt.Read, so that every number printed is the one the dataset will
 // hold. Runs are
 // simulated on opt.Workers cores; the output does not depend on how many.
-func Replay(m *Model, variants []Variant, opt Options) ([]VariantResult, error) {
+func Replay(m *Fitted, variants []Variant, opt Options) ([]VariantResult, error) {
 	if opt.Read == nil {
 		return nil, fmt.Errorf("replay: no reader for the run directories")
 	}

@@ -62,7 +62,7 @@ func DropVariant(origin string) Variant { return Variant{Name: "drop-" + origin,
 // Check reports a variant out of range for the model: a pool that cannot
 // hold the largest turn, a control starting outside the run, a scale out
 // of (0, MaxScale], an origin the run does not have.
-func (m *Model) Check(v Variant) error {
+func (m *Fitted) Check(v Variant) error {
 	switch {
 	case v.Pool != 0 && (v.Pool < m.Workload.MaxContext+2*blockTokens || v.Pool/blockTokens > math.MaxInt32-2):
 		return fmt.Errorf("%w: --pool %d: want at least %d tokens (the run's largest turn, %d, plus two blocks) and fewer than 2^31 blocks",
@@ -86,7 +86,7 @@ func (m *Model) Check(v Variant) error {
 // SameAsIs says, when v would change nothing of the run, which of its
 // settings is the run's own ("" when it changes something): its replays
 // would repeat the as-is variant's, seed for seed, under another name.
-func (m *Model) SameAsIs(v Variant) string {
+func (m *Fitted) SameAsIs(v Variant) string {
 	switch {
 	case v.Pool != 0 && v.Pool == m.Engine.Pool:
 		return fmt.Sprintf("--pool %d is the run's own KV pool", v.Pool)
@@ -113,7 +113,7 @@ func originList(origins map[string]int) string {
 
 // Config is the simulator configuration of a variant over seeds 1..seeds:
 // one arm, named after the variant, replaying the run's trace.
-func (m *Model) Config(v Variant, seeds int) sim.Config {
+func (m *Fitted) Config(v Variant, seeds int) sim.Config {
 	arm := m.Arm
 	arm.Name = v.Name
 	if v.Control != nil {

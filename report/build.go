@@ -10,7 +10,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
@@ -56,10 +56,10 @@ type builder struct {
 	// there is none.
 	fit     *stats.CostFit
 	fitInfo *SummaryFit
-	doc     *model.Doc
+	doc     *document.Doc
 	sum     *Summary
 	// findings are the findings section's items, in order.
-	findings []model.ListItem
+	findings []document.ListItem
 	// share is how many small multiples one experiment draws.
 	share int
 }
@@ -108,7 +108,7 @@ func (b *builder) wait() {
 }
 
 // finish aggregates the runs added so far into the report.
-func (b *builder) finish() (*model.Doc, *Summary, error) {
+func (b *builder) finish() (*document.Doc, *Summary, error) {
 	if len(b.runs) == 0 {
 		return nil, nil, errors.New("report: the dataset has no runs")
 	}
@@ -121,7 +121,7 @@ func (b *builder) finish() (*model.Doc, *Summary, error) {
 	if title == "" {
 		title = "outlast report"
 	}
-	b.doc = &model.Doc{Title: title}
+	b.doc = &document.Doc{Title: title}
 	b.sum = &Summary{SchemaVersion: SummaryVersion, Title: title, Dataset: b.opt.Dataset, CostFit: b.fitInfo, Findings: []SummaryFinding{}}
 	b.provenance()
 	b.overview()
@@ -137,7 +137,7 @@ func (b *builder) finish() (*model.Doc, *Summary, error) {
 			return nil, nil, r.reloadErr
 		}
 	}
-	if err := model.Validate(b.doc); err != nil {
+	if err := document.Validate(b.doc); err != nil {
 		return nil, nil, err
 	}
 	return b.doc, b.sum, nil
@@ -168,7 +168,7 @@ func Slice(runs []*schema.RunData) Source {
 // rendered as index.html and tables, and the summary written as
 // summary.json. The result depends only on the runs' content and opt, not
 // on their order.
-func BuildFrom(src Source, opt Options) (*model.Doc, *Summary, error) {
+func BuildFrom(src Source, opt Options) (*document.Doc, *Summary, error) {
 	b := newBuilder(opt)
 	err := src(b.add)
 	b.wait()
@@ -179,18 +179,18 @@ func BuildFrom(src Source, opt Options) (*model.Doc, *Summary, error) {
 }
 
 // Build is BuildFrom of runs in memory.
-func Build(runs []*schema.RunData, opt Options) (*model.Doc, *Summary, error) {
+func Build(runs []*schema.RunData, opt Options) (*document.Doc, *Summary, error) {
 	return BuildFrom(Slice(runs), opt)
 }
 
 // Figures returns the figures of the report of runs in document order, for
 // pages that set reports side by side (compare --format html).
-func Figures(runs []*schema.RunData, opt Options) ([]model.Figure, error) {
+func Figures(runs []*schema.RunData, opt Options) ([]document.Figure, error) {
 	doc, _, err := Build(runs, opt)
 	if err != nil {
 		return nil, err
 	}
-	return model.Figures(doc), nil
+	return document.Figures(doc), nil
 }
 
 // Write builds the report of the runs src gives and writes dir/index.html,

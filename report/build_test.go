@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/internal/browsertest"
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/schema"
 )
@@ -153,7 +153,7 @@ func TestBuildObserveGaps(t *testing.T) {
 	if e.Design != schema.DesignObserve {
 		t.Errorf("unknown design became %q, want observe", e.Design)
 	}
-	f := findFigure(t, doc, "obs-observe-test-o1-hit").(*model.TimeSeries)
+	f := findFigure(t, doc, "obs-observe-test-o1-hit").(*document.TimeSeries)
 	hit := f.Series[0]
 	for i, x := range hit.X {
 		if gap := x > 10 && x < 20; gap != math.IsNaN(hit.Y[i]) {
@@ -185,7 +185,7 @@ func TestBuildDrainAndCounts(t *testing.T) {
 	if len(e.Slopes) != 1 || e.Slopes[0].Points != 6 || !near(e.Slopes[0].SlopePerHour+1, 1) || !same(e.Slopes[0].RateAfter, 0.005) {
 		t.Errorf("slopes = %+v, want one run, 6 samples, slope 0", e.Slopes)
 	}
-	w := findFigure(t, doc, "drain-drain-test").(*model.TimeSeries)
+	w := findFigure(t, doc, "drain-drain-test").(*document.TimeSeries)
 	for i, y := range w.Series[0].Y {
 		if math.Abs(y-213.5) > 1e-9 || w.Series[0].X[i] != 10+10*float64(i) {
 			t.Errorf("W(%v min) = %v, want 213.5 at minute %v", w.Series[0].X[i], y, 10+10*i)
@@ -274,7 +274,7 @@ func TestBuildInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := browsertest.Check(t, filepath.Join(dir, "index.html"))
-	if n := len(model.Figures(doc)); r.Charts != n || n < 15 {
+	if n := len(document.Figures(doc)); r.Charts != n || n < 15 {
 		t.Errorf("the page has %d charts, the report %d figures (want at least 15)", r.Charts, n)
 	}
 	// The top of the page: the findings, then the sortable overview.
@@ -322,7 +322,7 @@ func TestBuildFeaturedSeedMissing(t *testing.T) {
 
 func TestBuildFigure1(t *testing.T) {
 	doc, _ := buildFixture(t, Options{})
-	f, ok := findFigure(t, doc, "fig1-paired-test-hit").(*model.TimeSeries)
+	f, ok := findFigure(t, doc, "fig1-paired-test-hit").(*document.TimeSeries)
 	if !ok {
 		t.Fatal("Figure 1 hit panel is not a time series")
 	}
@@ -350,7 +350,7 @@ func TestBuildFigure1(t *testing.T) {
 			t.Fatalf("minute %v: twin %v burst %v, want 0.95 and %v", twin.X[i], twin.Y[i], burst.Y[i], want)
 		}
 	}
-	s := findFigure(t, doc, "fig1-paired-test-sessions").(*model.TimeSeries)
+	s := findFigure(t, doc, "fig1-paired-test-sessions").(*document.TimeSeries)
 	if s.Series[0].Y[30] != 8 || s.Series[1].Y[30] != 40 {
 		t.Errorf("sessions at minute 30: twin %v burst %v, want 8 and 40", s.Series[0].Y[30], s.Series[1].Y[30])
 	}

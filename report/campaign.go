@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/stats"
 )
 
@@ -66,11 +66,11 @@ func verdictRank(r *runInfo) int {
 
 // withLeftOut appends to blocks a note naming what a capped figure left
 // out, when it left anything out.
-func withLeftOut[T any](blocks []model.Block, left []T, what string, names []string) []model.Block {
+func withLeftOut[T any](blocks []document.Block, left []T, what string, names []string) []document.Block {
 	if len(left) == 0 {
 		return blocks
 	}
-	return append(blocks, &model.Note{Text: fmt.Sprintf("Not drawn, to keep the page quick to open: %d more %s (%s). Their numbers are in the overview and in tables/ (overview.csv and this experiment's tables).",
+	return append(blocks, &document.Note{Text: fmt.Sprintf("Not drawn, to keep the page quick to open: %d more %s (%s). Their numbers are in the overview and in tables/ (overview.csv and this experiment's tables).",
 		len(left), what, strings.Join(names, ", "))})
 }
 

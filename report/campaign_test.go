@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/internal/browsertest"
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/schema"
 )
@@ -106,7 +106,7 @@ func TestCampaignPage(t *testing.T) {
 	// (3), 20 of 300 pairs, Figure 4 (3), the engine view (4); recovery:
 	// Figures 5 (2) and 8, the engine view (4); each observed experiment
 	// 10 runs of 2 panels; the regime map.
-	figures := len(model.Figures(doc))
+	figures := len(document.Figures(doc))
 	if want := 3 + 20 + 3 + 4 + 2 + 1 + 4 + 4*10*2 + 1; figures != want {
 		t.Errorf("%d figures, want %d", figures, want)
 	}
@@ -116,7 +116,7 @@ func TestCampaignPage(t *testing.T) {
 	notes := 0
 	for _, s := range doc.Sections {
 		for _, b := range s.Blocks {
-			if n, ok := b.(*model.Note); ok && strings.HasPrefix(n.Text, "Not drawn") {
+			if n, ok := b.(*document.Note); ok && strings.HasPrefix(n.Text, "Not drawn") {
 				notes++
 				if s.ID == "exp-paired-8b" && !strings.Contains(n.Text, "280 more pairs") || !strings.Contains(n.Text, "tables/") {
 					t.Errorf("%s: note %.120q…", s.ID, n.Text)

@@ -1,6 +1,6 @@
 // Package report builds the report of an outlast dataset: the paper's
 // tables and figures for each experiment, as a document (package
-// report/model) and as numbers (Summary, written as summary.json).
+// report/document) and as numbers (Summary, written as summary.json).
 //
 // BuildFrom turns the runs a Source gives into findings, an overview, a
 // section per experiment chosen by its design (paired, recovery,

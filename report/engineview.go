@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
@@ -28,20 +28,20 @@ type viewRun struct {
 
 // engineView draws the engine's view of runs (the experiment's featured
 // runs) as a grid of panels, or a note when none of them has engine data.
-func (b *builder) engineView(e *experiment, runs ...viewRun) []model.Block {
+func (b *builder) engineView(e *experiment, runs ...viewRun) []document.Block {
 	var rs []*runInfo
 	for _, v := range runs {
 		rs = append(rs, v.r)
 	}
 	if !anyEngine(rs) {
-		return []model.Block{&model.Note{Text: "The engine's view: " + noEngineText(rs) + "."}}
+		return []document.Block{&document.Note{Text: "The engine's view: " + noEngineText(rs) + "."}}
 	}
 	id := "engine-" + e.slug
 	bands, marks := annotate(rs...)
-	panel := func(suffix, title string, axes []model.Axis, series []model.Series) *model.TimeSeries {
-		return runSpan(&model.TimeSeries{ID: id + "-" + suffix, Title: title, YAxes: axes, Series: series, Bands: bands, Marks: marks}, rs...)
+	panel := func(suffix, title string, axes []document.Axis, series []document.Series) *document.TimeSeries {
+		return runSpan(&document.TimeSeries{ID: id + "-" + suffix, Title: title, YAxes: axes, Series: series, Bands: bands, Marks: marks}, rs...)
 	}
-	var hit, queue, kv, pre []model.Series
+	var hit, queue, kv, pre []document.Series
 	for _, v := range runs {
 		hit = append(hit, runSeries(v.label+": gateway", v.r, mHit, v.color), dashed(runSeries(v.label+": engine", v.r, mEngineHit, v.color)))
 		queue = append(queue, runSeries(v.label+": sessions", v.r, mSessions, v.color),
@@ -49,17 +49,17 @@ func (b *builder) engineView(e *experiment, runs ...viewRun) []model.Block {
 		kv = append(kv, runSeries(v.label+": KV usage", v.r, mKVUsage, v.color), dashed(runSeries(v.label+": D/C", v.r, mDemand, v.color)))
 		pre = append(pre, runSeries(v.label, v.r, mPreemptions, v.color))
 	}
-	g := &model.Grid{Columns: 2, Figures: []model.Figure{
-		panel("hit", "Hit ratio: gateway and engine", []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}}, hit),
-		panel("queue", "Sessions in the system and the engine's queue", []model.Axis{{Name: "sessions, requests"}}, queue),
-		panel("kv", "KV cache usage and resident demand", []model.Axis{{Name: "fraction of the KV pool", Min: 0}}, kv),
+	g := &document.Grid{Columns: 2, Figures: []document.Figure{
+		panel("hit", "Hit ratio: gateway and engine", []document.Axis{{Name: "hit ratio", Min: 0, Max: 1}}, hit),
+		panel("queue", "Sessions in the system and the engine's queue", []document.Axis{{Name: "sessions, requests"}}, queue),
+		panel("kv", "KV cache usage and resident demand", []document.Axis{{Name: "fraction of the KV pool", Min: 0}}, kv),
 	}}
 	if anyHas(rs, mPreemptions) {
-		g.Figures = append(g.Figures, panel("preemptions", "Preemptions", []model.Axis{{Name: "preemptions", Unit: "per minute", Min: 0}}, pre))
+		g.Figures = append(g.Figures, panel("preemptions", "Preemptions", []document.Axis{{Name: "preemptions", Unit: "per minute", Min: 0}}, pre))
 	}
 	g.Caption = "The engine's view beside the gateway's, per minute: the gateway's token-weighted hit ratio (solid) and the engine's own (dashed); sessions in the system against the engine's running (dashed) and waiting (shaded) requests; the engine's KV cache usage against the resident demand D/C the gateway implies (dashed); " +
 		preemptionText(rs) + " Engine hit ratio " + hitSources(rs) + ". Trigger shaded, control start marked."
-	return []model.Block{g}
+	return []document.Block{g}
 }
 
 // observePanels draws each observed run (design observe, or one this
@@ -68,15 +68,15 @@ func (b *builder) engineView(e *experiment, runs ...viewRun) []model.Block {
 // marked with the verdict and the onset; and sessions in the system
 // against the engine's queue, with turn throughput. The experiment's share
 // of small multiples bounds the runs drawn, the most degraded first.
-func (b *builder) observePanels(e *experiment) []model.Block {
+func (b *builder) observePanels(e *experiment) []document.Block {
 	drawn, left := pick(e.runs, max(2, b.share/2), verdictRank)
-	g := &model.Grid{Columns: 2, Caption: "Per run, left: the gateway's hit ratio (solid) and the engine's (dashed), the engine's KV cache usage (shaded) and the resident demand D/C the gateway implies (dotted grey), with the verdict and the onset of degradation (the first 5-minute window with a hit ratio below 0.5); right: sessions in the system against the engine's running (dashed) and waiting (shaded) requests, and turn throughput (right axis). Trigger shaded, control start marked."}
+	g := &document.Grid{Columns: 2, Caption: "Per run, left: the gateway's hit ratio (solid) and the engine's (dashed), the engine's KV cache usage (shaded) and the resident demand D/C the gateway implies (dotted grey), with the verdict and the onset of degradation (the first 5-minute window with a hit ratio below 0.5); right: sessions in the system against the engine's running (dashed) and waiting (shaded) requests, and turn throughput (right axis). Trigger shaded, control start marked."}
 	for _, r := range drawn {
 		bands, marks := annotate(r)
 		hitMarks := marks
 		title := fmt.Sprintf("%s: %s", r.name(), r.sum.Verdict)
 		if !math.IsNaN(r.onset) {
-			hitMarks = append(append([]model.Mark(nil), marks...), model.Mark{At: minutes(r.onset), Label: "onset"})
+			hitMarks = append(append([]document.Mark(nil), marks...), document.Mark{At: minutes(r.onset), Label: "onset"})
 			title += ", onset " + fmtMin(r.onset) + " min"
 		}
 		id := "obs-" + e.slug + "-" + r.name()
@@ -84,17 +84,17 @@ func (b *builder) observePanels(e *experiment) []model.Block {
 		tput.Axis = 1
 		dc := dashed(runSeries("D/C", r, mDemand, boundColor))
 		g.Figures = append(g.Figures,
-			runSpan(&model.TimeSeries{ID: id + "-hit", Title: title, YAxes: []model.Axis{{Name: "hit ratio, share of the KV pool", Min: 0}},
-				Series: []model.Series{runSeries("gateway hit", r, mHit, twinColor), dashed(runSeries("engine hit", r, mEngineHit, burstColor)), area(runSeries("KV usage", r, mKVUsage, render.PaletteColor(3))), dc},
+			runSpan(&document.TimeSeries{ID: id + "-hit", Title: title, YAxes: []document.Axis{{Name: "hit ratio, share of the KV pool", Min: 0}},
+				Series: []document.Series{runSeries("gateway hit", r, mHit, twinColor), dashed(runSeries("engine hit", r, mEngineHit, burstColor)), area(runSeries("KV usage", r, mKVUsage, render.PaletteColor(3))), dc},
 				Bands:  bands, Marks: hitMarks}, r),
-			runSpan(&model.TimeSeries{ID: id + "-queue", Title: "sessions, engine queue, throughput", YAxes: []model.Axis{{Name: "sessions, requests", Min: 0}, {Name: "throughput", Unit: "turns/s", Min: 0}},
-				Series: []model.Series{runSeries("sessions", r, mSessions, twinColor), dashed(runSeries("running", r, mRunning, burstColor)), area(runSeries("waiting", r, mWaiting, boundColor)), tput},
+			runSpan(&document.TimeSeries{ID: id + "-queue", Title: "sessions, engine queue, throughput", YAxes: []document.Axis{{Name: "sessions, requests", Min: 0}, {Name: "throughput", Unit: "turns/s", Min: 0}},
+				Series: []document.Series{runSeries("sessions", r, mSessions, twinColor), dashed(runSeries("running", r, mRunning, burstColor)), area(runSeries("waiting", r, mWaiting, boundColor)), tput},
 				Bands:  bands, Marks: marks}, r),
 		)
 	}
-	blocks := []model.Block{g}
+	blocks := []document.Block{g}
 	if !anyEngine(e.runs) {
-		blocks = append(blocks, &model.Note{Text: "The engine's side is empty: " + noEngineText(e.runs) + "."})
+		blocks = append(blocks, &document.Note{Text: "The engine's side is empty: " + noEngineText(e.runs) + "."})
 	} else {
 		g.Caption += " Engine hit ratio " + hitSources(e.runs) + "."
 	}
@@ -120,8 +120,8 @@ func featuredPerArm(e *experiment, n int) []viewRun {
 	return out
 }
 
-func dashed(s model.Series) model.Series { s.Dash = true; return s }
-func area(s model.Series) model.Series   { s.Style = model.StyleArea; return s }
+func dashed(s document.Series) document.Series { s.Dash = true; return s }
+func area(s document.Series) document.Series   { s.Style = document.StyleArea; return s }
 
 // anyEngine reports whether some run has engine samples.
 func anyEngine(rs []*runInfo) bool {
@@ -216,7 +216,7 @@ func hitSourceLong(src string) string {
 
 // sectionEngineView adds the engine's view to the sections that do not
 // draw their own featured runs.
-func (b *builder) sectionEngineView(e *experiment, sec *model.Section) {
+func (b *builder) sectionEngineView(e *experiment, sec *document.Section) {
 	switch e.design {
 	case schema.DesignPaired, schema.DesignRecovery, schema.DesignObserve:
 		return // their sections draw it

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
@@ -154,7 +154,7 @@ func slugify(s string) string {
 // and what fills it.
 type designInfo struct {
 	title, intro string
-	fill         func(b *builder, e *experiment, sec *model.Section, se *SummaryExperiment)
+	fill         func(b *builder, e *experiment, sec *document.Section, se *SummaryExperiment)
 }
 
 // designs has an entry for every design normDesign returns.
@@ -180,7 +180,7 @@ func (b *builder) experimentSection(e *experiment) {
 		se.Runs = append(se.Runs, r.name())
 	}
 	d := designs[e.design]
-	sec := model.Section{ID: "exp-" + e.slug, Title: e.label + ": " + d.title, Intro: []string{d.intro}}
+	sec := document.Section{ID: "exp-" + e.slug, Title: e.label + ": " + d.title, Intro: []string{d.intro}}
 	d.fill(b, e, &sec, &se)
 	b.sectionEngineView(e, &sec)
 	b.verdictFinding(e)
@@ -191,7 +191,7 @@ func (b *builder) experimentSection(e *experiment) {
 
 // observeSection draws each run of a design without a section of its own
 // in its own panels, and tells when degradation began.
-func (b *builder) observeSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+func (b *builder) observeSection(e *experiment, sec *document.Section, se *SummaryExperiment) {
 	sec.Blocks = append(sec.Blocks, b.observePanels(e)...)
 	b.onsetFinding(e)
 }
@@ -263,7 +263,7 @@ func arms(runs []*runInfo) []string {
 		seen[r.run.Arm] = true
 	}
 	out := sortedKeys(seen)
-	sort.SliceStable(out, func(i, j int) bool { return out[i] == "none" && out[j] != "none" })
+	sort.SliceStable(out, func(i, j int) bool { return out[i] == schema.ArmNone && out[j] != schema.ArmNone })
 	return out
 }
 

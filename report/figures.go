@@ -1,7 +1,7 @@
 package report
 
 import (
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -47,35 +47,35 @@ func column(ps []stats.SeriesPoint, f func(stats.SeriesPoint) float64) []float64
 
 // triggerBand is the run's trigger as a shaded band in minutes; ok is
 // false without both times.
-func triggerBand(r *schema.Run) (model.Band, bool) {
+func triggerBand(r *schema.Run) (document.Band, bool) {
 	if r.TriggerStartS == nil || r.TriggerEndS == nil || *r.TriggerEndS < *r.TriggerStartS {
-		return model.Band{}, false
+		return document.Band{}, false
 	}
 	label := r.TriggerKind
-	if label == "" || label == "none" {
+	if label == "" || label == schema.TriggerNone {
 		label = "trigger"
 	}
-	return model.Band{From: minutes(*r.TriggerStartS), To: minutes(*r.TriggerEndS), Label: label}, true
+	return document.Band{From: minutes(*r.TriggerStartS), To: minutes(*r.TriggerEndS), Label: label}, true
 }
 
 // hasControl reports whether a run has a controller.
 func hasControl(r *schema.Run) bool {
-	return r.ControlKind != "" && r.ControlKind != "none" && r.ControlStartS != nil
+	return r.ControlKind != "" && r.ControlKind != schema.ControlNone && r.ControlStartS != nil
 }
 
 // controlMark is the start of the run's control as a mark; ok is false
 // without control.
-func controlMark(r *schema.Run) (model.Mark, bool) {
+func controlMark(r *schema.Run) (document.Mark, bool) {
 	if !hasControl(r) && !(r.Design == schema.DesignRecovery && r.ControlStartS != nil) {
-		return model.Mark{}, false
+		return document.Mark{}, false
 	}
-	return model.Mark{At: minutes(*r.ControlStartS), Label: "control starts"}, true
+	return document.Mark{At: minutes(*r.ControlStartS), Label: "control starts"}, true
 }
 
 // annotate returns the bands and marks of runs, without duplicates.
-func annotate(runs ...*runInfo) ([]model.Band, []model.Mark) {
-	var bands []model.Band
-	var marks []model.Mark
+func annotate(runs ...*runInfo) ([]document.Band, []document.Mark) {
+	var bands []document.Band
+	var marks []document.Mark
 	for _, r := range runs {
 		if r == nil {
 			continue
@@ -93,7 +93,7 @@ func annotate(runs ...*runInfo) ([]model.Band, []model.Mark) {
 // addBand adds b to bs unless a band spans the same minutes; of two such
 // bands, the one named by its trigger kind wins over the generic
 // "trigger" of a twin, whose slot is its pair's trigger.
-func addBand(bs []model.Band, b model.Band) []model.Band {
+func addBand(bs []document.Band, b document.Band) []document.Band {
 	for i, x := range bs {
 		if x.From == b.From && x.To == b.To {
 			if x.Label == "trigger" {
@@ -105,7 +105,7 @@ func addBand(bs []model.Band, b model.Band) []model.Band {
 	return append(bs, b)
 }
 
-func containsBand(bs []model.Band, b model.Band) bool {
+func containsBand(bs []document.Band, b document.Band) bool {
 	for _, x := range bs {
 		if x.From == b.From && x.To == b.To {
 			return true
@@ -114,7 +114,7 @@ func containsBand(bs []model.Band, b model.Band) bool {
 	return false
 }
 
-func containsMark(ms []model.Mark, m model.Mark) bool {
+func containsMark(ms []document.Mark, m document.Mark) bool {
 	for _, x := range ms {
 		if x.At == m.At {
 			return true
@@ -125,7 +125,7 @@ func containsMark(ms []model.Mark, m model.Mark) bool {
 
 // runSpan fixes f's x axis to [0, the longest run's end] in minutes, so
 // that per-minute values plotted at window middles do not shift the axis.
-func runSpan(f *model.TimeSeries, runs ...*runInfo) *model.TimeSeries {
+func runSpan(f *document.TimeSeries, runs ...*runInfo) *document.TimeSeries {
 	end := 0.0
 	for _, r := range runs {
 		if r != nil {
@@ -141,19 +141,19 @@ func runSpan(f *model.TimeSeries, runs ...*runInfo) *model.TimeSeries {
 // perRunGrid draws each run's hit ratio and sessions in the system, at
 // most the experiment's share of small multiples (the rest named in a
 // note).
-func (b *builder) perRunGrid(e *experiment) []model.Block {
+func (b *builder) perRunGrid(e *experiment) []document.Block {
 	drawn, left := pick(e.runs, b.share, verdictRank)
-	g := &model.Grid{Caption: "Per run: hit ratio per minute (left axis) and mean sessions in the system (right axis, dashed); trigger shaded, control start marked.", Columns: 2}
+	g := &document.Grid{Caption: "Per run: hit ratio per minute (left axis) and mean sessions in the system (right axis, dashed); trigger shaded, control start marked.", Columns: 2}
 	for _, r := range drawn {
 		bands, marks := annotate(r)
 		s := runSeries("sessions", r, mSessions, burstColor)
 		s.Axis, s.Dash = 1, true
-		g.Figures = append(g.Figures, runSpan(&model.TimeSeries{
+		g.Figures = append(g.Figures, runSpan(&document.TimeSeries{
 			ID: "run-" + e.slug + "-" + r.name(), Title: r.name(),
-			YAxes:  []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}, {Name: "sessions"}},
-			Series: []model.Series{runSeries("hit ratio", r, mHit, twinColor), s},
+			YAxes:  []document.Axis{{Name: "hit ratio", Min: 0, Max: 1}, {Name: "sessions"}},
+			Series: []document.Series{runSeries("hit ratio", r, mHit, twinColor), s},
 			Bands:  bands, Marks: marks,
 		}, r))
 	}
-	return withLeftOut([]model.Block{g}, left, "runs", runNames(left))
+	return withLeftOut([]document.Block{g}, left, "runs", runNames(left))
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/outlast-dev/outlast/internal/jsonnum"
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/stats"
 )
 
@@ -31,17 +31,17 @@ func (b *builder) found(e *experiment, kind string, warning bool, runs []string,
 		f.Numbers[k] = jsonnum.Float(v)
 	}
 	b.sum.Findings = append(b.sum.Findings, f)
-	b.findings = append(b.findings, model.ListItem{Label: e.label, Link: "exp-" + e.slug, Text: text, Warning: warning})
+	b.findings = append(b.findings, document.ListItem{Label: e.label, Link: "exp-" + e.slug, Text: text, Warning: warning})
 }
 
 // findingsSection puts the findings first in the document.
 func (b *builder) findingsSection() {
-	sec := model.Section{
+	sec := document.Section{
 		ID: "findings", Title: "Findings",
 		Intro: []string{"Computed from the numbers in the sections below, experiment by experiment; warnings (⚠) change how those numbers read. summary.json holds each finding with the numbers it quotes."},
 	}
-	sec.Blocks = append(sec.Blocks, &model.List{Items: b.findings})
-	b.doc.Sections = append([]model.Section{sec}, b.doc.Sections...)
+	sec.Blocks = append(sec.Blocks, &document.List{Items: b.findings})
+	b.doc.Sections = append([]document.Section{sec}, b.doc.Sections...)
 }
 
 // verdictOrder is the order in which verdict counts are told: the worst
@@ -184,7 +184,7 @@ func (b *builder) warningFindings(e *experiment) {
 		}
 		b.found(e, "engine-disagrees", true, runNames(runs), nums,
 			fmt.Sprintf("%s (%s) differs from the gateway's by more than %s in several 5-minute windows: %s. Likely cause: %s.",
-				subject, hitSourceText(runs[0].eng.HitSource), model.Num(stats.AgreementTolerance, -1).Display(),
+				subject, hitSourceText(runs[0].eng.HitSource), document.Num(stats.AgreementTolerance, -1).Display(),
 				listRuns(runs, func(r *runInfo) string {
 					return fmt.Sprintf("%d of %d windows, engine − gateway %s on average", r.agree.Differing, r.agree.Windows, signed(r.agree.MeanDiff))
 				}), c))
@@ -208,7 +208,7 @@ func engineHitNote(r *runInfo) string {
 	if r.eng.HitSource == "" || math.IsNaN(r.eng.RunHit) {
 		return "no engine hit count"
 	}
-	return "engine hit ratio " + model.Num(r.eng.RunHit, 2).Display()
+	return "engine hit ratio " + document.Num(r.eng.RunHit, 2).Display()
 }
 
 // maxNamed is how many runs a finding names before it counts the rest.
@@ -278,7 +278,7 @@ func signed(v float64) string {
 	if math.IsNaN(v) {
 		return "–"
 	}
-	s := model.Num(v, 2).Display()
+	s := document.Num(v, 2).Display()
 	if !strings.HasPrefix(s, "-") {
 		s = "+" + s
 	}

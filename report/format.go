@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -17,12 +17,12 @@ import (
 
 // pCell shows a p-value to 3 significant digits (0.00391, 0.031, 1), as
 // the paper prints them, or "<0.0001".
-func pCell(p float64) model.Cell {
+func pCell(p float64) document.Cell {
 	if p < 0.0001 {
-		return model.Text("<0.0001")
+		return document.Text("<0.0001")
 	}
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(p, 'g', 3, 64), 64)
-	return model.Num(r, -1)
+	return document.Num(r, -1)
 }
 
 // pText prints a p-value for prose.
@@ -38,34 +38,34 @@ func pText(p float64) string {
 }
 
 // seedCell shows a seed, or missing.
-func seedCell(s *int64) model.Cell {
+func seedCell(s *int64) document.Cell {
 	if s == nil {
-		return model.Missing()
+		return document.Missing()
 	}
-	return model.Int(*s)
+	return document.Int(*s)
 }
 
-func optNum(v *float64, prec int) model.Cell {
+func optNum(v *float64, prec int) document.Cell {
 	if v == nil {
-		return model.Missing()
+		return document.Missing()
 	}
-	return model.Num(*v, prec)
+	return document.Num(*v, prec)
 }
 
-func optInt(v *int64) model.Cell {
+func optInt(v *int64) document.Cell {
 	if v == nil {
-		return model.Missing()
+		return document.Missing()
 	}
-	return model.Int(*v)
+	return document.Int(*v)
 }
 
 // pctRange prints a range of fractions as percentages, "0–92%".
-func pctRange(lo, hi float64) model.Cell {
-	c := model.Range(100*lo, 100*hi, 0)
+func pctRange(lo, hi float64) document.Cell {
+	c := document.Range(100*lo, 100*hi, 0)
 	if c.IsMissing() {
 		return c
 	}
-	return model.Text(c.String() + "%")
+	return document.Text(c.String() + "%")
 }
 
 // recoveryLabel prints a run's recovery as the paper does: "<5" when it
@@ -102,8 +102,8 @@ func recoverRangeLabel(lo, hi float64) string {
 // triggerLabel is e.g. "burst 15–20 min, +0.0525/s".
 func triggerLabel(r *schema.Run) string {
 	k := r.TriggerKind
-	if k == "" || k == "none" {
-		return "none"
+	if k == "" || k == schema.TriggerNone {
+		return schema.TriggerNone
 	}
 	s := k
 	if r.TriggerStartS != nil {
@@ -126,9 +126,9 @@ func triggerLabel(r *schema.Run) string {
 func controlLabel(r *schema.Run) string {
 	k := r.ControlKind
 	if k == "" {
-		k = "none"
+		k = schema.ControlNone
 	}
-	if k == "none" || r.ControlStartS == nil {
+	if k == schema.ControlNone || r.ControlStartS == nil {
 		return k
 	}
 	return k + " @" + fmtMin(*r.ControlStartS) + " min"

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/internal/jsonnum"
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/report/render"
 )
 
@@ -26,7 +26,7 @@ func near(got jsonnum.Float, want float64) bool {
 }
 
 // buildFixture builds the report of fixtureRuns.
-func buildFixture(t *testing.T, opt Options) (*model.Doc, *Summary) {
+func buildFixture(t *testing.T, opt Options) (*document.Doc, *Summary) {
 	t.Helper()
 	doc, sum, err := Build(fixtureRuns(), opt)
 	if err != nil {
@@ -66,14 +66,14 @@ func find[T any](t *testing.T, what string, items []T, key func(T) string, id st
 	return zero
 }
 
-func findTable(t *testing.T, d *model.Doc, id string) *model.Table {
+func findTable(t *testing.T, d *document.Doc, id string) *document.Table {
 	t.Helper()
-	return find(t, "table", model.Tables(d), func(tab *model.Table) string { return tab.ID }, id)
+	return find(t, "table", document.Tables(d), func(tab *document.Table) string { return tab.ID }, id)
 }
 
-func findFigure(t *testing.T, d *model.Doc, id string) model.Figure {
+func findFigure(t *testing.T, d *document.Doc, id string) document.Figure {
 	t.Helper()
-	return find(t, "figure", model.Figures(d), model.Figure.FigureID, id)
+	return find(t, "figure", document.Figures(d), document.Figure.FigureID, id)
 }
 
 func findExperiment(t *testing.T, s *Summary, name string) SummaryExperiment {
@@ -83,7 +83,7 @@ func findExperiment(t *testing.T, s *Summary, name string) SummaryExperiment {
 
 // checkTableText compares the cells of tab as displayed, each followed by
 // its marker, with want.
-func checkTableText(t *testing.T, tab *model.Table, want [][]string) {
+func checkTableText(t *testing.T, tab *document.Table, want [][]string) {
 	t.Helper()
 	if len(tab.Rows) != len(want) {
 		t.Fatalf("table %s has %d rows, want %d", tab.ID, len(tab.Rows), len(want))

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
 // provenance fills the provenance of the Doc and the Summary.
@@ -33,21 +33,21 @@ func (b *builder) provenance() {
 	b.sum.Provenance = p
 	pv := &b.doc.Provenance
 	if b.opt.Dataset != "" {
-		*pv = append(*pv, model.KV{Key: "dataset", Value: b.opt.Dataset})
+		*pv = append(*pv, document.KV{Key: "dataset", Value: b.opt.Dataset})
 	}
 	*pv = append(*pv,
-		model.KV{Key: "runs", Value: fmt.Sprintf("%d in %s", len(b.runs), plural(b.experimentCount(), "experiment"))},
-		model.KV{Key: "dataset schema", Value: strings.Join(p.DatasetSchemaVersions, ", ")},
-		model.KV{Key: "ingested by outlast", Value: strings.Join(p.OutlastVersions, ", ")},
-		model.KV{Key: "inputs sha256", Value: p.InputsSHA256[:16] + "…"},
+		document.KV{Key: "runs", Value: fmt.Sprintf("%d in %s", len(b.runs), plural(b.experimentCount(), "experiment"))},
+		document.KV{Key: "dataset schema", Value: strings.Join(p.DatasetSchemaVersions, ", ")},
+		document.KV{Key: "ingested by outlast", Value: strings.Join(p.OutlastVersions, ", ")},
+		document.KV{Key: "inputs sha256", Value: p.InputsSHA256[:16] + "…"},
 	)
 	if b.opt.Version != "" {
-		*pv = append(*pv, model.KV{Key: "report by outlast", Value: b.opt.Version})
+		*pv = append(*pv, document.KV{Key: "report by outlast", Value: b.opt.Version})
 	}
 	if ok {
-		*pv = append(*pv, model.KV{Key: "date", Value: date + " (SOURCE_DATE_EPOCH)"})
+		*pv = append(*pv, document.KV{Key: "date", Value: date + " (SOURCE_DATE_EPOCH)"})
 	}
-	*pv = append(*pv, model.KV{Key: "times", Value: "minutes since each run's start; dates UTC"})
+	*pv = append(*pv, document.KV{Key: "times", Value: "minutes since each run's start; dates UTC"})
 }
 
 // subtitle lists the experiments with their designs and sizes.
@@ -71,27 +71,27 @@ func (b *builder) experimentCount() int {
 
 // provenanceSection lists each run's versions and input hashes.
 func (b *builder) provenanceSection() {
-	t := &model.Table{
+	t := &document.Table{
 		ID:       "provenance",
 		Caption:  "Inputs of every run: dataset schema and ingesting outlast version, engine log dialect and the sha256 (first 12 hex digits) of each input file.",
 		Sortable: true,
-		Columns: []model.Column{
+		Columns: []document.Column{
 			{Name: "Run"}, {Name: "Schema"}, {Name: "outlast"}, {Name: "Engine log"},
 			{Name: "run.yaml"}, {Name: "gateway"}, {Name: "engine log"}, {Name: "metrics"}, {Name: "Rejected lines"},
 		},
 	}
 	for _, r := range b.runs {
 		run := &r.run
-		t.Rows = append(t.Rows, []model.Cell{
-			model.Text(run.Run), model.Text(orDash(run.SchemaVersion)), model.Text(orDash(run.OutlastVersion)), model.Text(orDash(run.EngineLogFormat)),
-			model.Text(shortHash(run.ManifestSHA256)), model.Text(shortHash(run.GatewaySHA256)), model.Text(shortHash(run.EngineLogSHA256)), model.Text(shortHash(run.MetricsSHA256)),
-			model.Int(run.RejectedLines),
+		t.Rows = append(t.Rows, []document.Cell{
+			document.Text(run.Run), document.Text(orDash(run.SchemaVersion)), document.Text(orDash(run.OutlastVersion)), document.Text(orDash(run.EngineLogFormat)),
+			document.Text(shortHash(run.ManifestSHA256)), document.Text(shortHash(run.GatewaySHA256)), document.Text(shortHash(run.EngineLogSHA256)), document.Text(shortHash(run.MetricsSHA256)),
+			document.Int(run.RejectedLines),
 		})
 	}
-	b.doc.Sections = append(b.doc.Sections, model.Section{
+	b.doc.Sections = append(b.doc.Sections, document.Section{
 		ID: "provenance", Title: "Provenance",
 		Intro:  []string{"The full hashes are in summary.json; provenance.inputs_sha256 digests them all."},
-		Blocks: []model.Block{t},
+		Blocks: []document.Block{t},
 	})
 }
 

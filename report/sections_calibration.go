@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -13,26 +13,26 @@ import (
 // calibrationSection adds the c(L) fit on the experiment's caching-off
 // runs, the scatter of its windows with the fitted line, and S and 1/S for
 // every workload shape of the dataset.
-func (b *builder) calibrationSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+func (b *builder) calibrationSection(e *experiment, sec *document.Section, se *SummaryExperiment) {
 	ws := calibrationWindows(e.runs)
 	fit, err := stats.FitColdCost(ws)
 	if err != nil {
 		msg := fmt.Sprintf("No fit: %v (%d windows with at least %.0f requests running throughout, from caching-off runs).", err, len(ws), stats.CalibrationMinRunning)
-		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: msg})
+		sec.Blocks = append(sec.Blocks, &document.Note{Kind: document.NoteWarning, Text: msg})
 		se.Warnings = append(se.Warnings, msg)
 		b.found(e, "cost-fit", true, nil, numbers{"windows": float64(len(ws))}, "no c(L) fit: "+strings.TrimPrefix(err.Error(), "stats: ")+".")
 	} else {
 		se.Fit = b.fitSummary(fit, ws, "calibration")
 		sec.Blocks = append(sec.Blocks, fitTable("fit-"+e.slug, fit, se.Fit), b.fitScatter(e, fit, ws))
 		text := fmt.Sprintf("a cold turn of context L costs c(L) = %s s + %s ms/token × L (R² %s, %s)",
-			model.Num(fit.A, 3).Display(), model.Num(1000*fit.B, 4).Display(), model.Num(fit.R2, 3).Display(), plural(fit.N, "window"))
+			document.Num(fit.A, 3).Display(), document.Num(1000*fit.B, 4).Display(), document.Num(fit.R2, 3).Display(), plural(fit.N, "window"))
 		switch {
 		case se.Fit.Shape == "":
 		case !(se.Fit.S > 0):
 			text += fmt.Sprintf("; for a session of shape %s the fit gives no positive S, so no drain bound", se.Fit.Shape)
 		default:
 			text += fmt.Sprintf("; a session of shape %s costs S = %s engine-s when every turn misses, so the degraded regime drains only below λ = 1/S = %s sessions/s",
-				se.Fit.Shape, model.Num(float64(se.Fit.S), 1).Display(), model.Num(float64(se.Fit.DrainRate), 4).Display())
+				se.Fit.Shape, document.Num(float64(se.Fit.S), 1).Display(), document.Num(float64(se.Fit.DrainRate), 4).Display())
 		}
 		if fit.A < 0 {
 			text += "; " + negativeIntercept(fit)
@@ -51,14 +51,14 @@ func negativeIntercept(fit stats.CostFit) string {
 		math.Round(-fit.A/fit.B))
 }
 
-func fitTable(id string, fit stats.CostFit, s *SummaryFit) *model.Table {
-	t := &model.Table{
+func fitTable(id string, fit stats.CostFit, s *SummaryFit) *document.Table {
+	t := &document.Table{
 		ID:      id,
 		Caption: "Cold-turn cost c(L) = a + b·L, least squares through the origin over 2-minute windows with at least 4 requests running throughout; R² uncentred; standard errors from the residual variance.",
-		Columns: []model.Column{{Name: "a", Unit: "s"}, {Name: "SE(a)", Unit: "s"}, {Name: "b", Unit: "ms/token"}, {Name: "SE(b)", Unit: "ms/token"}, {Name: "R²"}, {Name: "Windows"}, {Name: "S", Unit: "s"}, {Name: "1/S", Unit: "sessions/s"}},
-		Rows: [][]model.Cell{{
-			model.Num(fit.A, 3), model.Num(fit.SEA, 3), model.Num(1000*fit.B, 4), model.Num(1000*fit.SEB, 4), model.Num(fit.R2, 3), model.Int(int64(fit.N)),
-			model.Num(float64(s.S), 1), model.Num(float64(s.DrainRate), 4),
+		Columns: []document.Column{{Name: "a", Unit: "s"}, {Name: "SE(a)", Unit: "s"}, {Name: "b", Unit: "ms/token"}, {Name: "SE(b)", Unit: "ms/token"}, {Name: "R²"}, {Name: "Windows"}, {Name: "S", Unit: "s"}, {Name: "1/S", Unit: "sessions/s"}},
+		Rows: [][]document.Cell{{
+			document.Num(fit.A, 3), document.Num(fit.SEA, 3), document.Num(1000*fit.B, 4), document.Num(1000*fit.SEB, 4), document.Num(fit.R2, 3), document.Int(int64(fit.N)),
+			document.Num(float64(s.S), 1), document.Num(float64(s.DrainRate), 4),
 		}},
 	}
 	if s.Shape != "" {
@@ -73,21 +73,21 @@ func fitTable(id string, fit stats.CostFit, s *SummaryFit) *model.Table {
 
 // fitScatter plots each window's seconds per turn against its mean prompt
 // per turn: the model says len/n = a + b·(ΣL/n), the fitted line.
-func (b *builder) fitScatter(e *experiment, fit stats.CostFit, ws []stats.CostWindow) *model.Scatter {
+func (b *builder) fitScatter(e *experiment, fit stats.CostFit, ws []stats.CostWindow) *document.Scatter {
 	byRun := map[string][]stats.CostWindow{}
 	for _, w := range ws {
 		byRun[w.Run] = append(byRun[w.Run], w)
 	}
-	f := &model.Scatter{
+	f := &document.Scatter{
 		ID: "cal-" + e.slug, Title: "Calibration windows and c(L)",
 		Caption: "Each point is a calibration window: its length per completed turn against the mean prompt of those turns. The line is the fitted c(L).",
-		XAxis:   model.Axis{Name: "mean prompt per turn", Unit: "tokens"},
-		YAxis:   model.Axis{Name: "window length per turn", Unit: "s"},
+		XAxis:   document.Axis{Name: "mean prompt per turn", Unit: "tokens"},
+		YAxis:   document.Axis{Name: "window length per turn", Unit: "s"},
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	names := sortedKeys(byRun)
 	for i, run := range names {
-		g := model.ScatterGroup{Name: run, Color: render.PaletteColor(i)}
+		g := document.ScatterGroup{Name: run, Color: render.PaletteColor(i)}
 		for _, w := range byRun[run] {
 			x := float64(w.PromptTokens) / float64(w.Turns)
 			g.Points = append(g.Points, [2]float64{x, w.Len() / float64(w.Turns)})
@@ -97,7 +97,7 @@ func (b *builder) fitScatter(e *experiment, fit stats.CostFit, ws []stats.CostWi
 		f.Groups = append(f.Groups, g)
 	}
 	if hi >= lo {
-		f.Lines = append(f.Lines, model.Line{Name: "c(L) fit", X: []float64{lo, hi}, Y: []float64{fit.Cost(lo), fit.Cost(hi)}, Color: boundColor})
+		f.Lines = append(f.Lines, document.Line{Name: "c(L) fit", X: []float64{lo, hi}, Y: []float64{fit.Cost(lo), fit.Cost(hi)}, Color: boundColor})
 	}
 	return f
 }
@@ -126,14 +126,14 @@ func (b *builder) shapes(fit stats.CostFit, ok bool) []SummaryShape {
 	return out
 }
 
-func shapesTable(id string, shapes []SummaryShape, fitted bool) *model.Table {
-	t := &model.Table{
+func shapesTable(id string, shapes []SummaryShape, fitted bool) *document.Table {
+	t := &document.Table{
 		ID:      id,
 		Caption: "S (engine-seconds per all-miss session) and the drain bound 1/S for each synthetic workload shape in the dataset: first context, growth per turn, turns.",
-		Columns: []model.Column{{Name: "First context", Unit: "tokens"}, {Name: "Growth", Unit: "tokens/turn"}, {Name: "Turns"}, {Name: "Runs"}, {Name: "S", Unit: "s"}, {Name: "1/S", Unit: "sessions/s"}},
+		Columns: []document.Column{{Name: "First context", Unit: "tokens"}, {Name: "Growth", Unit: "tokens/turn"}, {Name: "Turns"}, {Name: "Runs"}, {Name: "S", Unit: "s"}, {Name: "1/S", Unit: "sessions/s"}},
 	}
 	for _, s := range shapes {
-		t.Rows = append(t.Rows, []model.Cell{model.Int(s.Initial), model.Int(s.Growth), model.Int(s.Turns), model.Int(int64(len(s.Runs))), model.Num(float64(s.S), 1), model.Num(float64(s.DrainRate), 4)})
+		t.Rows = append(t.Rows, []document.Cell{document.Int(s.Initial), document.Int(s.Growth), document.Int(s.Turns), document.Int(int64(len(s.Runs))), document.Num(float64(s.S), 1), document.Num(float64(s.DrainRate), 4)})
 	}
 	if len(shapes) == 0 {
 		t.Notes = append(t.Notes, "No run's manifest gives a complete synthetic shape (system, task, output and tool tokens and turns).")

@@ -5,12 +5,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/stats"
 )
 
 // countsSection counts outcomes per trigger and control (prevention, flush).
-func (b *builder) countsSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+func (b *builder) countsSection(e *experiment, sec *document.Section, se *SummaryExperiment) {
 	type key struct{ trigger, control string }
 	counts := map[key]*SummaryCount{}
 	var keys []key
@@ -46,15 +46,15 @@ func (b *builder) countsSection(e *experiment, sec *model.Section, se *SummaryEx
 		}
 		return keys[i].control < keys[j].control
 	})
-	t := &model.Table{
+	t := &document.Table{
 		ID:      "counts-" + e.slug,
 		Caption: "Outcomes per trigger and control: runs persistently degraded (collapsed), partially degraded, and healthy at the end.",
-		Columns: []model.Column{{Name: "Trigger"}, {Name: "Control"}, {Name: "Runs"}, {Name: "Persistent"}, {Name: "Partial"}, {Name: "Recovered"}, {Name: "Collapsed at control"}, {Name: "Healthy"}},
+		Columns: []document.Column{{Name: "Trigger"}, {Name: "Control"}, {Name: "Runs"}, {Name: "Persistent"}, {Name: "Partial"}, {Name: "Recovered"}, {Name: "Collapsed at control"}, {Name: "Healthy"}},
 	}
 	se.Counts = []SummaryCount{}
 	for _, k := range keys {
 		c := counts[k]
-		t.Rows = append(t.Rows, []model.Cell{model.Text(c.Trigger), model.Text(c.Control), model.Int(int64(c.Runs)), model.Text(fmt.Sprintf("%d/%d", c.Persistent, c.Runs)), model.Int(int64(c.Partial)), model.Int(int64(c.Recovered)), model.Int(int64(c.Collapsed)), model.Int(int64(c.Healthy))})
+		t.Rows = append(t.Rows, []document.Cell{document.Text(c.Trigger), document.Text(c.Control), document.Int(int64(c.Runs)), document.Text(fmt.Sprintf("%d/%d", c.Persistent, c.Runs)), document.Int(int64(c.Partial)), document.Int(int64(c.Recovered)), document.Int(int64(c.Collapsed)), document.Int(int64(c.Healthy))})
 		se.Counts = append(se.Counts, *c)
 	}
 	sec.Blocks = append(append(sec.Blocks, t), b.perRunGrid(e)...)

@@ -6,29 +6,29 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/stats"
 )
 
 // drainSection adds W(t) per run, the slopes table and the bracket beside
 // 1/S.
-func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+func (b *builder) drainSection(e *experiment, sec *document.Section, se *SummaryExperiment) {
 	if b.fit == nil {
 		msg := "No c(L) fit (neither caching-off calibration runs nor enough all-miss windows): W(t) cannot be computed."
-		sec.Blocks = append(append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: msg}), b.perRunGrid(e)...)
+		sec.Blocks = append(append(sec.Blocks, &document.Note{Kind: document.NoteWarning, Text: msg}), b.perRunGrid(e)...)
 		se.Warnings = append(se.Warnings, msg)
 		return
 	}
 	if b.fitInfo.Source != "calibration" {
-		sec.Blocks = append(sec.Blocks, &model.Note{Text: "c(L) is the alternative fit on all-miss windows of persistently degraded cache-on runs: the dataset has no caching-off calibration runs."})
+		sec.Blocks = append(sec.Blocks, &document.Note{Text: "c(L) is the alternative fit on all-miss windows of persistently degraded cache-on runs: the dataset has no caching-off calibration runs."})
 	}
 	var drains []stats.Drain
 	modelRate := math.NaN()
-	f := &model.TimeSeries{
+	f := &document.TimeSeries{
 		ID: "drain-" + e.slug, Title: "Remaining cold work after the rate change",
 		Caption: "W(t) per run, sampled every 10 minutes from the rate change; one line per run, named by the arrival rate after the change.",
-		YAxes:   []model.Axis{{Name: "remaining cold work", Unit: "engine-s"}},
+		YAxes:   []document.Axis{{Name: "remaining cold work", Unit: "engine-s"}},
 	}
 	se.Slopes = []SummarySlope{}
 	for _, r := range e.runs {
@@ -57,7 +57,7 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 		// slopes table gives the run behind each number.
 		nth[d.RateAfter]++
 		name := fmt.Sprintf("λ=%s #%d", strconv.FormatFloat(d.RateAfter, 'g', -1, 64), nth[d.RateAfter])
-		s := model.Series{Name: name, Color: render.PaletteColor(rates[d.RateAfter])}
+		s := document.Series{Name: name, Color: render.PaletteColor(rates[d.RateAfter])}
 		for _, p := range d.Points {
 			s.X = append(s.X, minutes(p.T))
 			s.Y = append(s.Y, p.ColdWorkS)
@@ -70,28 +70,28 @@ func (b *builder) drainSection(e *experiment, sec *model.Section, se *SummaryExp
 		}
 	}
 	bracket := stats.NewDrainBracket(drains, modelRate)
-	slopeTable := &model.Table{
+	slopeTable := &document.Table{
 		ID:      "drain-slopes-" + e.slug,
 		Caption: "Slope of W(t) per run (engine-seconds per hour) with its standard error; negative drains.",
-		Columns: []model.Column{{Name: "Run"}, {Name: "Line"}, {Name: "λ after", Unit: "sessions/s"}, {Name: "Slope", Unit: "engine-s/h"}, {Name: "SE", Unit: "engine-s/h"}, {Name: "Samples"}},
+		Columns: []document.Column{{Name: "Run"}, {Name: "Line"}, {Name: "λ after", Unit: "sessions/s"}, {Name: "Slope", Unit: "engine-s/h"}, {Name: "SE", Unit: "engine-s/h"}, {Name: "Samples"}},
 	}
 	for i, d := range drains {
-		slopeTable.Rows = append(slopeTable.Rows, []model.Cell{model.Text(d.Run), model.Text(f.Series[i].Name), model.Num(d.RateAfter, -1), model.Num(d.SlopePerHour, 0), model.Num(d.SEPerHour, 0), model.Int(int64(len(d.Points)))})
+		slopeTable.Rows = append(slopeTable.Rows, []document.Cell{document.Text(d.Run), document.Text(f.Series[i].Name), document.Num(d.RateAfter, -1), document.Num(d.SlopePerHour, 0), document.Num(d.SEPerHour, 0), document.Int(int64(len(d.Points)))})
 	}
-	bt := &model.Table{
+	bt := &document.Table{
 		ID:      "drain-bracket-" + e.slug,
 		Caption: "Measured break-even beside the model's 1/S: the largest rate at which some run did not grow and the smallest at which every run grew.",
-		Columns: []model.Column{{Name: "λ after", Unit: "sessions/s"}, {Name: "Runs"}, {Name: "Verdict"}},
+		Columns: []document.Column{{Name: "λ after", Unit: "sessions/s"}, {Name: "Runs"}, {Name: "Verdict"}},
 	}
 	for _, r := range bracket.Rates {
-		bt.Rows = append(bt.Rows, []model.Cell{model.Num(r.Rate, -1), model.Int(int64(len(r.Slopes))), model.Text(r.Verdict)})
+		bt.Rows = append(bt.Rows, []document.Cell{document.Num(r.Rate, -1), document.Int(int64(len(r.Slopes))), document.Text(r.Verdict)})
 	}
 	grows := "no rate at which every run grew"
 	if !math.IsNaN(bracket.SmallestGrowing) {
-		grows = "every run grew at " + model.Num(bracket.SmallestGrowing, -1).Display()
+		grows = "every run grew at " + document.Num(bracket.SmallestGrowing, -1).Display()
 	}
 	bt.Notes = append(bt.Notes, fmt.Sprintf("Largest rate at which some run did not grow: %s sessions/s; %s. Model 1/S = %s sessions/s.",
-		model.Num(bracket.LargestNotGrowing, -1).Display(), grows, model.Num(bracket.ModelRate, 4).Display()))
+		document.Num(bracket.LargestNotGrowing, -1).Display(), grows, document.Num(bracket.ModelRate, 4).Display()))
 	se.Bracket = bracketSummary(bracket)
 	sec.Blocks = append(sec.Blocks, f, slopeTable, bt)
 	b.drainFinding(e, bracket)
@@ -104,7 +104,7 @@ func (b *builder) drainFinding(e *experiment, br stats.DrainBracket) {
 		b.found(e, "drain-bracket", true, nil, nums, "no run has a drain slope: W(t) needs trigger_start_s, the rate after it and the workload's output and tool tokens.")
 		return
 	}
-	rate := func(v float64) string { return model.Num(v, -1).Display() }
+	rate := func(v float64) string { return document.Num(v, -1).Display() }
 	var text string
 	switch {
 	case math.IsNaN(br.LargestNotGrowing):
@@ -115,7 +115,7 @@ func (b *builder) drainFinding(e *experiment, br stats.DrainBracket) {
 		text = fmt.Sprintf("the remaining cold work W(t) did not grow in some run up to λ = %s sessions/s and grew in every run from λ = %s", rate(br.LargestNotGrowing), rate(br.SmallestGrowing))
 	}
 	if !math.IsNaN(br.ModelRate) {
-		text += fmt.Sprintf("; the model's bound is 1/S = %s", model.Num(br.ModelRate, 4).Display())
+		text += fmt.Sprintf("; the model's bound is 1/S = %s", document.Num(br.ModelRate, 4).Display())
 	}
 	b.found(e, "drain-bracket", false, nil, nums, text+".")
 }

@@ -5,28 +5,28 @@ import (
 	"math"
 	"strings"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/stats"
 )
 
 // mixShiftSection adds Figure 6: each run's p90 first-phase first-turn
 // wait against its end hit ratio.
-func (b *builder) mixShiftSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+func (b *builder) mixShiftSection(e *experiment, sec *document.Section, se *SummaryExperiment) {
 	all := arms(e.runs)
-	f := &model.Scatter{
+	f := &document.Scatter{
 		ID: "fig6-" + e.slug, Title: "Wait before the shift against hit ratio after it",
 		Caption: "Figure 6. Each point is a run: p90 gateway wait of the first turns of sessions arriving before the shift (sessions never served count as waiting until the end) against the hit ratio over the last 10 minutes.",
-		XAxis:   model.Axis{Name: "phase-1 first-turn gateway wait, p90", Unit: "min"},
-		YAxis:   model.Axis{Name: "hit ratio (end)", Min: 0, Max: 1},
+		XAxis:   document.Axis{Name: "phase-1 first-turn gateway wait, p90", Unit: "min"},
+		YAxis:   document.Axis{Name: "hit ratio (end)", Min: 0, Max: 1},
 	}
-	t := &model.Table{
+	t := &document.Table{
 		ID:      "fig6-data-" + e.slug,
 		Caption: "Figure 6 data: first-phase first-turn wait and end hit ratio per run.",
-		Columns: []model.Column{{Name: "Run"}, {Name: "Arm"}, {Name: "Sessions"}, {Name: "Censored"}, {Name: "p90 wait", Unit: "min"}, {Name: "End hit"}},
+		Columns: []document.Column{{Name: "Run"}, {Name: "Arm"}, {Name: "Sessions"}, {Name: "Censored"}, {Name: "p90 wait", Unit: "min"}, {Name: "End hit"}},
 	}
 	se.Points = []SummaryWaitPoint{}
 	for _, a := range all {
-		g := model.ScatterGroup{Name: a, Color: armColor(all, a)}
+		g := document.ScatterGroup{Name: a, Color: armColor(all, a)}
 		for _, r := range e.runs {
 			if r.run.Arm != a {
 				continue
@@ -34,7 +34,7 @@ func (b *builder) mixShiftSection(e *experiment, sec *model.Section, se *Summary
 			w := r.wait
 			g.Points = append(g.Points, [2]float64{minutes(w.P90S), r.sum.EndHit})
 			g.Labels = append(g.Labels, r.name())
-			t.Rows = append(t.Rows, []model.Cell{model.Text(r.name()), model.Text(a), model.Int(int64(w.Sessions)), model.Int(int64(w.Censored)), model.Num(minutes(w.P90S), 1), model.Num(r.sum.EndHit, 2)})
+			t.Rows = append(t.Rows, []document.Cell{document.Text(r.name()), document.Text(a), document.Int(int64(w.Sessions)), document.Int(int64(w.Censored)), document.Num(minutes(w.P90S), 1), document.Num(r.sum.EndHit, 2)})
 			se.Points = append(se.Points, waitPoint(r.name(), a, w, r.sum.EndHit))
 		}
 		f.Groups = append(f.Groups, g)
@@ -74,7 +74,7 @@ func (b *builder) mixShiftFinding(e *experiment, all []string) {
 		text = fmt.Sprintf("%s ended degraded after the shift (end hit ratio below 0.5 in %d of %d runs)", strings.Join(degraded, ", "), nDeg, len(e.runs))
 	}
 	if worstArm != "" {
-		text += fmt.Sprintf("; the runs that kept the cache made first-phase sessions wait up to %s min at the 90th percentile (%s)", model.Num(minutes(worstWait), 1).Display(), worstArm)
+		text += fmt.Sprintf("; the runs that kept the cache made first-phase sessions wait up to %s min at the 90th percentile (%s)", document.Num(minutes(worstWait), 1).Display(), worstArm)
 	}
 	b.found(e, "mix-shift", false, nil, nums, text+".")
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -14,31 +14,31 @@ const persistentMarker = "∗"
 
 // pairedSection adds Table 2 with its sign test, Figure 1 for the featured
 // pair, small multiples of every pair and Figure 4.
-func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+func (b *builder) pairedSection(e *experiment, sec *document.Section, se *SummaryExperiment) {
 	twin := twinArmOf(e)
 	t2 := stats.NewTable2(summaries(e.runs), twin, schema.ArmBurst)
 
-	table := &model.Table{
+	table := &document.Table{
 		ID:      "table2-" + e.slug,
 		Caption: "Paired runs with an identical base workload: token-weighted hit ratio over the last 10 minutes and mean number of sessions in the system over the last 5 minutes (Table 2).",
-		Columns: []model.Column{
+		Columns: []document.Column{
 			{Name: "Seed"},
 			{Group: "No burst (twin)", Name: "Hit"}, {Group: "No burst (twin)", Name: "Sessions"},
 			{Group: "Burst", Name: "Hit"}, {Group: "Burst", Name: "Sessions"},
 		},
 	}
-	arm := func(a stats.Table2Arm) (model.Cell, model.Cell) {
-		hit := model.Num(a.EndHit, 2)
+	arm := func(a stats.Table2Arm) (document.Cell, document.Cell) {
+		hit := document.Num(a.EndHit, 2)
 		if a.Persistent {
 			hit = hit.Mark(persistentMarker)
 		}
-		return hit, model.Num(a.EndSessions, 0)
+		return hit, document.Num(a.EndSessions, 0)
 	}
 	se.Pairs = []SummaryPair{}
 	for _, row := range t2.Rows {
 		th, ts := arm(row.Twin)
 		bh, bs := arm(row.Burst)
-		table.Rows = append(table.Rows, []model.Cell{model.Int(row.Seed), th, ts, bh, bs})
+		table.Rows = append(table.Rows, []document.Cell{document.Int(row.Seed), th, ts, bh, bs})
 		se.Pairs = append(se.Pairs, SummaryPair{Seed: row.Seed, Twin: pairArm(row.Twin), Burst: pairArm(row.Burst)})
 	}
 	n := t2.BurstOnly + t2.TwinOnly
@@ -52,21 +52,21 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 	se.Warnings = append(se.Warnings, t2.Warnings...)
 	sec.Blocks = append(sec.Blocks, table)
 
-	sign := &model.Table{
+	sign := &document.Table{
 		ID:      "sign-" + e.slug,
 		Caption: "Sign test over discordant pairs (§3).",
-		Columns: []model.Column{{Name: "Pairs"}, {Name: "Burst only"}, {Name: "Twin only"}, {Name: "Both"}, {Name: "Neither"}, {Name: "Discordant"}, {Name: "p (two-sided, exact)"}},
-		Rows:    [][]model.Cell{{model.Int(int64(judged)), model.Int(int64(t2.BurstOnly)), model.Int(int64(t2.TwinOnly)), model.Int(int64(t2.Both)), model.Int(int64(t2.Neither)), model.Int(int64(n)), pCell(t2.SignP)}},
+		Columns: []document.Column{{Name: "Pairs"}, {Name: "Burst only"}, {Name: "Twin only"}, {Name: "Both"}, {Name: "Neither"}, {Name: "Discordant"}, {Name: "p (two-sided, exact)"}},
+		Rows:    [][]document.Cell{{document.Int(int64(judged)), document.Int(int64(t2.BurstOnly)), document.Int(int64(t2.TwinOnly)), document.Int(int64(t2.Both)), document.Int(int64(t2.Neither)), document.Int(int64(n)), pCell(t2.SignP)}},
 	}
 	if n == 0 {
-		sign.Rows[0][6] = model.Missing()
+		sign.Rows[0][6] = document.Missing()
 		sign.Notes = []string{"No discordant pair: the test has nothing to count."}
 	}
 	sec.Blocks = append(sec.Blocks, sign)
 	b.pairedFinding(e, t2, twin)
 
 	if len(t2.Rows) == 0 {
-		sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: fmt.Sprintf("No complete pair: Table 2 needs a %q and a %q run with the same seed.", twin, schema.ArmBurst)})
+		sec.Blocks = append(sec.Blocks, &document.Note{Kind: document.NoteWarning, Text: fmt.Sprintf("No complete pair: Table 2 needs a %q and a %q run with the same seed.", twin, schema.ArmBurst)})
 		sec.Blocks = append(sec.Blocks, b.perRunGrid(e)...)
 		return
 	}
@@ -102,7 +102,7 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 	tw, bu := runByName(e, feat.Twin.Run), runByName(e, feat.Burst.Run)
 	sec.Blocks = append(sec.Blocks, b.figure1(e, seed, headline, why, tw, bu))
 
-	grid := &model.Grid{Caption: "Every pair: hit ratio per minute, twin (blue) against burst (red), burst shaded.", Columns: 3}
+	grid := &document.Grid{Caption: "Every pair: hit ratio per minute, twin (blue) against burst (red), burst shaded.", Columns: 3}
 	drawn, left := pick(t2.Rows, b.share, func(row stats.Table2Row) int {
 		switch {
 		case row.Seed == seed:
@@ -129,10 +129,10 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 		case row.Twin.Persistent:
 			title += " (twin " + persistentMarker + ")"
 		}
-		grid.Figures = append(grid.Figures, runSpan(&model.TimeSeries{
+		grid.Figures = append(grid.Figures, runSpan(&document.TimeSeries{
 			ID: fmt.Sprintf("pair-%s-%d", e.slug, row.Seed), Title: title,
-			YAxes:  []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}},
-			Series: []model.Series{runSeries("no burst", tw, mHit, twinColor), runSeries("burst", bu, mHit, burstColor)},
+			YAxes:  []document.Axis{{Name: "hit ratio", Min: 0, Max: 1}},
+			Series: []document.Series{runSeries("no burst", tw, mHit, twinColor), runSeries("burst", bu, mHit, burstColor)},
 			Bands:  bands, Marks: marks,
 		}, tw, bu))
 	}
@@ -140,7 +140,7 @@ func (b *builder) pairedSection(e *experiment, sec *model.Section, se *SummaryEx
 	for _, row := range left {
 		names = append(names, fmt.Sprintf("seed %d (%s, %s)", row.Seed, row.Twin.Run, row.Burst.Run))
 	}
-	sec.Blocks = append(sec.Blocks, withLeftOut([]model.Block{grid}, left, "pairs", names)...)
+	sec.Blocks = append(sec.Blocks, withLeftOut([]document.Block{grid}, left, "pairs", names)...)
 	sec.Blocks = append(sec.Blocks, b.figure4(e, seed, tw, bu))
 	sec.Blocks = append(sec.Blocks, b.engineView(e, viewRun{tw, "twin", twinColor}, viewRun{bu, "burst", burstColor})...)
 }
@@ -223,46 +223,46 @@ func armTrigger(e *experiment, arm, unstated string) (string, []string) {
 
 // pairPanel is one panel of a pair's figure: one measure, twin against
 // burst.
-func pairPanel(id, title string, y model.Axis, tw, bu *runInfo, f measure) *model.TimeSeries {
+func pairPanel(id, title string, y document.Axis, tw, bu *runInfo, f measure) *document.TimeSeries {
 	bands, marks := annotate(bu, tw)
-	return runSpan(&model.TimeSeries{
-		ID: id, Title: title, YAxes: []model.Axis{y},
-		Series: []model.Series{runSeries("no burst (twin)", tw, f, twinColor), runSeries("burst", bu, f, burstColor)},
+	return runSpan(&document.TimeSeries{
+		ID: id, Title: title, YAxes: []document.Axis{y},
+		Series: []document.Series{runSeries("no burst (twin)", tw, f, twinColor), runSeries("burst", bu, f, burstColor)},
 		Bands:  bands, Marks: marks,
 	}, tw, bu)
 }
 
 // figure1 is the paper's Figure 1 for one pair: hit ratio, turn
 // throughput and sessions in the system per minute.
-func (b *builder) figure1(e *experiment, seed int64, headline, why string, tw, bu *runInfo) *model.Grid {
+func (b *builder) figure1(e *experiment, seed int64, headline, why string, tw, bu *runInfo) *document.Grid {
 	id := fmt.Sprintf("fig1-%s", e.slug)
-	return &model.Grid{
+	return &document.Grid{
 		Caption: fmt.Sprintf("Figure 1. %sSeed %d (%s): %s against its twin %s. Same base arrivals; the burst run additionally receives the injected burst (shaded). Per-minute token-weighted hit ratio, turn throughput and mean sessions in the system.", headline, seed, why, bu.run.Run, tw.run.Run),
 		Columns: 1,
-		Figures: []model.Figure{
-			pairPanel(id+"-hit", "Prefix-cache hit ratio", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, mHit),
-			pairPanel(id+"-throughput", "Turn throughput", model.Axis{Name: "throughput", Unit: "turns/s"}, tw, bu, mThroughput),
-			pairPanel(id+"-sessions", "Sessions in the system", model.Axis{Name: "sessions"}, tw, bu, mSessions),
+		Figures: []document.Figure{
+			pairPanel(id+"-hit", "Prefix-cache hit ratio", document.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, mHit),
+			pairPanel(id+"-throughput", "Turn throughput", document.Axis{Name: "throughput", Unit: "turns/s"}, tw, bu, mThroughput),
+			pairPanel(id+"-sessions", "Sessions in the system", document.Axis{Name: "sessions"}, tw, bu, mSessions),
 		},
 	}
 }
 
 // figure4 is the paper's Figure 4 for one pair: D/C, recomputed prompt
 // tokens per second and hit ratio per minute.
-func (b *builder) figure4(e *experiment, seed int64, tw, bu *runInfo) *model.Grid {
+func (b *builder) figure4(e *experiment, seed int64, tw, bu *runInfo) *document.Grid {
 	id := fmt.Sprintf("fig4-%s", e.slug)
-	dc := pairPanel(id+"-demand", "Resident demand over the KV pool", model.Axis{Name: "D/C"}, tw, bu, mDemand)
+	dc := pairPanel(id+"-demand", "Resident demand over the KV pool", document.Axis{Name: "D/C"}, tw, bu, mDemand)
 	if len(dc.Series[0].X) > 0 {
 		x := []float64{dc.Series[0].X[0], dc.Series[0].X[len(dc.Series[0].X)-1]}
-		dc.Series = append(dc.Series, model.Series{Name: "pool (D/C = 1)", X: x, Y: []float64{1, 1}, Color: boundColor, Dash: true})
+		dc.Series = append(dc.Series, document.Series{Name: "pool (D/C = 1)", X: x, Y: []float64{1, 1}, Color: boundColor, Dash: true})
 	}
-	return &model.Grid{
+	return &document.Grid{
 		Caption: fmt.Sprintf("Figure 4. The loop in one pair (seed %d): resident demand relative to the KV pool, recomputed prompt tokens and hit ratio, per minute. Burst shaded.", seed),
 		Columns: 3,
-		Figures: []model.Figure{
+		Figures: []document.Figure{
 			dc,
-			pairPanel(id+"-recompute", "Recomputed prompt tokens", model.Axis{Name: "recomputed", Unit: "tokens/s"}, tw, bu, mRecompute),
-			pairPanel(id+"-hit", "Hit ratio", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, mHit),
+			pairPanel(id+"-recompute", "Recomputed prompt tokens", document.Axis{Name: "recomputed", Unit: "tokens/s"}, tw, bu, mRecompute),
+			pairPanel(id+"-hit", "Hit ratio", document.Axis{Name: "hit ratio", Min: 0, Max: 1}, tw, bu, mHit),
 		},
 	}
 }

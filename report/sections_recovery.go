@@ -6,19 +6,20 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
+	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
 
 // recoverySection adds Table 3, pairwise exact tests, Figure 5 and Figure 8.
-func (b *builder) recoverySection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+func (b *builder) recoverySection(e *experiment, sec *document.Section, se *SummaryExperiment) {
 	sums := summaries(e.runs)
 	t3 := stats.NewTable3(sums)
 
-	t := &model.Table{
+	t := &document.Table{
 		ID:      "table3-" + e.slug,
 		Caption: "Recovery over runs collapsed when control began (Table 3). Time: from control start to the start of the first 5-minute window (the windows start every minute from control start, §6) from which every later window has a hit ratio ≥ 0.8, with at least 10 minutes of the run after it; “<5” means within the first window. Cohort: fraction of the sessions arriving in the next 20 minutes that completed.",
-		Columns: []model.Column{{Name: "Control"}, {Name: "Recovered"}, {Name: "Time to recover", Unit: "min"}, {Name: "Hit (end)"}, {Name: "Cohort done"}},
+		Columns: []document.Column{{Name: "Control"}, {Name: "Recovered"}, {Name: "Time to recover", Unit: "min"}, {Name: "Hit (end)"}, {Name: "Cohort done"}},
 	}
 	se.Arms, se.ArmsMatched = []SummaryArm{}, []SummaryArm{}
 	for _, row := range t3.All {
@@ -42,10 +43,10 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 	sec.Blocks = append(sec.Blocks, t)
 
 	// Pairwise exact McNemar tests on the matched seeds.
-	pw := &model.Table{
+	pw := &document.Table{
 		ID:      "table3-pairwise-" + e.slug,
 		Caption: fmt.Sprintf("Recovery between controllers on the %d seeds collapsed in every arm: exact paired (McNemar) test, two-sided.", len(t3.MatchedSeeds)),
-		Columns: []model.Column{{Name: "Arm A"}, {Name: "Arm B"}, {Name: "Seeds"}, {Name: "Both recovered"}, {Name: "A only"}, {Name: "B only"}, {Name: "Neither"}, {Name: "p"}},
+		Columns: []document.Column{{Name: "Arm A"}, {Name: "Arm B"}, {Name: "Seeds"}, {Name: "Both recovered"}, {Name: "A only"}, {Name: "B only"}, {Name: "Neither"}, {Name: "p"}},
 	}
 	armNames := make([]string, len(t3.All))
 	for i, row := range t3.All {
@@ -61,7 +62,7 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 				p = stats.McNemarExact(p2)
 			}
 			s := pairwiseSummary(a, c, p2, p)
-			pw.Rows = append(pw.Rows, []model.Cell{model.Text(a), model.Text(c), model.Int(int64(s.Seeds)), model.Int(int64(p2.Both)), model.Int(int64(p2.AOnly)), model.Int(int64(p2.BOnly)), model.Int(int64(p2.Neither)), pCell(p)})
+			pw.Rows = append(pw.Rows, []document.Cell{document.Text(a), document.Text(c), document.Int(int64(s.Seeds)), document.Int(int64(p2.Both)), document.Int(int64(p2.AOnly)), document.Int(int64(p2.BOnly)), document.Int(int64(p2.Neither)), pCell(p)})
 			se.Pairwise = append(se.Pairwise, s)
 		}
 	}
@@ -85,7 +86,7 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 		return
 	}
 	se.FeaturedSeed = &seed
-	var hit, ses []model.Series
+	var hit, ses []document.Series
 	var feat []*runInfo
 	var views []viewRun
 	for _, a := range all {
@@ -101,12 +102,12 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 	}
 	bands, marks := annotate(feat...)
 	id := "fig5-" + e.slug
-	sec.Blocks = append(sec.Blocks, &model.Grid{
+	sec.Blocks = append(sec.Blocks, &document.Grid{
 		Caption: fmt.Sprintf("Figure 5. Recovery per arm, seed %d (arms share the arrivals): hit ratio and mean sessions in the system per minute; trigger shaded, control start marked.", seed),
 		Columns: 1,
-		Figures: []model.Figure{
-			runSpan(&model.TimeSeries{ID: id + "-hit", Title: "Hit ratio", YAxes: []model.Axis{{Name: "hit ratio", Min: 0, Max: 1}}, Series: hit, Bands: bands, Marks: marks}, feat...),
-			runSpan(&model.TimeSeries{ID: id + "-sessions", Title: "Sessions in the system", YAxes: []model.Axis{{Name: "sessions"}}, Series: ses, Bands: bands, Marks: marks}, feat...),
+		Figures: []document.Figure{
+			runSpan(&document.TimeSeries{ID: id + "-hit", Title: "Hit ratio", YAxes: []document.Axis{{Name: "hit ratio", Min: 0, Max: 1}}, Series: hit, Bands: bands, Marks: marks}, feat...),
+			runSpan(&document.TimeSeries{ID: id + "-sessions", Title: "Sessions in the system", YAxes: []document.Axis{{Name: "sessions"}}, Series: ses, Bands: bands, Marks: marks}, feat...),
 		},
 	})
 	sec.Blocks = append(sec.Blocks, b.figure8(e, all))
@@ -116,12 +117,12 @@ func (b *builder) recoverySection(e *experiment, sec *model.Section, se *Summary
 // figure8 is the completion of each 5-minute arrival cohort per arm,
 // averaged over the arm's runs collapsed when control began (all its runs
 // when none was).
-func (b *builder) figure8(e *experiment, all []string) *model.TimeSeries {
-	f := &model.TimeSeries{
+func (b *builder) figure8(e *experiment, all []string) *document.TimeSeries {
+	f := &document.TimeSeries{
 		ID: "fig8-" + e.slug, Title: "Cohort completion",
 		Caption: "Figure 8. Fraction of each 5-minute arrival cohort that completed by the end of the run, averaged over each arm's runs collapsed when control began (all its runs if none was), plotted at the cohort's middle. Later cohorts have less time to complete.",
 		XName:   "arrival cohort (min)",
-		YAxes:   []model.Axis{{Name: "completed", Unit: "fraction", Min: 0, Max: 1}},
+		YAxes:   []document.Axis{{Name: "completed", Unit: "fraction", Min: 0, Max: 1}},
 	}
 	var feat []*runInfo
 	for _, a := range all {
@@ -158,18 +159,18 @@ func (b *builder) figure8(e *experiment, all []string) *model.TimeSeries {
 		for i, x := range xs {
 			ys[i] = sum[x] / float64(cnt[x])
 		}
-		f.Series = append(f.Series, model.Series{Name: a, X: xs, Y: ys, Color: armColor(all, a)})
+		f.Series = append(f.Series, document.Series{Name: a, X: xs, Y: ys, Color: armColor(all, a)})
 	}
 	f.Bands, f.Marks = annotate(feat...)
 	return runSpan(f, feat...)
 }
 
-func table3Cells(r stats.Table3Row) []model.Cell {
-	return []model.Cell{
-		model.Text(r.Arm),
-		model.Text(fmt.Sprintf("%d/%d", r.Recovered, r.Collapsed())),
-		model.Text(recoverRangeLabel(r.RecoverMin, r.RecoverMax)),
-		model.Range(r.EndHitMin, r.EndHitMax, 2),
+func table3Cells(r stats.Table3Row) []document.Cell {
+	return []document.Cell{
+		document.Text(r.Arm),
+		document.Text(fmt.Sprintf("%d/%d", r.Recovered, r.Collapsed())),
+		document.Text(recoverRangeLabel(r.RecoverMin, r.RecoverMax)),
+		document.Range(r.EndHitMin, r.EndHitMax, 2),
 		pctRange(r.CohortDoneMin, r.CohortDoneMax),
 	}
 }
@@ -179,7 +180,7 @@ func table3Cells(r stats.Table3Row) []model.Cell {
 // smallest p.
 func (b *builder) recoveryFindings(e *experiment, t3 stats.Table3, pairwise []SummaryPairwise) {
 	rows := append([]stats.Table3Row(nil), t3.All...)
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Arm != "none" && rows[j].Arm == "none" })
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Arm != schema.ArmNone && rows[j].Arm == schema.ArmNone })
 	nums := numbers{}
 	var parts []string
 	for _, r := range rows {
@@ -190,7 +191,7 @@ func (b *builder) recoveryFindings(e *experiment, t3 stats.Table3, pairwise []Su
 			continue
 		}
 		name := r.Arm
-		if name == "none" {
+		if name == schema.ArmNone {
 			name = "no control"
 		}
 		s := fmt.Sprintf("%s %d of %d", name, r.Recovered, r.Collapsed())

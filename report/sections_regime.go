@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/stats"
 )
 
@@ -13,18 +13,18 @@ import (
 // cache-warm capacity against its peak D/C, coloured by verdict, with the
 // healthy-side (x = 1) and drain (λ = 1/S) bounds.
 func (b *builder) regimeMap() {
-	f := &model.Scatter{
+	f := &document.Scatter{
 		ID: "regime-map", Title: "Regime map",
 		Caption: "Each point is a run. x: λ·T·(Z+R₀)·L̄/C, the resident demand of the cache-warm population by Little's law relative to the KV pool (R₀: mean response before the trigger; L̄: mean context of the workload shape, else of the run). y: peak 1-minute D/C. The healthy side holds left of x = 1; the degraded regime can drain only left of the λ = 1/S line.",
-		XAxis:   model.Axis{Name: "offered load relative to cache-warm capacity"},
-		YAxis:   model.Axis{Name: "peak D/C"},
+		XAxis:   document.Axis{Name: "offered load relative to cache-warm capacity"},
+		YAxis:   document.Axis{Name: "peak D/C"},
 	}
 	verdicts := []stats.Verdict{stats.VerdictHealthy, stats.VerdictPartial, stats.VerdictPersistent, stats.VerdictRecovered, stats.VerdictCollapsed, stats.VerdictUnknown}
 	colors := map[stats.Verdict]string{
 		stats.VerdictHealthy: "#009E73", stats.VerdictPartial: "#E69F00", stats.VerdictPersistent: "#D55E00",
 		stats.VerdictRecovered: "#0072B2", stats.VerdictCollapsed: "#CC79A7", stats.VerdictUnknown: "#999999",
 	}
-	groups := map[stats.Verdict]*model.ScatterGroup{}
+	groups := map[stats.Verdict]*document.ScatterGroup{}
 	b.sum.RegimeMap = []SummaryRegimePoint{}
 	var drainX []float64
 	var missing []string
@@ -46,7 +46,7 @@ func (b *builder) regimeMap() {
 		}
 		g, ok := groups[r.sum.Verdict]
 		if !ok {
-			g = &model.ScatterGroup{Name: string(r.sum.Verdict), Color: colors[r.sum.Verdict]}
+			g = &document.ScatterGroup{Name: string(r.sum.Verdict), Color: colors[r.sum.Verdict]}
 			groups[r.sum.Verdict] = g
 		}
 		g.Points = append(g.Points, [2]float64{x, y})
@@ -62,14 +62,14 @@ func (b *builder) regimeMap() {
 		}
 	}
 	top := ymax * 1.05
-	f.Lines = append(f.Lines, model.Line{Name: "healthy side (x = 1)", X: []float64{1, 1}, Y: []float64{0, top}, Color: "#009E73", Dash: true})
-	f.Lines = append(f.Lines, model.Line{Name: "KV pool (D/C = 1)", X: []float64{0, xmax * 1.05}, Y: []float64{1, 1}, Color: boundColor, Dash: true})
+	f.Lines = append(f.Lines, document.Line{Name: "healthy side (x = 1)", X: []float64{1, 1}, Y: []float64{0, top}, Color: "#009E73", Dash: true})
+	f.Lines = append(f.Lines, document.Line{Name: "KV pool (D/C = 1)", X: []float64{0, xmax * 1.05}, Y: []float64{1, 1}, Color: boundColor, Dash: true})
 	var notes []string
 	if len(drainX) > 0 {
 		sort.Float64s(drainX)
 		lo, hi := drainX[0], drainX[len(drainX)-1]
 		m := stats.Quantile(drainX, 0.5)
-		f.Lines = append(f.Lines, model.Line{Name: "drain bound (λ = 1/S)", X: []float64{m, m}, Y: []float64{0, top}, Color: "#CC79A7", Dash: true})
+		f.Lines = append(f.Lines, document.Line{Name: "drain bound (λ = 1/S)", X: []float64{m, m}, Y: []float64{0, top}, Color: "#CC79A7", Dash: true})
 		if hi > lo*1.05 {
 			notes = append(notes, fmt.Sprintf("Runs differ in response time, shape or pool, so λ = 1/S falls at x = %.3g–%.3g; the median is drawn.", lo, hi))
 		}
@@ -83,13 +83,13 @@ func (b *builder) regimeMap() {
 	if len(missing) > 0 {
 		notes = append(notes, fmt.Sprintf("Not placed (λ, turns, think time, response time or C unknown): %s.", join(missing)))
 	}
-	sec := model.Section{
+	sec := document.Section{
 		ID: "regime-map", Title: "Regime map",
 		Intro:  []string{"Not in the paper: every run on one plane. Runs left of the healthy side that still cross D/C = 1 were pushed there by their trigger; whether they come back depends on which side of the drain bound their load lies."},
-		Blocks: []model.Block{f},
+		Blocks: []document.Block{f},
 	}
 	for _, n := range notes {
-		sec.Blocks = append(sec.Blocks, &model.Note{Text: n})
+		sec.Blocks = append(sec.Blocks, &document.Note{Text: n})
 	}
 	b.doc.Sections = append(b.doc.Sections, sec)
 }

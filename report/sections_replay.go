@@ -6,7 +6,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/stats"
 )
 
@@ -27,7 +27,7 @@ var replayVerdicts = []stats.Verdict{stats.VerdictHealthy, stats.VerdictPartial,
 // replaySection adds the variant table (the observed run first), the
 // as-is caveat, and hit ratio and sessions in the system per minute: the
 // observed run beside each variant's median over seeds.
-func (b *builder) replaySection(e *experiment, sec *model.Section, se *SummaryExperiment) {
+func (b *builder) replaySection(e *experiment, sec *document.Section, se *SummaryExperiment) {
 	obs, name := b.observedOf(e)
 	variants := arms(e.runs)
 	sort.SliceStable(variants, func(i, j int) bool { return variants[i] == replayAsIs && variants[j] != replayAsIs })
@@ -35,22 +35,22 @@ func (b *builder) replaySection(e *experiment, sec *model.Section, se *SummaryEx
 	for _, r := range e.runs {
 		byArm[r.run.Arm] = append(byArm[r.run.Arm], r)
 	}
-	t := &model.Table{
+	t := &document.Table{
 		ID:      "replay-" + e.slug,
 		Caption: "The observed run and its replays: per variant, the verdicts over seeds, the hit ratio over the last 10 minutes and the mean sessions in the system over the last 5 (median and range over seeds), and the recovery time of the runs that recovered.",
-		Columns: []model.Column{{Name: "Variant"}, {Name: "Runs"}},
+		Columns: []document.Column{{Name: "Variant"}, {Name: "Runs"}},
 	}
 	for _, v := range replayVerdicts {
-		t.Columns = append(t.Columns, model.Column{Name: string(v)})
+		t.Columns = append(t.Columns, document.Column{Name: string(v)})
 	}
-	t.Columns = append(t.Columns, model.Column{Group: "End hit", Name: "median"}, model.Column{Group: "End hit", Name: "range"},
-		model.Column{Group: "End sessions", Name: "median"}, model.Column{Group: "End sessions", Name: "range"}, model.Column{Name: "Recovery", Unit: "min"})
+	t.Columns = append(t.Columns, document.Column{Group: "End hit", Name: "median"}, document.Column{Group: "End hit", Name: "range"},
+		document.Column{Group: "End sessions", Name: "median"}, document.Column{Group: "End sessions", Name: "range"}, document.Column{Name: "Recovery", Unit: "min"})
 	if obs != nil {
-		row := []model.Cell{model.Text("observed: " + obs.name()), model.Int(1)}
+		row := []document.Cell{document.Text("observed: " + obs.name()), document.Int(1)}
 		for _, v := range replayVerdicts {
-			row = append(row, model.Int(b2i(obs.sum.Verdict == v)))
+			row = append(row, document.Int(b2i(obs.sum.Verdict == v)))
 		}
-		row = append(row, model.Num(obs.sum.EndHit, 2), model.Missing(), model.Num(obs.sum.EndSessions, 1), model.Missing(), model.Text(runRecovery(obs.sum)))
+		row = append(row, document.Num(obs.sum.EndHit, 2), document.Missing(), document.Num(obs.sum.EndSessions, 1), document.Missing(), document.Text(runRecovery(obs.sum)))
 		t.Rows = append(t.Rows, row)
 	}
 	se.Counts = []SummaryCount{}
@@ -69,30 +69,30 @@ func (b *builder) replaySection(e *experiment, sec *model.Section, se *SummaryEx
 		c.Healthy, c.Partial, c.Persistent = counts[stats.VerdictHealthy], counts[stats.VerdictPartial], counts[stats.VerdictPersistent]
 		c.Recovered, c.Collapsed = counts[stats.VerdictRecovered], counts[stats.VerdictCollapsed]
 		se.Counts = append(se.Counts, c)
-		row := []model.Cell{model.Text(v), model.Int(int64(len(runs)))}
+		row := []document.Cell{document.Text(v), document.Int(int64(len(runs)))}
 		for _, vd := range replayVerdicts {
-			row = append(row, model.Int(int64(counts[vd])))
+			row = append(row, document.Int(int64(counts[vd])))
 		}
 		hm, hlo, hhi := medianRange(hit)
 		sm, slo, shi := medianRange(sess)
 		_, rlo, rhi := medianRange(rec)
-		row = append(row, model.Num(hm, 2), model.Range(hlo, hhi, 2), model.Num(sm, 1), model.Range(slo, shi, 1), model.Text(recoverRangeLabel(rlo, rhi)))
+		row = append(row, document.Num(hm, 2), document.Range(hlo, hhi, 2), document.Num(sm, 1), document.Range(slo, shi, 1), document.Text(recoverRangeLabel(rlo, rhi)))
 		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = append(t.Notes, "Seed 1 of every variant replays the observed sessions; the other seeds resample whole sessions and draw arrivals from the run's own arrival process. Recovery: minutes from control start to the first 5-minute window from which the hit ratio stays at 0.8 or above (<5: within the first window).")
 	sec.Blocks = append(sec.Blocks, t)
 	caveat := b.replayCaveat(obs, name, byArm[replayAsIs])
-	sec.Blocks = append(sec.Blocks, &model.Note{Kind: model.NoteWarning, Text: caveat})
+	sec.Blocks = append(sec.Blocks, &document.Note{Kind: document.NoteWarning, Text: caveat})
 	se.Warnings = append(se.Warnings, caveat)
 	for _, f := range []struct {
 		id, title string
-		axis      model.Axis
+		axis      document.Axis
 		of        measure
 	}{
-		{"replay-hit-", "Hit ratio per minute", model.Axis{Name: "hit ratio", Min: 0, Max: 1}, mHit},
-		{"replay-sessions-", "Sessions in the system per minute", model.Axis{Name: "sessions"}, mSessions},
+		{"replay-hit-", "Hit ratio per minute", document.Axis{Name: "hit ratio", Min: 0, Max: 1}, mHit},
+		{"replay-sessions-", "Sessions in the system per minute", document.Axis{Name: "sessions"}, mSessions},
 	} {
-		fig := &model.TimeSeries{ID: f.id + e.slug, Title: f.title, YAxes: []model.Axis{f.axis},
+		fig := &document.TimeSeries{ID: f.id + e.slug, Title: f.title, YAxes: []document.Axis{f.axis},
 			Caption: f.title + ": the observed run (black) and each variant's median over its seeds; trigger shaded, control start marked."}
 		all := append([]*runInfo{obs}, e.runs...)
 		if obs != nil {
@@ -163,7 +163,7 @@ func (b *builder) replayCaveat(obs *runInfo, name string, asIs []*runInfo) strin
 // medianSeries is a measure per minute, the median over runs (NaN where
 // none has a value), on the first run's minutes; runs of another length
 // are left out.
-func medianSeries(name string, runs []*runInfo, m measure, color string) model.Series {
+func medianSeries(name string, runs []*runInfo, m measure, color string) document.Series {
 	first := runs[0].series()[m]
 	y := make([]float64, len(first.x))
 	for k := range y {
@@ -175,7 +175,7 @@ func medianSeries(name string, runs []*runInfo, m measure, color string) model.S
 		}
 		y[k], _, _ = medianRange(v)
 	}
-	return model.Series{Name: name, X: first.x, Y: y, Color: color}
+	return document.Series{Name: name, X: first.x, Y: y, Color: color}
 }
 
 // medianRange returns the median, least and largest of v, NaNs left out
@@ -211,4 +211,4 @@ func b2i(b bool) int64 {
 }
 
 // fmtNum prints v with prec decimals, "–" when missing.
-func fmtNum(v float64, prec int) string { return model.Num(v, prec).Display() }
+func fmtNum(v float64, prec int) string { return document.Num(v, prec).Display() }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -74,7 +74,7 @@ func TestReplaySection(t *testing.T) {
 		t.Errorf("caveat %q", e.Warnings)
 	}
 	for _, id := range []string{"replay-hit-obs-replay", "replay-sessions-obs-replay"} {
-		f := findFigure(t, doc, id).(*model.TimeSeries)
+		f := findFigure(t, doc, id).(*document.TimeSeries)
 		var names []string
 		for _, s := range f.Series {
 			names = append(names, s.Name)
@@ -85,7 +85,7 @@ func TestReplaySection(t *testing.T) {
 	}
 	// The median of the as-is seeds per minute: degraded after minute 15,
 	// as two of three seeds are.
-	hit := findFigure(t, doc, "replay-hit-obs-replay").(*model.TimeSeries).Series[1]
+	hit := findFigure(t, doc, "replay-hit-obs-replay").(*document.TimeSeries).Series[1]
 	if y := hit.Y[len(hit.Y)-1]; y != 0.1 {
 		t.Errorf("as-is median hit ratio in the last minute %g, want 0.1", y)
 	}

@@ -3,7 +3,7 @@ package report
 import (
 	"math"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -92,9 +92,9 @@ func gatewayHit(ps []stats.SeriesPoint) []float64 {
 }
 
 // runSeries is one measure of a run per minute, as a Series.
-func runSeries(name string, r *runInfo, m measure, color string) model.Series {
+func runSeries(name string, r *runInfo, m measure, color string) document.Series {
 	s := r.series()[m]
-	return model.Series{Name: name, X: s.x, Y: s.y, Color: color}
+	return document.Series{Name: name, X: s.x, Y: s.y, Color: color}
 }
 
 // series returns the run's per-minute series, read again the first time

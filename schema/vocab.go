@@ -70,6 +70,10 @@ const (
 	ArmNoBurst = "no-burst"
 )
 
+// ArmNone is the arm without a controller: an arm of a control design
+// (recovery, prevention) is named after its controller.
+const ArmNone = ControlNone
+
 // ArmTwinAliases lists the names of a paired experiment's twin arm.
 var ArmTwinAliases = []string{ArmNoBurst, "twin", "noburst"}
 
@@ -104,6 +108,19 @@ const (
 
 // MetricsFormats lists the metrics formats a manifest may name.
 var MetricsFormats = []string{MetricsScrapes, MetricsPrometheusText, MetricsOpenMetrics, MetricsQueryRange}
+
+// Gateway log formats (runs.gateway_format, manifest files.gateway_format):
+// outlast's own log and the load generators' per-request exports
+// (docs/run-format.md).
+const (
+	GatewayOutlast       = "outlast"
+	GatewayAIPerf        = "aiperf"
+	GatewayGuideLLM      = "guidellm"
+	GatewayInferencePerf = "inference-perf"
+)
+
+// GatewayFormats lists the gateway log formats ingest reads.
+var GatewayFormats = []string{GatewayOutlast, GatewayAIPerf, GatewayGuideLLM, GatewayInferencePerf}
 
 // DatasetLockName is the lock file at the root of every dataset
 // (dataset.LockName). A directory holding it is a dataset, not a run or a

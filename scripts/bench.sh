@@ -149,10 +149,10 @@ row_secs() { # row LABEL BENCH PKG TARGET_S
   v=$(go_metric "$2" "$3" ns/op | awk '{ printf "%.3f", $1 / 1e9 }')
   printf '%-44s %14s %14s %10s %8s\n' "$1" "${v:--}" "-" "-" "$(check "$v" "$4" le)"
 }
-row_mbs "gateway reader (Go bench), MB/s" BenchmarkReader ingest/gateway ""
+row_mbs "gateway reader (Go bench), MB/s" BenchmarkReader ingest/outlastlog ""
 row_mbs "AIPerf reader, MB/s (target >= 150)" BenchmarkReader ingest/aiperf 150
 row_mbs "GuideLLM reader, MB/s (target >= 150)" BenchmarkReader ingest/guidellm 150
-row_mbs "inference-perf reader, MB/s (target >= 150)" BenchmarkReader ingest/infperf 150
+row_mbs "inference-perf reader, MB/s (target >= 150)" BenchmarkReader ingest/inferenceperf 150
 if [ -n "$gl_s" ]; then
   printf '%-44s %14s %14s %10s %8s\n' "GuideLLM $((gl_bytes / 1000000)) MB -> Parquet, MB/s" "$(rate "$gl_bytes" "$gl_s")" "-" "-" "-"
   printf '%-44s %14s %14s %10s %8s\n' "  peak RSS, MB (target < 256)" "$(mb "$gl_rss")" "-" "-" "$(check "$(mb "$gl_rss")" 255.99 le)"

@@ -29,7 +29,7 @@ func TestUnreadEngineColumns(t *testing.T) {
 	if len(fields) != len(UnreadEngineColumns) {
 		t.Fatalf("columns %v name %d engine fields, want %d", UnreadEngineColumns, len(fields), len(UnreadEngineColumns))
 	}
-	for _, dir := range []string{".", "../report", "../report/model", "../report/render", "../compare"} {
+	for _, dir := range []string{".", "../report", "../report/document", "../report/render", "../compare"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("%s: no Go files (%v)", dir, err)

@@ -11,7 +11,7 @@ import (
 	"github.com/outlast-dev/outlast/internal/atomicfile"
 
 	"github.com/outlast-dev/outlast/compare"
-	"github.com/outlast-dev/outlast/compare/comparehtml"
+	"github.com/outlast-dev/outlast/compare/page"
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/schema"
 )
@@ -157,7 +157,7 @@ func compareWriter(format string, cols []compare.Column) (func(io.Writer, *compa
 	case "json":
 		return func(w io.Writer, r *compare.Result) error { return r.WriteJSON(w) }, nil
 	case "html":
-		return func(w io.Writer, r *compare.Result) error { return comparehtml.Write(w, r, cols, reportFigures) }, nil
+		return func(w io.Writer, r *compare.Result) error { return page.Write(w, r, cols, reportFigures) }, nil
 	}
 	return nil, usageErrorf("--format %q: want text, csv, json or html", format)
 }

@@ -137,7 +137,7 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	defer endBar()
-	replay.PrintModel(stdout, m)
+	replay.PrintFit(stdout, m)
 	var search *replay.PoolSearch
 	if *findPool {
 		ps, err := replay.FindPool(m, variants[0], opt)

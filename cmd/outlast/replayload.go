@@ -12,7 +12,7 @@ import (
 
 // loadReplay reads the observed run and the dataset's calibration runs of
 // the same engine and model (replay.Calibration) and fits the replay model.
-func loadReplay(root, run string) (*replay.Model, error) {
+func loadReplay(root, run string) (*replay.Fitted, error) {
 	names, err := dataset.Runs(root)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,7 @@ import (
 	"github.com/outlast-dev/outlast/compare"
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/report"
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -123,6 +123,6 @@ var forStats = dataset.SkipEngineColumns(stats.UnreadEngineColumns...)
 
 // reportFigures gives compare --format html the figures of each column's
 // own report, to set side by side.
-func reportFigures(col compare.Column) ([]model.Figure, error) {
+func reportFigures(col compare.Column) ([]document.Figure, error) {
 	return report.Figures(col.Runs, report.Options{Dataset: col.Label})
 }

@@ -112,7 +112,7 @@ type Files struct {
 	// MetricsFormat is files.metrics_format, one of schema.MetricsFormats:
 	// how to read Metrics instead of telling from its content; "" to tell.
 	MetricsFormat string
-	// GatewayFormat is files.gateway_format, one of GatewayFormats; ""
+	// GatewayFormat is files.gateway_format, one of schema.GatewayFormats; ""
 	// lets ingest detect the format from the file's first bytes.
 	GatewayFormat string
 	// Benchmark is files.benchmark: the one benchmark of a GuideLLM file
@@ -125,17 +125,6 @@ type Files struct {
 	// anchor.
 	ClockOffsetS *float64
 }
-
-// Gateway log formats (files.gateway_format).
-const (
-	GatewayOutlast       = "outlast"
-	GatewayAIPerf        = "aiperf"
-	GatewayGuideLLM      = "guidellm"
-	GatewayInferencePerf = "inference-perf"
-)
-
-// GatewayFormats lists the gateway log formats ingest reads.
-var GatewayFormats = []string{GatewayOutlast, GatewayAIPerf, GatewayGuideLLM, GatewayInferencePerf}
 
 // runNameRE is the run-name alphabet: the name becomes a Hive partition
 // directory, so it must be safe in a path.

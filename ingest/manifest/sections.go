@@ -362,7 +362,7 @@ func (p *parser) files(sec yamlpos.Entry, out *Files) error {
 			return err
 		case "gateway_format":
 			if !yamlpos.IsNull(e.Value) {
-				out.GatewayFormat, err = p.oneOf(e, key, GatewayFormats)
+				out.GatewayFormat, err = p.oneOf(e, key, schema.GatewayFormats)
 			}
 			return err
 		case "benchmark":

@@ -10,9 +10,10 @@ import (
 
 	"github.com/outlast-dev/outlast/ingest/aiperf"
 	"github.com/outlast-dev/outlast/ingest/guidellm"
-	"github.com/outlast-dev/outlast/ingest/infperf"
+	"github.com/outlast-dev/outlast/ingest/inferenceperf"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/manifest"
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // loadgenNames are the file names the load generators give their
@@ -26,10 +27,10 @@ var loadgenNames = []string{"profile_export.jsonl", "benchmarks.json", "benchmar
 // (benchmark/output.py at v0.3.1, benchmark/outputs/serialized.py since),
 // inference-perf's report name (reportgen/base.py).
 var loadgenByName = map[string]string{
-	"profile_export.jsonl":               manifest.GatewayAIPerf,
-	"benchmarks.json":                    manifest.GatewayGuideLLM,
-	"benchmarks.yaml":                    manifest.GatewayGuideLLM,
-	"per_request_lifecycle_metrics.json": manifest.GatewayInferencePerf,
+	"profile_export.jsonl":               schema.GatewayAIPerf,
+	"benchmarks.json":                    schema.GatewayGuideLLM,
+	"benchmarks.yaml":                    schema.GatewayGuideLLM,
+	"per_request_lifecycle_metrics.json": schema.GatewayInferencePerf,
 }
 
 // gatewayFile returns the path of the run's gateway log and its format:
@@ -88,7 +89,7 @@ func Detect(path string) (string, error) {
 		return "", fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
 	format := detect(filepath.Base(path), head[:n])
-	if format == manifest.GatewayOutlast {
+	if format == schema.GatewayOutlast {
 		if what := loadgenSummary(filepath.Base(path), head[:n]); what != "" {
 			return "", fmt.Errorf("%s: not a gateway log: %s", filepath.Base(path), what)
 		}
@@ -104,7 +105,7 @@ func loadgenSummary(name string, head []byte) string {
 	if what := aiperf.Summary(name, head); what != "" {
 		return what
 	}
-	for _, summary := range []func(string) string{guidellm.Summary, infperf.Summary} {
+	for _, summary := range []func(string) string{guidellm.Summary, inferenceperf.Summary} {
 		if what := summary(name); what != "" {
 			return what
 		}
@@ -141,16 +142,16 @@ func detect(name string, head []byte) string {
 	trimmed := bytes.TrimLeft(head, " \t\r\n")
 	switch {
 	case aiperf.Sniff(firstLine(trimmed)):
-		return manifest.GatewayAIPerf
+		return schema.GatewayAIPerf
 	case guidellm.Sniff(trimmed):
-		return manifest.GatewayGuideLLM
-	case infperf.Sniff(trimmed):
-		return manifest.GatewayInferencePerf
+		return schema.GatewayGuideLLM
+	case inferenceperf.Sniff(trimmed):
+		return schema.GatewayInferencePerf
 	}
 	if f, ok := loadgenByName[trimCompression(name)]; ok {
 		return f
 	}
-	return manifest.GatewayOutlast
+	return schema.GatewayOutlast
 }
 
 func firstLine(b []byte) []byte {

@@ -5,17 +5,17 @@ import (
 	"io"
 	"time"
 
-	"github.com/outlast-dev/outlast/ingest/gateway"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/outlastlog"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
 // gatewayReader reads one gateway log format: the log's records in file
-// order, each with its position, as gateway.Record values. The cross-line
+// order, each with its position, as outlastlog.Record values. The cross-line
 // rules (a turn after its session's end, a repeated turn) are the
-// gateway.Collector's, the same for every format.
+// outlastlog.Collector's, the same for every format.
 type gatewayReader interface {
-	Next() (gateway.Record, error)
+	Next() (outlastlog.Record, error)
 	Warnings() []string // format drift and the like, after the last record
 	Close()
 }
@@ -31,14 +31,14 @@ type gatewayFormat struct {
 // outlastGateway is outlast's own gateway log (docs/run-format.md).
 var outlastGateway = gatewayFormat{
 	name: "outlast",
-	open: func(lr *lineio.Reader, t0 time.Time) gatewayReader { return gateway.NewReader(lr, t0) },
+	open: func(lr *lineio.Reader, t0 time.Time) gatewayReader { return outlastlog.NewReader(lr, t0) },
 }
 
 // gatewayLog is what the second passes over the gateway log need.
 type gatewayLog struct {
 	path   string
 	format gatewayFormat
-	col    *gateway.Collector
+	col    *outlastlog.Collector
 	// repeated are lenient rejects of a repeated (session, turn) whose first
 	// line is looked up after the pass (resolveRepeated).
 	repeated []repeatedReject
@@ -79,9 +79,9 @@ func (r *runReader) readGateway(path string, format gatewayFormat) (span, error)
 	defer lr.Close()
 	rd := format.open(lr, r.t0)
 	defer rd.Close() // before lr.Close: the reader's goroutines use lr
-	col := gateway.NewCollector()
+	col := outlastlog.NewCollector()
 	if r.sink != nil {
-		col = gateway.NewStreamingCollector(gateway.StreamOptions{
+		col = outlastlog.NewStreamingCollector(outlastlog.StreamOptions{
 			Turn: r.sink.AddTurn, Session: r.sink.AddSession, Exact: r.exact, Key: sessionKey,
 		})
 	}

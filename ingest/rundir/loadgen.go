@@ -9,10 +9,9 @@ import (
 
 	"github.com/outlast-dev/outlast/ingest/aiperf"
 	"github.com/outlast-dev/outlast/ingest/guidellm"
-	"github.com/outlast-dev/outlast/ingest/infperf"
+	"github.com/outlast-dev/outlast/ingest/inferenceperf"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
-	"github.com/outlast-dev/outlast/ingest/manifest"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -95,10 +94,10 @@ func (r *runReader) readAIPerf(path string) (span, error) {
 // at path, its clock anchored by the manifest or the directory's files.
 func (r *runReader) readInferencePerf(path string) (span, error) {
 	return r.readExport(path, func(lr *lineio.Reader) (loadgen.Source, func()) {
-		rd := infperf.NewReader(lr, lr.Name(), infperf.Options{
+		rd := inferenceperf.NewReader(lr, lr.Name(), inferenceperf.Options{
 			T0:           r.t0,
 			ClockOffsetS: r.m.Files.ClockOffsetS,
-			PerSession:   filepath.Join(filepath.Dir(path), infperf.PerSessionFile),
+			PerSession:   filepath.Join(filepath.Dir(path), inferenceperf.PerSessionFile),
 		})
 		return rd, func() {
 			r.warnAll(rd.Warnings())
@@ -198,7 +197,7 @@ func (d *dirReader) readGuideLLM() ([]*Result, error) {
 		}
 		idx := int64(b.Index)
 		run.Benchmark = &idx
-		run.GatewayFormat = manifest.GatewayGuideLLM
+		run.GatewayFormat = schema.GatewayGuideLLM
 		if b.Strategy != "" {
 			run.LoadStrategy, run.LoadRate, run.LoadConcurrency = b.Strategy, b.Rate, b.Concurrency
 		}

@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/outlast-dev/outlast/ingest/manifest"
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // sniffManifest is the manifest of the run directories of these tests:
@@ -49,19 +48,19 @@ func TestDetectByContentThenName(t *testing.T) {
 	}
 	const outlastLine = `{"ts":1.5,"ev":"turn","session":"s","turn":0}` + "\n"
 	tests := []struct{ name, file, head, want string }{
-		{"GuideLLM v0.3.1 indent=4", "benchmarks.json", pretty, manifest.GatewayGuideLLM},
-		{"GuideLLM indent=4 under another name", "gateway.jsonl", pretty, manifest.GatewayGuideLLM},
-		{"GuideLLM v0.7+ indent=1", "x.json", "{\n \"metadata\": {\n  \"version\": 2,\n  \"guidellm_version\": \"0.8.0.dev18\"\n },\n \"config\": {", manifest.GatewayGuideLLM},
-		{"AIPerf record re-dumped with spaces", "x.jsonl", string(spaced) + "\n", manifest.GatewayAIPerf},
-		{"inference-perf indent=2", "x.json", "[\n  {\n    \"start_time\": 1.5,", manifest.GatewayInferencePerf},
-		{"AIPerf dev build by name", "profile_export.jsonl", aiperfDevRecord + "\n", manifest.GatewayAIPerf},
-		{"AIPerf dev build by name, compressed", "profile_export.jsonl.zst", aiperfDevRecord + "\n", manifest.GatewayAIPerf},
-		{"AIPerf dev build under another name", "run1.jsonl", aiperfDevRecord + "\n", manifest.GatewayOutlast},
-		{"an empty GuideLLM report by name", "benchmarks.json", "", manifest.GatewayGuideLLM},
-		{"a GuideLLM YAML report by name", "benchmarks.yaml", "# a comment first\nbenchmarks: []\n", manifest.GatewayGuideLLM},
-		{"inference-perf by name", "per_request_lifecycle_metrics.json", "[]", manifest.GatewayInferencePerf},
-		{"outlast's own log", "gateway.jsonl", outlastLine, manifest.GatewayOutlast},
-		{"content decides over the name", "profile_export.jsonl", pretty, manifest.GatewayGuideLLM},
+		{"GuideLLM v0.3.1 indent=4", "benchmarks.json", pretty, schema.GatewayGuideLLM},
+		{"GuideLLM indent=4 under another name", "gateway.jsonl", pretty, schema.GatewayGuideLLM},
+		{"GuideLLM v0.7+ indent=1", "x.json", "{\n \"metadata\": {\n  \"version\": 2,\n  \"guidellm_version\": \"0.8.0.dev18\"\n },\n \"config\": {", schema.GatewayGuideLLM},
+		{"AIPerf record re-dumped with spaces", "x.jsonl", string(spaced) + "\n", schema.GatewayAIPerf},
+		{"inference-perf indent=2", "x.json", "[\n  {\n    \"start_time\": 1.5,", schema.GatewayInferencePerf},
+		{"AIPerf dev build by name", "profile_export.jsonl", aiperfDevRecord + "\n", schema.GatewayAIPerf},
+		{"AIPerf dev build by name, compressed", "profile_export.jsonl.zst", aiperfDevRecord + "\n", schema.GatewayAIPerf},
+		{"AIPerf dev build under another name", "run1.jsonl", aiperfDevRecord + "\n", schema.GatewayOutlast},
+		{"an empty GuideLLM report by name", "benchmarks.json", "", schema.GatewayGuideLLM},
+		{"a GuideLLM YAML report by name", "benchmarks.yaml", "# a comment first\nbenchmarks: []\n", schema.GatewayGuideLLM},
+		{"inference-perf by name", "per_request_lifecycle_metrics.json", "[]", schema.GatewayInferencePerf},
+		{"outlast's own log", "gateway.jsonl", outlastLine, schema.GatewayOutlast},
+		{"content decides over the name", "profile_export.jsonl", pretty, schema.GatewayGuideLLM},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,7 +89,7 @@ func TestPrettyGuideLLMReportIngests(t *testing.T) {
 	}
 	res := read(t, dir, Options{Version: "test", Lenient: true})
 	r := res.Data.Run
-	if r.GatewayFormat != manifest.GatewayGuideLLM || len(res.Data.Turns) != 1 || len(res.Rejects) != 1 || r.RejectedLines != 1 {
+	if r.GatewayFormat != schema.GatewayGuideLLM || len(res.Data.Turns) != 1 || len(res.Rejects) != 1 || r.RejectedLines != 1 {
 		t.Fatalf("format %q, %d turns, rejects %v", r.GatewayFormat, len(res.Data.Turns), res.Rejects)
 	}
 	tr := res.Data.Turns[0]
@@ -187,7 +186,7 @@ func FuzzDetect(f *testing.F) {
 			if s := detect(name, spaced); s != c {
 				t.Errorf("%s: compact %s, spaced %s: %q", name, c, s, spaced)
 			}
-			if i := detect(name, indented); i != c && c != manifest.GatewayAIPerf {
+			if i := detect(name, indented); i != c && c != schema.GatewayAIPerf {
 				t.Errorf("%s: compact %s, indented %s: %q", name, c, i, indented)
 			}
 		}

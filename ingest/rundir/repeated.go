@@ -8,7 +8,7 @@ import (
 
 	"github.com/outlast-dev/outlast/textpos"
 
-	"github.com/outlast-dev/outlast/ingest/gateway"
+	"github.com/outlast-dev/outlast/ingest/outlastlog"
 )
 
 // A streaming collector detects a repeated (session, turn) with one bit
@@ -36,11 +36,11 @@ type recordKey struct {
 // unresolved returns the repeat that err reports with its first line
 // unknown, and false when err is not one.
 func unresolved(err error) (repeatedReject, bool) {
-	var rt *gateway.RepeatedTurnError
-	var rs *gateway.RepeatedSessionError
+	var rt *outlastlog.RepeatedTurnError
+	var rs *outlastlog.RepeatedSessionError
 	switch {
 	case errors.As(err, &rt) && rt.First == 0:
-		return repeatedReject{recordKey{gateway.EvTurn, rt.Session, rt.Turn}, &rt.First}, true
+		return repeatedReject{recordKey{outlastlog.EvTurn, rt.Session, rt.Turn}, &rt.First}, true
 	case errors.As(err, &rs) && rs.First == 0:
 		return repeatedReject{recordKey{rs.Ev, rs.Session, 0}, &rs.First}, true
 	}
@@ -49,14 +49,14 @@ func unresolved(err error) (repeatedReject, bool) {
 
 // keyOf returns the recordKey of rec, and false for a record that cannot
 // be repeated.
-func keyOf(rec gateway.Record) (recordKey, bool) {
+func keyOf(rec outlastlog.Record) (recordKey, bool) {
 	switch {
 	case rec.Turn != nil:
-		return recordKey{gateway.EvTurn, rec.Turn.Session, rec.Turn.Turn}, true
+		return recordKey{outlastlog.EvTurn, rec.Turn.Session, rec.Turn.Turn}, true
 	case rec.Start != nil:
-		return recordKey{gateway.EvSessionStart, rec.Start.Session, 0}, true
+		return recordKey{outlastlog.EvSessionStart, rec.Start.Session, 0}, true
 	case rec.End != nil:
-		return recordKey{gateway.EvSessionEnd, rec.End.Session, 0}, true
+		return recordKey{outlastlog.EvSessionEnd, rec.End.Session, 0}, true
 	}
 	return recordKey{}, false
 }
@@ -77,7 +77,7 @@ func (r *runReader) resolveRepeated(reps []repeatedReject) error {
 		}
 	}
 	missing := len(want)
-	err := r.eachRecord(func(rec gateway.Record) bool {
+	err := r.eachRecord(func(rec outlastlog.Record) bool {
 		k, ok := keyOf(rec)
 		if ok && !rejected[rec.Pos.Line] {
 			if line, ok := want[k]; ok && line == 0 {
@@ -94,7 +94,7 @@ func (r *runReader) resolveRepeated(reps []repeatedReject) error {
 		*rp.first = want[rp.key]
 		if *rp.first == 0 {
 			what := rp.key.ev
-			if what == gateway.EvTurn {
+			if what == outlastlog.EvTurn {
 				what = fmt.Sprintf("turn %d", rp.key.turn)
 			}
 			return fmt.Errorf("%s: internal error: the first %s record of session %q was not found again", r.dir, what, rp.key.session)
@@ -105,7 +105,7 @@ func (r *runReader) resolveRepeated(reps []repeatedReject) error {
 
 // verifyStarts checks the collector's matches by hash (want: key → id):
 // the first session_start whose id has each key must be of that id.
-// Otherwise two ids share a hash and the result is gateway.ErrKeyCollision,
+// Otherwise two ids share a hash and the result is outlastlog.ErrKeyCollision,
 // on which the run is read again with exact ids. One pass over the log, up
 // to the last of those session_starts, only when some record came for a
 // session after its end.
@@ -115,7 +115,7 @@ func (r *runReader) verifyStarts(want map[uint64]string) error {
 	}
 	seen := map[uint64]bool{} // later session_starts with a key were rejected
 	collision := false
-	err := r.eachRecord(func(rec gateway.Record) bool {
+	err := r.eachRecord(func(rec outlastlog.Record) bool {
 		if rec.Start == nil {
 			return true
 		}
@@ -133,7 +133,7 @@ func (r *runReader) verifyStarts(want map[uint64]string) error {
 	case err != nil:
 		return err
 	case collision:
-		return gateway.ErrKeyCollision
+		return outlastlog.ErrKeyCollision
 	case len(seen) != len(want):
 		return fmt.Errorf("%s: internal error: %d session_start lines were not found again", r.dir, len(want)-len(seen))
 	}
@@ -142,7 +142,7 @@ func (r *runReader) verifyStarts(want map[uint64]string) error {
 
 // eachRecord reads the gateway log again, calling fn with each record
 // that reads without error, in order, until fn returns false.
-func (r *runReader) eachRecord(fn func(gateway.Record) bool) error {
+func (r *runReader) eachRecord(fn func(outlastlog.Record) bool) error {
 	lr, err := open(r.gw.path)
 	if err != nil {
 		return err

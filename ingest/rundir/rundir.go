@@ -39,9 +39,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/outlast-dev/outlast/ingest/gateway"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/manifest"
+	"github.com/outlast-dev/outlast/ingest/outlastlog"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -149,7 +149,7 @@ func Stream(dir string, opt Options, begin BeginFunc) (*Result, error) {
 // another).
 func StreamAll(dir string, opt Options, begin BeginFunc) ([]*Result, error) {
 	res, err := stream(dir, opt, begin, false)
-	if errors.Is(err, gateway.ErrKeyCollision) {
+	if errors.Is(err, outlastlog.ErrKeyCollision) {
 		// Ended sessions are known by a 64-bit hash of their id; two ids
 		// share one so rarely that reading the run again, keeping the ids,
 		// costs less than keeping them always.
@@ -240,7 +240,7 @@ func readRunDirIn(dir string, opt Options, exact bool, begin func(run string) (*
 		return nil, err
 	}
 	d := &dirReader{dir: dir, opt: opt, m: m, base: base, loc: loc, exact: exact, begin: begin, gwPath: gw}
-	if format == manifest.GatewayGuideLLM {
+	if format == schema.GatewayGuideLLM {
 		return d.readGuideLLM()
 	}
 	r, err := d.newRun(base, m.StartedAt)
@@ -253,16 +253,16 @@ func readRunDirIn(dir string, opt Options, exact bool, begin func(run string) (*
 	if m.Files.Benchmark != nil {
 		r.warnf("WARNING: run.yaml's files.benchmark applies to GuideLLM reports only; the gateway log is %s: ignored", format)
 	}
-	if m.Files.ClockOffsetS != nil && format != manifest.GatewayInferencePerf {
+	if m.Files.ClockOffsetS != nil && format != schema.GatewayInferencePerf {
 		r.warnf("WARNING: run.yaml's files.clock_offset_s applies to inference-perf files only; the gateway log is %s: ignored", format)
 	}
 	var gwSpan span
 	switch format {
-	case manifest.GatewayOutlast:
+	case schema.GatewayOutlast:
 		gwSpan, err = r.readGateway(gw, outlastGateway)
-	case manifest.GatewayAIPerf:
+	case schema.GatewayAIPerf:
 		gwSpan, err = r.readAIPerf(gw)
-	case manifest.GatewayInferencePerf:
+	case schema.GatewayInferencePerf:
 		gwSpan, err = r.readInferencePerf(gw)
 	}
 	if err != nil {

@@ -7,19 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/outlast-dev/outlast/schema"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/outlast-dev/outlast/ingest/manifest"
 )
 
 // config reads the model and the load from the load generator's own
 // configuration or summary file beside its export, when there is one.
 func (f *Facts) config(dir string) {
 	switch f.GatewayFormat {
-	case manifest.GatewayAIPerf:
+	case schema.GatewayAIPerf:
 		f.aiperfSummary(dir)
-	case manifest.GatewayInferencePerf:
-		f.infperfConfig(dir)
+	case schema.GatewayInferencePerf:
+		f.inferencePerfConfig(dir)
 	}
 }
 
@@ -71,10 +70,10 @@ func (f *Facts) aiperfSummary(dir string) {
 	}
 }
 
-// infperfConfig reads inference-perf's config.yaml: server.model_name and
+// inferencePerfConfig reads inference-perf's config.yaml: server.model_name and
 // load.{type, stages[].rate, stages[].concurrency_level,
 // stages[].concurrent_sessions} (config/config.py).
-func (f *Facts) infperfConfig(dir string) {
+func (f *Facts) inferencePerfConfig(dir string) {
 	const name = "config.yaml"
 	data, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {

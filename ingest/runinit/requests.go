@@ -10,12 +10,12 @@ import (
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/aiperf"
-	"github.com/outlast-dev/outlast/ingest/gateway"
 	"github.com/outlast-dev/outlast/ingest/guidellm"
-	"github.com/outlast-dev/outlast/ingest/infperf"
+	"github.com/outlast-dev/outlast/ingest/inferenceperf"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
-	"github.com/outlast-dev/outlast/ingest/manifest"
+	"github.com/outlast-dev/outlast/ingest/outlastlog"
+	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
@@ -32,16 +32,16 @@ func (f *Facts) requests(path string) error {
 	}
 	defer lr.Close()
 	switch f.GatewayFormat {
-	case manifest.GatewayAIPerf:
+	case schema.GatewayAIPerf:
 		rd := aiperf.NewReader(lr, epoch)
 		defer rd.Close() // before lr.Close: the reader's goroutines use lr
 		err = f.turns(rd)
-	case manifest.GatewayGuideLLM:
+	case schema.GatewayGuideLLM:
 		err = f.guidellm(lr)
-	case manifest.GatewayInferencePerf:
-		rd := infperf.NewReader(lr, lr.Name(), infperf.Options{T0: epoch, PerSession: filepath.Join(filepath.Dir(path), infperf.PerSessionFile)})
+	case schema.GatewayInferencePerf:
+		rd := inferenceperf.NewReader(lr, lr.Name(), inferenceperf.Options{T0: epoch, PerSession: filepath.Join(filepath.Dir(path), inferenceperf.PerSessionFile)})
 		err = f.turns(rd)
-		if errors.Is(err, infperf.ErrNoAnchor) {
+		if errors.Is(err, inferenceperf.ErrNoAnchor) {
 			// The requests read, but their times cannot be placed: the
 			// manifest must give the offset. The reader returned no turn,
 			// so it counts them.
@@ -150,9 +150,9 @@ func (f *Facts) guidellm(r io.Reader) error {
 
 // outlast reads outlast's own gateway log for the span of its records.
 func (f *Facts) outlast(lr *lineio.Reader) error {
-	rd := gateway.NewReader(lr, epoch)
+	rd := outlastlog.NewReader(lr, epoch)
 	defer rd.Close()
-	return each(rd.Next, func(rec gateway.Record) {
+	return each(rd.Next, func(rec outlastlog.Record) {
 		start := rec.T
 		if rec.Turn != nil {
 			f.Requests++

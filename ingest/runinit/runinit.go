@@ -142,7 +142,7 @@ func findGateway(dir string) (string, error) {
 	// whose first line is an AIPerf record.
 	matches, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	for _, m := range matches {
-		if format, err := rundir.Detect(m); err == nil && format == manifest.GatewayAIPerf {
+		if format, err := rundir.Detect(m); err == nil && format == schema.GatewayAIPerf {
 			return filepath.Base(m), nil
 		}
 	}
@@ -260,7 +260,7 @@ func (f *Facts) Write(buf *bytes.Buffer) {
 	buf.WriteString("files:\n")
 	line(buf, 1, "gateway", f.Gateway, "")
 	line(buf, 1, "gateway_format", f.GatewayFormat, "found from the file's first bytes or name")
-	if f.GatewayFormat == manifest.GatewayGuideLLM && f.Benchmarks > 1 {
+	if f.GatewayFormat == schema.GatewayGuideLLM && f.Benchmarks > 1 {
 		buf.WriteString(fmt.Sprintf("  # %s holds %d benchmarks (a sweep): ingest makes one run per benchmark,\n", f.Gateway, f.Benchmarks))
 		buf.WriteString(fmt.Sprintf("  # %s-b0 ... %s-b%d, each from its own start; \"benchmark: N\" reads only the Nth, from its own start.\n", f.Run, f.Run, f.Benchmarks-1))
 	}

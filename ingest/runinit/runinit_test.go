@@ -9,6 +9,7 @@ import (
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/ingest/manifest"
 	"github.com/outlast-dev/outlast/internal/golden"
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // copyDir copies the files of src, except run.yaml, into a new directory
@@ -175,9 +176,9 @@ func TestInitFindsTheFormat(t *testing.T) {
 		file, text, format string
 		requests           int
 	}{
-		{"benchmarks.json", string(pretty), manifest.GatewayGuideLLM, 1},
+		{"benchmarks.json", string(pretty), schema.GatewayGuideLLM, 1},
 		// ai-dynamo/aiperf@7c31f579 examples/artifacts/run1/profile_export.jsonl, line 1.
-		{"profile_export.jsonl", aiperfDev, manifest.GatewayAIPerf, 0},
+		{"profile_export.jsonl", aiperfDev, schema.GatewayAIPerf, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {

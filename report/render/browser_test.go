@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/internal/browsertest"
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
 // TestBrowser renders the sample report and loads it in headless
@@ -29,7 +29,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	res := browsertest.Check(t, page)
-	if n := len(model.Figures(sampleDoc())); res.Charts != n {
+	if n := len(document.Figures(sampleDoc())); res.Charts != n {
 		t.Errorf("page found %d charts, the doc has %d", res.Charts, n)
 	}
 
@@ -50,9 +50,9 @@ func TestBrowser(t *testing.T) {
 func TestBrowserCatchesBrokenPage(t *testing.T) {
 	browsertest.Require(t)
 	var b bytes.Buffer
-	doc := &model.Doc{Title: "broken", Sections: []model.Section{{ID: "s", Title: "s", Blocks: []model.Block{
-		&model.TimeSeries{ID: "ok", Series: []model.Series{{Name: "a", X: []float64{0, 1}, Y: []float64{1, 2}}}},
-		&model.TimeSeries{ID: "bad", Series: []model.Series{{Name: "b", X: []float64{0, 1}, Y: []float64{1, 2}}}},
+	doc := &document.Doc{Title: "broken", Sections: []document.Section{{ID: "s", Title: "s", Blocks: []document.Block{
+		&document.TimeSeries{ID: "ok", Series: []document.Series{{Name: "a", X: []float64{0, 1}, Y: []float64{1, 2}}}},
+		&document.TimeSeries{ID: "bad", Series: []document.Series{{Name: "b", X: []float64{0, 1}, Y: []float64{1, 2}}}},
 	}}}}
 	if err := WriteHTML(&b, doc); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
 // palette is the Okabe–Ito colour-blind-safe palette, yellow last because
@@ -29,7 +29,7 @@ const (
 
 // chartSpec is one chart ready for the HTML template.
 type chartSpec struct {
-	ID      string // DOM ID, from model.ChartID
+	ID      string // DOM ID, from document.ChartID
 	Title   string
 	Caption string
 	Height  int
@@ -53,29 +53,29 @@ type frame struct {
 }
 
 // buildChart returns the chart of f; inGrid selects the small-multiple size.
-func buildChart(f model.Figure, inGrid bool) (chartSpec, error) {
+func buildChart(f document.Figure, inGrid bool) (chartSpec, error) {
 	return buildChartData(f, inGrid, true)
 }
 
 // buildChartData is buildChart; compact false keeps go-echarts' own
 // {"value":...} data items, for tests to compare against.
-func buildChartData(f model.Figure, inGrid, compact bool) (chartSpec, error) {
-	fr := frame{id: model.ChartID(f.FigureID()), figure: f.FigureID(), inGrid: inGrid}
+func buildChartData(f document.Figure, inGrid, compact bool) (chartSpec, error) {
+	fr := frame{id: document.ChartID(f.FigureID()), figure: f.FigureID(), inGrid: inGrid}
 	spec := chartSpec{ID: fr.id}
 	v := newOptionVisitor(inGrid)
 	v.compact = compact
 	var c echart
 	switch f := f.(type) {
-	case *model.TimeSeries:
+	case *document.TimeSeries:
 		fr.height = chartHeight(f.Height, inGrid)
 		c, spec.Points = timeSeriesChart(f, fr, v)
 		spec.Title, spec.Caption = f.Title, f.Caption
-	case *model.Scatter:
+	case *document.Scatter:
 		fr.height = chartHeight(f.Height, inGrid)
 		c, spec.Points = scatterChart(f, fr, v)
 		spec.Title, spec.Caption = f.Title, f.Caption
 		spec.Tooltip = "xy"
-	case *model.Bar:
+	case *document.Bar:
 		fr.height = chartHeight(f.Height, inGrid)
 		c, spec.Points = barChart(f, fr, v)
 		spec.Title, spec.Caption = f.Title, f.Caption
@@ -161,7 +161,7 @@ func xAxisOpts(name string, lo, hi float64) opts.XAxis {
 // the axis, aligned inwards, so that it never collides with tick labels
 // of any width. The second axis is drawn on the right without a grid of
 // its own: one grid is enough.
-func yAxisOpts(a model.Axis, i int, v *optionVisitor) opts.YAxis {
+func yAxisOpts(a document.Axis, i int, v *optionVisitor) opts.YAxis {
 	ax := opts.YAxis{Type: "value", Name: a.Label(), NameLocation: "end", NameGap: 12}
 	if a.Log {
 		ax.Type = "log"

@@ -4,10 +4,10 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
-func barChart(f *model.Bar, fr frame, v *optionVisitor) (echart, int) {
+func barChart(f *document.Bar, fr frame, v *optionVisitor) (echart, int) {
 	names := make([]string, len(f.Series))
 	for i, s := range f.Series {
 		names[i] = s.Name

@@ -4,10 +4,10 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
-func scatterChart(f *model.Scatter, fr frame, v *optionVisitor) (echart, int) {
+func scatterChart(f *document.Scatter, fr frame, v *optionVisitor) (echart, int) {
 	names := make([]string, 0, len(f.Groups)+len(f.Lines))
 	sizes := make([]int, 0, len(f.Groups)+len(f.Lines))
 	for _, g := range f.Groups {
@@ -69,7 +69,7 @@ func scatterChart(f *model.Scatter, fr frame, v *optionVisitor) (echart, int) {
 
 // scatterData returns the finite points of g as [x,y] or [x,y,"label"],
 // keeping every k-th point when there are more than n.
-func scatterData(g model.ScatterGroup, n int) []opts.ScatterData {
+func scatterData(g document.ScatterGroup, n int) []opts.ScatterData {
 	step := 1
 	if len(g.Points) > n && n > 0 {
 		step = (len(g.Points) + n - 1) / n

@@ -10,11 +10,11 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
 // parseOption builds the chart of f and decodes its option.
-func parseOption(t *testing.T, f model.Figure, inGrid, compact bool) map[string]any {
+func parseOption(t *testing.T, f document.Figure, inGrid, compact bool) map[string]any {
 	t.Helper()
 	c, err := buildChartData(f, inGrid, compact)
 	if err != nil {
@@ -54,7 +54,7 @@ func at(t *testing.T, v any, path ...any) any {
 // the option must be what go-echarts produced, for every sample figure.
 func TestCompactDataLosesNothing(t *testing.T) {
 	items := 0
-	for _, f := range model.Figures(sampleDoc()) {
+	for _, f := range document.Figures(sampleDoc()) {
 		compact := parseOption(t, f, false, true)
 		full := parseOption(t, f, false, false)
 		for _, s := range full["series"].([]any) {
@@ -81,15 +81,15 @@ func TestCompactDataLosesNothing(t *testing.T) {
 // UTC, confined tooltips, y-axis name alignment, inert annotations with
 // lower-case xAxis band ends, "-" gaps, and no null anywhere.
 func TestTimeSeriesOption(t *testing.T) {
-	f := &model.TimeSeries{
+	f := &document.TimeSeries{
 		ID:    "ts/1",
-		YAxes: []model.Axis{{Name: "hit ratio"}, {Name: "throughput", Unit: "tok/s"}},
-		Series: []model.Series{
-			{Name: "hit", X: []float64{0, 1, 2, 3}, Y: []float64{0.9, math.NaN(), math.Inf(1), -0.0}, Style: model.StyleStep},
-			{Name: "thr", X: []float64{0, 1, 2, 3}, Y: []float64{1, 2, 3, 1.0 / 3}, Axis: 1, Style: model.StyleArea, Dash: true, Color: "#123456"},
+		YAxes: []document.Axis{{Name: "hit ratio"}, {Name: "throughput", Unit: "tok/s"}},
+		Series: []document.Series{
+			{Name: "hit", X: []float64{0, 1, 2, 3}, Y: []float64{0.9, math.NaN(), math.Inf(1), -0.0}, Style: document.StyleStep},
+			{Name: "thr", X: []float64{0, 1, 2, 3}, Y: []float64{1, 2, 3, 1.0 / 3}, Axis: 1, Style: document.StyleArea, Dash: true, Color: "#123456"},
 		},
-		Bands: []model.Band{{From: 0, To: 1.5, Label: "burst"}},
-		Marks: []model.Mark{{At: 2, Label: "control"}},
+		Bands: []document.Band{{From: 0, To: 1.5, Label: "burst"}},
+		Marks: []document.Mark{{At: 2, Label: "control"}},
 	}
 	opt := parseOption(t, f, false, true)
 	for path, want := range map[string]any{
@@ -158,8 +158,8 @@ func TestScatterAndBarOption(t *testing.T) {
 		pts[i] = [2]float64{float64(i), math.Sqrt(float64(i))}
 	}
 	pts[7][1] = math.NaN()
-	sc := &model.Scatter{ID: "sc", Groups: []model.ScatterGroup{{Name: "runs", Points: pts}},
-		Lines: []model.Line{{Name: "fit", X: []float64{0, 2499}, Y: []float64{0, 50}, Dash: true}}}
+	sc := &document.Scatter{ID: "sc", Groups: []document.ScatterGroup{{Name: "runs", Points: pts}},
+		Lines: []document.Line{{Name: "fit", X: []float64{0, 2499}, Y: []float64{0, 50}, Dash: true}}}
 	opt := parseOption(t, sc, false, true)
 	if n := len(at(t, opt, "series", 0, "data").([]any)); n != 2499 {
 		t.Errorf("scatter has %d points, want 2499 (the NaN dropped)", n)
@@ -182,7 +182,7 @@ func TestScatterAndBarOption(t *testing.T) {
 		}
 	}
 
-	bar := &model.Bar{ID: "bar", Categories: []string{"a", "b"}, Series: []model.BarSeries{{Name: "s", Values: []float64{1.5, math.NaN()}}}}
+	bar := &document.Bar{ID: "bar", Categories: []string{"a", "b"}, Series: []document.BarSeries{{Name: "s", Values: []float64{1.5, math.NaN()}}}}
 	opt = parseOption(t, bar, false, true)
 	if got, want := at(t, opt, "series", 0, "data"), []any{1.5, "-"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("bar data = %v, want %v", got, want)
@@ -212,8 +212,8 @@ func TestOptionVisitorReportsErrors(t *testing.T) {
 
 // TestChartIDExplicit: go-echarts draws an unset ChartID from math/rand.
 func TestChartIDExplicit(t *testing.T) {
-	fr := frame{id: model.ChartID("a-b"), figure: "a-b", height: 100}
-	c, _ := timeSeriesChart(&model.TimeSeries{ID: "a-b"}, fr, newOptionVisitor(false))
+	fr := frame{id: document.ChartID("a-b"), figure: "a-b", height: 100}
+	c, _ := timeSeriesChart(&document.TimeSeries{ID: "a-b"}, fr, newOptionVisitor(false))
 	if id := c.(*charts.Line).ChartID; id != "c_a_b" {
 		t.Errorf("ChartID = %q, want c_a_b", id)
 	}

@@ -4,10 +4,10 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
-func timeSeriesChart(f *model.TimeSeries, fr frame, v *optionVisitor) (echart, int) {
+func timeSeriesChart(f *document.TimeSeries, fr frame, v *optionVisitor) (echart, int) {
 	names := make([]string, 0, len(f.Series))
 	sizes := make([]int, len(f.Series))
 	for i, s := range f.Series {
@@ -25,7 +25,7 @@ func timeSeriesChart(f *model.TimeSeries, fr frame, v *optionVisitor) (echart, i
 	}
 	axes := f.YAxes
 	if len(axes) == 0 {
-		axes = []model.Axis{{}}
+		axes = []document.Axis{{}}
 	}
 	c := charts.NewLine()
 	c.SetGlobalOptions(fr.globalOpts(names, opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"})...)
@@ -50,9 +50,9 @@ func timeSeriesChart(f *model.TimeSeries, fr frame, v *optionVisitor) (echart, i
 		}
 		so := lineOpts(s.Color, s.Dash)
 		switch s.Style {
-		case model.StyleStep:
+		case document.StyleStep:
 			lc.Step = "end" // value holds until the next sample
-		case model.StyleArea:
+		case document.StyleArea:
 			so = append(so, charts.WithAreaStyleOpts(opts.AreaStyle{Opacity: opts.Float(0.22)}))
 		}
 		c.AddSeries(s.Name, data, append(so, charts.WithLineChartOpts(lc))...)
@@ -67,7 +67,7 @@ func timeSeriesChart(f *model.TimeSeries, fr frame, v *optionVisitor) (echart, i
 // annotationOpts puts bands and marks on an empty series of its own, so
 // hiding a data series in the legend does not hide them. Bands are
 // markArea pairs of x values (full height); marks are vertical markLines.
-func annotationOpts(bands []model.Band, marks []model.Mark) []charts.SeriesOpts {
+func annotationOpts(bands []document.Band, marks []document.Mark) []charts.SeriesOpts {
 	var o []charts.SeriesOpts
 	if len(bands) > 0 {
 		pairs := make([][]opts.MarkAreaData, len(bands))
@@ -95,7 +95,7 @@ func annotationOpts(bands []model.Band, marks []model.Mark) []charts.SeriesOpts 
 
 // annotationPatch makes the annotation series inert: no tooltip, no
 // hover; go-echarts has no fields for either.
-func annotationPatch(bands []model.Band, marks []model.Mark) map[string]any {
+func annotationPatch(bands []document.Band, marks []document.Mark) map[string]any {
 	p := map[string]any{"silent": true, "tooltip": map[string]any{"show": false}}
 	if len(bands) > 0 {
 		p["markArea"] = map[string]any{"silent": true}

@@ -1,4 +1,4 @@
-// Package render writes a report document (package report/model) as one
+// Package render writes a report document (package report/document) as one
 // self-contained offline HTML page (WriteHTML), as CSV and Markdown tables
 // (WriteTables) and writes values as deterministic JSON (WriteJSON). Every
 // output is a pure function of its input: there is no wall clock, no
@@ -15,7 +15,7 @@
 //     non-finite values become "-" (ECharts' missing value) before
 //     AddSeries, and the option goes through json.Marshal, whose error is
 //     returned;
-//   - an unset ChartID is random: it is always set to model.ChartID(figure);
+//   - an unset ChartID is random: it is always set to document.ChartID(figure);
 //   - it has no fields for useUTC, textStyle, tooltip confine, toolbox
 //     itemSize, axis nameTextStyle or series silent, z and progressive,
 //     and emits null for some unset fields: optionVisitor (option.go) adds

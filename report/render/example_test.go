@@ -3,7 +3,7 @@ package render_test
 import (
 	"fmt"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/report/render"
 )
 
@@ -11,13 +11,13 @@ import (
 // them the same way: numbers with fixed decimals, a marker beside the
 // value, a dash for a missing value.
 func ExampleTableMarkdown() {
-	t := &model.Table{
+	t := &document.Table{
 		ID:      "table2",
 		Caption: "Hit ratio over the last 10 minutes.",
-		Columns: []model.Column{{Name: "Seed"}, {Group: "Burst", Name: "Hit"}, {Group: "Burst", Name: "Sessions"}},
-		Rows: [][]model.Cell{
-			{model.Int(501), model.Num(0.1234, 2).Mark("∗"), model.Num(109, 0)},
-			{model.Int(502), model.Num(0.95, 2), model.Missing()},
+		Columns: []document.Column{{Name: "Seed"}, {Group: "Burst", Name: "Hit"}, {Group: "Burst", Name: "Sessions"}},
+		Rows: [][]document.Cell{
+			{document.Int(501), document.Num(0.1234, 2).Mark("∗"), document.Num(109, 0)},
+			{document.Int(502), document.Num(0.95, 2), document.Missing()},
 		},
 		Notes: []string{"∗ persistently degraded."},
 	}

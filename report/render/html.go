@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/outlast-dev/outlast/internal/atomicfile"
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
 var (
@@ -56,8 +56,8 @@ func scriptHashes(scripts []string) string {
 // WriteHTML writes d as one self-contained HTML file: ECharts, styles and
 // data are inlined and the CSP forbids any request. It validates d first
 // and writes nothing if d is invalid. The output depends only on d.
-func WriteHTML(w io.Writer, d *model.Doc) error {
-	if err := model.Validate(d); err != nil {
+func WriteHTML(w io.Writer, d *document.Doc) error {
+	if err := document.Validate(d); err != nil {
 		return err
 	}
 	v, err := buildView(d)
@@ -72,6 +72,6 @@ func WriteHTML(w io.Writer, d *model.Doc) error {
 }
 
 // WriteHTMLFile renders d with WriteHTML into path atomically.
-func WriteHTMLFile(path string, d *model.Doc) error {
+func WriteHTMLFile(path string, d *document.Doc) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return WriteHTML(w, d) })
 }

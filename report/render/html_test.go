@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
 func renderSample(t *testing.T) []byte {
@@ -73,8 +73,8 @@ func TestWriteHTMLNoNaN(t *testing.T) {
 		}
 	}
 	opts := chartOptions(t, page)
-	if len(opts) != len(model.Figures(sampleDoc())) {
-		t.Fatalf("found %d chart options, want %d", len(opts), len(model.Figures(sampleDoc())))
+	if len(opts) != len(document.Figures(sampleDoc())) {
+		t.Fatalf("found %d chart options, want %d", len(opts), len(document.Figures(sampleDoc())))
 	}
 	// The gaps of the sample must arrive as "-" points: 8 missing minutes
 	// form one gap, minute 60 and the +Inf at 75 two more.
@@ -109,9 +109,9 @@ func TestWriteHTMLDownsamples(t *testing.T) {
 		y := p.([]any)[1].(float64)
 		lo, hi = min(lo, y), max(hi, y)
 	}
-	var full *model.TimeSeries
+	var full *document.TimeSeries
 	for _, b := range sampleDoc().Sections[1].Blocks {
-		if ts, ok := b.(*model.TimeSeries); ok && ts.ID == "big-series" {
+		if ts, ok := b.(*document.TimeSeries); ok && ts.ID == "big-series" {
 			full = ts
 		}
 	}
@@ -170,8 +170,8 @@ func TestWriteHTMLSelfContained(t *testing.T) {
 
 func TestWriteHTMLRejectsInvalidDoc(t *testing.T) {
 	var b bytes.Buffer
-	d := &model.Doc{Sections: []model.Section{{ID: "s", Blocks: []model.Block{
-		&model.TimeSeries{ID: "a-b"}, &model.TimeSeries{ID: "a.b"},
+	d := &document.Doc{Sections: []document.Section{{ID: "s", Blocks: []document.Block{
+		&document.TimeSeries{ID: "a-b"}, &document.TimeSeries{ID: "a.b"},
 	}}}}
 	if err := WriteHTML(&b, d); err == nil || !strings.Contains(err.Error(), "already used") {
 		t.Errorf("err = %v, want chart ID collision", err)
@@ -201,13 +201,13 @@ func TestEmbeddedEChartsIsInlineSafe(t *testing.T) {
 // TestWriteHTMLEmptyFigures: figures without data still give valid
 // options (no Inf from an empty x extent, no null data).
 func TestWriteHTMLEmptyFigures(t *testing.T) {
-	d := &model.Doc{Title: "empty", Sections: []model.Section{{ID: "s", Blocks: []model.Block{
-		&model.TimeSeries{ID: "ts"},
-		&model.TimeSeries{ID: "one", Series: []model.Series{{Name: "p", X: []float64{5}, Y: []float64{math.NaN()}}}},
-		&model.Scatter{ID: "sc", Groups: []model.ScatterGroup{{Name: "g", Points: [][2]float64{{math.NaN(), 1}}}}},
-		&model.Bar{ID: "bar"},
-		&model.Grid{},
-		&model.Table{ID: "t", Columns: []model.Column{{Name: "a"}}},
+	d := &document.Doc{Title: "empty", Sections: []document.Section{{ID: "s", Blocks: []document.Block{
+		&document.TimeSeries{ID: "ts"},
+		&document.TimeSeries{ID: "one", Series: []document.Series{{Name: "p", X: []float64{5}, Y: []float64{math.NaN()}}}},
+		&document.Scatter{ID: "sc", Groups: []document.ScatterGroup{{Name: "g", Points: [][2]float64{{math.NaN(), 1}}}}},
+		&document.Bar{ID: "bar"},
+		&document.Grid{},
+		&document.Table{ID: "t", Columns: []document.Column{{Name: "a"}}},
 	}}}}
 	path := t.TempDir() + "/empty.html"
 	if err := WriteHTMLFile(path, d); err != nil {

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/outlast-dev/outlast/internal/atomicfile"
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
 // The files of a report directory.
@@ -30,9 +30,9 @@ const (
 
 // ReportFiles returns the files a report of d writes in its directory,
 // relative and slash-separated, sorted.
-func ReportFiles(d *model.Doc) []string {
+func ReportFiles(d *document.Doc) []string {
 	files := []string{IndexFile, SummaryFile}
-	for _, t := range model.Tables(d) {
+	for _, t := range document.Tables(d) {
 		files = append(files, TablesDir+"/"+t.ID+".csv", TablesDir+"/"+t.ID+".md")
 	}
 	slices.Sort(files)

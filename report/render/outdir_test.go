@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
 func writeFiles(t *testing.T, dir string, names ...string) {
@@ -55,9 +55,9 @@ func TestOutDirRemovesOnlyTheEarlierReport(t *testing.T) {
 	writeFiles(t, filepath.Dir(dir), "outside.csv")
 	defer os.Remove(outside)
 
-	doc := &model.Doc{Sections: []model.Section{{ID: "s", Blocks: []model.Block{
-		&model.Table{ID: "a", Columns: []model.Column{{Name: "x"}}},
-		&model.Table{ID: "new", Columns: []model.Column{{Name: "x"}}},
+	doc := &document.Doc{Sections: []document.Section{{ID: "s", Blocks: []document.Block{
+		&document.Table{ID: "a", Columns: []document.Column{{Name: "x"}}},
+		&document.Table{ID: "new", Columns: []document.Column{{Name: "x"}}},
 	}}}}
 	files := ReportFiles(doc)
 	if want := []string{"index.html", "summary.json", "tables/a.csv", "tables/a.md", "tables/new.csv", "tables/new.md"}; !slices.Equal(files, want) {

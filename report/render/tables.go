@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/outlast-dev/outlast/internal/atomicfile"
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
 // WriteTables writes every table of d, in document order, to
@@ -17,15 +17,15 @@ import (
 // file, then rename). CSV holds the values as displayed, with "" for
 // missing cells; a column with markers is followed by a "<column> marker"
 // column so that values stay numeric. Markdown mirrors the HTML table.
-func WriteTables(dir string, d *model.Doc) error {
-	if err := model.Validate(d); err != nil {
+func WriteTables(dir string, d *document.Doc) error {
+	if err := document.Validate(d); err != nil {
 		return err
 	}
 	out := filepath.Join(dir, TablesDir)
 	if err := os.MkdirAll(out, 0o777); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	for _, t := range model.Tables(d) {
+	for _, t := range document.Tables(d) {
 		c, err := TableCSV(t)
 		if err != nil {
 			return err
@@ -42,7 +42,7 @@ func WriteTables(dir string, d *model.Doc) error {
 
 // TableCSV returns t as RFC 4180 CSV (header row, then one row per table
 // row, "\n" line ends). See WriteTables for the layout.
-func TableCSV(t *model.Table) ([]byte, error) {
+func TableCSV(t *document.Table) ([]byte, error) {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	marked := make([]bool, len(t.Columns))
@@ -77,7 +77,7 @@ func TableCSV(t *model.Table) ([]byte, error) {
 
 // TableMarkdown returns t as a GitHub-flavoured Markdown pipe table with
 // its caption above and its notes below.
-func TableMarkdown(t *model.Table) []byte {
+func TableMarkdown(t *document.Table) []byte {
 	var b bytes.Buffer
 	if t.Caption != "" {
 		fmt.Fprintf(&b, "**%s.** %s\n\n", mdEscape(t.ID), mdEscape(t.Caption))
@@ -89,9 +89,9 @@ func TableMarkdown(t *model.Table) []byte {
 	b.WriteString("\n|")
 	for j := range t.Columns {
 		switch t.ColumnAlign(j) {
-		case model.AlignRight:
+		case document.AlignRight:
 			b.WriteString("---:|")
-		case model.AlignCenter:
+		case document.AlignCenter:
 			b.WriteString(":---:|")
 		default:
 			b.WriteString(":---|")

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/internal/golden"
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
 // TestWriteTablesGolden writes Table 2 of the sample and a table of edge
@@ -15,13 +15,13 @@ import (
 // cells, ranges) and compares every file with testdata.
 func TestWriteTablesGolden(t *testing.T) {
 	dir := t.TempDir()
-	d := &model.Doc{Sections: []model.Section{{ID: "s", Blocks: []model.Block{table2(), &model.Table{
+	d := &document.Doc{Sections: []document.Section{{ID: "s", Blocks: []document.Block{table2(), &document.Table{
 		ID: "edge.cases", Caption: "Text with | pipes, *stars* and \"quotes\", commas.",
-		Columns: []model.Column{{Name: "name"}, {Name: "value", Unit: "ms", Align: model.AlignCenter}, {Name: "neg"}},
-		Rows: [][]model.Cell{
-			{model.Text("a,b \"q\""), model.Num(1.23456, 3), model.Num(-0.0004, 2)},
-			{model.Text("x|y_z"), model.Missing().Mark("†"), model.Num(math.Inf(-1), 1)},
-			{model.Text("line\nbreak"), model.Range(0.121, 0.129, 2), model.Range(21, 23, 0)},
+		Columns: []document.Column{{Name: "name"}, {Name: "value", Unit: "ms", Align: document.AlignCenter}, {Name: "neg"}},
+		Rows: [][]document.Cell{
+			{document.Text("a,b \"q\""), document.Num(1.23456, 3), document.Num(-0.0004, 2)},
+			{document.Text("x|y_z"), document.Missing().Mark("†"), document.Num(math.Inf(-1), 1)},
+			{document.Text("line\nbreak"), document.Range(0.121, 0.129, 2), document.Range(21, 23, 0)},
 		},
 	}}}}}
 	if err := WriteTables(dir, d); err != nil {
@@ -44,7 +44,7 @@ func TestWriteTablesGolden(t *testing.T) {
 
 func TestWriteTablesRejectsInvalidDoc(t *testing.T) {
 	dir := t.TempDir()
-	d := &model.Doc{Sections: []model.Section{{ID: "s", Blocks: []model.Block{&model.Table{ID: "../escape", Columns: []model.Column{{Name: "a"}}}}}}}
+	d := &document.Doc{Sections: []document.Section{{ID: "s", Blocks: []document.Block{&document.Table{ID: "../escape", Columns: []document.Column{{Name: "a"}}}}}}}
 	if err := WriteTables(dir, d); err == nil {
 		t.Fatal("a table ID with a path was accepted")
 	}

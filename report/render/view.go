@@ -6,12 +6,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/outlast-dev/outlast/report/model"
+	"github.com/outlast-dev/outlast/report/document"
 )
 
 type viewDoc struct {
 	Title, Subtitle  string
-	Provenance       []model.KV
+	Provenance       []document.KV
 	Sections         []viewSection
 	CSP              string
 	CSS              template.CSS
@@ -31,7 +31,7 @@ type viewSection struct {
 // rendered by small templates so that all text goes through html/template
 // escaping; chart options are checked to contain no '<' before they are
 // trusted inside a <script> element.
-func buildView(d *model.Doc) (*viewDoc, error) {
+func buildView(d *document.Doc) (*viewDoc, error) {
 	v := &viewDoc{
 		Title: d.Title, Subtitle: d.Subtitle, Provenance: d.Provenance,
 		CSP: CSP, CSS: template.CSS(reportCSS),
@@ -53,18 +53,18 @@ func buildView(d *model.Doc) (*viewDoc, error) {
 	return v, nil
 }
 
-func (v *viewDoc) block(b model.Block) (template.HTML, error) {
+func (v *viewDoc) block(b document.Block) (template.HTML, error) {
 	var sb strings.Builder
 	var err error
 	switch b := b.(type) {
-	case *model.Table:
+	case *document.Table:
 		v.Tables++
 		err = tableTpl.Execute(&sb, tableView(b))
-	case *model.Note:
+	case *document.Note:
 		err = noteTpl.Execute(&sb, b)
-	case *model.List:
+	case *document.List:
 		err = listTpl.Execute(&sb, b)
-	case *model.Grid:
+	case *document.Grid:
 		cols := b.Columns
 		if cols < 1 {
 			cols = 2
@@ -78,7 +78,7 @@ func (v *viewDoc) block(b model.Block) (template.HTML, error) {
 			g.Charts = append(g.Charts, c)
 		}
 		err = gridTpl.Execute(&sb, g)
-	case model.Figure:
+	case document.Figure:
 		c, cerr := v.chart(b, false)
 		if cerr != nil {
 			return "", cerr
@@ -104,7 +104,7 @@ type gridView struct {
 	Charts  []chartView
 }
 
-func (v *viewDoc) chart(f model.Figure, inGrid bool) (chartView, error) {
+func (v *viewDoc) chart(f document.Figure, inGrid bool) (chartView, error) {
 	c, err := buildChart(f, inGrid)
 	if err != nil {
 		return chartView{}, err
@@ -142,9 +142,9 @@ type tableViewT struct {
 	Notes               []string
 }
 
-var alignClass = [...]string{model.AlignLeft: "al-l", model.AlignRight: "al-r", model.AlignCenter: "al-c", model.AlignAuto: "al-l"}
+var alignClass = [...]string{document.AlignLeft: "al-l", document.AlignRight: "al-r", document.AlignCenter: "al-c", document.AlignAuto: "al-l"}
 
-func tableView(t *model.Table) tableViewT {
+func tableView(t *document.Table) tableViewT {
 	tv := tableViewT{Anchor: "tbl-" + t.ID, ID: t.ID, Caption: t.Caption, Notes: t.Notes, Sortable: t.Sortable}
 	classes := make([]string, len(t.Columns))
 	grouped := false

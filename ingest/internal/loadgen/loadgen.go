@@ -1,5 +1,5 @@
 // Package loadgen holds what the readers of the load generators' exports
-// (ingest/aiperf, ingest/guidellm, ingest/infperf) share: the turn record
+// (ingest/aiperf, ingest/guidellm, ingest/inferenceperf) share: the turn record
 // they produce, and the Collector that applies the rules spanning records
 // and derives the sessions these tools do not log. A session starts at its
 // first turn's ready time (else its sent time), ends at the completion of

@@ -13,7 +13,7 @@ import (
 	"github.com/outlast-dev/outlast/textpos"
 )
 
-// TurnSource is a load generator's reader (aiperf, guidellm, infperf) as
+// TurnSource is a load generator's reader (aiperf, guidellm, inferenceperf) as
 // the tests see it.
 type TurnSource = loadgen.Source
 
