@@ -120,12 +120,12 @@ func (p *parser) answer() error {
 		if p.statusAt < 0 && p.grafanaAt >= 0 {
 			// A frame's data has no resultType: the form is the
 			// error, not that.
-			return s.errAt(p.grafanaAt, p.grafanaAt, p.grafanaAt+80, "%s", errGrafana)
+			return s.errAt(p.grafanaAt, p.grafanaAt, p.grafanaAt+80, "%s", grafanaReason)
 		}
 		return err
 	}
 	if p.statusAt < 0 && p.grafanaAt >= 0 {
-		return s.errAt(p.grafanaAt, p.grafanaAt, p.grafanaAt+80, "%s", errGrafana)
+		return s.errAt(p.grafanaAt, p.grafanaAt, p.grafanaAt+80, "%s", grafanaReason)
 	}
 	if p.statusAt < 0 && p.exportAt >= 0 {
 		// Said before the text that follows it, which for JSON lines is
@@ -165,15 +165,15 @@ func (p *parser) bare() error {
 	return nil
 }
 
-// errGrafana is the reason of the error for Grafana's JSON of a panel's
+// grafanaReason is the reason of the error for Grafana's JSON of a panel's
 // data: its data source API's answer (/api/ds/query: {"results":{"A":
 // {"frames":[…]}}}, grafana/grafana docs/sources/developers/http_api/
 // data_source.md), the inspector's "Panel data" ({"state","series",
 // "timeRange",…}, public/app/features/inspector) or one of its data
 // frames ({"schema","data"}).
-var errGrafana = errors.New(`Grafana's JSON of a panel's data (its data source API's answer, or Inspect > JSON > Panel data or DataFrame JSON), ` +
+const grafanaReason = `Grafana's JSON of a panel's data (its data source API's answer, or Inspect > JSON > Panel data or DataFrame JSON), ` +
 	`not a form outlast reads: a panel's frames are its query at Grafana's step, most often an expression, not the engine's series. ` +
-	`Export the series themselves with /api/v1/query_range, which Grafana also proxies (docs/run-format.md, metrics)`)
+	`Export the series themselves with /api/v1/query_range, which Grafana also proxies (docs/run-format.md, metrics)`
 
 // partial reads VictoriaMetrics' isPartial, a boolean: true when some
 // vmstorage nodes did not answer, so that series or points may be
@@ -312,7 +312,7 @@ func (p *parser) series() error {
 	}
 	switch {
 	case frameAt >= 0 && metricAt < 0:
-		return s.errAt(at, at, at+80, "%s", errGrafana)
+		return s.errAt(at, at, at+80, "%s", grafanaReason)
 	case metricAt < 0:
 		return s.errAt(at, at, s.i, `series has no "metric"`)
 	case valueAt >= 0 && !hasValues:

@@ -147,11 +147,11 @@ func TestErrors(t *testing.T) {
 		// Grafana's JSON of a panel's data: its data source API's answer,
 		// the inspector's Panel data, one DataFrame JSON frame.
 		{`{"results":{"A":{"status":200,"frames":[{"schema":{"refId":"A","fields":[{"name":"Time","type":"time"},{"name":"Value","type":"number","labels":{"__name__":"vllm:num_requests_running","engine":"0"}}]},"data":{"values":[[1790000005000],[1]]}}]}}}`,
-			`query_range.json:1:1: ` + errGrafana.Error()},
+			`query_range.json:1:1: ` + grafanaReason},
 		{"{\n  \"state\": \"Done\",\n  \"series\": [],\n  \"timeRange\": {\"from\": \"2026-10-27T12:00:00.000Z\"}\n}\n",
-			`query_range.json:1:1: ` + errGrafana.Error()},
+			`query_range.json:1:1: ` + grafanaReason},
 		{`{"schema":{"refId":"A","fields":[]},"data":{"values":[[1790000005000],[1]]}}`,
-			`query_range.json:1:1: ` + errGrafana.Error()},
+			`query_range.json:1:1: ` + grafanaReason},
 		{doc(`{"metric":{"engine":"0"},"values":[[1790000005,"1"]]}`),
 			`query_range.json:1:71: series has no __name__: export the series itself (query=vllm:num_requests_running), not an expression such as rate() or sum()`},
 		{doc(`{"values":[[1790000005,"1"]]}`), `query_range.json:1:61: series has no "metric"`},
@@ -196,7 +196,7 @@ func TestErrors(t *testing.T) {
 			`query_range.json:1:74: an instant vector's sample ("value", as /api/v1/query or promtool query instant give): want a range query's series ("values"), the answer of /api/v1/query_range or promtool query range`},
 		// Grafana's Inspect > JSON > DataFrame JSON, pretty-printed.
 		{"[\n  {\n    \"schema\": {\"refId\": \"A\", \"fields\": []},\n    \"data\": {\"values\": [[1790000005000], [1]]}\n  }\n]\n",
-			`query_range.json:2:3: ` + errGrafana.Error()},
+			`query_range.json:2:3: ` + grafanaReason},
 		{`[{"metric":{"__name__":"vllm:num_requests_running"},"values":[[1790000005,"1"]]}] x`, `query_range.json:1:83: text after the JSON document`},
 		{`{"status":"success","x":` + strings.Repeat("[", 600), `query_range.json:1:538: values nested deeper than 512`},
 	}

@@ -21,7 +21,6 @@ type gatewayTotals struct {
 	sessions, turns, events int
 	prompt, cached, output  int64
 	firstDone, lastDone     float64
-	t0                      time.Time
 }
 
 func recount(t *testing.T, dir string, t0 time.Time) gatewayTotals {

@@ -85,7 +85,7 @@ func TestTimeSeriesOption(t *testing.T) {
 		ID:    "ts/1",
 		YAxes: []document.Axis{{Name: "hit ratio"}, {Name: "throughput", Unit: "tok/s"}},
 		Series: []document.Series{
-			{Name: "hit", X: []float64{0, 1, 2, 3}, Y: []float64{0.9, math.NaN(), math.Inf(1), -0.0}, Style: document.StyleStep},
+			{Name: "hit", X: []float64{0, 1, 2, 3}, Y: []float64{0.9, math.NaN(), math.Inf(1), math.Copysign(0, -1)}, Style: document.StyleStep},
 			{Name: "thr", X: []float64{0, 1, 2, 3}, Y: []float64{1, 2, 3, 1.0 / 3}, Axis: 1, Style: document.StyleArea, Dash: true, Color: "#123456"},
 		},
 		Bands: []document.Band{{From: 0, To: 1.5, Label: "burst"}},
@@ -117,6 +117,10 @@ func TestTimeSeriesOption(t *testing.T) {
 	}
 	if got, want := at(t, opt, "series", 0, "data"), []any{[]any{0.0, 0.9}, []any{1.0, "-"}, []any{2.0, "-"}, []any{3.0, 0.0}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("gappy data = %v, want %v", got, want)
+	}
+	// Negative zero is printed as 0: reflect.DeepEqual cannot tell -0 from 0.
+	if d := at(t, opt, "series", 0, "data", 3, 1); d != 0.0 || math.Signbit(d.(float64)) {
+		t.Errorf("negative zero printed as %v, want 0", d)
 	}
 	if got := at(t, opt, "series", 1, "data", 3, 1); got != 0.333333 {
 		t.Errorf("1/3 drawn as %v, want 6 significant digits", got)

@@ -21,7 +21,6 @@ type Collector struct {
 	// seen maps (session index, turn) to where the turn was first read,
 	// to name it when the turn comes again.
 	seen  map[uint64]firstPos
-	file  string
 	turns []schema.Turn  // without a sink
 	times turntimes.Slab // the turns' optional times
 
