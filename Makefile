@@ -4,21 +4,37 @@ OUT     ?= demo
 BIN     := bin/outlast
 FUZZTIME ?= 10s
 
-.PHONY: build test demo bench fuzz vet clean
+.PHONY: build test test-all demo bench fuzz vet clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/outlast
 
-# test vets, then runs every package's tests with the race detector and in
-# shuffled order (golden files, fuzz seeds, round trips, the CLI scripts,
-# DuckDB read-backs and the headless-Chromium report checks; .ci/run
-# installs chromium and DuckDB, and in CI a test that misses them fails).
-# The tests that simulate whole experiments skip under -race (minutes
-# there, and no concurrency of their own: internal/slowtest), so a second
-# pass runs every test again without it.
+# test is go vet and one pass over every test: the packages whose code runs
+# goroutines under the race detector, the others without it, both at once
+# (scripts/test.sh lists them); each test runs once, the whole-experiment
+# simulations and the headless-Chromium checks of the report included, and
+# results are cached, so a second make test redoes only what a change
+# touched. About 2 minutes on 2 cores from a warm build cache (README).
+#
+# test-all is the full matrix, as CI runs it (.ci/run): every package under
+# -race, then without it the packages whose tests skip under -race, with the
+# long tests selected too (OUTLAST_TEST=all).
+#
+# A slow test of yours: internal/slowtest.
+#   slowtest.SkipUnderRace(t, why)  simulates whole experiments: make test
+#                                   runs its package without -race, make
+#                                   test-all runs it without -race after
+#                                   the race pass ([race] skip in a script)
+#   slowtest.Long(t, why)           a scale test or a sweep: only make
+#                                   test-all (OUTLAST_TEST=all) runs it
+# Both skip in -short mode (go test -short ./... while editing). Chromium
+# (browser tests) and DuckDB (read-backs) skip when missing, except in CI
+# (CI=true), where .ci/run installs them.
 test: vet
-	$(GO) test -race -shuffle=on ./...
-	$(GO) test -shuffle=on ./...
+	GO=$(GO) ./scripts/test.sh quick
+
+test-all: vet
+	GO=$(GO) ./scripts/test.sh all
 
 # vet runs go vet and staticcheck, pinned and built from the module proxy
 # (no binary download).

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/internal/browsertest"
+	"github.com/outlast-dev/outlast/internal/slowtest"
 	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/schema"
@@ -81,8 +82,9 @@ func campaignRuns(fn func(*schema.RunData) error) error {
 // far below 10 MB. In Chromium (not in -short mode) every chart must draw
 // with no error and no request; the time the page took to draw is logged
 // (the target is 5 s; it is not asserted, as the machine may be loaded),
-// and a screenshot is saved.
+// and a screenshot is saved. A scale test: make test-all runs it.
 func TestCampaignPage(t *testing.T) {
+	slowtest.Long(t, "builds and draws a 1,000-run report")
 	doc, sum, err := BuildFrom(campaignRuns, Options{Title: "campaign", Dataset: "campaign"})
 	if err != nil {
 		t.Fatal(err)
