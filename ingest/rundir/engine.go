@@ -112,8 +112,7 @@ func (r *runReader) readEngineLog(path, engine string) (span, error) {
 	if d.Run.EngineLogSHA256, err = lr.SHA256(); err != nil {
 		return sp, err
 	}
-	r.warnCut(lr)
-	return sp, nil
+	return sp, r.checkCut(lr)
 }
 
 func engineFormatNamed(name string) (engineFormat, bool) {

@@ -150,7 +150,9 @@ func (r *runReader) readGateway(path string, format gatewayFormat) (span, error)
 	if err != nil {
 		return sp, err
 	}
-	r.warnCut(lr)
+	if err := r.checkCut(lr); err != nil {
+		return sp, err
+	}
 	d.Run.GatewaySHA256 = sum
 	if !sp.ok() {
 		sp = all

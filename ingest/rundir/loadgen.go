@@ -134,9 +134,10 @@ func (r *runReader) readExport(path string, newReader func(*lineio.Reader) (load
 		return sp, err
 	}
 	done()
-	r.res.Data.Run.GatewaySHA256, err = lr.SHA256()
-	r.warnCut(lr)
-	return sp, err
+	if r.res.Data.Run.GatewaySHA256, err = lr.SHA256(); err != nil {
+		return sp, err
+	}
+	return sp, r.checkCut(lr)
 }
 
 // readGuideLLM reads a GuideLLM report: one run per benchmark of a sweep

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestPrefixCachingUnstated leaves engine.prefix_caching out of run.yaml:
@@ -149,24 +151,52 @@ func TestRecordsFarFromTheRunAreWarned(t *testing.T) {
 	warned(t, read(t, dir, Options{Version: "test"}), "trigger.start_s 900 is at or after the run's end")
 }
 
-// TestCutGzipIsWarned reads a gateway log whose gzip stream was cut in the
-// middle (the compressing writer of a run stopped mid-run): what it holds
-// is read, its cut last line left out, and the cut stream warned of.
-func TestCutGzipIsWarned(t *testing.T) {
-	dir := copyRun(t, "vllm-0.8")
-	gz := gzipped(t, filepath.Join(dir, "gateway.jsonl"))
-	writeFile(t, filepath.Join(dir, "gateway.jsonl.gz"), gz[:len(gz)/2])
-	res := read(t, dir, Options{Version: "test"})
-	warned(t, res, "gateway.jsonl.gz: the compressed stream ends before its end marker")
-	warned(t, res, "the last line is cut short")
-	if len(res.Data.Turns) == 0 {
-		t.Error("no turn read from the cut file")
+// TestCutStreamStrictLenient cuts each compressed input of a run in the
+// middle of its stream (the compressing writer of a run stopped mid-run),
+// gzip and zstd: a strict read refuses it, naming the file and where it
+// stops; a lenient one reads what it holds and warns of the cut.
+func TestCutStreamStrictLenient(t *testing.T) {
+	for _, file := range []string{"gateway.jsonl", "engine.log", "metrics.prom"} {
+		for _, ext := range []string{".gz", ".zst"} {
+			name := file + ext
+			t.Run(name, func(t *testing.T) {
+				dir := copyRun(t, "vllm-2026")
+				b := compressed(t, filepath.Join(dir, file), ext)
+				// Past the header, short of the end: zstd's first block
+				// may be the whole file, so its cut keeps nothing.
+				writeFile(t, filepath.Join(dir, name), string(b[:len(b)*2/3]))
+				_, err := Read(dir, Options{Version: "test"})
+				if err == nil || !strings.Contains(err.Error(), name+":") ||
+					!strings.Contains(err.Error(), "compressed stream ends before its end marker") {
+					t.Fatalf("strict: err = %v; want the cut stream named", err)
+				}
+				res, err := Read(dir, Options{Version: "test", Lenient: true})
+				if err != nil {
+					t.Fatalf("lenient: %v", err)
+				}
+				warned(t, res, name+": the compressed stream ends before its end marker")
+			})
+		}
 	}
 }
 
-// TestCutGzipEngineLogSaysSo cuts a gzip engine log mid-line: its last
-// stats line is cut, an error in strict mode, and the error says the
-// file was cut.
+// TestCutGzipKeepsWhatItHolds cuts a gzip gateway log in the middle: a
+// lenient read keeps the turns it holds, leaving out its cut last line.
+func TestCutGzipKeepsWhatItHolds(t *testing.T) {
+	dir := copyRun(t, "vllm-0.8")
+	whole := read(t, dir, Options{Version: "test"})
+	gz := gzipped(t, filepath.Join(dir, "gateway.jsonl"))
+	writeFile(t, filepath.Join(dir, "gateway.jsonl.gz"), gz[:len(gz)/2])
+	res := read(t, dir, Options{Version: "test", Lenient: true})
+	warned(t, res, "gateway.jsonl.gz: the compressed stream ends before its end marker")
+	if n := len(res.Data.Turns); n == 0 || n >= len(whole.Data.Turns) {
+		t.Errorf("%d turns read from the cut file, want some of its %d", n, len(whole.Data.Turns))
+	}
+}
+
+// TestCutGzipEngineLogSaysSo cuts a gzip engine log: an error in strict
+// mode, whether the cut line is the error or the cut stream, and the error
+// says the file was cut.
 func TestCutGzipEngineLogSaysSo(t *testing.T) {
 	dir := copyRun(t, "vllm-0.8")
 	gz := gzipped(t, filepath.Join(dir, "engine.log"))
@@ -176,7 +206,7 @@ func TestCutGzipEngineLogSaysSo(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "engine.log.gz"), gz[:n])
 		_, err := Read(dir, Options{})
 		if err != nil {
-			if !strings.Contains(err.Error(), "engine.log.gz's compressed stream ends before its end marker") {
+			if !strings.Contains(err.Error(), "engine.log.gz") || !strings.Contains(err.Error(), "compressed stream ends before its end marker") {
 				t.Errorf("err = %v, want it to say the stream was cut", err)
 			}
 			return
@@ -195,6 +225,24 @@ func TestTimesOutOfOrderAreWarned(t *testing.T) {
 	appendLine(t, filepath.Join(dir, "gateway.jsonl"), `{"ts":1742479260,"ev":"turn","session":"late","turn":1,"sent_ts":1742479255,"first_token_ts":1742479254,"prompt_tokens":10,"output_tokens":1}`)
 	res := read(t, dir, Options{Version: "test"})
 	warned(t, res, "gateway.jsonl:51: 2 turn(s) with times out of order")
+}
+
+// compressed removes the file at path and returns its bytes compressed as
+// ext (.gz or .zst) says.
+func compressed(t *testing.T, path, ext string) []byte {
+	t.Helper()
+	if ext == ".gz" {
+		return []byte(gzipped(t, path))
+	}
+	var buf bytes.Buffer
+	zw, err := zstd.NewWriter(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw.Write([]byte(readFile(t, path)))
+	zw.Close()
+	os.Remove(path)
+	return buf.Bytes()
 }
 
 // gzipped removes the file at path and returns its bytes gzipped.

@@ -190,7 +190,9 @@ func (r *runReader) readMetrics(path, override string) (span, error) {
 	}
 	d.Run.MetricsSHA256, err = metricsSHA256(inputs, in.dir)
 	for _, lr := range inputs {
-		r.warnCut(lr)
+		if cerr := r.checkCut(lr); cerr != nil && err == nil {
+			err = cerr
+		}
 	}
 	return sp, err
 }

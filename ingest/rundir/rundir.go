@@ -402,12 +402,20 @@ func cutNote(err error, inputs ...*lineio.Reader) error {
 	return err
 }
 
-// warnCut warns of a compressed input whose stream ends before its end
-// marker (lineio.StreamCut): a compressing writer stopped mid-run.
-func (r *runReader) warnCut(lr *lineio.Reader) {
-	if lr.StreamCut() {
-		r.warnf("WARNING: %s: the compressed stream ends before its end marker: the file was cut (its writer was stopped mid-run); what it holds was read", lr.Name())
+// checkCut refuses a compressed input whose stream ends before its end
+// marker (lineio.CutErr: a compressing writer stopped mid-run), since what
+// was read is only part of the file; with --lenient it warns, and what the
+// file holds is kept.
+func (r *runReader) checkCut(lr *lineio.Reader) error {
+	err := lr.CutErr()
+	switch {
+	case err == nil:
+		return nil
+	case !r.opt.Lenient:
+		return fmt.Errorf("%s: %w (--lenient reads what it holds)", r.dir, err)
 	}
+	r.warnf("WARNING: %s: the compressed stream ends before its end marker: the file was cut (its writer was stopped mid-run); what it holds was read", lr.Name())
+	return nil
 }
 
 func (r *runReader) warnf(format string, args ...any) {

@@ -138,6 +138,28 @@ func (c *cutReader) Read(p []byte) (int, error) {
 // Truncated). Valid once the input has been read to its end.
 func (r *Reader) StreamCut() bool { return r.cut != nil && r.cut.cut }
 
+// ErrStreamCut is the reason of CutErr.
+var ErrStreamCut = errors.New("the compressed stream ends before its end marker: the file was cut mid-write")
+
+// CutErr returns nil unless StreamCut; then ErrStreamCut, placed where the
+// file stops: "NAME:LINE: …" at the line after the last whole one read
+// (the cut one, when the cut fell inside a line), or "NAME: …" for an
+// input read as one document (Read). A strict reader refuses the file
+// with it; what was read is only part of it.
+func (r *Reader) CutErr() error {
+	if !r.StreamCut() {
+		return nil
+	}
+	if r.line == 0 {
+		return fmt.Errorf("%s: %w", r.name, ErrStreamCut)
+	}
+	line := r.line + 1
+	if r.truncated {
+		line = r.line
+	}
+	return fmt.Errorf("%s:%d: %w", r.name, line, ErrStreamCut)
+}
+
 // headBuffer is the buffer of a reader that only looks at an input's head.
 const headBuffer = 16 << 10
 

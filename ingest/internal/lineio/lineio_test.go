@@ -143,3 +143,57 @@ func TestReadAfterClose(t *testing.T) {
 		t.Errorf("Read after Close = %d, %v, want 0, os.ErrClosed", n, err)
 	}
 }
+
+// TestCutStream cuts gzip and zstd streams (zstd in blocks, as its
+// command-line tool writes a large file): the lines before the cut are
+// read, and CutErr places the cut at the line it fell in, or the one after
+// the last whole line. An uncut stream has no CutErr.
+func TestCutStream(t *testing.T) {
+	var text bytes.Buffer
+	for i := 1; i <= 20000; i++ {
+		fmt.Fprintf(&text, "line %05d %x\n", i, sha256.Sum256([]byte{byte(i), byte(i >> 8)}))
+	}
+	compress := map[string]func([]byte) []byte{
+		".gz": func(b []byte) []byte {
+			var buf bytes.Buffer
+			w, _ := gzip.NewWriterLevel(&buf, gzip.NoCompression) // bytes in, bytes out: the cut lands where it is asked
+			w.Write(b)
+			w.Close()
+			return buf.Bytes()
+		},
+		".zst": func(b []byte) []byte {
+			var buf bytes.Buffer
+			w, _ := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithWindowSize(1<<17))
+			w.Write(b)
+			w.Close()
+			return buf.Bytes()
+		},
+	}
+	for ext, c := range compress {
+		whole := c(text.Bytes())
+		r, err := NewReader(bytes.NewReader(whole), "f"+ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(readAll(t, r)); n != 20000 || r.CutErr() != nil || r.StreamCut() {
+			t.Errorf("%s whole: %d lines, CutErr %v", ext, n, r.CutErr())
+		}
+		r, err = NewReader(bytes.NewReader(whole[:len(whole)*3/4]), "f"+ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := readAll(t, r)
+		err = r.CutErr()
+		if len(lines) == 0 || len(lines) >= 20000 || !errors.Is(err, ErrStreamCut) {
+			t.Fatalf("%s cut: %d lines, CutErr %v", ext, len(lines), err)
+		}
+		last := lines[len(lines)-1]
+		want := len(lines) + 1
+		if r.Truncated() {
+			want = len(lines) // the cut line is the last one read
+		}
+		if !strings.HasPrefix(err.Error(), fmt.Sprintf("f%s:%d: ", ext, want)) {
+			t.Errorf("%s cut after %q (truncated %t): CutErr %q, want it at line %d", ext, last, r.Truncated(), err, want)
+		}
+	}
+}
