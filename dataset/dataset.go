@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,14 +78,21 @@ type Stage struct {
 // removing the stages of ingests that died (Removed lists them). version is
 // the outlast version recorded in each file's created_by.
 func NewStage(root, version string) (*Stage, error) {
-	if err := os.MkdirAll(root, 0o777); err != nil {
-		return nil, err
+	for try := 0; ; try++ {
+		if err := os.MkdirAll(root, 0o777); err != nil {
+			return nil, err
+		}
+		dir, owner, removed, err := makeStage(root, version)
+		if err != nil {
+			if _, serr := os.Stat(root); errors.Is(serr, fs.ErrNotExist) && try < 3 {
+				// An ingest that made root failed and removed it
+				// (RemoveIfEmpty) while this one waited for its lock.
+				continue
+			}
+			return nil, fmt.Errorf("dataset: staging in %s: %w", root, err)
+		}
+		return &Stage{root: root, dir: dir, created: version, owner: owner, removed: removed}, nil
 	}
-	dir, owner, removed, err := makeStage(root, version)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: staging in %s: %w", root, err)
-	}
-	return &Stage{root: root, dir: dir, created: version, owner: owner, removed: removed}, nil
 }
 
 // Removed returns the owners of the abandoned stages NewStage removed.

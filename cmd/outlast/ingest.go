@@ -24,10 +24,16 @@ docs/run-format.md) and writes their tables into the Parquet dataset DATASET:
 
   DATASET/{runs,sessions,turns,events,engine}/run=NAME/part-0.parquet
 
+DATASET is a new or empty directory, or a dataset an ingest wrote; any
+other directory is refused, before anything is written. An ingest that
+fails leaves it as it was, and removes it when it made it.
+
 A directory without run.yaml is searched at any depth for run directories
 (those holding run.yaml; not below them, nor in directories named ".*" or
 in datasets), following symbolic links, so "outlast ingest --out ds
-campaign" takes every run of campaign/MODEL/RATE/SEED/. Run directories are
+campaign" takes every run of campaign/MODEL/RATE/SEED/. Each directory
+under it that holds no run is named on standard error, with why: a gateway
+log without run.yaml wants "outlast init DIR" first. Run directories are
 read several at a time, on every core, the per-run lines printed in the
 order found; memory stays bounded whatever their number.
 Re-ingesting a run replaces its files; the same inputs give identical bytes.
@@ -66,15 +72,23 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 	if err := mustExist("ingest: ", fs.Args()...); err != nil {
 		return err
 	}
+	made, err := checkOutDataset(*out)
+	if err != nil {
+		return err
+	}
 	defer collectNear(ingestMemoryLimit)()
-	dirs, err := campaign.RunDirs(fs.Args())
+	dirs, skipped, err := campaign.Find(fs.Args())
 	if err != nil {
 		return inputError(err)
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "outlast: skipped %s: %s\n", s.Dir, s.Reason())
 	}
 	_, statErr := os.Stat(filepath.Join(*out, schema.TableRuns))
 	hadRuns := statErr == nil // for the message of an ingest that stops
 	stage, err := dataset.NewStage(*out, version)
 	if err != nil {
+		removeMade(*out, made)
 		return err
 	}
 	if !fs.quiet {
@@ -87,12 +101,18 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	bar := fs.bar(stderr, "ingest", len(dirs))
-	committed := false
-	defer func() {
-		if !committed {
-			stage.Abort()
+	// A failed ingest leaves the dataset as it was: without its stage, and
+	// not there at all when this ingest made it.
+	committed, aborted := false, false
+	abort := func() bool {
+		if committed || aborted {
+			return false
 		}
-	}()
+		aborted = true
+		stage.Abort()
+		return removeMade(*out, made)
+	}
+	defer abort()
 	// The dataset's run writer is the Sink the runs stream into: the turns
 	// and sessions go to the stage as the gateway log is read, so memory
 	// does not grow with the log. Several directories are read at once;
@@ -145,6 +165,9 @@ func runIngest(stdout, stderr io.Writer, args []string) error {
 			state := *out + " is as it was"
 			if !hadRuns {
 				state = "no run was written to " + *out
+			}
+			if abort() {
+				state = *out + ", which this ingest made, is removed"
 			}
 			fmt.Fprintf(stderr, "outlast: ingest stopped: %s not committed; %s\n", what, state)
 		}

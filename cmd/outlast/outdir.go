@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/outlast-dev/outlast/dataset"
+	"github.com/outlast-dev/outlast/ingest/rundir"
 )
 
 // runDirsIn returns the names of the run directories (those holding a
@@ -94,4 +97,69 @@ func checkOutDir(cmd, path string) error {
 		return inputError(fmt.Errorf("%s: --out %s is a file, not a directory", cmd, path))
 	}
 	return nil
+}
+
+// checkOutDataset returns the bad-input error of ingest's --out DATASET
+// that is neither a new or empty directory nor a dataset (a directory of
+// someone's, a campaign, a run directory): nothing is written into it.
+// For a new one it returns the first directory of its path that does not
+// exist, which the ingest makes (removeMade).
+func checkOutDataset(out string) (made string, err error) {
+	entries, err := os.ReadDir(out)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		made = filepath.Clean(out)
+		for {
+			parent := filepath.Dir(made)
+			if _, err := os.Stat(parent); !errors.Is(err, fs.ErrNotExist) || parent == made {
+				return made, nil
+			}
+			made = parent
+		}
+	case err != nil:
+		return "", inputError(fmt.Errorf("ingest: --out %s: %w", out, err))
+	case len(entries) == 0 || dataset.IsDataset(out):
+		return "", nil
+	}
+	var what string
+	switch runs := runDirsIn(out); {
+	case rundir.IsRunDir(out):
+		what = "it is a run directory (it holds " + rundir.ManifestName + ")"
+	case len(runs) > 0:
+		what = "it holds run directories"
+	default:
+		names := make([]string, 0, 3)
+		for _, e := range entries[:min(3, len(entries))] {
+			names = append(names, e.Name())
+		}
+		if len(entries) > 3 {
+			names = append(names, "…")
+		}
+		what = "it holds " + strings.Join(names, ", ")
+	}
+	return "", inputError(fmt.Errorf("ingest: --out %s is not an outlast dataset, and not empty: %s; --out names the dataset to write: a new or empty directory, or a dataset an ingest wrote", out, what))
+}
+
+// removeMade removes the dataset out after a failed ingest that made it,
+// and the directories above it that the ingest made (up to made, as
+// checkOutDataset returned it), when nothing but their lock files is in
+// them; it reports whether out was removed. made "" is an out that was
+// there before.
+func removeMade(out, made string) bool {
+	if made == "" {
+		return false
+	}
+	if removed, err := dataset.RemoveIfEmpty(out); !removed || err != nil {
+		return false
+	}
+	for d := filepath.Clean(out); d != made && d != filepath.Dir(d); {
+		d = filepath.Dir(d)
+		if os.Remove(d) != nil {
+			break
+		}
+		if d == made {
+			break
+		}
+	}
+	return true
 }

@@ -129,6 +129,11 @@ func Gather(dir string, opt Options) (*Facts, error) {
 // gatewayNames are the gateway logs looked for, in order.
 var gatewayNames = []string{manifest.DefaultGateway, "profile_export.jsonl", "benchmarks.json", "benchmarks.yaml", "per_request_lifecycle_metrics.json"}
 
+// FindGateway returns the name of the gateway log in dir, the file outlast
+// init would read: gateway.jsonl, a load generator's export by its default
+// name, or an AIPerf *.jsonl export under another name.
+func FindGateway(dir string) (string, error) { return findGateway(dir) }
+
 // findGateway returns the name of the run's gateway log in dir.
 func findGateway(dir string) (string, error) {
 	for _, n := range gatewayNames {
