@@ -6,8 +6,11 @@ FUZZTIME ?= 10s
 
 .PHONY: build test test-all demo bench fuzz vet clean
 
+# build records the commit in the binary (outlast --version); go build does
+# too in a git checkout, unless -buildvcs=false or a git worktree stops it.
+COMMIT := $(shell git describe --always --dirty --abbrev=40 --exclude='*' 2>/dev/null)
 build:
-	$(GO) build -o $(BIN) ./cmd/outlast
+	$(GO) build -ldflags "-X main.commit=$(COMMIT)" -o $(BIN) ./cmd/outlast
 
 # test is go vet and one pass over every test: the packages whose code runs
 # goroutines under the race detector, the others without it, both at once

@@ -141,6 +141,7 @@ func exitCode(err error, stderr io.Writer) int {
 // run dispatches to a subcommand. "outlast help" and "outlast --help"
 // print the usage on stdout (exit status 0); "outlast" alone prints it on
 // stderr, as the diagnostic of a call that does nothing (exit status 2).
+// "outlast --version" is "outlast version".
 func run(stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
 		usage(stderr)
@@ -155,6 +156,9 @@ func run(stdout, stderr io.Writer, args []string) error {
 		}
 		usage(stdout)
 		return nil
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		return dispatch(stdout, stderr, "version", args[1:])
 	}
 	if _, ok := commands[args[0]]; !ok {
 		return unknownCommand(args[0])
@@ -213,7 +217,8 @@ Examples (from simulated runs to their report):
   outlast runs ds
   outlast report ds --out report
 
-Run "outlast <command> --help" for a command's flags and examples.
+Run "outlast <command> --help" for a command's flags and examples, and
+"outlast --version" for the version and the commit it was built from.
 Every command takes -h/--help, -q/--quiet and --progress; ingest,
 simulate, report, replay, export, compare and check name what they write
 with -o/--out.
