@@ -46,7 +46,8 @@ vet:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 
-# demo simulates a reduced experiment matrix, ingests it and reports it.
+# demo simulates a reduced experiment matrix, ingests it and reports it,
+# into OUT: a new or empty directory, or an earlier demo's (replaced).
 demo: build
 	./scripts/demo.sh $(BIN) $(OUT)
 
@@ -57,5 +58,7 @@ bench: build
 fuzz:
 	./scripts/fuzz.sh $(FUZZTIME)
 
+# clean removes bin/ and the demo's OUT (only if a demo wrote it).
 clean:
-	rm -rf bin $(OUT)
+	rm -rf bin
+	./scripts/demo.sh --clean $(OUT)

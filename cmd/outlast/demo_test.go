@@ -10,7 +10,8 @@ import (
 )
 
 // TestDemoReportInBrowser runs the README's demo (scripts/demo.sh: simulate,
-// ingest, report) with the outlast command, then opens the report in
+// ingest, report) with the outlast command, checks that it shows what
+// ingest warns of, then opens the report in
 // headless Chromium: every chart must draw, with no console error and no
 // request leaving the page. The screenshot is saved in the test's temporary
 // directory, and in $OUTLAST_SCREENSHOT_DIR when set. Without chromium the
@@ -33,6 +34,14 @@ func TestDemoReportInBrowser(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "Open the report: ") {
 		t.Errorf("demo does not say where the report is:\n%s", out)
+	}
+	// What ingest says of the real-format fixtures is shown, not hidden:
+	// their warnings, and the fixture directories that hold no run.
+	for _, want := range []string{"outlast: vllm-0.8: gateway.jsonl:33:26: unknown ev \"heartbeat\"",
+		"outlast: skipped fixtures/real/guidellm-0.3-pretty: no run.yaml beside its gateway log benchmarks.json"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the demo's output lacks %q:\n%s", want, out)
+		}
 	}
 	page := filepath.Join(tmp, "demo", "report", "index.html")
 	res := browsertest.Check(t, page)
