@@ -44,7 +44,10 @@ Measures, one table each, a row per configuration:
   cold-cost b, 1/S    fits over caching-off runs; difference with a normal interval, z-test
 Each other column shows its change, or ~ when not significant, with
 (p=… n=…); p-values are Holm-adjusted across a table's rows. Warnings are
-footnotes. Exit status 0 whatever the differences (see "outlast check").
+footnotes. When no configuration has runs in two columns, the last warning
+names the key fields that kept them apart and the --ignore that would
+match them (also on standard error, unless the text goes to standard
+output). Exit status 0 whatever the differences (see "outlast check").
 
 Examples:
   outlast compare old=ds-0.8 new=ds-0.9
@@ -97,9 +100,15 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 		// them all, which no fixed limit bounds.
 		defer limitMemory(reportMemoryLimit)()
 	}
-	res, cols, err := compared(*format, fs.Args(), *by, opts, fs.readProgress(stderr))
+	res, cols, runs, err := compared(*format, fs.Args(), *by, opts, fs.readProgress(stderr))
 	if err != nil {
 		return err
+	}
+	if hint := noMatchHint(res.Columns, runs, res.Ignored); hint != "" {
+		res.Warnings = append(res.Warnings, hint)
+		if *format != "text" || (*out != "" && *out != "-") {
+			fmt.Fprintf(stderr, "outlast: compare: warning: %s\n", hint)
+		}
 	}
 	write, err := compareWriter(*format, cols)
 	if err != nil {
@@ -115,28 +124,44 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 	return atomicfile.Write(*out, func(w io.Writer) error { return write(w, res) })
 }
 
-// compared reads the columns of a comparison and compares them. The html
-// format sets each column's report figures side by side, which need the
-// runs' tables: the runs are all read into memory and returned. Otherwise
-// each run is summarized as it is read and its tables dropped, so that
-// memory does not grow with the number of runs.
-func compared(format string, args []string, by string, opts compare.Options, p readProgress) (*compare.Result, []compare.Column, error) {
+// compared reads the columns of a comparison and compares them; it also
+// returns each column's runs (for noMatchHint). The html format sets each
+// column's report figures side by side, which need the runs' tables: the
+// runs are all read into memory and returned. Otherwise each run is
+// summarized as it is read and its tables dropped, so that memory does not
+// grow with the number of runs.
+func compared(format string, args []string, by string, opts compare.Options, p readProgress) (*compare.Result, []compare.Column, [][]*schema.Run, error) {
 	var res *compare.Result
 	var cols []compare.Column
+	var runs [][]*schema.Run
 	var err error
 	if format == "html" {
 		if cols, err = loadColumns(args, by, 2, p); err == nil {
+			for _, c := range cols {
+				var rs []*schema.Run
+				for _, d := range c.Runs {
+					rs = append(rs, &d.Run)
+				}
+				runs = append(runs, rs)
+			}
 			res, err = compare.Compare(cols, opts)
 			err = usageIf(err)
 		}
 	} else {
 		var fcols []compare.FactsColumn
 		if fcols, err = loadFactsColumns(args, by, 2, p); err == nil {
+			for _, c := range fcols {
+				var rs []*schema.Run
+				for _, f := range c.Runs {
+					rs = append(rs, f.Run())
+				}
+				runs = append(runs, rs)
+			}
 			res, err = compare.CompareFacts(fcols, opts)
 			err = usageIf(err)
 		}
 	}
-	return res, cols, err
+	return res, cols, runs, err
 }
 
 // usageIf makes a comparison's error a usage error.
