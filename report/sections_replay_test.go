@@ -61,7 +61,7 @@ func TestReplaySection(t *testing.T) {
 	want := []string{
 		"observed: obs|1|0|0|0|0|1|0.10|–|8.0|–|–",
 		"as-is|3|1|0|0|0|2|0.10|0.10–0.95|8.0|8.0|–",
-		"budgeter-1200s|3|0|0|3|0|0|0.95|0.95|8.0|8.0|1",
+		"budgeter-1200s|3|0|0|3|0|0|0.95|0.95|8.0|8.0|<5",
 	}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Errorf("replay table:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
