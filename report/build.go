@@ -114,6 +114,7 @@ func (b *builder) finish() (*document.Doc, *Summary, error) {
 	}
 	sort.Slice(b.runs, func(i, j int) bool { return b.runs[i].name() < b.runs[j].name() })
 	b.groupExperiments()
+	b.mechanisms()
 	b.shareSmallMultiples()
 	b.globalFit()
 

@@ -185,6 +185,7 @@ func (b *builder) experimentSection(e *experiment) {
 	b.sectionEngineView(e, &sec)
 	b.verdictFinding(e)
 	b.warningFindings(e)
+	b.mechanismFinding(e)
 	b.doc.Sections = append(b.doc.Sections, sec)
 	b.sum.Experiments = append(b.sum.Experiments, se)
 }

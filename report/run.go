@@ -55,6 +55,9 @@ type runInfo struct {
 
 	// eng is the engine's side of the overview row.
 	eng stats.EngineSummary
+	// mech is the run's check against the mechanism of the degraded
+	// regime, set once its twin is known (builder.mechanisms).
+	mech stats.Mechanism
 	// cacheReported says whether the gateway saw cached-token counts
 	// (stats.RunIndex.CacheReported); cacheKnown is false without turns to
 	// tell from.

@@ -41,6 +41,7 @@ func summaryRun(r *runInfo) SummaryRun {
 	sr.EngineHitSource = r.eng.HitSource
 	sr.EngineEndHitRatio = jsonnum.Float(r.eng.EndHit)
 	sr.KVUsagePeak = jsonnum.Float(r.eng.KVUsagePeak)
+	sr.KVUsageEndMean = jsonnum.Float(r.eng.KVUsageEndMean)
 	sr.Preemptions = jsonnum.Float(r.eng.Preemptions)
 	if a := r.agree; a.Windows > 0 {
 		sr.EngineAgreement = &SummaryAgreement{Windows: a.Windows, Differing: a.Differing,

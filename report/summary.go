@@ -168,6 +168,15 @@ type SummaryRun struct {
 	// KVUsagePeak is the largest KV-pool usage fraction of any engine
 	// sample of the run; null when the engine reports none.
 	KVUsagePeak jsonnum.Float `json:"kv_usage_peak"`
+	// KVUsageEndMean is the mean KV-pool usage fraction of the engine's
+	// samples over the last 10 minutes: a single sample reaches 1 in
+	// healthy runs too, the mean over the end separates a full pool from
+	// a busy one (the report quotes it, not the peak); null without
+	// samples.
+	KVUsageEndMean jsonnum.Float `json:"kv_usage_end_mean"`
+	// Mechanism checks the verdict against the mechanism of the degraded
+	// regime (§4).
+	Mechanism SummaryMechanism `json:"mechanism"`
 	// Preemptions is the number of preemptions (SGLang: retractions) the
 	// engine reported over the run, from the metrics counters when the run
 	// has them, else from the log; null when the engine reports none.

@@ -29,8 +29,11 @@
 //     Figure 4).
 //   - RunIndex.EngineWindows: the engine's running, waiting, KV usage, hit
 //     ratio from counter deltas (or SGLang prefill lines) and preemptions per
-//     window (§4), to set beside the gateway's view; RunIndex.Series puts
-//     both in one series (Figures 1, 4, 5).
+//     window (§4), to set beside the gateway's view; a counter delta covers
+//     the interval before its scrape and counts in (start, end], the scrape
+//     at the run's end included. RunIndex.Series puts both in one series
+//     (Figures 1, 4, 5); RunIndex.EngineSummary the run's engine figures
+//     (KV usage peak and its mean over the last 10 minutes).
 //
 // Regime (§3, §4, §6):
 //   - Degraded (hit < 0.5), RunIndex.Regime (persistence, first degraded
@@ -43,6 +46,9 @@
 //     unknown, no-turns, uncached, cache-unreported. Verdict's doc defines
 //     each and the recovery rule with its thresholds; they are defined
 //     there only. Analyze gathers a run's whole analysis.
+//   - NewMechanism: beside a verdict, the regime's mechanism (§4): end D/C
+//     against 1 and end sessions against twice the healthy twin's (else
+//     the run's own before its trigger).
 //
 // Paper rows: NewTable2 (§3, Table 2, with the sign test over discordant
 // pairs), NewTable3 (§6, Table 3, all collapsed runs and the seeds collapsed
