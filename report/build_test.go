@@ -194,7 +194,7 @@ func TestBuildDrainAndCounts(t *testing.T) {
 	}
 	// A zero slope neither drains nor grows.
 	b := e.Bracket
-	if b == nil || len(b.Rates) != 1 || b.Rates[0].Verdict != "mixed" || !same(b.LargestNotGrowing, 0.005) ||
+	if b == nil || len(b.Rates) != 1 || b.Rates[0].Verdict != "undecided" || strings.Join(b.Rates[0].Runs, ",") != "d1" || !same(b.LargestNotGrowing, 0.005) ||
 		!same(b.SmallestGrowing, math.NaN()) || !near(b.ModelRate, 1/30.5) {
 		t.Errorf("bracket = %+v", b)
 	}

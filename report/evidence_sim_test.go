@@ -371,3 +371,74 @@ func TestSimPairedMechanism(t *testing.T) {
 		}
 	}
 }
+
+// TestSimDrainBracket: the drain bracket of the drain design (seeds
+// 501–502) uses only the runs degraded when the rate changed (the 5
+// minutes before minute 20 below a 0.5 hit ratio, summed here from the
+// turns); seed 502 never degraded and is left out with the reason. Each
+// run's verdict is from its slope's 95% interval, slope ± t(9)·SE over
+// the 11 samples, t(9, 0.975) = 2.2621571627 (scipy stats.t.ppf); a rate
+// grows or drains when all its runs do.
+func TestSimDrainBracket(t *testing.T) {
+	runs, sum := simulatedReport(t, schema.DesignDrain, 2)
+	e := findExperiment(t, sum, "drain-8b")
+	degraded := map[string]bool{}
+	for _, rd := range runs {
+		degraded[rd.Run.Run] = hitOf(rd, *rd.Run.TriggerStartS-300, *rd.Run.TriggerStartS) < 0.5
+	}
+	verdict := map[string]string{}
+	for _, s := range e.Slopes {
+		half := 2.2621571627409915 * float64(s.SEPerHour)
+		lo, hi := float64(s.SlopePerHour)-half, float64(s.SlopePerHour)+half
+		v := "undecided"
+		switch {
+		case hi < 0:
+			v = "drains"
+		case lo > 0:
+			v = "grows"
+		}
+		if s.Points != 11 || math.Abs(float64(s.CILo)-lo) > 1e-6 || math.Abs(float64(s.CIHi)-hi) > 1e-6 || s.Verdict != v {
+			t.Errorf("%s: %d points, CI %v–%v %s; want 11, %v–%v %s", s.Run, s.Points, s.CILo, s.CIHi, s.Verdict, lo, hi, v)
+		}
+		if s.DegradedAtChange == nil || *s.DegradedAtChange != degraded[s.Run] {
+			t.Errorf("%s: degraded at change %v, want %v", s.Run, s.DegradedAtChange, degraded[s.Run])
+		}
+		verdict[s.Run] = v
+	}
+	b := e.Bracket
+	for _, r := range b.Rates {
+		want := ""
+		var used, left []string
+		for _, rd := range runs {
+			if *rd.Run.TriggerRateAfter != float64(r.Rate) {
+				continue
+			}
+			if !degraded[rd.Run.Run] {
+				left = append(left, rd.Run.Run)
+				continue
+			}
+			used = append(used, rd.Run.Run)
+			switch v := verdict[rd.Run.Run]; {
+			case want == "":
+				want = v
+			case want != v:
+				want = "undecided"
+			}
+		}
+		var gotLeft []string
+		for _, l := range r.LeftOut {
+			gotLeft = append(gotLeft, l.Run)
+			if !strings.Contains(l.Reason, "not degraded when the rate changed") {
+				t.Errorf("%s left out for %q", l.Run, l.Reason)
+			}
+		}
+		if strings.Join(r.Runs, ",") != strings.Join(used, ",") || strings.Join(gotLeft, ",") != strings.Join(left, ",") || r.Verdict != want {
+			t.Errorf("rate %v: runs %v left out %v verdict %s; want %v, %v, %s", r.Rate, r.Runs, gotLeft, r.Verdict, used, left, want)
+		}
+	}
+	// Seed 501 collapsed at every rate: it drains at 0.006–0.014 and grows
+	// at 0.018, a bracket around the model's 1/S.
+	if !same(b.LargestNotGrowing, 0.014) || !same(b.SmallestGrowing, 0.018) || !(float64(b.ModelRate) > 0.014 && float64(b.ModelRate) < 0.018) {
+		t.Errorf("bracket [%v, %v], 1/S %v; want [0.014, 0.018] around 1/S", b.LargestNotGrowing, b.SmallestGrowing, b.ModelRate)
+	}
+}

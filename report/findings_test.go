@@ -35,7 +35,8 @@ func checkTexts(t *testing.T, got, want []string) {
 //   - calibration: three windows fitted exactly, a = 1 s, b = 0.1 ms/token;
 //     the shape 1000 + 100·k over 25 turns gives S = 25·1 + 1e-4·(25·1000 +
 //     100·300) = 30.5 s and 1/S = 0.0328/s;
-//   - drain: one run at λ = 0.005/s whose W(t) is flat (no growth) and the
+//   - drain: one run at λ = 0.005/s, degraded when the rate changed and
+//     recovered 5 minutes later, whose W(t) is flat (undecided) and the
 //     same 1/S;
 //   - mix-shift: one run, not degraded at the end; the p90 of its two
 //     first-turn waits, 0.5 min and 60 min (never served), is 0.5 + 0.9 ·
@@ -55,8 +56,8 @@ func TestFindingsPerDesign(t *testing.T) {
 	checkTexts(t, findingTexts(sum), []string{
 		"cal-test: a cold turn of context L costs c(L) = 1.000 s + 0.1000 ms/token × L (R² 1.000, 3 windows); a session of shape 1000+100×k, 25 turns costs S = 30.5 engine-s when every turn misses, so the degraded regime drains only below λ = 1/S = 0.0328 sessions/s.",
 		"cal-test: 1 run: uncached.",
-		"drain-test: the remaining cold work W(t) did not grow in some run up to λ = 0.005 sessions/s, the largest rate after the change; no rate made it grow in every run; the model's bound is 1/S = 0.0328.",
-		"drain-test: 1 run: never-degraded.",
+		"drain-test: the remaining cold work W(t) did not grow up to λ = 0.005 sessions/s, the largest rate after the change; no rate made it grow (1 run degraded when the rate changed; a rate grows or drains when every run's 95% slope interval lies above or below 0); the model's bound is 1/S = 0.0328.",
+		"drain-test: 1 run: recovered-alone.",
 		"mix-test: no arm ended degraded after the shift; the runs that kept the cache made first-phase sessions wait up to 54.0 min at the 90th percentile (cap-10).",
 		"mix-test: 1 run: never-degraded.",
 		"observe-test: no run ended degraded.",

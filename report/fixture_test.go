@@ -128,9 +128,10 @@ func fixtureRuns() []*schema.RunData {
 	}
 	o.Turns = kept
 	runs = append(runs, o)
-	// Drain: the rate drops to 0.005/s at minute 10.
+	// Drain: degraded from minute 5, the rate drops to 0.005/s at minute
+	// 10, and the run recovers at minute 15.
 	d := fakeRun{Name: "d1", Experiment: "drain-test", Design: "drain", Arm: "rate-0.005", Seed: 1, Sessions: 8,
-		DropS: inf, RecoverS: inf, TriggerKind: "rate-change", TriggerStartS: 600, TriggerEndS: 600,
+		DropS: 300, RecoverS: 900, TriggerKind: "rate-change", TriggerStartS: 600, TriggerEndS: 600,
 		ControlStartS: math.NaN(), DurationS: 3600}.build()
 	after := 0.005
 	d.Run.TriggerRateAfter = &after

@@ -117,8 +117,13 @@ func costSummary(sessionCost float64) (s, drainRate jsonnum.Float) {
 
 // slopeSummary is the drift of one run's remaining cold work.
 func slopeSummary(d stats.Drain) SummarySlope {
-	return SummarySlope{Run: d.Run, RateAfter: jsonnum.Float(d.RateAfter), SlopePerHour: jsonnum.Float(d.SlopePerHour),
-		SEPerHour: jsonnum.Float(d.SEPerHour), Points: len(d.Points)}
+	lo, hi := d.SlopeCI()
+	s := SummarySlope{Run: d.Run, RateAfter: jsonnum.Float(d.RateAfter), SlopePerHour: jsonnum.Float(d.SlopePerHour),
+		SEPerHour: jsonnum.Float(d.SEPerHour), Points: len(d.Points), CILo: jsonnum.Float(lo), CIHi: jsonnum.Float(hi), Verdict: d.Verdict()}
+	if d.DegradedKnown {
+		s.DegradedAtChange = &d.Degraded
+	}
+	return s
 }
 
 // bracketSummary is the measured drain break-even beside 1/S.
@@ -126,15 +131,29 @@ func bracketSummary(b stats.DrainBracket) *SummaryBracket {
 	s := &SummaryBracket{
 		LargestDraining: jsonnum.Float(b.LargestDraining), LargestNotGrowing: jsonnum.Float(b.LargestNotGrowing),
 		SmallestGrowing: jsonnum.Float(b.SmallestGrowing), ModelRate: jsonnum.Float(b.ModelRate), Rates: []SummaryDrainRate{},
+		LeftOut: leftOutSummary(b.LeftOut),
 	}
 	for _, r := range b.Rates {
 		slopes := make([]jsonnum.Float, len(r.Slopes))
 		for i, v := range r.Slopes {
 			slopes[i] = jsonnum.Float(v)
 		}
-		s.Rates = append(s.Rates, SummaryDrainRate{Rate: jsonnum.Float(r.Rate), Slopes: slopes, Verdict: r.Verdict})
+		runs := make([]string, len(r.Runs))
+		for i, run := range r.Runs {
+			runs[i] = run.Run
+		}
+		s.Rates = append(s.Rates, SummaryDrainRate{Rate: jsonnum.Float(r.Rate), Runs: runs, Slopes: slopes, Verdict: r.Verdict, LeftOut: leftOutSummary(r.LeftOut)})
 	}
 	return s
+}
+
+// leftOutSummary lists the runs a drain bracket left out, with why.
+func leftOutSummary(ls []stats.DrainLeftOut) []SummaryLeftOut {
+	out := []SummaryLeftOut{}
+	for _, l := range ls {
+		out = append(out, SummaryLeftOut{Run: l.Run, Reason: l.Reason})
+	}
+	return out
 }
 
 // waitPoint is one run of Figure 6.

@@ -338,22 +338,48 @@ type SummarySlope struct {
 	SlopePerHour jsonnum.Float `json:"slope_per_hour"`
 	SEPerHour    jsonnum.Float `json:"se_per_hour"`
 	Points       int           `json:"points"`
+	// CILo and CIHi bound the slope's 95% confidence interval (slope ±
+	// t(points − 2)·SE; null with fewer than 3 points), and Verdict is
+	// drains (below 0), grows (above 0) or undecided (containing 0).
+	CILo    jsonnum.Float `json:"ci_lo"`
+	CIHi    jsonnum.Float `json:"ci_hi"`
+	Verdict string        `json:"verdict"`
+	// DegradedAtChange says the run was degraded when the rate changed
+	// (the 5 minutes before it had a hit ratio below 0.5); null when no
+	// turn completed then.
+	DegradedAtChange *bool `json:"degraded_at_change"`
 }
 
-// SummaryBracket is the measured drain break-even beside 1/S.
+// SummaryBracket is the measured drain break-even beside 1/S, from the
+// runs degraded when the rate changed.
 type SummaryBracket struct {
 	LargestDraining   jsonnum.Float      `json:"largest_draining"`
 	LargestNotGrowing jsonnum.Float      `json:"largest_not_growing"`
 	SmallestGrowing   jsonnum.Float      `json:"smallest_growing"`
 	ModelRate         jsonnum.Float      `json:"model_rate"`
 	Rates             []SummaryDrainRate `json:"rates"`
+	// LeftOut are the runs at no rate with a run the bracket used.
+	LeftOut []SummaryLeftOut `json:"left_out"`
 }
 
 // SummaryDrainRate is the verdict of one arrival rate after the change.
 type SummaryDrainRate struct {
-	Rate    jsonnum.Float   `json:"rate"`
-	Slopes  []jsonnum.Float `json:"slopes_per_hour"`
-	Verdict string          `json:"verdict"`
+	Rate jsonnum.Float `json:"rate"`
+	// Runs are the runs the verdict used (degraded when the rate
+	// changed, with a confidence interval), Slopes theirs, ascending.
+	Runs   []string        `json:"runs"`
+	Slopes []jsonnum.Float `json:"slopes_per_hour"`
+	// Verdict is grows (every run's interval above 0), drains (every
+	// run's below 0) or undecided.
+	Verdict string `json:"verdict"`
+	// LeftOut are the runs at this rate the verdict did not use.
+	LeftOut []SummaryLeftOut `json:"left_out"`
+}
+
+// SummaryLeftOut is a run left out of a result, and why.
+type SummaryLeftOut struct {
+	Run    string `json:"run"`
+	Reason string `json:"reason"`
 }
 
 // SummaryWaitPoint is one run of Figure 6.

@@ -66,8 +66,9 @@
 //
 // Drain (§4): RunIndex.RemainingColdWork samples the remaining cold work
 // W(t) every 10 minutes after a rate change and fits its slope in
-// engine-seconds per hour; NewDrainBracket sets the measured bracket beside
-// 1/S.
+// engine-seconds per hour, with its 95% interval (Drain.SlopeCI) and
+// verdict (drains, grows, undecided); NewDrainBracket sets the measured
+// bracket beside 1/S, from the runs degraded when the rate changed only.
 //
 // Healthy side (§2, §4): NewHealthySide (λT(Z+R₀)L̄ against C) and
 // RunIndex.LittlesLaw (N against λT(Z+R)).
