@@ -126,8 +126,19 @@ func (b *builder) finish() (*document.Doc, *Summary, error) {
 	b.sum = &Summary{SchemaVersion: SummaryVersion, Title: title, Dataset: b.opt.Dataset, CostFit: b.fitInfo, Findings: []SummaryFinding{}}
 	b.provenance()
 	b.overview()
-	for _, e := range b.exps {
+	for i, e := range b.exps {
 		b.experimentSection(e)
+		// Once the last section of an experiment is done, what holds
+		// across its sections (engines).
+		if i == len(b.exps)-1 || b.exps[i+1].name != e.name || b.exps[i+1].design != e.design {
+			var secs []*experiment
+			for _, s := range b.exps {
+				if s.name == e.name && s.design == e.design {
+					secs = append(secs, s)
+				}
+			}
+			b.experimentFindings(secs)
+		}
 	}
 	b.regimeMap()
 	b.provenanceSection()

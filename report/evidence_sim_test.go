@@ -9,6 +9,7 @@ import (
 
 	"github.com/outlast-dev/outlast/ingest/rundir"
 	"github.com/outlast-dev/outlast/internal/slowtest"
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/sim"
 )
@@ -440,5 +441,40 @@ func TestSimDrainBracket(t *testing.T) {
 	// at 0.018, a bracket around the model's 1/S.
 	if !same(b.LargestNotGrowing, 0.014) || !same(b.SmallestGrowing, 0.018) || !(float64(b.ModelRate) > 0.014 && float64(b.ModelRate) < 0.018) {
 		t.Errorf("bracket [%v, %v], 1/S %v; want [0.014, 0.018] around 1/S", b.LargestNotGrowing, b.SmallestGrowing, b.ModelRate)
+	}
+}
+
+// TestSimPairedEffects: the paired finding (seeds 501–506) says by how
+// much: the median end hit ratio and end sessions of the burst runs and of
+// their twins, each with its order-statistic 95% interval, here recomputed
+// from the runs' turns and sessions: with 6 pairs the interval is [x(1),
+// x(6)] (P(B ≤ 0) = 1/64 ≤ 0.025 < P(B ≤ 1) = 7/64 for B ~ Bin(6, ½)).
+func TestSimPairedEffects(t *testing.T) {
+	runs, sum := simulatedReport(t, schema.DesignPaired, 6)
+	vals := map[string][]float64{}
+	for _, rd := range runs {
+		arm := "burst"
+		if rd.Run.Arm != "burst" {
+			arm = "twin"
+		}
+		n, _ := endLevels(rd)
+		vals[arm+"_end_hit"] = append(vals[arm+"_end_hit"], hitOf(rd, rd.Run.DurationS-600, rd.Run.DurationS))
+		vals[arm+"_end_sessions"] = append(vals[arm+"_end_sessions"], n)
+	}
+	f := find(t, "finding", sum.Findings, func(f SummaryFinding) string { return f.Kind }, "sign-test")
+	for k, v := range vals {
+		sort.Float64s(v)
+		if len(v) != 6 {
+			t.Fatalf("%s: %d values", k, len(v))
+		}
+		med := (v[2] + v[3]) / 2
+		for name, want := range map[string]float64{k: med, k + "_lo": v[0], k + "_hi": v[5]} {
+			if got := float64(f.Numbers[name]); math.Abs(got-want) > 1e-9*math.Max(1, want) {
+				t.Errorf("%s = %v, want %v", name, got, want)
+			}
+		}
+	}
+	if !strings.Contains(f.Text, "At the end, the burst runs' median hit ratio was "+document.Num(float64(f.Numbers["burst_end_hit"]), 2).Display()+" (95% CI ") {
+		t.Errorf("text %q does not quote the burst runs' median with its interval", f.Text)
 	}
 }

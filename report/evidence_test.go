@@ -1,8 +1,11 @@
 package report
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // TestMechanismAbsentIsWarned: the hand-built paired runs s1-burst and
@@ -39,5 +42,65 @@ func TestMechanismAbsentIsWarned(t *testing.T) {
 	// A run that did not end degraded has nothing to check.
 	if m := find(t, "run", sum.Runs, func(r SummaryRun) string { return r.Run }, "s3-burst").Mechanism; m.Status != "" {
 		t.Errorf("s3-burst mechanism status %q, want none", m.Status)
+	}
+}
+
+// TestPairsAcrossEngines: one paired experiment run on two engines (and a
+// seed whose twin ran a patch release apart) is split into a section per
+// engine and version, each with its own sign test: vLLM 0.20.2 4 of 4 (p
+// = 2·(1/2)⁴ = 0.125) and SGLang 1 of 2 (p = 1). The finding over all
+// pairs, each matched within its engine, pools them: 5 of 6, p =
+// 2·(1/2)⁵ = 0.0625. The pair of seed 7, whose burst run ran on vLLM
+// 0.20.2 and its twin on 0.20.1, is in no section's pairs: a warning
+// names it.
+func TestPairsAcrossEngines(t *testing.T) {
+	var runs []*schema.RunData
+	pair := func(seed int64, engine, burstVersion, twinVersion string, burstDrops bool) {
+		b := pairRun(fmt.Sprintf("s%d-burst", seed), "p", "burst", seed)
+		tw := pairRun(fmt.Sprintf("s%d-no-burst", seed), "p", "no-burst", seed)
+		tw.TriggerKind = "none"
+		if burstDrops {
+			b.DropS, b.Sessions = 1200, 40
+		}
+		for _, r := range []struct {
+			f fakeRun
+			v string
+		}{{b, burstVersion}, {tw, twinVersion}} {
+			rd := r.f.build()
+			rd.Run.EngineName, rd.Run.EngineVersion = engine, r.v
+			runs = append(runs, rd)
+		}
+	}
+	for seed := int64(1); seed <= 4; seed++ {
+		pair(seed, "vllm", "0.20.2", "0.20.2", true)
+	}
+	pair(5, "sglang", "0.5.0", "0.5.0", true)
+	pair(6, "sglang", "0.5.0", "0.5.0", false)
+	pair(7, "vllm", "0.20.2", "0.20.1", true)
+	_, sum, err := Build(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range sum.Findings {
+		switch f.Kind {
+		case "sign-test", "sign-test-pooled", "pair-split":
+			s := f.Kind + ": " + f.Text
+			if i := strings.Index(s, " At the end"); i > 0 {
+				s = s[:i]
+			}
+			got = append(got, s)
+		}
+	}
+	checkTexts(t, got, []string{
+		"sign-test: p (sglang 0.5.0): bursts left 1 of 2 servers persistently degraded, their twins 0 (exact sign test p = 1, 2 pairs).",
+		`sign-test: p (vllm 0.20.1): no complete pair: Table 2 needs a "no-burst" and a "burst" run with the same seed.`,
+		"sign-test: p (vllm 0.20.2): bursts left 4 of 4 servers persistently degraded, their twins 0 (exact sign test p = 0.125, 4 pairs).",
+		"sign-test-pooled: p (all engines): over the pairs of every engine, each matched within its engine, bursts left 5 of 6 servers persistently degraded, their twins 0 (exact sign test p = 0.0625, 6 pairs); by engine: sglang 0.5.0: 1 of 2, p = 1; vllm 0.20.2: 4 of 4, p = 0.125.",
+		"pair-split: p (all engines): 1 pair is split between engines or engine versions: seed 7 (s7-burst on vllm 0.20.2, its twin s7-no-burst on vllm 0.20.1). No section pairs a burst run with a twin of another engine version, so the pair is in no Table 2, count or sign test; run both arms of a seed on one engine version.",
+	})
+	f := find(t, "finding", sum.Findings, func(f SummaryFinding) string { return f.Kind }, "sign-test-pooled")
+	if !same(f.Numbers["p"], 0.0625) || !same(f.Numbers["pairs"], 6) || !same(f.Numbers["burst_only"], 5) || f.Engine != "" {
+		t.Errorf("pooled numbers %v, engine %q", f.Numbers, f.Engine)
 	}
 }

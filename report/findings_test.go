@@ -62,7 +62,7 @@ func TestFindingsPerDesign(t *testing.T) {
 		"mix-test: 1 run: never-degraded.",
 		"observe-test: no run ended degraded.",
 		"observe-test: 1 run: never-degraded.",
-		"paired-test: bursts left 2 of 3 servers persistently degraded, their twins 0 (exact sign test p = 0.5, 3 pairs).",
+		"paired-test: bursts left 2 of 3 servers persistently degraded, their twins 0 (exact sign test p = 0.5, 3 pairs). At the end, the burst runs' median hit ratio was 0.10 against their twins' 0.95, with 40.0 sessions in the system against 8.0 (3 pairs: too few for a 95% interval of a median, which needs 6).",
 		"paired-test: 6 runs: 2 persistent, 4 never-degraded.",
 		"! paired-test: 2 runs were persistent by the hit ratio, but without the mechanism of the degraded regime (D/C ≥ 1 over the last 5 minutes and at least 2× the sessions in the system of the healthy twin, else of the run before its trigger, §4): s1-burst (D/C 0.40, 40.0 sessions against 8.0 (twin)), s2-burst (D/C 0.40, 40.0 sessions against 8.0 (twin)). A low hit ratio without a working set beyond the pool and a backlog is not the metastable regime: check the workload's reuse and the cache counts.",
 		"prevention-test: persistently degraded after the burst trigger: budgeter 0 of 1, none 1 of 1.",
