@@ -98,14 +98,14 @@ func TestBuildSummaryRuns(t *testing.T) {
 	if sum.CostFit == nil || sum.CostFit.Source != "calibration" {
 		t.Errorf("cost_fit = %+v, want the calibration fit", sum.CostFit)
 	}
-	// Regime map: λT(Z+R₀)L̄/C = 0.01·25·(5+2)·2200/100000 = 0.0385, with
-	// R₀ = 2 s (ready to done) and L̄ = 1000 + 100·12 = 2200 (the shape's
-	// mean); λ = 1/S lies at 3.85/30.5. The caching-off run is left out.
+	// Regime map: λ·T·Z·L̄/C = 0.01·25·5·2200/100000 = 0.0275, with L̄ =
+	// 1000 + 100·12 = 2200 (the shape's mean); λ = 1/S lies at
+	// 2.75/30.5. The caching-off run is left out.
 	for _, p := range sum.RegimeMap {
 		switch p.Run {
 		case "s1-burst":
-			if !near(p.OfferedLoad, 0.0385) || !near(p.DrainLoad, 3.85/30.5) || !same(p.PeakDemandRatio, 0.4) {
-				t.Errorf("regime map %s = %+v, want x 0.0385, drain 0.1262, y 0.4", p.Run, p)
+			if !near(p.OfferedLoad, 0.0275) || !near(p.DrainLoad, 2.75/30.5) || !same(p.PeakDemandRatio, 0.4) || !p.ShapeContext {
+				t.Errorf("regime map %s = %+v, want x 0.0275, drain 0.0902, y 0.4", p.Run, p)
 			}
 		case "cal":
 			t.Error("the caching-off run is on the regime map")

@@ -24,6 +24,7 @@ var simCache sync.Map // design → *simResult
 type simResult struct {
 	once sync.Once
 	runs []*schema.RunData
+	doc  *document.Doc
 	sum  *Summary
 	err  error
 }
@@ -31,6 +32,13 @@ type simResult struct {
 // simulatedReport simulates seeds seeds of design (from seed 501), reads
 // the runs as ingest does and builds their report, once per test binary.
 func simulatedReport(t *testing.T, design string, seeds int) ([]*schema.RunData, *Summary) {
+	t.Helper()
+	runs, _, sum := simulatedDoc(t, design, seeds)
+	return runs, sum
+}
+
+// simulatedDoc is simulatedReport with the document.
+func simulatedDoc(t *testing.T, design string, seeds int) ([]*schema.RunData, *document.Doc, *Summary) {
 	t.Helper()
 	slowtest.SkipUnderRace(t, "simulates whole experiments")
 	v, _ := simCache.LoadOrStore(design, &simResult{})
@@ -57,12 +65,12 @@ func simulatedReport(t *testing.T, design string, seeds int) ([]*schema.RunData,
 			}
 			res.runs = append(res.runs, r.Data)
 		}
-		_, res.sum, res.err = Build(res.runs, Options{Title: "sim", Version: "test"})
+		res.doc, res.sum, res.err = Build(res.runs, Options{Title: "sim", Version: "test"})
 	})
 	if res.err != nil {
 		t.Fatal(res.err)
 	}
-	return res.runs, res.sum
+	return res.runs, res.doc, res.sum
 }
 
 // direct is what a run's tables say, computed here by the definitions.
@@ -477,4 +485,37 @@ func TestSimPairedEffects(t *testing.T) {
 	if !strings.Contains(f.Text, "At the end, the burst runs' median hit ratio was "+document.Num(float64(f.Numbers["burst_end_hit"]), 2).Display()+" (95% CI ") {
 		t.Errorf("text %q does not quote the burst runs' median with its interval", f.Text)
 	}
+}
+
+// TestSimRegimeMapPlacesWorkloads: the regime map's x is the workload's
+// offered resident demand λ·T·Z·L̄/C, the same for every arm of one
+// workload, recomputed here from the manifest: the recovery design's arms
+// (seeds 501–504) share λ = 0.04, T = 25, Z = 5 s and the synthetic shape
+// 6144 + 1324·k (L̄ = 22032) on C = 400,000: x = 0.2754 for all 20 runs
+// (it was λ·T·(Z+R₀)·L̄/C with each run's own R₀, 0.41 in one arm and 0.86
+// in another). A mix-shift run is placed by the mix after the shift (the
+// manifest's *_after keys: 20480 task tokens, Z = 5 s, 12 turns: L̄ =
+// 22528 + 1324·5.5), not before it. The axis says what the caption
+// defines.
+func TestSimRegimeMapPlacesWorkloads(t *testing.T) {
+	check := func(design string, seeds int, want func(*schema.RunData) float64) {
+		runs, doc, sum := simulatedDoc(t, design, seeds)
+		for _, rd := range runs {
+			p := find(t, "regime point", sum.RegimeMap, func(p SummaryRegimePoint) string { return p.Run }, rd.Run.Run)
+			if w := want(rd); math.Abs(float64(p.OfferedLoad)-w) > 1e-9 || !p.ShapeContext {
+				t.Errorf("%s: x = %v (shape context %v), want %v", rd.Run.Run, p.OfferedLoad, p.ShapeContext, w)
+			}
+		}
+		f := findFigure(t, doc, "regime-map").(*document.Scatter)
+		if f.XAxis.Name != "offered resident demand λ·T·Z·L̄ / C" || !strings.Contains(f.Caption, "the offered resident demand over the KV pool, λ·T·Z·L̄/C") {
+			t.Errorf("axis %q, caption %q", f.XAxis.Name, f.Caption)
+		}
+	}
+	check(schema.DesignRecovery, 4, func(*schema.RunData) float64 { return 0.04 * 25 * 5 * 22032 / 400000 })
+	check(schema.DesignMixShift, 1, func(rd *schema.RunData) float64 {
+		if !strings.Contains(rd.Run.WorkloadExtra, `"task_tokens_after":20480`) {
+			t.Fatalf("%s: workload extra %s", rd.Run.Run, rd.Run.WorkloadExtra)
+		}
+		return 0.075 * 12 * 5 * (2048 + 20480 + 1324*5.5) / 400000
+	})
 }

@@ -2,9 +2,11 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
+	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -102,5 +104,41 @@ func TestPairsAcrossEngines(t *testing.T) {
 	f := find(t, "finding", sum.Findings, func(f SummaryFinding) string { return f.Kind }, "sign-test-pooled")
 	if !same(f.Numbers["p"], 0.0625) || !same(f.Numbers["pairs"], 6) || !same(f.Numbers["burst_only"], 5) || f.Engine != "" {
 		t.Errorf("pooled numbers %v, engine %q", f.Numbers, f.Engine)
+	}
+}
+
+// TestRegimeMapDrainBand: the drain bound λ = 1/S falls at a different x
+// for each workload shape, so it is drawn as the band it spans, not as
+// one line at the median. The hand-built runs' shape 1000 + 100·k over 25
+// turns costs S = 25·1 s + 1e-4 s/token·(25·1000 + 100·300) = 30.5 s under
+// the calibration fit, at x = (1/30.5)·25·5·2200/100000 = 0.090164; one
+// more with 5000 task tokens (5500 + 100·k, L̄ = 6700) costs S = 25 +
+// 1e-4·(25·5500 + 100·300) = 41.75 s, at x = (1/41.75)·25·5·6700/100000
+// = 0.200599.
+func TestRegimeMapDrainBand(t *testing.T) {
+	runs := fixtureRuns()
+	heavy := pairRun("heavy", "h", "burst", 9).build()
+	heavy.Run.TaskTokens = new(int64(5000))
+	doc, _, err := Build(append(runs, heavy), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := findFigure(t, doc, "regime-map").(*document.Scatter)
+	if len(f.Bands) != 1 || math.Abs(f.Bands[0].From-1/30.5*25*5*2200/100000) > 1e-12 || math.Abs(f.Bands[0].To-1/41.75*25*5*6700/100000) > 1e-12 {
+		t.Fatalf("bands %+v", f.Bands)
+	}
+	for _, l := range f.Lines {
+		if strings.HasPrefix(l.Name, "drain bound") {
+			t.Errorf("a drain line %+v beside the band", l)
+		}
+	}
+	// One workload: one line, no band.
+	doc, _, err = Build(fixtureRuns(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f = findFigure(t, doc, "regime-map").(*document.Scatter)
+	if len(f.Bands) != 0 {
+		t.Errorf("one workload: bands %+v", f.Bands)
 	}
 }

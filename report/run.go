@@ -40,9 +40,6 @@ type runInfo struct {
 	// kvPool is C in tokens, kvPoolOK whether it is known.
 	kvPool   float64
 	kvPoolOK bool
-	// responseS is R₀, the mean response time before the trigger (the
-	// regime map's healthy-side ratio).
-	responseS float64
 	// calibration holds the run's calibration windows when prefix caching
 	// is off, allMiss its all-miss windows when it is on and persistently
 	// degraded: the inputs of the dataset's c(L) fit.
@@ -113,11 +110,6 @@ func measureRun(rd *schema.RunData, keepMinutes bool) *runInfo {
 	}
 	r.shape, r.shapeOK = x.WorkloadShape()
 	r.kvPool, r.kvPoolOK = x.KVPool()
-	phase := stats.Window{Start: 0, End: x.End}
-	if ts := rd.Run.TriggerStartS; ts != nil && *ts > 0 {
-		phase.End = *ts
-	}
-	r.responseS = x.LittlesLaw(phase).ResponseS
 	one := []*stats.RunIndex{x}
 	r.calibration = stats.CalibrationWindows(one, stats.ColdCostOptions{})
 	r.allMiss = stats.AllMissWindows(one, stats.ColdCostOptions{})

@@ -162,8 +162,9 @@ func waitPoint(run, arm string, w stats.WaitSummary, endHit float64) SummaryWait
 }
 
 // regimePoint is one run on the regime map.
-func regimePoint(run string, offered, peak, drain float64, v stats.Verdict) SummaryRegimePoint {
-	return SummaryRegimePoint{Run: run, OfferedLoad: jsonnum.Float(offered), PeakDemandRatio: jsonnum.Float(peak), DrainLoad: jsonnum.Float(drain), Verdict: string(v)}
+func regimePoint(run string, w demandPoint, peak float64, v stats.Verdict) SummaryRegimePoint {
+	return SummaryRegimePoint{Run: run, OfferedLoad: jsonnum.Float(w.x), PeakDemandRatio: jsonnum.Float(peak), DrainLoad: jsonnum.Float(w.drainX),
+		Verdict: string(v), ShapeContext: w.shape}
 }
 
 // optFloat is a nullable manifest value.

@@ -8,7 +8,7 @@ import (
 // SummaryVersion is the version of summary.json's layout, written as its
 // schema_version. Bump it when a key changes meaning or disappears; adding
 // keys does not need a bump.
-const SummaryVersion = "2"
+const SummaryVersion = "3"
 
 // Summary is summary.json: every number the report shows, with stable
 // keys (render.WriteJSON sorts them). Floats are jsonnum.Float: rounded to
@@ -430,11 +430,17 @@ func (c *SummaryCount) add(v stats.Verdict) {
 // SummaryRegimePoint is one run on the regime map.
 type SummaryRegimePoint struct {
 	Run string `json:"run"`
-	// OfferedLoad is λ·T·(Z+R₀)·L̄/C, the cache-warm population's demand
-	// relative to the KV pool (the healthy side holds below 1).
+	// OfferedLoad is λ·T·Z·L̄/C, the workload's offered resident demand
+	// over the KV pool (Little's law without the server's response time),
+	// after the trigger: the rate after a rate change, the mix after a mix
+	// shift. It is the same for every arm of one workload.
 	OfferedLoad     jsonnum.Float `json:"offered_load"`
 	PeakDemandRatio jsonnum.Float `json:"peak_demand_ratio"`
-	// DrainLoad is where λ = 1/S falls on the same axis for this run.
+	// DrainLoad is where λ = 1/S falls on the same axis for this run's
+	// workload.
 	DrainLoad jsonnum.Float `json:"drain_load"`
 	Verdict   string        `json:"verdict"`
+	// ShapeContext says L̄ is the workload shape's mean context; false:
+	// the manifest gives no shape, and L̄ is the run's own mean context.
+	ShapeContext bool `json:"shape_context"`
 }

@@ -186,6 +186,15 @@ func TestScatterAndBarOption(t *testing.T) {
 		}
 	}
 
+	// A band (a bound known within a range) is a markArea of an inert
+	// series after the lines, full height between its x values.
+	sc.Bands = []document.Band{{From: 0.1, To: 0.2, Label: "drain bound"}}
+	opt = parseOption(t, sc, false, true)
+	band := []any{map[string]any{"name": "drain bound", "xAxis": 0.1}, map[string]any{"xAxis": 0.2}}
+	if got := at(t, opt, "series", 2, "markArea", "data", 0); !reflect.DeepEqual(got, band) || at(t, opt, "series", 2, "silent") != true {
+		t.Errorf("band = %v, want %v", at(t, opt, "series", 2), band)
+	}
+
 	bar := &document.Bar{ID: "bar", Categories: []string{"a", "b"}, Series: []document.BarSeries{{Name: "s", Values: []float64{1.5, math.NaN()}}}}
 	opt = parseOption(t, bar, false, true)
 	if got, want := at(t, opt, "series", 0, "data"), []any{1.5, "-"}; !reflect.DeepEqual(got, want) {
