@@ -206,9 +206,9 @@ func TestHitRatioMannWhitney(t *testing.T) {
 	if len(c.Footnotes) != 1 || !strings.Contains(tb.Footnotes[0], "smallest possible p is 0.100") {
 		t.Errorf("footnotes %v", tb.Footnotes)
 	}
-	// 3 runs are too few for a 95% interval: "± ∞".
-	if got := tb.Measure.CellText(tb.Rows[0].Cells[0]); got != "0.900 ± ∞" {
-		t.Errorf("cell %q, want 0.900 ± ∞", got)
+	// 3 runs are too few for a 95% interval: it is not there, not ∞.
+	if got := tb.Measure.CellText(tb.Rows[0].Cells[0]); got != "0.900 ± n/a (3 runs)" {
+		t.Errorf("cell %q, want 0.900 ± n/a (3 runs)", got)
 	}
 }
 
@@ -311,9 +311,11 @@ func TestRecoveryWithinFirstWindow(t *testing.T) {
 		c    *Cell
 		want string
 	}{
-		{rec, &Cell{Runs: 1, Value: 0, Lo: Float(math.NaN()), Hi: Float(math.NaN())}, "<5 ± ∞"},
+		{rec, &Cell{Runs: 1, Value: 0, Lo: Float(math.NaN()), Hi: Float(math.NaN())}, "<5 ± n/a (one run)"},
 		{rec, &Cell{Runs: 6, Value: 0, Lo: 0, Hi: 12}, "<5 [<5, 12]"},
-		{rec, &Cell{Runs: 6, Value: 7, Lo: 0, Hi: 12}, "7 ± 100%"},
+		{rec, &Cell{Runs: 6, Value: 7, Lo: 0, Hi: 12}, "7 [<5, 12]"},
+		{rec, &Cell{Runs: 6, Value: 8, Lo: 6, Hi: 12}, "8 ± 50%"},
+		{ses, &Cell{Runs: 8, Value: 7.7, Lo: 5.9, Hi: 22}, "7.7 [5.9, 22.0]"},
 		{ses, &Cell{Runs: 6, Value: 0, Lo: 0, Hi: 2}, "0.0 [0.0, 2.0]"},
 	} {
 		if got := tc.m.CellText(tc.c); got != tc.want {

@@ -71,7 +71,8 @@
 // tie count (exact McNemar and the sign test are binomial tests of them:
 // with u untied pairs the smallest p is 2·2⁻ᵘ), and when every pair ties
 // the seeds agree and there is no such footnote. A median's interval needs 6 runs at 95%; with
-// fewer it prints "± ∞".
+// fewer it prints "± n/a (one run)" (or "(3 runs)"); one wider than ±50%
+// of the median prints its ends, "7.7 [5.9, 22.0]".
 //
 // # Examples
 //
@@ -99,10 +100,10 @@
 //	¹ too few runs to detect a difference at α = 0.05: 5 of 8 pairs tie, and with 3 untied the smallest possible p is 0.250
 //
 //	sessions in the system, last 5 minutes
-//	             │     v1     │                    v2                     │
-//	             │  sessions  │  sessions              vs base            │
-//	arm=burst      85.5 ± 92%   106.0 ± 27%   +21.98% (p=0.016 n=8 pairs)
-//	arm=no-burst   7.7 ± 185%    76.4 ± 31%  +846.73% (p=0.016 n=8 pairs)
+//	             │        v1         │                    v2                     │
+//	             │     sessions      │  sessions              vs base            │
+//	arm=burst      85.5 [6.9, 109.8]   106.0 ± 27%   +21.98% (p=0.016 n=8 pairs)
+//	arm=no-burst     7.7 [6.3, 21.8]    76.4 ± 31%  +846.73% (p=0.016 n=8 pairs)
 //	test: sign test on seed pairs; ~: not significant at α = 0.05; p Holm-adjusted across 2 rows
 //
 // The same engine on other seeds: nothing to report.
@@ -123,10 +124,10 @@
 //	test: Fisher's exact test; ~: not significant at α = 0.05; p Holm-adjusted across 2 rows
 //
 //	hit ratio of runs not collapsed, last 10 minutes
-//	             │     v1      │              v3               │
-//	             │  hit ratio  │ hit ratio        vs base      │
-//	arm=burst        0.945 ± ∞   0.949 ± ∞¹  ~ (p=1.000 n=3+1)
-//	arm=no-burst   0.946 ± 11%   0.947 ± 0%    ~ (p=1.000 n=8)
+//	             │          v1          │                    v3                     │
+//	             │      hit ratio       │       hit ratio              vs base      │
+//	arm=burst      0.945 ± n/a (3 runs)   0.949 ± n/a (one run)¹  ~ (p=1.000 n=3+1)
+//	arm=no-burst            0.946 ± 11%               0.947 ± 0%    ~ (p=1.000 n=8)
 //	test: Mann-Whitney U; ~: not significant at α = 0.05; p Holm-adjusted across 2 rows
 //	¹ too few runs to detect a difference at α = 0.05: the smallest possible p is 0.500
 //

@@ -519,3 +519,74 @@ func TestSimRegimeMapPlacesWorkloads(t *testing.T) {
 		return 0.075 * 12 * 5 * (2048 + 20480 + 1324*5.5) / 400000
 	})
 }
+
+// TestSimFigure6Dodges: in the mix-shift design (seed 501) five of the
+// seven arms' runs sit at a p90 wait of 0 with end hit ratios within
+// 0.02 of one another, drawn one on top of the other. They are offset to
+// the right by at most 0.4 min (the paper's Figure 6), so that no two
+// points coincide, and the caption says so; the data table keeps the
+// exact values.
+func TestSimFigure6Dodges(t *testing.T) {
+	_, doc, sum := simulatedDoc(t, schema.DesignMixShift, 1)
+	e := findExperiment(t, sum, "mix-shift-8b")
+	exact := map[string][2]float64{}
+	for _, p := range e.Points {
+		exact[p.Run] = [2]float64{float64(p.P90WaitS) / 60, float64(p.EndHitRatio)}
+	}
+	f := findFigure(t, doc, "fig6-mix-shift-8b").(*document.Scatter)
+	var pts [][2]float64
+	for _, g := range f.Groups {
+		for i, p := range g.Points {
+			x := exact[g.Labels[i]]
+			if p[1] != x[1] || p[0] < x[0]-1e-12 || p[0] > x[0]+0.4+1e-12 {
+				t.Errorf("%s drawn at %v, exact %v: more than 0.4 min away", g.Labels[i], p, x)
+			}
+			pts = append(pts, p)
+		}
+	}
+	if len(pts) != 7 {
+		t.Fatalf("%d points", len(pts))
+	}
+	for i := range pts {
+		for j := range i {
+			if math.Abs(pts[i][0]-pts[j][0]) < 0.05 && math.Abs(pts[i][1]-pts[j][1]) < 0.02 {
+				t.Errorf("points %v and %v coincide", pts[i], pts[j])
+			}
+		}
+	}
+	if !strings.Contains(f.Caption, "offset to the right by up to 0.4 min") {
+		t.Errorf("caption %q", f.Caption)
+	}
+}
+
+// TestSimEngineViewEveryArm: the engine view of the mix-shift design
+// (seed 501, seven arms) draws every arm, not the first four, and names
+// each run with its seed.
+func TestSimEngineViewEveryArm(t *testing.T) {
+	runs, doc, _ := simulatedDoc(t, schema.DesignMixShift, 1)
+	var g *document.Grid
+	for _, sec := range doc.Sections {
+		for _, blk := range sec.Blocks {
+			if gr, ok := blk.(*document.Grid); ok && len(gr.Figures) > 0 && strings.HasPrefix(gr.Figures[0].FigureID(), "engine-mix-shift-8b") {
+				g = gr
+			}
+		}
+	}
+	if g == nil {
+		t.Fatal("no engine view")
+	}
+	hit := g.Figures[0].(*document.TimeSeries)
+	for _, rd := range runs {
+		name := rd.Run.Arm + ": gateway"
+		found := false
+		for _, s := range hit.Series {
+			found = found || s.Name == name
+		}
+		if !found {
+			t.Errorf("arm %s not drawn", rd.Run.Arm)
+		}
+		if !strings.Contains(g.Caption, rd.Run.Arm+": "+rd.Run.Run+" (seed 501)") {
+			t.Errorf("caption does not name %s with its seed: %q", rd.Run.Run, g.Caption)
+		}
+	}
+}

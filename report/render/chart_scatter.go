@@ -7,7 +7,7 @@ import (
 	"github.com/outlast-dev/outlast/report/document"
 )
 
-func scatterChart(f *document.Scatter, fr frame, v *optionVisitor) (echart, int) {
+func scatterChart(f *document.Scatter, fr *frame, v *optionVisitor) (echart, int) {
 	names := make([]string, 0, len(f.Groups)+len(f.Lines))
 	sizes := make([]int, 0, len(f.Groups)+len(f.Lines))
 	for _, g := range f.Groups {
