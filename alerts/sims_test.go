@@ -284,4 +284,3 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
-
