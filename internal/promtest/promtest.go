@@ -74,16 +74,16 @@ func CreateBlocksFromOpenMetrics(t testing.TB, omFile, dataDir string) {
 	}
 }
 
-// CreateBlocksFromRules evaluates the recording rules of ruleFile over
-// [start, end] (Unix seconds) against the server at url, every interval,
-// and moves the blocks it writes into dataDir. The server must restart to
-// read them.
-func CreateBlocksFromRules(t testing.TB, url, ruleFile string, start, end int64, interval, dataDir string) {
+// CreateBlocksFromRules evaluates the recording rules of ruleFiles over
+// [start, end] (Unix seconds) against the server at url, every interval
+// (unless a group sets its own), and moves the blocks it writes into
+// dataDir. The server must restart to read them.
+func CreateBlocksFromRules(t testing.TB, url string, start, end int64, interval, dataDir string, ruleFiles ...string) {
 	t.Helper()
 	outDir := filepath.Join(t.TempDir(), "rule-blocks")
-	out, err := Promtool(t, "tsdb", "create-blocks-from", "rules",
-		"--url="+url, fmt.Sprintf("--start=%d", start), fmt.Sprintf("--end=%d", end),
-		"--eval-interval="+interval, "--output-dir="+outDir, ruleFile)
+	out, err := Promtool(t, append([]string{"tsdb", "create-blocks-from", "rules",
+		"--url=" + url, fmt.Sprintf("--start=%d", start), fmt.Sprintf("--end=%d", end),
+		"--eval-interval=" + interval, "--output-dir=" + outDir}, ruleFiles...)...)
 	if err != nil {
 		t.Fatalf("promtool tsdb create-blocks-from rules: %v\n%s", err, tail(out))
 	}
