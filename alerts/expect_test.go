@@ -51,7 +51,7 @@ func expectations(r *simRun) []expectation {
 	switch r.Class {
 	case classPersistent:
 		add(end, alerts.AlertPersistent, true, "persistent: at the run's end")
-		if at := r.FirstDegradedS + 15*60; at <= end {
+		if at := r.DegradedFromS + 15*60; at <= end {
 			add(at, alerts.AlertPersistent, true, "persistent: 15 minutes after onset")
 		}
 	case classNeverDegraded, classIdle:

@@ -49,10 +49,10 @@ type simRun struct {
 	// OnsetS is the start of the first degraded 5-minute window from t=0,
 	// or of the 5 minutes before control began when the run was collapsed
 	// then (§6: those 5 minutes need not be an analysis window);
-	// FirstDegradedS the first degraded analysis window at or after
-	// ReferenceS (the trigger's end), the verdict's; EndS the run's end.
-	// Seconds from t=0; NaN when none.
-	OnsetS, FirstDegradedS, ReferenceS, EndS float64
+	// DegradedFromS is when the verdict says the run's degradation began
+	// (stats.RunSummary), at or after ReferenceS (the trigger's end); EndS
+	// the run's end. Seconds from t=0; NaN when none.
+	OnsetS, DegradedFromS, ReferenceS, EndS float64
 	// T0 is t=0 in Unix seconds.
 	T0     int64
 	Series []series
@@ -71,29 +71,12 @@ type series struct {
 // Run classes: the batch verdicts the agreement is measured against, and
 // idle (a server that seldom holds a request).
 const (
-	classPersistent       = "persistent"
-	classNeverDegraded    = "never-degraded"
-	classRecoveredAlone   = "recovered-alone"
-	classRecoveredControl = "recovered-under-control"
+	classPersistent       = string(stats.VerdictPersistent)
+	classNeverDegraded    = string(stats.VerdictNeverDegraded)
+	classRecoveredAlone   = string(stats.VerdictRecoveredAlone)
+	classRecoveredControl = string(stats.VerdictRecoveredUnderControl)
 	classIdle             = "idle"
 )
-
-// classOf names a run's verdict as the tests count it.
-func classOf(s stats.RunSummary) string {
-	switch v := string(s.Verdict); v {
-	case "healthy": // before the verdicts that say what happened
-		if math.IsNaN(s.FirstDegradedS) {
-			return classNeverDegraded
-		}
-		return classRecoveredAlone
-	case "recovered":
-		return classRecoveredControl
-	case "collapsed":
-		return classPersistent + " under control"
-	default:
-		return v
-	}
-}
 
 // simulate simulates the runs of specs, two at a time, and reads each
 // back as outlast ingest does.
@@ -186,12 +169,12 @@ func simulateOne(dir string, cfg sim.Config, arm sim.Arm, seed uint64) (*simRun,
 	x := stats.NewRunIndex(res.Data)
 	s := x.Summarize()
 	run := &simRun{
-		Name: name, Engine: cfg.Engine, Verdict: string(s.Verdict), Class: classOf(s),
-		OnsetS: stats.OnsetS(x.Turns.Windows(stats.AnalysisWindows(res.Data))), FirstDegradedS: s.FirstDegradedS,
+		Name: name, Engine: cfg.Engine, Verdict: string(s.Verdict), Class: string(s.Verdict),
+		OnsetS: stats.OnsetS(x.Turns.Windows(stats.AnalysisWindows(res.Data))), DegradedFromS: s.DegradedFromS,
 		ReferenceS: x.ReferenceS(), EndS: stats.RunEnd(res.Data), T0: r.StartedAt.Unix(),
 	}
-	if s.CollapsedAtControl && !(run.OnsetS <= s.ControlStartS-stats.AnalysisWindowS) {
-		run.OnsetS = s.ControlStartS - stats.AnalysisWindowS
+	if run.DegradedFromS < run.OnsetS || math.IsNaN(run.OnsetS) && !math.IsNaN(run.DegradedFromS) {
+		run.OnsetS = run.DegradedFromS // collapsed when control began
 	}
 	run.Series, err = scrapes(r.Metrics, run.T0)
 	return run, err

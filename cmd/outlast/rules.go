@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
@@ -171,10 +170,10 @@ func runWindows(d *schema.RunData) (r alerts.RunWindows, counters bool) {
 	x := stats.NewRunIndex(d)
 	s := x.Summarize()
 	class := ""
-	switch {
-	case s.Verdict == stats.VerdictPersistent:
+	switch s.Verdict {
+	case stats.VerdictPersistent:
 		class = alerts.ClassPersistent
-	case neverDegraded(s):
+	case stats.VerdictNeverDegraded:
 		class = alerts.ClassNeverDegraded
 	default:
 		return r, false
@@ -188,12 +187,6 @@ func runWindows(d *schema.RunData) (r alerts.RunWindows, counters bool) {
 	}
 	hits, src := x.EngineHitRatios(x.EngineWindows(ws))
 	return alerts.RunWindows{Run: d.Run.Run, Class: class, Hits: hits}, src == stats.EngineHitCounters
-}
-
-// neverDegraded reports whether a run's verdict is that no window from its
-// reference time on was degraded and it ended healthy.
-func neverDegraded(s stats.RunSummary) bool {
-	return s.Verdict == stats.VerdictHealthy && math.IsNaN(s.FirstDegradedS)
 }
 
 func strconvG(v float64) string { return fmt.Sprintf("%g", v) }
