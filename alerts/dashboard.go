@@ -232,7 +232,7 @@ func Dashboard(engine string, th Thresholds) ([]byte, error) {
 			"percentunit", &zero, &one, plainThresholds(), "off",
 			[]target{promTarget("A", n.KVUsage+sel, "{{instance}}")}),
 		timeseries(preemptionTitle(e), gridPos{H: 9, W: 12, X: 12, Y: 14},
-			preemptionTitle(e)+" over the last 5 minutes, per minute.",
+			preemptionTitle(e)+", averaged over the last 5 minutes: running requests whose KV was freed because the pool ran out.",
 			"short", &zero, nil, plainThresholds(), "off",
 			[]target{promTarget("A", "60 * "+n.Preemptions5m+sel, "{{instance}}")}),
 		alertState(gridPos{H: 7, W: 24, X: 0, Y: 23}, alertSel, n),

@@ -11,6 +11,6 @@
 // end is degraded. A live rule cannot see the end; it fires when the two
 // latest 5-minute windows are degraded while the engine carries load, so
 // that at a run's end it agrees with the verdict, a dip confined to one
-// window does not fire, and a collapse fires within about 10 minutes of
-// its onset. docs/alerts.md has the measured agreement.
+// window does not fire, and a collapse fires 5 to 12 minutes after its
+// onset. docs/alerts.md has the measured agreement.
 package alerts
