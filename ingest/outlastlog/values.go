@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/outlast-dev/outlast/ingest/internal/decimal"
 	"github.com/outlast-dev/outlast/internal/rfc3339"
 )
 
@@ -191,10 +192,10 @@ func optCount(l *object, k int) (*int64, *lineError) {
 // form (1000.0, 1e3, -0.0) is that integer, as JSON Schema's "integer"
 // takes it: Python's json writes a count held as a float so.
 func count(raw []byte, off int, name string) (int64, *lineError) {
-	v, ok := parseInt(raw)
+	v, ok := decimal.Int(raw)
 	if !ok {
 		if raw[0] == '-' || isDigit(raw[0]) {
-			f, fok := parseFloat(raw)
+			f, fok := decimal.Parse(raw)
 			if fok && f == math.Trunc(f) && f > -1 && f < 1<<53 {
 				return int64(f), nil
 			}
@@ -216,7 +217,7 @@ func number(raw []byte, off int, name string) (float64, *lineError) {
 	if raw[0] != '-' && !isDigit(raw[0]) {
 		return 0, fieldErr(off, "%s: want a number, got %s", name, kindOf(raw))
 	}
-	v, ok := parseFloat(raw)
+	v, ok := decimal.Parse(raw)
 	if !ok {
 		return 0, fieldErr(off, "%s: number %s is out of range", name, show(raw))
 	}
@@ -250,11 +251,11 @@ func (r *Reader) requiredTime(l *object, k int) (float64, *lineError) {
 		sec := t.Unix() - r.t0Sec
 		return float64(sec) + (float64(t.Nanosecond())/1e9 - r.t0Frac), nil
 	case raw[0] == '-' || isDigit(raw[0]):
-		if sec, frac, ok := splitDecimal(raw); ok {
+		if sec, frac, ok := decimal.Split(raw); ok {
 			// Subtract the large parts exactly, then the small ones.
 			return float64(sec-r.t0Sec) + (frac - r.t0Frac), nil
 		}
-		v, ok := parseFloat(raw)
+		v, ok := decimal.Parse(raw)
 		if !ok {
 			return 0, fieldErr(m.off, "%s: number %s is out of range", keyNames[k], show(raw))
 		}
