@@ -65,7 +65,7 @@ func (r *Reader) fastTurn(b []byte, pos textpos.Pos) (Record, bool) {
 			}
 			ve, null = vs+4, true
 		case c == '-' || isDigit(c):
-			var err *lineError
+			var err *textpos.Reason
 			if ve, err = scanNumber(b, vs, 0); err != nil {
 				return Record{}, false
 			}

@@ -172,12 +172,8 @@ func describe(s *scanner) string {
 	return fmt.Sprintf("%s (%s)", k, s.b[s.i:end])
 }
 
-// errOf returns err as a positioned error: a syntaxError's own.
+// errOf returns err's positioned error, nil when it has none.
 func errOf(err error) *textpos.ParseError {
-	var se syntaxError
-	if errors.As(err, &se) {
-		return se.ParseError
-	}
 	var pe *textpos.ParseError
 	if errors.As(err, &pe) {
 		return pe

@@ -3,24 +3,20 @@ package jsondoc
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 
 	"github.com/outlast-dev/outlast/ingest/internal/decimal"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // Err is a bad value: what is wrong with it, and its offset in the record
-// (-1 when the fault is an absent member, which has no place).
-type Err struct {
-	Off int
-	Msg string
-}
-
-func (e *Err) Error() string { return e.Msg }
+// (-1 when the fault is an absent member, which has no place). It is
+// textpos.Reason, the reason of every reader's errors.
+type Err = textpos.Reason
 
 // Errf returns an Err at offset off.
 func Errf(off int, format string, args ...any) *Err {
-	return &Err{Off: off, Msg: fmt.Sprintf(format, args...)}
+	return textpos.Reasonf(off, nil, format, args...)
 }
 
 // IsNull reports whether the value v is null.
