@@ -32,16 +32,17 @@ type engineLog struct {
 
 // logSummary is what an engine-log reader saw, once it is done.
 type logSummary struct {
-	format         string // the dialect, e.g. vllm-0.10
-	wrappers       string // the wrappers in front of most lines, e.g. docker-compose
-	kvPoolTokens   int64  // 0 when the log does not say
-	lines, samples int    // lines read, stats lines among them
-	untimed        int    // stats lines without any time, not read
+	format         string   // the dialect, e.g. vllm-0.10
+	wrappers       string   // the wrappers in front of most lines, e.g. docker-compose
+	kvPoolTokens   int64    // 0 when the log does not say
+	lines, samples int      // lines read, stats lines among them
+	untimed        int      // stats lines without any time, not read
+	notes          []string // the reader's remarks on the whole log, warned of
 }
 
 // summaryOf returns the part of a reader's Info that rundir uses.
 func summaryOf(i enginelog.Info) logSummary {
-	return logSummary{i.Format, i.Wrappers, i.KVPoolTokens, i.Lines, i.SampleLines, i.Untimed}
+	return logSummary{i.Format, i.Wrappers, i.KVPoolTokens, i.Lines, i.SampleLines, i.Untimed, i.Notes}
 }
 
 // logFormat returns the runs table's engine_log_format: the dialect, and
@@ -103,6 +104,9 @@ func (r *runReader) readEngineLog(path, engine string) (span, error) {
 		r.warnf("%s: WARNING: no %s stats line recognised in %d lines: the log format may have drifted; the engine series is empty", filepath.Base(path), format.name, sum.lines)
 	case sum.untimed > 0:
 		r.warnf("%s: WARNING: %d of %d %s stats lines carry no time (no header of the engine's, no wrapper stamp with a zone: an engine before headers, or lines pasted without theirs): they are not read", filepath.Base(path), sum.untimed, sum.samples, format.name)
+	}
+	for _, n := range sum.notes {
+		r.warnf("%s: %s", filepath.Base(path), n)
 	}
 	if pool := sum.kvPoolTokens; pool > 0 && d.Run.KVPoolTokens == nil {
 		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "engine_log"
