@@ -71,34 +71,62 @@ var engineFormats = []engineFormat{
 // readEngineLog reads the engine log at path, in the format of the engine
 // named in run.yaml, or, for another name, the one its lines match.
 func (r *runReader) readEngineLog(path, engine string) (span, error) {
+	sp, sum, sha, err := r.readLogFor(path, engine, nil)
+	if err != nil || sum.format == "" && sha == "" {
+		return sp, err
+	}
+	d := r.res.Data
+	d.Run.EngineLogFormat, d.Run.EngineLogSHA256 = sum.logFormat(), sha
+	if pool := sum.kvPoolTokens; pool > 0 && d.Run.KVPoolTokens == nil {
+		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "engine_log"
+	} else if pool > 0 && *d.Run.KVPoolTokens != pool {
+		r.warnf("%s: KV pool %d tokens in the log, %d in the manifest (the manifest wins)", filepath.Base(path), pool, *d.Run.KVPoolTokens)
+	}
+	return sp, nil
+}
+
+// readLogFor reads the engine log at path as readEngineLog does, passing
+// each sample through keep (nil keeps all; a keep that returns false
+// leaves the sample out), and returns what the reader saw and the sha256
+// of the file as stored.
+func (r *runReader) readLogFor(path, engine string, keep func(*schema.EngineSample) bool) (span, logSummary, string, error) {
 	sp := newSpan()
 	format, ok := engineFormatNamed(engine)
 	if !ok {
 		sniffed, err := sniff(path)
 		if err != nil {
-			return sp, err
+			return sp, logSummary{}, "", err
 		}
 		if sniffed == nil {
 			r.warnf("%s: engine %q and no vLLM or SGLang header recognised: engine log not read", filepath.Base(path), engine)
-			return sp, nil
+			return sp, logSummary{}, "", nil
 		}
 		format = *sniffed
 	}
 	lr, err := open(path)
 	if err != nil {
-		return sp, err
+		return sp, logSummary{}, "", err
 	}
 	defer lr.Close()
 	log := format.open(lr, r.t0, r.loc)
-	if err := r.collectSamples(log.next, &sp); err != nil {
-		return sp, cutNote(err, lr)
+	next := log.next
+	if keep != nil {
+		next = func() (schema.EngineSample, error) {
+			for {
+				s, err := log.next()
+				if err != nil || keep(&s) {
+					return s, err
+				}
+			}
+		}
+	}
+	if err := r.collectSamples(next, &sp); err != nil {
+		return sp, logSummary{}, "", cutNote(err, lr)
 	}
 	if err := lr.Err(); err != nil {
-		return sp, err
+		return sp, logSummary{}, "", err
 	}
 	sum := log.summary()
-	d := r.res.Data
-	d.Run.EngineLogFormat = sum.logFormat()
 	switch {
 	case sum.samples == 0:
 		r.warnf("%s: WARNING: no %s stats line recognised in %d lines: the log format may have drifted; the engine series is empty", filepath.Base(path), format.name, sum.lines)
@@ -108,16 +136,12 @@ func (r *runReader) readEngineLog(path, engine string) (span, error) {
 	for _, n := range sum.notes {
 		r.warnf("%s: %s", filepath.Base(path), n)
 	}
-	if pool := sum.kvPoolTokens; pool > 0 && d.Run.KVPoolTokens == nil {
-		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "engine_log"
-	} else if pool > 0 && *d.Run.KVPoolTokens != pool {
-		r.warnf("%s: KV pool %d tokens in the log, %d in the manifest (the manifest wins)", filepath.Base(path), pool, *d.Run.KVPoolTokens)
-	}
-	if d.Run.EngineLogSHA256, err = lr.SHA256(); err != nil {
-		return sp, err
+	sha, err := lr.SHA256()
+	if err != nil {
+		return sp, sum, "", err
 	}
 	r.warnCut(lr)
-	return sp, nil
+	return sp, sum, sha, nil
 }
 
 func engineFormatNamed(name string) (engineFormat, bool) {

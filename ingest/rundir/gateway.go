@@ -115,6 +115,9 @@ func (r *runReader) readGateway(path string, format gatewayFormat) (span, error)
 			if rec.CachedReported {
 				cached++
 			}
+			if rec.Turn.CachedTokens > 0 {
+				r.cachedTurns++
+			}
 		}
 	}
 	if err := col.Finish(); err != nil {

@@ -29,6 +29,9 @@ func (r *runReader) collectTurns(src loadgen.Source, file string) (span, error) 
 	}
 	col := loadgen.New(sink)
 	err := col.Read(src, func(t *loadgen.Turn) {
+		if t.Row.CachedTokens > 0 {
+			r.cachedTurns++
+		}
 		sp.add(t.Row.DoneS)
 		if t.Row.SentS != nil {
 			sp.add(*t.Row.SentS)
