@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/outlast-dev/outlast/ingest/inputs"
 	"github.com/outlast-dev/outlast/internal/yamlpos"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
@@ -345,7 +346,7 @@ func (p *parser) labels(sec yamlpos.Entry) (map[string]string, error) {
 	return out, err
 }
 
-var fileKeys = []string{"gateway", "engine_log", "metrics", "metrics_format", "gateway_format", "benchmark", "clock_offset_s", "prefill_log", "decode_log"}
+var fileKeys = []string{inputs.RequestLog.Key, inputs.EngineLog.Key, inputs.Metrics.Key, "metrics_format", "gateway_format", "benchmark", "clock_offset_s", inputs.PrefillLog.Key, inputs.DecodeLog.Key}
 
 func (p *parser) files(sec yamlpos.Entry, out *Files) error {
 	return p.each(sec, func(e yamlpos.Entry, key string) (err error) {
@@ -362,7 +363,7 @@ func (p *parser) files(sec yamlpos.Entry, out *Files) error {
 			return err
 		case "gateway_format":
 			if !yamlpos.IsNull(e.Value) {
-				out.GatewayFormat, err = p.oneOf(e, key, schema.GatewayFormats)
+				out.GatewayFormat, err = p.oneOf(e, key, inputs.RequestNames())
 			}
 			return err
 		case "benchmark":
