@@ -41,7 +41,7 @@ func (s logSummary) logFormat() string {
 // readEngineLog reads the engine log at path, in the format of the engine
 // named in run.yaml, or, for another name, the one its lines match.
 func (r *runReader) readEngineLog(path, engine string) (span, error) {
-	sp, sum, sha, err := r.readLogFor(path, engine, nil)
+	sp, sum, sha, err := r.readLogFor(path, engine, "")
 	if err != nil || sum.format == "" && sha == "" {
 		return sp, err
 	}
@@ -55,11 +55,12 @@ func (r *runReader) readEngineLog(path, engine string) (span, error) {
 	return sp, nil
 }
 
-// readLogFor reads the engine log at path as readEngineLog does, passing
-// each sample through keep (nil keeps all; a keep that returns false
-// leaves the sample out), and returns what the reader saw and the sha256
-// of the file as stored.
-func (r *runReader) readLogFor(path, engine string, keep func(*schema.EngineSample) bool) (span, logSummary, string, error) {
+// readLogFor reads the engine log at path as readEngineLog does, for a
+// role: "" (the run's one engine log, every sample kept), "prefill" or
+// "decode" (a disaggregated deployment's logs: each sample keeps what its
+// side decides, keepPrefill and keepDecode). It returns what the reader
+// saw and the sha256 of the file as stored.
+func (r *runReader) readLogFor(path, engine, role string) (span, logSummary, string, error) {
 	sp := newSpan()
 	format, ok := inputs.EngineNamed(engine)
 	if !ok {
@@ -79,7 +80,7 @@ func (r *runReader) readLogFor(path, engine string, keep func(*schema.EngineSamp
 	defer lr.Close()
 	rd := format.Open(lr, enginelog.Options{T0: r.t0, Loc: r.loc})
 	next := rd.Next
-	if keep != nil {
+	if keep := roleKeeps[role]; keep != nil {
 		next = func() (schema.EngineSample, error) {
 			for {
 				s, err := rd.Next()
@@ -97,6 +98,8 @@ func (r *runReader) readLogFor(path, engine string, keep func(*schema.EngineSamp
 	}
 	sum := summaryOf(rd.Info())
 	switch {
+	case sum.samples == 0 && role == "prefill":
+		r.warnf("%s: WARNING: the prefill log holds no %s batch line in %d lines: the engine table has no prefill side (no prefill batches, cached tokens or KV usage from the engine); the decode side's is read", filepath.Base(path), format.Name, sum.lines)
 	case sum.samples == 0:
 		r.warnf("%s: WARNING: no %s stats line recognised in %d lines: the log format may have drifted; the engine series is empty", filepath.Base(path), format.Name, sum.lines)
 	case sum.untimed > 0:

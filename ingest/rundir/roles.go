@@ -60,11 +60,7 @@ func (r *runReader) readRoleLogs(gw span) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		keep := keepPrefill
-		if l.role == "decode" {
-			keep = keepDecode
-		}
-		sp, sum, sha, err := r.readLogFor(p, r.m.Engine.Name, keep)
+		sp, sum, sha, err := r.readLogFor(p, r.m.Engine.Name, l.role)
 		if err != nil {
 			return "", err
 		}
@@ -82,9 +78,6 @@ func (r *runReader) readRoleLogs(gw span) (string, error) {
 		if pool == 0 {
 			pool = sum.kvPoolTokens
 		}
-		if sum.samples == 0 && sum.lines > 0 {
-			r.warnf("%s: WARNING: the prefill log holds no batch line: no prefill batch, cached tokens or KV usage from the engine (SGLang's prefill server in PD mode printed no \"Prefill batch\" line before 2026)", filepath.Base(p))
-		}
 	}
 	if startup == "" {
 		r.warnf("WARNING: files gives no prefill log: whether prefix caching is on, and the KV pool, are the prefill side's to say; the decode side's startup arguments are not read for them")
@@ -99,6 +92,10 @@ func (r *runReader) readRoleLogs(gw span) (string, error) {
 	}
 	return startup, nil
 }
+
+// roleKeeps are the filters of the engine logs' roles: each keeps what
+// its side of a disaggregated deployment decides.
+var roleKeeps = map[string]func(*schema.EngineSample) bool{"prefill": keepPrefill, "decode": keepDecode}
 
 // keepPrefill keeps what a prefill log's sample says of the prefill side,
 // reporting whether anything is left: its prefill batches (an SGLang

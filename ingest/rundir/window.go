@@ -71,7 +71,7 @@ func (r *runReader) trimEngine(gw span) {
 			from = append(from, fmt.Sprintf("%d from the %s", n, map[string]string{schema.SourceLog: "engine log", schema.SourceMetrics: "metrics"}[src]))
 		}
 	}
-	r.warnf("WARNING: %d engine samples lie outside the run (%.0f..%.0f s of run time: the run and %.0f s on each side) and are left out, %s; %s: the engine's records reach into other runs, whose load is not this run's",
+	r.warnf("WARNING: %d engine samples lie outside the run (%.0f..%.0f s of run time: the run and %.0f s on each side) and are left out, %s; %s: they are the engine's start-up or other runs of the same engine, whose load is not this run's",
 		before+after, lo, hi, RunMargin, strings.Join(sides, " and "), strings.Join(from, ", "))
 }
 
