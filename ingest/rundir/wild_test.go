@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -37,7 +38,7 @@ func TestDisaggregatedRoles(t *testing.T) {
 		t.Error("prefix caching on, want off: the prefill server's disable_radix_cache=True")
 	}
 	if r.KVPoolTokens == nil || *r.KVPoolTokens != 3454165 || r.KVPoolSource != "engine_log" {
-		t.Errorf("KV pool %v from %q, want the prefill log's 3454165", r.KVPoolTokens, r.KVPoolSource)
+		t.Errorf("KV pool %s from %q, want the prefill log's 3454165", readertest.Ptr(r.KVPoolTokens), r.KVPoolSource)
 	}
 	if r.EngineLogFormat == "" || len(r.EngineLogSHA256) != 64 {
 		t.Errorf("engine log format %q, sha %q", r.EngineLogFormat, r.EngineLogSHA256)
@@ -52,7 +53,7 @@ func TestDisaggregatedRoles(t *testing.T) {
 		}
 		decode++
 		if s.Running == nil || *s.Running != 256 || s.GenTput == nil {
-			t.Errorf("decode sample at %.1f s: running %v, gen %v", s.TS, s.Running, s.GenTput)
+			t.Errorf("decode sample at %.1f s: running %s, gen %s", s.TS, readertest.Ptr(s.Running), readertest.Ptr(s.GenTput))
 		}
 		if s.KVUsage != nil || s.TokensUsed != nil || s.Waiting != nil {
 			t.Errorf("decode sample at %.1f s keeps the prefill side's pool or queue", s.TS)
@@ -84,4 +85,32 @@ func TestDisaggregatedCachingContradicted(t *testing.T) {
 		t.Error("prefix caching off, want on: two turns report cached tokens")
 	}
 	warned(t, res, "but 2 turn(s) report cached prompt tokens")
+}
+
+// TestEngineLogOverSeveralRuns reads one cell of a real concurrency sweep
+// (kuotunyu/vllm-single-gpu-slo-lab, closed loop at 8) whose vLLM log
+// spans the cells before (4 concurrent) and after (16): the engine table
+// keeps the cell's own 21 samples, its warm-up's included, and says how
+// many were left out on each side; no sample holds another cell's load.
+func TestEngineLogOverSeveralRuns(t *testing.T) {
+	res := read(t, wildFixture("vllm-sweep-2026"), Options{Version: "test"})
+	eng := res.Data.Engine
+	if len(eng) != 21 {
+		t.Fatalf("%d engine samples, want the cell's 21", len(eng))
+	}
+	for _, s := range eng {
+		if s.Running == nil || (*s.Running != 0 && *s.Running != 1 && *s.Running != 8) {
+			t.Errorf("sample at %.0f s runs %s requests: another cell's load (4 or 16)", s.TS, readertest.Ptr(s.Running))
+		}
+	}
+	// 14:19:23 and 14:24:25 Asia/Taipei: the warm-up's first line, one
+	// second after started_at, and the line of the cell's last requests.
+	if first, last := eng[0].TS, eng[len(eng)-1].TS; first != 1 || last != 303 {
+		t.Errorf("samples from %.0f s to %.0f s, want 1 to 303", first, last)
+	}
+	if p := res.Data.Run.KVPoolTokens; p == nil || *p != 11168 {
+		t.Errorf("KV pool %s, want the log's 11,168 tokens", readertest.Ptr(p))
+	}
+	warned(t, res, "26 engine samples lie outside the run")
+	warned(t, res, "13 before it (from -117 s) and 13 after it (to +506 s)")
 }

@@ -7,26 +7,41 @@ import (
 	"github.com/outlast-dev/outlast/schema"
 )
 
-// RunMargin is how long before the run's start (t=0, or its first
-// gateway record if earlier) and after its end (duration_s, or its last
-// gateway record if later) an engine sample is still the run's: one
-// engine log, or one set of scrapes, often spans several runs of a
-// campaign, and the engine table must not hold another run's load. A
-// minute keeps the engine's samples around the run's edges (vLLM logs
-// every 10 s, and a run's last requests drain after its planned end).
-const RunMargin = 60.0
+// An engine sample says what the engine did in the interval that ends at
+// its stamp: a vLLM stats line the last 10 s (VLLM_LOG_STATS_INTERVAL),
+// an SGLang batch line its batches since the last, a scrape's counters
+// the time since the scrape before. So a sample stamped before the run's
+// start tells of the time before it, and one stamped after its end may
+// still tell of its last seconds. One engine log, or one set of scrapes,
+// often spans several runs of a campaign (a sweep's cells one after the
+// other on one server), and the engine table must not hold another run's
+// load: the samples kept are those stamped from RunLeadS before the
+// run's start (t=0, or its first request record if earlier) to RunTailS
+// after its end (duration_s, or its last request record if later).
+const (
+	// RunLeadS allows for the engine's stamps being whole seconds (vLLM
+	// and SGLang print no fraction), and a line written in the second
+	// the run starts.
+	RunLeadS = 1.0
+	// RunTailS is half a vLLM stats interval (10 s): a line stamped
+	// within it after the run's end counts more of the run's last
+	// seconds than of what came after; a later one, more of the next
+	// run (a sweep's next cell often starts within seconds).
+	RunTailS = 5.0
+)
 
-// trimEngine leaves out the engine samples that lie outside the run, by
-// RunMargin, and says how many on each side. When no sample lies within
-// the run, none is left out: the clocks disagree (a wrong started_at or
-// log_tz, warned of by checkSpan), and which samples are the run's is not
-// known.
+// trimEngine leaves out the engine samples that lie outside the run
+// (RunLeadS, RunTailS), and says how many on each side. When no sample
+// lies within the run, none is left out: the clocks disagree (a wrong
+// started_at or log_tz, warned of by checkSpan), and which samples are
+// the run's is not known.
 func (r *runReader) trimEngine(gw span) {
 	d := r.res.Data
-	lo, hi := -RunMargin, d.Run.DurationS+RunMargin
+	lo, hi := 0.0, d.Run.DurationS
 	if gw.ok() {
-		lo, hi = min(lo, gw.first-RunMargin), max(hi, gw.last+RunMargin)
+		lo, hi = min(lo, gw.first), max(hi, gw.last)
 	}
+	lo, hi = lo-RunLeadS, hi+RunTailS
 	var before, after, within int
 	first, last := 0.0, 0.0
 	bySource := map[string]int{}
@@ -71,8 +86,8 @@ func (r *runReader) trimEngine(gw span) {
 			from = append(from, fmt.Sprintf("%d from the %s", n, map[string]string{schema.SourceLog: "engine log", schema.SourceMetrics: "metrics"}[src]))
 		}
 	}
-	r.warnf("WARNING: %d engine samples lie outside the run (%.0f..%.0f s of run time: the run and %.0f s on each side) and are left out, %s; %s: they are the engine's start-up or other runs of the same engine, whose load is not this run's",
-		before+after, lo, hi, RunMargin, strings.Join(sides, " and "), strings.Join(from, ", "))
+	r.warnf("WARNING: %d engine samples lie outside the run (%.0f..%.0f s of run time: from %.0f s before its start to %.0f s after its end) and are left out, %s; %s: they are the engine's start-up, or other runs of the same engine, whose load is not this run's",
+		before+after, lo, hi, RunLeadS, RunTailS, strings.Join(sides, " and "), strings.Join(from, ", "))
 }
 
 // cachingContradicted believes the turns when the run says prefix caching
