@@ -19,6 +19,9 @@ type Benchmark struct {
 	Strategy    string
 	Rate        *float64
 	Concurrency *int64
+	// StrategyAt is the member the strategy was read from:
+	// config.strategy (v0.4+), args.strategy (v0.3).
+	StrategyAt string
 	Model       string // config.backend.model, else the report's
 	// RequestFormat is the endpoint the backend sent the requests to
 	// (config.backend.request_format, v0.7+: "/v1/chat/completions",
@@ -213,6 +216,7 @@ func (b *Benchmark) strategy(m jsondoc.Member, name string, scratch jsondoc.Obje
 	if err != nil {
 		return err
 	}
+	b.StrategyAt = name
 	if t, ok := o.Get("type_"); ok && !jsondoc.IsNull(t.Val) {
 		if b.Strategy, err = t.String(name + ".type_"); err != nil {
 			return err
