@@ -22,7 +22,7 @@ type Benchmark struct {
 	// StrategyAt is the member the strategy was read from:
 	// config.strategy (v0.4+), args.strategy (v0.3).
 	StrategyAt string
-	Model       string // config.backend.model, else the report's
+	Model      string // config.backend.model, else the report's
 	// RequestFormat is the endpoint the backend sent the requests to
 	// (config.backend.request_format, v0.7+: "/v1/chat/completions",
 	// "/v1/embeddings", ...), else the report's; "" when not given.

@@ -306,4 +306,3 @@ func fmtPtr[T any](p *T) string {
 	}
 	return fmt.Sprint(*p)
 }
-

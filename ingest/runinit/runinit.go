@@ -65,8 +65,8 @@ type Facts struct {
 	// PrefillLogs and DecodeLogs are a disaggregated deployment's engine
 	// logs by role, found by their names when there is no engine log.
 	PrefillLogs, DecodeLogs []string
-	Engine             EngineFacts
-	Notes              []string // other things the comments should say
+	Engine                  EngineFacts
+	Notes                   []string // other things the comments should say
 }
 
 // Init writes dir/run.yaml from the files in dir and returns what it
