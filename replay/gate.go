@@ -153,10 +153,10 @@ func (g *Grounding) Parts() []string {
 	o := &g.Observed
 	parts := []string{fmt.Sprintf("%d end %s like it", g.Same, o.Verdict)}
 	if g.HitClose >= 0 {
-		parts = append(parts, fmt.Sprintf("%d an end hit ratio within %s of its %s (median %s)", g.HitClose, num(ReproduceHit, 2), num(o.EndHit, 2), num(g.EndHit, 2)))
+		parts = append(parts, fmt.Sprintf("%d with an end hit ratio within %s of its %s (median %s)", g.HitClose, num(ReproduceHit, 2), num(o.EndHit, 2), num(g.EndHit, 2)))
 	}
 	if !math.IsNaN(o.EndSessions) {
-		parts = append(parts, fmt.Sprintf("%d end sessions within ×%s or %s of its %s (median %s)", g.SessionsClose, num(ReproduceSessions, -1),
+		parts = append(parts, fmt.Sprintf("%d with end sessions within ×%s or %s of its %s (median %s)", g.SessionsClose, num(ReproduceSessions, -1),
 			num(ReproduceSessionsAbs, -1), num(o.EndSessions, 1), num(g.EndSessions, 1)))
 	}
 	return parts

@@ -53,12 +53,12 @@ func TestGroundingCriterion(t *testing.T) {
 		reason   string
 	}{
 		{"1 of 11 reproduce", gateModel(stats.VerdictPersistent, 0.11, 120), append([]stats.RunSummary{collapsed}, repeat(10, healthy)...), true, 1,
-			"reproduced: 1 of 11 as-is seeds reproduce the run (95% upper bound 0.36 of the share, 0.25 wanted): 1 end persistent like it, 1 an end hit ratio within 0.15 of its 0.11 (median 0.95), 1 end sessions within ×1.5 or 5 of its 120.0 (median 8.0)"},
+			"reproduced: 1 of 11 as-is seeds reproduce the run (95% upper bound 0.36 of the share, 0.25 wanted): 1 end persistent like it, 1 with an end hit ratio within 0.15 of its 0.11 (median 0.95), 1 with end sessions within ×1.5 or 5 of its 120.0 (median 8.0)"},
 		{"0 of 11 reproduce", gateModel(stats.VerdictPersistent, 0.20, 10), repeat(11, healthy), false, 0,
-			"not reproduced: 0 of 11 as-is seeds reproduce the run (95% upper bound 0.24 of the share, 0.25 wanted): 0 end persistent like it, 0 an end hit ratio within 0.15 of its 0.20 (median 0.95), 11 end sessions within ×1.5 or 5 of its 10.0 (median 8.0)"},
+			"not reproduced: 0 of 11 as-is seeds reproduce the run (95% upper bound 0.24 of the share, 0.25 wanted): 0 end persistent like it, 0 with an end hit ratio within 0.15 of its 0.20 (median 0.95), 11 with end sessions within ×1.5 or 5 of its 10.0 (median 8.0)"},
 		{"the verdict alone is not enough", gateModel(stats.VerdictPersistent, 0.11, 120), repeat(11, slow), false, 0, "11 end persistent like it"},
 		{"too few seeds", gateModel(stats.VerdictPersistent, 0.11, 120), repeat(10, collapsed), false, 10, "undecided: 10 as-is seeds are too few"},
-		{"no hit ratio to compare", gateModel(stats.VerdictUncached, math.NaN(), 5), repeat(11, stats.RunSummary{Verdict: stats.VerdictUncached, EndHit: math.NaN(), EndSessions: 7}), true, 11, "11 end uncached like it, 11 end sessions"},
+		{"no hit ratio to compare", gateModel(stats.VerdictUncached, math.NaN(), 5), repeat(11, stats.RunSummary{Verdict: stats.VerdictUncached, EndHit: math.NaN(), EndSessions: 7}), true, 11, "11 end uncached like it, 11 with end sessions"},
 	} {
 		g := c.m.Ground(seedsEnding(c.seeds...))
 		if g.Grounded != c.grounded || g.Reproduced.K != c.k || !strings.Contains(g.Reason(), c.reason) {

@@ -26,14 +26,17 @@ change (one variant per flag), over --seeds seeds: seed 1 replays the run's
 sessions exactly, the others resample whole sessions and draw arrivals from
 the run's own arrival process, and an engine from the fit's uncertainty.
 
-First the as-is gate: the run replayed as it was must end as it did. It is
-reproduced when at least half of the as-is seeds end with the run's
-verdict, their median end hit ratio is within 0.15 of the run's and their
-median end sessions within x1.5 (or 5 sessions) of the run's. Only then
-are the variants grounded in the run, and replayed.
+First the as-is gate: the run replayed as it was must end as it did. A
+seed reproduces the run when it ends with the run's verdict, an end hit
+ratio within 0.15 of the run's and end sessions within x1.5 (or 5
+sessions) of the run's. The run is not reproduced when, with 95%
+confidence, fewer than a quarter of the seeds would reproduce it (the
+one-sided exact upper bound of the share that do is below 0.25); the gate
+replays at least 11 as-is seeds, the fewest that can show that. Only a
+reproduced run's variants are grounded in it, and replayed.
 
 Not reproduced means the run's collapse (or health) is not the mechanism
-the model knows (a cache that misses for another reason, a workload the
+the model knows (a cache that missed for another reason, a workload the
 model cannot express), or the model is miscalibrated for this run: what a
 variant changes would then say nothing about the run. Replay says so on
 standard error, gives the variants no verdict ("not grounded") and exits
@@ -272,8 +275,12 @@ func replayRun(stdout, stderr io.Writer, fs *cmdFlags, m *replay.Fitted, variant
 		}
 		fmt.Fprintf(stdout, "wrote %s (%s) into %s\n", countNouns(len(written), "run directory", "run directories"), by, *f.out)
 	}
-	if !g.Grounded {
-		return findingError(fmt.Errorf("replay: run %s is not grounded: the as-is replay does not reproduce it: %s; its variants say nothing about the run (see \"Not reproduced\" in outlast replay --help)", m.Run, strings.TrimPrefix(g.Reason(), "not reproduced: ")))
+	switch {
+	case g.Refused != "":
+		return findingError(fmt.Errorf("replay: run %s is not grounded, refused: %s; its variants, replayed with --ungrounded, say nothing about the run", m.Run, g.Refused))
+	case !g.Grounded:
+		return findingError(fmt.Errorf("replay: run %s is not grounded: the as-is replay does not reproduce it: %s; its variants say nothing about the run (see \"Not reproduced\" in outlast replay --help)",
+			m.Run, strings.TrimPrefix(g.Reason(), "not reproduced: ")))
 	}
 	return nil
 }
