@@ -65,11 +65,11 @@ func Example() {
 	for _, o := range m.Outcomes(append(asIs, res...)) {
 		np := o.NotPersistent
 		fmt.Printf("%-15s not persistent %d of %d (95%% CI %.2f–%.2f), recovered under control %d\n", o.Variant,
-			np.K, np.N, np.Lo, np.Hi, o.Verdicts[stats.VerdictRecovered])
+			np.K, np.N, np.Lo, np.Hi, o.Verdicts[stats.VerdictRecoveredUnderControl])
 	}
 	// Output:
-	// recovery-s503-none: collapsed from minute 19, engine fitted on busy windows
-	// grounded true: 6 of 11 seeds reproduce the run
+	// recovery-s503-none: persistent from minute 19, engine fitted on busy windows
+	// grounded true: 7 of 11 seeds reproduce the run
 	// as-is           not persistent 4 of 11 (95% CI 0.11–0.69), recovered under control 0
 	// budgeter-1200s  not persistent 4 of 4 (95% CI 0.40–1.00), recovered under control 4
 }

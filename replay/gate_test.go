@@ -42,7 +42,7 @@ func repeat(n int, s stats.RunSummary) []stats.RunSummary {
 // the gate refuses is not grounded whatever its seeds do.
 func TestGroundingCriterion(t *testing.T) {
 	collapsed := stats.RunSummary{Verdict: stats.VerdictPersistent, EndHit: 0.11, EndSessions: 118}
-	healthy := stats.RunSummary{Verdict: stats.VerdictHealthy, EndHit: 0.95, EndSessions: 8}
+	healthy := stats.RunSummary{Verdict: stats.VerdictNeverDegraded, EndHit: 0.95, EndSessions: 8}
 	slow := stats.RunSummary{Verdict: stats.VerdictPersistent, EndHit: 0.12, EndSessions: 40} // collapsed, but later: a third of the backlog
 	for _, c := range []struct {
 		name     string

@@ -8,16 +8,15 @@ import (
 	"github.com/outlast-dev/outlast/stats"
 )
 
-// Outcomes lists the verdicts (stats.Verdict, as outlast report gives
-// them) a replayed seed is counted by, in the order tables show them.
-var Outcomes = []stats.Verdict{stats.VerdictHealthy, stats.VerdictRecovered, stats.VerdictPartial, stats.VerdictPersistent,
-	stats.VerdictCollapsed, stats.VerdictUnknown, stats.VerdictUncached, stats.VerdictCacheUnreported, stats.VerdictNoTurns}
+// Outcomes lists the verdicts a replayed seed is counted by, in the order
+// tables show them: stats' verdicts, as outlast report gives them (never
+// degraded, recovered alone, recovered under control, partial,
+// persistent; then those of a run not judged).
+var Outcomes = stats.Verdicts
 
 // Persistent reports whether a verdict is a run that ended persistently
 // degraded (under control or not).
-func Persistent(v stats.Verdict) bool {
-	return v == stats.VerdictPersistent || v == stats.VerdictCollapsed
-}
+func Persistent(v stats.Verdict) bool { return v == stats.VerdictPersistent }
 
 // Outcome summarizes a variant's runs.
 type Outcome struct {
@@ -88,7 +87,7 @@ func newOutcome(v Variant, runs []RunResult) Outcome {
 		}
 		hit = append(hit, s.EndHit)
 		sess = append(sess, s.EndSessions)
-		if s.Recovery != nil && s.Recovery.Status == stats.Recovered {
+		if s.Verdict.Recovered() && !math.IsNaN(s.RecoveryMin) {
 			rec = append(rec, s.RecoveryMin)
 		}
 		if c := s.ControlKind; c != "" && c != schema.ControlNone {
@@ -113,7 +112,7 @@ func (c *ControlSplit) add(s *stats.RunSummary) {
 		}
 	case s.CollapsedAtControl:
 		c.Rescue++
-		if s.Recovery != nil && s.Recovery.Status == stats.Recovered {
+		if s.Verdict == stats.VerdictRecoveredUnderControl {
 			c.RescueRecovered++
 		}
 	default:

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -179,7 +178,7 @@ func PrintOutcomes(w io.Writer, outs []Outcome, grounded bool) {
 	var shown []stats.Verdict
 	for _, v := range Outcomes {
 		for _, o := range outs {
-			if o.Verdicts[v] > 0 || slices.Contains(Outcomes[:4], v) {
+			if o.Verdicts[v] > 0 || v.Judged() {
 				shown = append(shown, v)
 				break
 			}
@@ -199,8 +198,8 @@ func PrintOutcomes(w io.Writer, outs []Outcome, grounded bool) {
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "seeds by verdict, each with the 95% exact (Clopper–Pearson) interval of its share; not persistent: every verdict")
-	fmt.Fprintln(w, "but persistent (or collapsed under control), a seed not judged counted against it.")
+	fmt.Fprintln(w, "seeds by verdict (outlast report's), each with the 95% exact (Clopper–Pearson) interval of its share; not")
+	fmt.Fprintln(w, "persistent: every verdict but persistent (under control or not), a seed not judged counted against it.")
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "VARIANT\tEND HIT\tEND SESSIONS\tRECOVERY (MIN)\tCONTROL BEGAN")
@@ -209,9 +208,9 @@ func PrintOutcomes(w io.Writer, outs []Outcome, grounded bool) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "end hit: token-weighted hit ratio over the last 10 minutes; end sessions: mean sessions in the system over the last 5;")
-	fmt.Fprintln(w, "median [range] over seeds. Recovery: minutes from control start to the first 5-minute window from which the hit")
-	fmt.Fprintln(w, "ratio stays at 0.8 or above, over the seeds that recovered (<5: within the first window). Control began: how many")
-	fmt.Fprintln(w, "seeds had not yet collapsed (prevention, not rescue) and how many had (rescue), and what became of each.")
+	fmt.Fprintln(w, "median [range] over seeds. Recovery: minutes from control start to the recovery (by the rule of outlast report's")
+	fmt.Fprintln(w, "verdicts), over the seeds collapsed when control began that recovered (<5: within the first window). Control began:")
+	fmt.Fprintln(w, "how many seeds had not yet collapsed (prevention, not rescue) and how many had (rescue), and what became of each.")
 	for _, o := range outs {
 		if o.Prevention && o.Control != nil {
 			fmt.Fprintf(w, "%s: control from %s s, before the observed run collapsed: it measures prevention, not rescue.\n", o.Variant, num(o.Control.StartS, -1))

@@ -132,7 +132,7 @@ func TestValidationSelfConsistency(t *testing.T) {
 		t.Logf("%-14s observed %-10s end hit %.3f sessions %6.1f | trace %-10s end hit %.3f sessions %6.1f | %d seeds: %s | prefill ×%.3f decode ×%.3f | %s",
 			rd.Run.Run, g.Observed.Verdict, g.Observed.EndHit, g.Observed.EndSessions, g.Trace.Verdict, g.Trace.EndHit, g.Trace.EndSessions,
 			g.Reproduced.N, verdictCounts(g.Outcome.Verdicts), m.Engine.Prefill.Value, m.Engine.Decode.Value, g.Reason())
-		if g.Observed.Verdict == stats.VerdictHealthy && g.Trace.Verdict == stats.VerdictHealthy && math.Abs(g.Trace.EndHit-g.Observed.EndHit) > 0.05 {
+		if g.Observed.Verdict == stats.VerdictNeverDegraded && g.Trace.Verdict == stats.VerdictNeverDegraded && math.Abs(g.Trace.EndHit-g.Observed.EndHit) > 0.05 {
 			t.Errorf("%s: healthy end hit ratio %.3f replays as %.3f", rd.Run.Run, g.Observed.EndHit, g.Trace.EndHit)
 		}
 	}
