@@ -23,9 +23,8 @@ var bucketStatus = [3]string{schema.TurnOK, schema.TurnError, schema.TurnAborted
 // the reader goes on with the next one.
 func (r *Reader) Next() (*loadgen.Turn, error) {
 	t, err := r.next()
-	var re *requestError
-	if errors.As(err, &re) {
-		return nil, re.err // a bad request: the next one can be read
+	if errors.Is(err, errBadRequest) {
+		return nil, err // a bad request: the next one can be read
 	}
 	if err != nil && err != io.EOF && !errors.Is(err, errSampled) {
 		r.state = stDone // the document cannot be read past a fault in its structure
@@ -33,13 +32,12 @@ func (r *Reader) Next() (*loadgen.Turn, error) {
 	return t, err
 }
 
-// requestError is a bad request, after which reading goes on.
-type requestError struct{ err error }
-
-func (e *requestError) Error() string { return e.err.Error() }
-
-// errSampled marks the error of a sampled benchmark.
-var errSampled = errors.New("sampled")
+// The kinds of error after which reading goes on (textpos.Reason's Kind):
+// a bad request, and a sampled benchmark, which was read to its end.
+var (
+	errBadRequest = errors.New("bad request")
+	errSampled    = errors.New("sampled")
+)
 
 func (r *Reader) next() (*loadgen.Turn, error) {
 	for r.state == stRequests {
@@ -97,7 +95,7 @@ func (r *Reader) next() (*loadgen.Turn, error) {
 				epos, ecol = pos, col
 			}
 			r.bench.bad[b]++
-			return nil, &requestError{jsondocError(epos, ecol, raw, fmt.Sprintf("benchmarks[%d].requests.%s: %s", r.bench.Index, r.bucket, e.Msg))}
+			return nil, badRequest(epos, ecol, raw, fmt.Sprintf("benchmarks[%d].requests.%s: %s", r.bench.Index, r.bucket, e.Msg))
 		}
 		if !in {
 			r.bench.Excluded++
@@ -109,7 +107,7 @@ func (r *Reader) next() (*loadgen.Turn, error) {
 			r.bench.embeddingsOutput++
 		}
 		if t.Row.Status == schema.TurnOK && r.req.nullTokens != "" {
-			return nil, &requestError{jsondocError(pos, col, raw, fmt.Sprintf("benchmarks[%d].requests.%s: a completed request with %s null: %s", r.bench.Index, r.bucket, r.req.nullTokens, unknownCount))}
+			return nil, badRequest(pos, col, raw, fmt.Sprintf("benchmarks[%d].requests.%s: a completed request with %s null: %s", r.bench.Index, r.bucket, r.req.nullTokens, unknownCount))
 		}
 		return t, nil
 	}
@@ -188,9 +186,10 @@ func (r *Reader) benchmarkEnd() error {
 		// the run's reject (runs.rejected_lines, the dataset's
 		// _rejects/), not only a warning gone with the ingest's output.
 		r.warnf("%s: WARNING: %s (read anyway: --lenient; kept as a reject of the run)", name, msg)
-		return &requestError{jsondocError(pos, col, b.totalsRaw, msg+" (read anyway: --lenient)")}
+		return badRequest(pos, col, b.totalsRaw, msg+" (read anyway: --lenient)")
 	}
-	return &sampledError{jsondocError(pos, col, b.totalsRaw, msg+", or ingest with --lenient to read the sample").Error()}
+	// Not a ParseError: a strict reading stops at it.
+	return &textpos.Reason{Off: -1, Kind: errSampled, Msg: jsondocError(pos, col, b.totalsRaw, msg+", or ingest with --lenient to read the sample").Error()}
 }
 
 // readMember reads the member key, whose value raw begins at offset start,
@@ -441,12 +440,11 @@ func jsondocError(pos textpos.Pos, col int, raw []byte, msg string) error {
 	return textpos.At(pos, col, raw, "%s", msg)
 }
 
-// sampledError is the error of a sampled benchmark: the benchmark was read
-// to its end, so the next one can be.
-type sampledError struct{ msg string }
-
-func (e *sampledError) Error() string        { return e.msg }
-func (e *sampledError) Is(target error) bool { return target == errSampled }
+// badRequest is the ParseError of a bad request at pos and col, after
+// which reading goes on (errBadRequest).
+func badRequest(pos textpos.Pos, col int, raw []byte, msg string) error {
+	return (&textpos.Reason{Off: col - 1, Kind: errBadRequest, Msg: msg}).At(pos, raw)
+}
 
 // modalityKeys are the token counts UsageMetrics.total_tokens sums
 // (schemas/request.py).

@@ -4,8 +4,9 @@
 // and unknown keys are errors, so that a typo never passes silently.
 //
 // manifest.go holds the model, sections.go reads each section and
-// values.go the typed values; the YAML-node toolkit behind the positioned
-// errors is internal/yamlpos, which compare/check's rules files share.
+// values.go the typed values and outlast init's placeholder; the YAML-node
+// toolkit behind the positioned errors is internal/yamlpos, which
+// compare/check's rules files share.
 package manifest
 
 import (
