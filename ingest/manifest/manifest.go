@@ -127,6 +127,11 @@ type Files struct {
 	// (inference-perf) when its output directory holds no wall-clock
 	// anchor.
 	ClockOffsetS *float64
+	// PrefillLogs and DecodeLogs are files.prefill_log and
+	// files.decode_log: the engine logs of a prefill/decode-disaggregated
+	// deployment, one file or a list (one per node or rank), each read
+	// for its role (roles.go) instead of EngineLog.
+	PrefillLogs, DecodeLogs []string
 }
 
 // runNameRE is the run-name alphabet: the name becomes a Hive partition
