@@ -40,7 +40,7 @@ type chartSpec struct {
 	Points  int    // data points in Option, after downsampling
 }
 
-// echart is what buildChart needs of a go-echarts chart.
+// echart is what buildChartIn needs of a go-echarts chart.
 type echart interface {
 	Accept(charts.ConfigurationVisitor)
 	Validate()
@@ -57,14 +57,9 @@ type frame struct {
 	cols int
 }
 
-// buildChart returns the chart of f; inGrid selects the small-multiple
-// size (in a grid of two columns).
-func buildChart(f document.Figure, inGrid bool) (chartSpec, error) {
-	return buildChartData(f, inGrid, true)
-}
-
-// buildChartData is buildChart; compact false keeps go-echarts' own
-// {"value":...} data items, for tests to compare against.
+// buildChartData returns the chart of f; inGrid selects the
+// small-multiple size (in a grid of two columns), and compact false keeps
+// go-echarts' own {"value":...} data items, for tests to compare against.
 func buildChartData(f document.Figure, inGrid, compact bool) (chartSpec, error) {
 	cols := 1
 	if inGrid {
