@@ -46,7 +46,10 @@ func checkTexts(t *testing.T, got, want []string) {
 //   - prevention: the run without control degrades, the budgeter's not;
 //   - recovery: three seeds collapsed in both arms, the budgeter recovers
 //     all three in the first window (<5 min), no control none: McNemar p =
-//     2·(1/2)³ = 0.25.
+//     2·(1/2)³ = 0.25;
+//   - latency (paired, recovery, observe): TTFT 0.5 s while the hit ratio
+//     holds and 1.9 s while it is down, so a run degraded at its end has an
+//     end TTFT p90 of 1.9 s; both within the default SLO's 2 s.
 func TestFindingsPerDesign(t *testing.T) {
 	_, sum := buildFixture(t, Options{})
 	checkTexts(t, findingTexts(sum), []string{
@@ -57,13 +60,16 @@ func TestFindingsPerDesign(t *testing.T) {
 		"mix-test: no arm ended degraded after the shift; the runs that kept the cache made first-phase sessions wait up to 54.0 min at the 90th percentile (cap-10).",
 		"mix-test: 1 run: healthy.",
 		"observe-test: no run ended degraded.",
+		"observe-test: TTFT p90 over the last 10 minutes: o1 (0.5 s, goodput 100%); goodput with TTFT ≤ 2s, TPOT ≤ 100ms.",
 		"observe-test: 1 run: healthy.",
 		"paired-test: bursts left 2 of 3 servers persistently degraded, their twins 0 (exact sign test p = 0.5, 3 pairs).",
+		"paired-test: the burst runs' TTFT p90 over the last 10 minutes was 1.9 s (twins 0.5 s; medians of 3 runs each); goodput 100% (twins 100%) with TTFT ≤ 2s, TPOT ≤ 100ms.",
 		"paired-test: 6 runs: 2 persistent, 4 healthy.",
 		"prevention-test: persistently degraded after the burst trigger: budgeter 0 of 1, none 1 of 1.",
 		"prevention-test: 2 runs: 1 persistent, 1 healthy.",
 		"recovery-test: budgeter recovered 3 of 3 collapsed runs within 5 minutes, no control 0 of 3.",
 		"recovery-test: on the 3 seeds collapsed in every arm, budgeter recovered 3 and none 0 (exact paired test p = 0.25).",
+		"recovery-test: TTFT p90 over the last 10 minutes (median of each arm's runs): no control 1.9 s, budgeter 0.5 s; goodput no control 100%, budgeter 100% with TTFT ≤ 2s, TPOT ≤ 100ms.",
 		"recovery-test: 6 runs: 3 collapsed, 3 recovered.",
 	})
 	f := find(t, "finding", sum.Findings, func(f SummaryFinding) string { return f.Kind }, "sign-test")

@@ -68,6 +68,8 @@ type runInfo struct {
 	// whether it falls more than a window before the planned end.
 	gatewayEnd float64
 	cutShort   bool
+	// lat is the run's latency under the report's SLO.
+	lat runLatency
 	// noLogSamples and noMetricsSamples say that an engine log or a
 	// metrics file was read but gave no engine sample: its format may have
 	// drifted from what the readers know.
@@ -75,11 +77,13 @@ type runInfo struct {
 }
 
 // measureRun is the per-run step of a report: it depends on no other run,
-// and what it returns keeps no reference to rd's tables.
-func measureRun(rd *schema.RunData, keepMinutes bool) *runInfo {
+// and what it returns keeps no reference to rd's tables. Goodput is
+// judged by slo.
+func measureRun(rd *schema.RunData, keepMinutes bool, slo stats.SLO) *runInfo {
 	x := runIndex(rd)
 	an := stats.Analyze(x)
 	r := &runInfo{run: rd.Run, end: x.End, sum: an.Summary, cohorts: an.Cohorts, wait: an.FirstTurnWaitPhase1}
+	r.lat = measureLatency(x, slo)
 	r.eng = x.EngineSummary()
 	r.cacheReported, r.cacheKnown = x.CacheReported()
 	// Without a cache every window reads as degraded: there is no onset
@@ -142,7 +146,7 @@ func runIndex(rd *schema.RunData) *stats.RunIndex {
 // indexed by x and analysed as an.
 func minutesOf(x *stats.RunIndex, an stats.RunAnalysis) minuteSeries {
 	minuteHit, _ := x.EngineHitRatios(engineWindows(an.Minutes))
-	return newMinuteSeries(an.Minutes, minuteHit)
+	return newMinuteSeries(an.Minutes, minuteHit, x.TTFTWindows(pointWindows(an.Minutes)))
 }
 
 // reloadMinutes reads a run again through reload and returns its

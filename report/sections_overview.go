@@ -25,6 +25,8 @@ func (b *builder) overview() {
 		{Name: "Arm"}, {Name: "Seed", Align: document.AlignRight}, {Name: "Trigger"}, {Name: "Control"}, {Name: "Verdict"},
 		{Name: "End hit"}, {Name: "Engine end hit"}, {Name: "End sessions"}, {Name: "Onset", Unit: "min"}, {Name: "N*"}, {Name: "Peak D/C"},
 	}...)
+	t.Columns = append(t.Columns, latencyColumns()...)
+	t.Caption += b.latencyOverviewCaption()
 	setup := &document.Table{
 		ID:       "setup",
 		Caption:  "Every run's engine and workload: KV pool C, arrival rate λ, turns per session T, mean think time Z.",
@@ -45,6 +47,7 @@ func (b *builder) overview() {
 		row = append(row,
 			document.Text(orDash(run.Arm)), seedCell(run.Seed), document.Text(triggerLabel(run)), document.Text(controlLabel(run)), document.Text(string(s.Verdict)),
 			document.Num(s.EndHit, 2), document.Num(r.eng.EndHit, 2), document.Num(s.EndSessions, 1), minuteCell(r.onset), document.Num(s.NStar, 1), document.Num(s.PeakDemandRatio, 2))
+		row = append(row, latencyCells(r)...)
 		t.Rows = append(t.Rows, row)
 		caching := "off"
 		if run.PrefixCaching {
@@ -63,7 +66,7 @@ func (b *builder) overview() {
 		b.sum.Runs = append(b.sum.Runs, r.row)
 	}
 	t.Notes = append(t.Notes, "Verdict: persistent = every 5-minute window from the first degraded one (hit < 0.5) after the trigger to the end is degraded; partial = not persistent but end hit < 0.8; recovered/collapsed = collapsed when control began, then recovered or not (§3, §6); uncached = prefix caching off, every turn is cold by design, so no regime applies; cache-unreported = the engine reported no cached tokens (vLLM --enable-prompt-tokens-details, SGLang --enable-cache-report), so the hit ratio is unknown and shown as –, not 0; no-turns = the gateway log holds no turn, so every figure is unknown; unknown = not degraded as far as the windows show, but no turn in the last 10 minutes (a run cut short), a trigger that never ran, or no 5-minute window after the trigger's end, so not known healthy.")
-	sec := document.Section{ID: "overview", Title: "Overview", Blocks: []document.Block{t, setup}}
+	sec := document.Section{ID: "overview", Title: "Overview", Blocks: []document.Block{t, setup, b.runLatencyTable()}}
 	sec.Intro = []string{fmt.Sprintf("%d runs. Sections follow each experiment's design; the regime map places every run.", len(b.runs))}
 	// One note per distinct warning, naming its runs: a campaign's runs
 	// often share one (an unknown KV pool), which would otherwise fill the
