@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"sync"
@@ -143,9 +142,6 @@ func (b *builder) finish() (*document.Doc, *Summary, error) {
 			return nil, nil, r.reloadErr
 		}
 	}
-	if err := document.Validate(b.doc); err != nil {
-		return nil, nil, err
-	}
 	return b.doc, b.sum, nil
 }
 
@@ -173,7 +169,8 @@ func Slice(runs []*schema.RunData) Source {
 // BuildFrom computes the report of the runs src gives: the document
 // rendered as index.html and tables, and the summary written as
 // summary.json. The result depends only on the runs' content and opt, not
-// on their order.
+// on their order. The document is validated where it is rendered
+// (render.WriteReport, WriteHTML), once.
 func BuildFrom(src Source, opt Options) (*document.Doc, *Summary, error) {
 	b := newBuilder(opt)
 	err := src(b.add)
@@ -209,20 +206,10 @@ func Write(dir string, src Source, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := render.OpenOutDir(dir, render.ReportFiles(doc))
-	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
-	}
-	if err := render.WriteTables(dir, doc); err != nil {
+	if err := render.WriteReport(dir, doc, sum); err != nil {
 		return nil, err
 	}
-	if err := render.WriteJSON(filepath.Join(dir, render.SummaryFile), sum); err != nil {
-		return nil, err
-	}
-	if err := render.WriteHTMLFile(filepath.Join(dir, render.IndexFile), doc); err != nil {
-		return nil, err
-	}
-	return sum, out.Finish()
+	return sum, nil
 }
 
 // WriteFindings prints the findings of s, one per line, warnings marked

@@ -56,10 +56,10 @@
 // note; every run keeps its row in the overview, which the page sorts and
 // filters in place, and in tables/.
 //
-// summary.json is the report's JSON model: the Summary types, with stable
-// keys sorted by render.WriteJSON and floats as jsonnum.Float (rounded to
-// 12 significant digits, so that a dataset gives the same bytes on any CPU;
-// null when missing). SummaryVersion changes when a key changes meaning or
+// summary.json is the report's JSON model: the Summary types, their keys
+// in the order of their fields (render.WriteJSON), floats as jsonnum.Float
+// (rounded to 12 significant digits, so that a dataset gives the same
+// bytes on any CPU; null when missing). SummaryVersion changes when a key changes meaning or
 // disappears. Besides the paper's numbers it holds the findings
 // (SummaryFinding: experiment, design, kind, warning, text, runs and the
 // numbers quoted) and, per run, the engine's side (engine_hit_source,

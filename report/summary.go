@@ -7,10 +7,11 @@ import "github.com/outlast-dev/outlast/internal/jsonnum"
 // keys does not need a bump.
 const SummaryVersion = "1"
 
-// Summary is summary.json: every number the report shows, with stable
-// keys (render.WriteJSON sorts them). Floats are jsonnum.Float: rounded to
-// jsonnum.SignificantDigits significant digits, so that the same dataset
-// gives the same bytes on any CPU, and null, never NaN, when missing.
+// Summary is summary.json: every number the report shows, its keys in the
+// order of the fields (render.WriteJSON; a map's sorted). Floats are
+// jsonnum.Float: rounded to jsonnum.SignificantDigits significant digits,
+// so that the same dataset gives the same bytes on any CPU, and null,
+// never NaN, when missing.
 type Summary struct {
 	SchemaVersion string `json:"schema_version"`
 	Title         string `json:"title"`

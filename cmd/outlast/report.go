@@ -24,7 +24,7 @@ Report reads a Parquet dataset (written by "outlast ingest") run by run and
 writes the evidence of its experiments into DIR:
 
   DIR/index.html      one self-contained page (charts inlined, no network)
-  DIR/summary.json    every number shown (12 significant digits), sorted keys
+  DIR/summary.json    every number shown (12 significant digits), keys in a fixed order
   DIR/tables/*.csv    every table, also as *.md
 
 DIR holds one report: DIR/.outlast-report lists the files the report wrote,

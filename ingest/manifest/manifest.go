@@ -22,6 +22,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/outlast-dev/outlast/ingest/inputs"
 	"github.com/outlast-dev/outlast/internal/yamlpos"
 	"github.com/outlast-dev/outlast/schema"
 )
@@ -29,11 +30,12 @@ import (
 // Format is the one manifest format version this package reads.
 const Format = "outlast-run/1"
 
-// Default file names of a run directory, used when run.yaml has no files: section.
-const (
-	DefaultGateway   = "gateway.jsonl"
-	DefaultEngineLog = "engine.log"
-	DefaultMetrics   = "metrics.prom"
+// Default file names of a run directory, used when run.yaml's files:
+// section names none (the roles of ingest/inputs).
+var (
+	DefaultGateway   = inputs.RequestLog.Defaults[0]
+	DefaultEngineLog = inputs.EngineLog.Defaults[0]
+	DefaultMetrics   = inputs.Metrics.Defaults[0]
 )
 
 // Manifest is a parsed run.yaml. Optional values are pointers, nil when the
@@ -112,7 +114,7 @@ type Files struct {
 	// MetricsFormat is files.metrics_format, one of schema.MetricsFormats:
 	// how to read Metrics instead of telling from its content; "" to tell.
 	MetricsFormat string
-	// GatewayFormat is files.gateway_format, one of schema.GatewayFormats; ""
+	// GatewayFormat is files.gateway_format, one of inputs.RequestNames; ""
 	// lets ingest detect the format from the file's first bytes.
 	GatewayFormat string
 	// Benchmark is files.benchmark: the one benchmark of a GuideLLM file

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/outlast-dev/outlast/ingest/inputs"
 	"github.com/outlast-dev/outlast/internal/yamlpos"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
@@ -362,7 +363,7 @@ func (p *parser) files(sec yamlpos.Entry, out *Files) error {
 			return err
 		case "gateway_format":
 			if !yamlpos.IsNull(e.Value) {
-				out.GatewayFormat, err = p.oneOf(e, key, schema.GatewayFormats)
+				out.GatewayFormat, err = p.oneOf(e, key, inputs.RequestNames())
 			}
 			return err
 		case "benchmark":

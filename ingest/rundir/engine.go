@@ -7,28 +7,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/outlast-dev/outlast/ingest/inputs"
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
-	"github.com/outlast-dev/outlast/ingest/internal/lineio"
-	"github.com/outlast-dev/outlast/ingest/sglanglog"
-	"github.com/outlast-dev/outlast/ingest/vllmlog"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
-
-// engineFormat is an engine's log format: the engine's name in run.yaml,
-// how to recognise its lines, and how to read it.
-type engineFormat struct {
-	name  string
-	match func(line []byte) bool
-	open  func(lr *lineio.Reader, t0 time.Time, loc *time.Location) engineLog
-}
-
-// engineLog is an engine log being read: its samples in order, then what
-// the reader saw.
-type engineLog struct {
-	next    func() (schema.EngineSample, error)
-	summary func() logSummary
-}
 
 // logSummary is what an engine-log reader saw, once it is done.
 type logSummary struct {
@@ -54,55 +37,41 @@ func (s logSummary) logFormat() string {
 	return s.format + "+" + s.wrappers
 }
 
-// engineFormats are the engine logs read, in the order sniff prefers on a
-// tie.
-var engineFormats = []engineFormat{
-	{name: "vllm", match: vllmlog.Match, open: func(lr *lineio.Reader, t0 time.Time, loc *time.Location) engineLog {
-		rd := vllmlog.NewReader(lr, vllmlog.Options{T0: t0, Loc: loc})
-		return engineLog{rd.Next, func() logSummary { return summaryOf(rd.Info()) }}
-	}},
-	{name: "sglang", match: sglanglog.Match, open: func(lr *lineio.Reader, t0 time.Time, loc *time.Location) engineLog {
-		rd := sglanglog.NewReader(lr, sglanglog.Options{T0: t0, Loc: loc})
-		return engineLog{rd.Next, func() logSummary { return summaryOf(rd.Info()) }}
-	}},
-}
-
 // readEngineLog reads the engine log at path, in the format of the engine
 // named in run.yaml, or, for another name, the one its lines match.
 func (r *runReader) readEngineLog(path, engine string) (span, error) {
 	sp := newSpan()
-	format, ok := engineFormatNamed(engine)
+	format, ok := inputs.EngineNamed(engine)
 	if !ok {
-		sniffed, err := sniff(path)
-		if err != nil {
+		var err error
+		if format, err = inputs.SniffEngine(path); err != nil {
 			return sp, err
 		}
-		if sniffed == nil {
+		if format == nil {
 			r.warnf("%s: engine %q and no vLLM or SGLang header recognised: engine log not read", filepath.Base(path), engine)
 			return sp, nil
 		}
-		format = *sniffed
 	}
 	lr, err := open(path)
 	if err != nil {
 		return sp, err
 	}
 	defer lr.Close()
-	log := format.open(lr, r.t0, r.loc)
-	if err := r.collectSamples(log.next, &sp); err != nil {
+	rd := format.Open(lr, enginelog.Options{T0: r.t0, Loc: r.loc})
+	if err := r.collectSamples(rd.Next, &sp); err != nil {
 		return sp, cutNote(err, lr)
 	}
 	if err := lr.Err(); err != nil {
 		return sp, err
 	}
-	sum := log.summary()
+	sum := summaryOf(rd.Info())
 	d := r.res.Data
 	d.Run.EngineLogFormat = sum.logFormat()
 	switch {
 	case sum.samples == 0:
-		r.warnf("%s: WARNING: no %s stats line recognised in %d lines: the log format may have drifted; the engine series is empty", filepath.Base(path), format.name, sum.lines)
+		r.warnf("%s: WARNING: no %s stats line recognised in %d lines: the log format may have drifted; the engine series is empty", filepath.Base(path), format.Name, sum.lines)
 	case sum.untimed > 0:
-		r.warnf("%s: WARNING: %d of %d %s stats lines carry no time (no header of the engine's, no wrapper stamp with a zone: an engine before headers, or lines pasted without theirs): they are not read", filepath.Base(path), sum.untimed, sum.samples, format.name)
+		r.warnf("%s: WARNING: %d of %d %s stats lines carry no time (no header of the engine's, no wrapper stamp with a zone: an engine before headers, or lines pasted without theirs): they are not read", filepath.Base(path), sum.untimed, sum.samples, format.Name)
 	}
 	if pool := sum.kvPoolTokens; pool > 0 && d.Run.KVPoolTokens == nil {
 		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "engine_log"
@@ -114,46 +83,6 @@ func (r *runReader) readEngineLog(path, engine string) (span, error) {
 	}
 	r.warnCut(lr)
 	return sp, nil
-}
-
-func engineFormatNamed(name string) (engineFormat, bool) {
-	for _, f := range engineFormats {
-		if f.name == name {
-			return f, true
-		}
-	}
-	return engineFormat{}, false
-}
-
-// sniff returns the engine format whose header most of the first 500 lines
-// of path match (an SGLang log can start with a few lines in vLLM's
-// format), nil when none does. The readers' Match sees through the
-// wrappers in front of the lines (enginelog's preamble).
-func sniff(path string) (*engineFormat, error) {
-	lr, err := openHead(path)
-	if err != nil {
-		return nil, err
-	}
-	defer lr.Close()
-	votes := make([]int, len(engineFormats))
-	for i := 0; i < 500 && lr.Next(); i++ {
-		for k, f := range engineFormats {
-			if f.match(lr.Bytes()) {
-				votes[k]++
-				break
-			}
-		}
-	}
-	best := -1
-	for k, n := range votes {
-		if n > 0 && (best < 0 || n > votes[best]) {
-			best = k
-		}
-	}
-	if best < 0 {
-		return nil, lr.Err()
-	}
-	return &engineFormats[best], lr.Err()
 }
 
 // collectSamples appends the samples next yields to the run's engine
@@ -206,7 +135,7 @@ type EngineLog struct {
 // ReadEngineLog reads the engine log at path as ingest would, with the
 // engine named by its lines.
 func ReadEngineLog(path string) (EngineLog, error) {
-	f, err := sniff(path)
+	f, err := inputs.SniffEngine(path)
 	if err != nil || f == nil {
 		return EngineLog{}, err
 	}
@@ -215,9 +144,9 @@ func ReadEngineLog(path string) (EngineLog, error) {
 		return EngineLog{}, err
 	}
 	defer lr.Close()
-	log := f.open(lr, time.Unix(0, 0).UTC(), time.UTC)
+	rd := f.Open(lr, enginelog.Options{T0: time.Unix(0, 0).UTC(), Loc: time.UTC})
 	for {
-		_, err := log.next()
+		_, err := rd.Next()
 		if err == io.EOF {
 			break
 		}
@@ -226,6 +155,6 @@ func ReadEngineLog(path string) (EngineLog, error) {
 			return EngineLog{}, err
 		}
 	}
-	sum := log.summary()
-	return EngineLog{Engine: f.name, Format: sum.format, KVPoolTokens: sum.kvPoolTokens}, lr.Err()
+	sum := summaryOf(rd.Info())
+	return EngineLog{Engine: f.Name, Format: sum.format, KVPoolTokens: sum.kvPoolTokens}, lr.Err()
 }

@@ -64,22 +64,6 @@ func TestLoadgenStreamSameBytesAsInMemory(t *testing.T) {
 	}
 }
 
-func TestDetect(t *testing.T) {
-	for path, want := range map[string]string{
-		fixture("vllm-2026") + "/gateway.jsonl":                                 "outlast",
-		fixture("aiperf-2025") + "/profile_export.jsonl":                        "aiperf",
-		fixture("aiperf-2026") + "/profile_export.jsonl":                        "aiperf",
-		fixture("guidellm-main") + "/benchmarks.json":                           "guidellm",
-		"../guidellm/testdata/main.yaml":                                        "guidellm",
-		"../guidellm/testdata/v0.3.1-stripped.yaml":                             "guidellm",
-		fixture("inference-perf-0.6.1") + "/per_request_lifecycle_metrics.json": "inference-perf",
-	} {
-		if got, err := Detect(path); err != nil || got != want {
-			t.Errorf("%s: %s, %v; want %s", path, got, err, want)
-		}
-	}
-}
-
 // TestGatewayFormatOverridesDetection reads a GuideLLM report as AIPerf's
 // export because the manifest says so: its first line is no AIPerf record.
 func TestGatewayFormatOverridesDetection(t *testing.T) {
