@@ -112,12 +112,14 @@ func (f *runFacts) seed() (int64, bool) {
 }
 
 // healthy reports whether the run is counted by the measures of runs not
-// collapsed: it neither degraded persistently nor stayed collapsed after
-// control, and its end is not its trigger (no window after the trigger's
-// end: its end figures are the trigger's own).
+// collapsed: it neither degraded persistently (verdict persistent) nor
+// was collapsed when control began without recovering, and its end is
+// not its trigger (no window after the trigger's end: its end figures are
+// the trigger's own).
 func (f *runFacts) healthy() bool {
-	v := f.summary.Verdict
-	return v != stats.VerdictPersistent && v != stats.VerdictCollapsed && !f.summary.NoWindowAfter
+	s := &f.summary
+	stuck := s.Recovery != nil && s.Recovery.Status != stats.Recovered
+	return s.Verdict != stats.VerdictPersistent && !stuck && !s.NoWindowAfter
 }
 
 // FactsOf computes what a comparison needs of one run; the run's tables

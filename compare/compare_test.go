@@ -39,7 +39,7 @@ func (f fakeRun) facts() *runFacts {
 		r.TriggerKind = "burst"
 	}
 	s := stats.RunSummary{Run: f.name, Arm: f.arm, Persistent: f.persistent, EndHit: f.endHit, EndSessions: f.sessions,
-		Verdict: stats.VerdictHealthy, RecoveryMin: math.NaN()}
+		Verdict: stats.VerdictNeverDegraded, RecoveryMin: math.NaN()}
 	if f.seed != 0 {
 		seed := f.seed
 		r.Seed, s.Seed = &seed, &seed

@@ -47,11 +47,11 @@ func Example() {
 	}
 	for _, r := range res {
 		o := r.Outcome()
-		fmt.Printf("%-15s collapsed %d, recovered %d, healthy %d of %d\n", o.Variant,
-			o.Verdicts[stats.VerdictCollapsed], o.Verdicts[stats.VerdictRecovered], o.Healthy(), o.Runs)
+		fmt.Printf("%-15s persistent %d, recovered under control %d, healthy %d of %d\n", o.Variant,
+			o.Verdicts[stats.VerdictPersistent], o.Verdicts[stats.VerdictRecoveredUnderControl], o.Healthy(), o.Runs)
 	}
 	// Output:
-	// recovery-s503-none: collapsed from minute 19, fitted on busy windows
-	// as-is           collapsed 2, recovered 0, healthy 0 of 2
-	// budgeter-1200s  collapsed 0, recovered 2, healthy 0 of 2
+	// recovery-s503-none: persistent from minute 19, fitted on busy windows
+	// as-is           persistent 2, recovered under control 0, healthy 0 of 2
+	// budgeter-1200s  persistent 0, recovered under control 2, healthy 0 of 2
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // Verdicts lists the verdicts in the order tables show them.
-var Verdicts = []stats.Verdict{stats.VerdictHealthy, stats.VerdictPartial, stats.VerdictPersistent,
-	stats.VerdictRecovered, stats.VerdictCollapsed, stats.VerdictUncached}
+var Verdicts = []stats.Verdict{stats.VerdictNeverDegraded, stats.VerdictRecoveredAlone, stats.VerdictRecoveredUnderControl,
+	stats.VerdictPartial, stats.VerdictPersistent, stats.VerdictUncached}
 
 // Outcome summarizes a variant's runs.
 type Outcome struct {
@@ -54,7 +54,7 @@ func (r *VariantResult) Outcome() Outcome {
 		o.Verdicts[s.Verdict]++
 		hit = append(hit, s.EndHit)
 		sess = append(sess, s.EndSessions)
-		if s.Verdict == stats.VerdictRecovered {
+		if s.Verdict.Recovered() && !math.IsNaN(s.RecoveryMin) {
 			rec = append(rec, s.RecoveryMin)
 		}
 	}
@@ -62,19 +62,20 @@ func (r *VariantResult) Outcome() Outcome {
 	return o
 }
 
-// Healthy is the number of runs that stayed healthy.
-func (o *Outcome) Healthy() int { return o.Verdicts[stats.VerdictHealthy] }
-
-// Good is the number of runs healthy at the end: healthy, or recovered
-// under control.
-func (o *Outcome) Good() int {
-	return o.Verdicts[stats.VerdictHealthy] + o.Verdicts[stats.VerdictRecovered]
+// Healthy is the number of runs healthy at the end without a controller
+// bringing them back: never degraded, or recovered alone.
+func (o *Outcome) Healthy() int {
+	return o.Verdicts[stats.VerdictNeverDegraded] + o.Verdicts[stats.VerdictRecoveredAlone]
 }
 
-// Degraded is the number of runs persistently or partially degraded, or
-// collapsed under a control that did not bring them back.
+// Good is the number of runs healthy at the end: Healthy, or recovered
+// under control.
+func (o *Outcome) Good() int { return o.Healthy() + o.Verdicts[stats.VerdictRecoveredUnderControl] }
+
+// Degraded is the number of runs that ended degraded: persistent (under
+// control or not) or partial.
 func (o *Outcome) Degraded() int {
-	return o.Verdicts[stats.VerdictPersistent] + o.Verdicts[stats.VerdictPartial] + o.Verdicts[stats.VerdictCollapsed]
+	return o.Verdicts[stats.VerdictPersistent] + o.Verdicts[stats.VerdictPartial]
 }
 
 // Match compares the as-is replays with the observed run: how many seeds

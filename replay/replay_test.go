@@ -194,7 +194,7 @@ func BenchmarkReplay16Seeds60Min(b *testing.B) {
 // note says so; an answer without such a backlog gets no note.
 func TestPoolSearchBacklogNote(t *testing.T) {
 	step := func(pool int, ok bool, endSessions float64) PoolStep {
-		return PoolStep{Pool: pool, OK: ok, Outcome: Outcome{Runs: 4, Verdicts: map[stats.Verdict]int{stats.VerdictHealthy: 4},
+		return PoolStep{Pool: pool, OK: ok, Outcome: Outcome{Runs: 4, Verdicts: map[stats.Verdict]int{stats.VerdictNeverDegraded: 4},
 			EndHit: NewSpread([]float64{0.95}), EndSessions: NewSpread([]float64{endSessions})}}
 	}
 	ps := PoolSearch{Steps: []PoolStep{step(400000, true, 7.8), step(40900, true, 118.5), step(38960, false, 130)}, Pool: 40900, Below: 38960}

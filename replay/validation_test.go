@@ -41,7 +41,7 @@ func TestValidationSelfConsistency(t *testing.T) {
 		t.Logf("%-14s observed %-10s end hit %.3f sessions %6.1f | trace %-10s end hit %.3f sessions %6.1f | %d seeds: %s | prefill ×%.3f decode ×%.3f",
 			rd.Run.Run, mt.Observed.Verdict, mt.Observed.EndHit, mt.Observed.EndSessions, mt.Trace.Verdict, mt.Trace.EndHit, mt.Trace.EndSessions,
 			mt.Seeds, verdictCounts(mt.Outcome.Verdicts), m.Engine.Prefill.Value, m.Engine.Decode.Value)
-		if mt.Observed.Verdict == stats.VerdictHealthy && mt.Trace.Verdict == stats.VerdictHealthy && math.Abs(mt.Trace.EndHit-mt.Observed.EndHit) > 0.05 {
+		if mt.Observed.Verdict == stats.VerdictNeverDegraded && mt.Trace.Verdict == stats.VerdictNeverDegraded && math.Abs(mt.Trace.EndHit-mt.Observed.EndHit) > 0.05 {
 			t.Errorf("%s: healthy end hit ratio %.3f replays as %.3f", rd.Run.Run, mt.Observed.EndHit, mt.Trace.EndHit)
 		}
 	}
@@ -85,7 +85,7 @@ func counterfactuals(t *testing.T, cfg sim.Config, seeds int, twinHealthy bool) 
 	collapsed := 0
 	for _, rd := range simulated(t, cfg) {
 		m := mustFit(t, rd)
-		if v := m.Observed.Verdict; v != stats.VerdictPersistent && v != stats.VerdictCollapsed {
+		if o := m.Observed; o.Verdict != stats.VerdictPersistent && (o.Recovery == nil || o.Recovery.Status == stats.Recovered) {
 			continue
 		}
 		collapsed++

@@ -56,15 +56,16 @@ func TestBuildSummaryRuns(t *testing.T) {
 	cases := map[string]want{
 		// Degraded from the window starting at the trigger's end, 1200 s.
 		"s1-burst":    {"persistent", 0.1, 40, 1200, 0.4, nan, 100, ""},
-		"s1-no-burst": {"healthy", 0.95, 8, nan, 0.08, nan, 100, ""},
-		"s3-burst":    {"healthy", 0.95, 8, nan, 0.08, nan, 100, ""},
+		"s1-no-burst": {"never-degraded", 0.95, 8, nan, 0.08, nan, 100, ""},
+		"s3-burst":    {"never-degraded", 0.95, 8, nan, 0.08, nan, 100, ""},
 		// Windows are aligned to the trigger's end, 540 s: [540, 840)
 		// holds 5 turns at 0.95 and 25 at 0.10, hit 0.24, so it is the first
 		// degraded one. Collapsed at control (minute 20); the budgeter's
-		// first window after control is healthy: recovered after 0 minutes
-		// ("<5").
-		"r1-budgeter": {"recovered", 0.95, 20, 540, 0.2, 0, 100, "recovered"},
-		"r1-none":     {"collapsed", 0.1, 20, 540, 0.2, nan, 100, "not recovered"},
+		// first window after control is healthy: recovered under control
+		// after 0 minutes ("<5"); without a controller it stays degraded
+		// to the end: persistent.
+		"r1-budgeter": {"recovered-under-control", 0.95, 20, 540, 0.2, 0, 100, "recovered"},
+		"r1-none":     {"persistent", 0.1, 20, 540, 0.2, nan, 100, "not recovered"},
 	}
 	seen := 0
 	for _, r := range sum.Runs {
@@ -199,7 +200,7 @@ func TestBuildDrainAndCounts(t *testing.T) {
 	}
 	c := findExperiment(t, sum, "prevention-test").Counts
 	want := []SummaryCount{
-		{Trigger: "burst", Control: "budgeter", Runs: 1, Healthy: 1},
+		{Trigger: "burst", Control: "budgeter", Runs: 1, NeverDegraded: 1},
 		{Trigger: "burst", Control: "none", Runs: 1, Persistent: 1},
 	}
 	if len(c) != len(want) || c[0] != want[0] || c[1] != want[1] {

@@ -47,8 +47,8 @@ func (b *builder) findingsSection() {
 // verdictOrder is the order in which verdict counts are told: the worst
 // outcomes first.
 var verdictOrder = []stats.Verdict{
-	stats.VerdictPersistent, stats.VerdictCollapsed, stats.VerdictPartial, stats.VerdictRecovered,
-	stats.VerdictUnknown, stats.VerdictCacheUnreported, stats.VerdictNoTurns, stats.VerdictHealthy, stats.VerdictUncached,
+	stats.VerdictPersistent, stats.VerdictPartial, stats.VerdictRecoveredUnderControl, stats.VerdictRecoveredAlone,
+	stats.VerdictUnknown, stats.VerdictCacheUnreported, stats.VerdictNoTurns, stats.VerdictNeverDegraded, stats.VerdictUncached,
 }
 
 // verdictFinding counts the verdicts of e's runs.
@@ -144,8 +144,8 @@ func (b *builder) warningFindings(e *experiment) {
 	}
 	if len(short) > 0 {
 		b.found(e, "short-runs", true, runNames(short), numbers{"runs": float64(len(short))},
-			fmt.Sprintf("%s shorter than the 10-minute end window (%s): the end hit ratio and end sessions of %s cover the whole run, cold start included, and read lower than a longer run's would.",
-				pluralVerb(len(short)), listRuns(short, func(r *runInfo) string { return fmt.Sprintf("%s min", minuteText(r.run.DurationS)) }), thoseRuns(len(short))))
+			fmt.Sprintf("%s shorter than the 10-minute end window (%s): the end hit ratio and end sessions of %s cover the whole run, cold start included, and read lower than a longer run's would, so %s no verdict (unknown).",
+				pluralVerb(len(short)), listRuns(short, func(r *runInfo) string { return fmt.Sprintf("%s min", minuteText(r.run.DurationS)) }), thoseRuns(len(short)), getsText(len(short))))
 	}
 	if len(lowPeak) > 0 {
 		b.found(e, "low-peak-hit", true, runNames(lowPeak), numbers{"runs": float64(len(lowPeak))},
@@ -255,6 +255,14 @@ func pluralVerb(n int) string {
 		return "1 run was"
 	}
 	return fmt.Sprintf("%d runs were", n)
+}
+
+// getsText is "it gets" or "they get".
+func getsText(n int) string {
+	if n == 1 {
+		return "it gets"
+	}
+	return "they get"
 }
 
 // thoseRuns is "that run" or "those runs".

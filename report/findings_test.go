@@ -40,7 +40,7 @@ func checkTexts(t *testing.T, got, want []string) {
 //   - mix-shift: one run, not degraded at the end; the p90 of its two
 //     first-turn waits, 0.5 min and 60 min (never served), is 0.5 + 0.9 ·
 //     59.5 = 54.05 min;
-//   - observe: one healthy run;
+//   - observe: one run never degraded;
 //   - paired: seeds 1 and 2 degrade only the burst run, seed 3 neither:
 //     two discordant pairs, p = 2·(1/2)² = 0.5;
 //   - prevention: the run without control degrades, the budgeter's not;
@@ -56,21 +56,21 @@ func TestFindingsPerDesign(t *testing.T) {
 		"cal-test: a cold turn of context L costs c(L) = 1.000 s + 0.1000 ms/token × L (R² 1.000, 3 windows); a session of shape 1000+100×k, 25 turns costs S = 30.5 engine-s when every turn misses, so the degraded regime drains only below λ = 1/S = 0.0328 sessions/s.",
 		"cal-test: 1 run: uncached.",
 		"drain-test: the remaining cold work W(t) did not grow in some run up to λ = 0.005 sessions/s, the largest rate after the change; no rate made it grow in every run; the model's bound is 1/S = 0.0328.",
-		"drain-test: 1 run: healthy.",
+		"drain-test: 1 run: never-degraded.",
 		"mix-test: no arm ended degraded after the shift; the runs that kept the cache made first-phase sessions wait up to 54.0 min at the 90th percentile (cap-10).",
-		"mix-test: 1 run: healthy.",
+		"mix-test: 1 run: never-degraded.",
 		"observe-test: no run ended degraded.",
 		"observe-test: TTFT p90 over the last 10 minutes: o1 (0.5 s, goodput 100%); goodput with TTFT ≤ 2s, TPOT ≤ 100ms.",
-		"observe-test: 1 run: healthy.",
+		"observe-test: 1 run: never-degraded.",
 		"paired-test: bursts left 2 of 3 servers persistently degraded, their twins 0 (exact sign test p = 0.5, 3 pairs).",
 		"paired-test: the burst runs' TTFT p90 over the last 10 minutes was 1.9 s (twins 0.5 s; medians of 3 runs each); goodput 100% (twins 100%) with TTFT ≤ 2s, TPOT ≤ 100ms.",
-		"paired-test: 6 runs: 2 persistent, 4 healthy.",
+		"paired-test: 6 runs: 2 persistent, 4 never-degraded.",
 		"prevention-test: persistently degraded after the burst trigger: budgeter 0 of 1, none 1 of 1.",
-		"prevention-test: 2 runs: 1 persistent, 1 healthy.",
+		"prevention-test: 2 runs: 1 persistent, 1 never-degraded.",
 		"recovery-test: budgeter recovered 3 of 3 collapsed runs within 5 minutes, no control 0 of 3.",
 		"recovery-test: on the 3 seeds collapsed in every arm, budgeter recovered 3 and none 0 (exact paired test p = 0.25).",
 		"recovery-test: TTFT p90 over the last 10 minutes (median of each arm's runs): no control 1.9 s, budgeter 0.5 s; goodput no control 100%, budgeter 100% with TTFT ≤ 2s, TPOT ≤ 100ms.",
-		"recovery-test: 6 runs: 3 collapsed, 3 recovered.",
+		"recovery-test: 6 runs: 3 persistent, 3 recovered-under-control.",
 	})
 	f := find(t, "finding", sum.Findings, func(f SummaryFinding) string { return f.Kind }, "sign-test")
 	if f.Experiment != "paired-test" || f.Design != "paired" || !same(f.Numbers["p"], 0.5) || !same(f.Numbers["burst_persistent"], 2) || !same(f.Numbers["pairs"], 3) {

@@ -19,11 +19,8 @@ func (b *builder) regimeMap() {
 		XAxis:   document.Axis{Name: "offered load relative to cache-warm capacity"},
 		YAxis:   document.Axis{Name: "peak D/C"},
 	}
-	verdicts := []stats.Verdict{stats.VerdictHealthy, stats.VerdictPartial, stats.VerdictPersistent, stats.VerdictRecovered, stats.VerdictCollapsed, stats.VerdictUnknown}
-	colors := map[stats.Verdict]string{
-		stats.VerdictHealthy: "#009E73", stats.VerdictPartial: "#E69F00", stats.VerdictPersistent: "#D55E00",
-		stats.VerdictRecovered: "#0072B2", stats.VerdictCollapsed: "#CC79A7", stats.VerdictUnknown: "#999999",
-	}
+	verdicts := append(append([]stats.Verdict(nil), stats.JudgedVerdicts...), stats.VerdictUnknown)
+	colors := verdictColors
 	groups := map[stats.Verdict]*document.ScatterGroup{}
 	b.sum.RegimeMap = []SummaryRegimePoint{}
 	var drainX []float64
@@ -119,4 +116,11 @@ func (b *builder) offeredLoad(r *runInfo) (x, drainX float64) {
 		drainX = stats.NewHealthySide(1/sc, turns, *run.ThinkMeanS, r0, lbar, c).Ratio
 	}
 	return x, drainX
+}
+
+// verdictColors colour the judged verdicts and unknown (Okabe–Ito): the
+// healthy ends green and blue, the degraded ones orange and vermilion.
+var verdictColors = map[stats.Verdict]string{
+	stats.VerdictNeverDegraded: "#009E73", stats.VerdictRecoveredAlone: "#56B4E9", stats.VerdictRecoveredUnderControl: "#0072B2",
+	stats.VerdictPartial: "#E69F00", stats.VerdictPersistent: "#D55E00", stats.VerdictUnknown: "#999999",
 }

@@ -22,7 +22,7 @@ const replayAsIs = "as-is"
 const observedColor = "#000000"
 
 // replayVerdicts are the verdict columns of the replay table.
-var replayVerdicts = []stats.Verdict{stats.VerdictHealthy, stats.VerdictPartial, stats.VerdictPersistent, stats.VerdictRecovered, stats.VerdictCollapsed}
+var replayVerdicts = stats.JudgedVerdicts
 
 // replaySection adds the variant table (the observed run first), the
 // as-is caveat, and hit ratio and sessions in the system per minute: the
@@ -56,18 +56,17 @@ func (b *builder) replaySection(e *experiment, sec *document.Section, se *Summar
 	se.Counts = []SummaryCount{}
 	for _, v := range variants {
 		runs := byArm[v]
-		c := SummaryCount{Trigger: orNone(runs[0].run.TriggerKind), Control: v, Runs: len(runs)}
+		c := SummaryCount{Trigger: orNone(runs[0].run.TriggerKind), Control: v}
 		var hit, sess, rec []float64
 		counts := map[stats.Verdict]int{}
 		for _, r := range runs {
 			counts[r.sum.Verdict]++
+			c.add(r.sum.Verdict)
 			hit, sess = append(hit, r.sum.EndHit), append(sess, r.sum.EndSessions)
-			if r.sum.Verdict == stats.VerdictRecovered {
+			if r.sum.Verdict.Recovered() && !math.IsNaN(r.sum.RecoveryMin) {
 				rec = append(rec, r.sum.RecoveryMin)
 			}
 		}
-		c.Healthy, c.Partial, c.Persistent = counts[stats.VerdictHealthy], counts[stats.VerdictPartial], counts[stats.VerdictPersistent]
-		c.Recovered, c.Collapsed = counts[stats.VerdictRecovered], counts[stats.VerdictCollapsed]
 		se.Counts = append(se.Counts, c)
 		row := []document.Cell{document.Text(v), document.Int(int64(len(runs)))}
 		for _, vd := range replayVerdicts {
@@ -79,7 +78,7 @@ func (b *builder) replaySection(e *experiment, sec *document.Section, se *Summar
 		row = append(row, document.Num(hm, 2), document.Range(hlo, hhi, 2), document.Num(sm, 1), document.Range(slo, shi, 1), document.Text(recoverRangeLabel(rlo, rhi)))
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = append(t.Notes, "Seed 1 of every variant replays the observed sessions; the other seeds resample whole sessions and draw arrivals from the run's own arrival process. Recovery: minutes from control start to the first 5-minute window from which the hit ratio stays at 0.8 or above (<5: within the first window).")
+	t.Notes = append(t.Notes, "Seed 1 of every variant replays the observed sessions; the other seeds resample whole sessions and draw arrivals from the run's own arrival process. Recovery: minutes from control start to the recovery by the rule of the overview's note on verdicts (<5: within the first window).")
 	sec.Blocks = append(sec.Blocks, t)
 	caveat := b.replayCaveat(obs, name, byArm[replayAsIs])
 	sec.Blocks = append(sec.Blocks, &document.Note{Kind: document.NoteWarning, Text: caveat})

@@ -59,15 +59,15 @@ func TestReplaySection(t *testing.T) {
 		rows = append(rows, strings.Join(cells, "|"))
 	}
 	want := []string{
-		"observed: obs|1|0|0|1|0|0|0.10|–|8.0|–|–",
-		"as-is|3|1|0|2|0|0|0.10|0.10–0.95|8.0|8.0|–",
-		"budgeter-1200s|3|0|0|0|3|0|0.95|0.95|8.0|8.0|1",
+		"observed: obs|1|0|0|0|0|1|0.10|–|8.0|–|–",
+		"as-is|3|1|0|0|0|2|0.10|0.10–0.95|8.0|8.0|–",
+		"budgeter-1200s|3|0|0|3|0|0|0.95|0.95|8.0|8.0|<5",
 	}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Errorf("replay table:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
 	e := findExperiment(t, sum, "obs-replay")
-	if e.Design != schema.DesignReplay || len(e.Counts) != 2 || e.Counts[1].Control != "budgeter-1200s" || e.Counts[1].Recovered != 3 || e.Counts[0].Persistent != 2 {
+	if e.Design != schema.DesignReplay || len(e.Counts) != 2 || e.Counts[1].Control != "budgeter-1200s" || e.Counts[1].RecoveredUnderControl != 3 || e.Counts[0].Persistent != 2 {
 		t.Errorf("summary experiment %+v", e)
 	}
 	if len(e.Warnings) != 1 || !strings.Contains(e.Warnings[0], "2 of 3 as-is replays end persistent like the observed run obs; the replay of its own sessions (seed 1) ends persistent with an end hit ratio of 0.10 and 8.0 sessions") {

@@ -27,6 +27,9 @@ func summaryRun(r *runInfo) SummaryRun {
 		ManifestSHA256: run.ManifestSHA256, GatewaySHA256: run.GatewaySHA256,
 		EngineLogSHA256: run.EngineLogSHA256, MetricsSHA256: run.MetricsSHA256,
 	}
+	sr.DegradedFromS, sr.RecoveredAtS = jsonnum.Float(s.DegradedFromS), jsonnum.Float(s.RecoveredAtS)
+	sr.DegradedMin = jsonnum.Float((s.RecoveredAtS - s.DegradedFromS) / 60)
+	sr.RecoveryReason = s.RecoveryReason
 	if s.Recovery != nil {
 		sr.RecoveryStatus = string(s.Recovery.Status)
 		sr.RecoveryLabel = recoveryLabel(*s.Recovery)

@@ -1,11 +1,14 @@
 package report
 
-import "github.com/outlast-dev/outlast/internal/jsonnum"
+import (
+	"github.com/outlast-dev/outlast/internal/jsonnum"
+	"github.com/outlast-dev/outlast/stats"
+)
 
 // SummaryVersion is the version of summary.json's layout, written as its
 // schema_version. Bump it when a key changes meaning or disappears; adding
 // keys does not need a bump.
-const SummaryVersion = "1"
+const SummaryVersion = "2"
 
 // Summary is summary.json: every number the report shows, its keys in the
 // order of the fields (render.WriteJSON; a map's sorted). Floats are
@@ -167,16 +170,28 @@ type SummaryRun struct {
 	TriggerEndS   jsonnum.Float `json:"trigger_end_s"`
 	ControlKind   string        `json:"control_kind"`
 	ControlStartS jsonnum.Float `json:"control_start_s"`
-	// Verdict is healthy, persistent, partial, recovered or collapsed;
-	// uncached for a run with prefix caching off; cache-unreported for a
-	// run whose engine reported no cached tokens (runs.cache_reported
-	// false, or, in a dataset written before that column, no turn carried
-	// a cached-token count while the engine does not confirm zero hits):
-	// its end hit ratio, degradation and recovery are then null.
+	// Verdict is never-degraded, recovered-alone, recovered-under-control,
+	// persistent or partial for a judged run (stats.Verdict defines each);
+	// unknown, no-turns, uncached (prefix caching off) or cache-unreported
+	// (runs.cache_reported false, or, in a dataset written before that
+	// column, no turn carried a cached-token count while the engine does
+	// not confirm zero hits: its end hit ratio, degradation and recovery
+	// are then null) for a run not judged.
 	Verdict        string        `json:"verdict"`
 	EndHitRatio    jsonnum.Float `json:"end_hit_ratio"`
 	EndSessions    jsonnum.Float `json:"end_sessions"`
 	FirstDegradedS jsonnum.Float `json:"first_degraded_s"`
+	// DegradedFromS is when a judged run's degradation began (its first
+	// degraded window after the trigger, or the window that found it
+	// collapsed when control began), null when it never degraded;
+	// RecoveredAtS where it recovered and DegradedMin the minutes between,
+	// null unless its verdict is recovered-alone or
+	// recovered-under-control; RecoveryReason says why a degraded run did
+	// not recover ("" otherwise).
+	DegradedFromS  jsonnum.Float `json:"degraded_from_s"`
+	RecoveredAtS   jsonnum.Float `json:"recovered_at_s"`
+	DegradedMin    jsonnum.Float `json:"degraded_min"`
+	RecoveryReason string        `json:"recovery_reason"`
 	// RecoveryMin is set for recovered runs (0 when recovered within the
 	// first window); RecoveryStatus and RecoveryLabel (the paper's form:
 	// "<5", "7", "not recovered", "insufficient follow-up") are "" for runs
@@ -410,16 +425,39 @@ type SummaryWaitPoint struct {
 	EndTTFTP90S jsonnum.Float `json:"end_ttft_p90_s"`
 }
 
-// SummaryCount counts outcomes for one trigger and control.
+// SummaryCount counts the verdicts of the runs of one trigger and control
+// (of one variant, in a replay).
 type SummaryCount struct {
-	Trigger    string `json:"trigger"`
-	Control    string `json:"control"`
-	Runs       int    `json:"runs"`
-	Persistent int    `json:"persistent"`
-	Partial    int    `json:"partial"`
-	Healthy    int    `json:"healthy"`
-	Recovered  int    `json:"recovered"`
-	Collapsed  int    `json:"collapsed"`
+	Trigger               string `json:"trigger"`
+	Control               string `json:"control"`
+	Runs                  int    `json:"runs"`
+	NeverDegraded         int    `json:"never_degraded"`
+	RecoveredAlone        int    `json:"recovered_alone"`
+	RecoveredUnderControl int    `json:"recovered_under_control"`
+	Partial               int    `json:"partial"`
+	Persistent            int    `json:"persistent"`
+	// NotJudged counts the runs with a verdict that judges nothing
+	// (unknown, no-turns, uncached, cache-unreported).
+	NotJudged int `json:"not_judged"`
+}
+
+// add counts one run of verdict v.
+func (c *SummaryCount) add(v stats.Verdict) {
+	c.Runs++
+	switch v {
+	case stats.VerdictNeverDegraded:
+		c.NeverDegraded++
+	case stats.VerdictRecoveredAlone:
+		c.RecoveredAlone++
+	case stats.VerdictRecoveredUnderControl:
+		c.RecoveredUnderControl++
+	case stats.VerdictPartial:
+		c.Partial++
+	case stats.VerdictPersistent:
+		c.Persistent++
+	default:
+		c.NotJudged++
+	}
 }
 
 // SummaryRegimePoint is one run on the regime map.

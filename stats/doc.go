@@ -33,14 +33,16 @@
 //     both in one series (Figures 1, 4, 5).
 //
 // Regime (§3, §4, §6):
-//   - Degraded (hit < 0.5), RunIndex.Regime (persistently and partially
-//     degraded, first degraded window, end hit ratio), RunIndex.CollapsedAt,
-//     RunIndex.Recovery (recovery time after control starts: recovered,
-//     not recovered, insufficient follow-up), NStar (N* = C/L̄).
-//   - RunIndex.Summarize: the overview row (verdict healthy, persistent,
-//     partial, recovered or collapsed; end hit ratio; end sessions; first
-//     degraded window; recovery minutes; N*; peak D/C). Analyze gathers a
-//     run's whole analysis.
+//   - Degraded (hit < 0.5), RunIndex.Regime (persistence, first degraded
+//     window, end hit ratio), RunIndex.CollapsedAt, RunIndex.RecoveryFrom
+//     and RunIndex.Recovery (the recovery rule: recovered, not recovered
+//     with the reason, insufficient follow-up), NStar (N* = C/L̄).
+//   - RunIndex.Summarize: the overview row, with the run's Verdict:
+//     never-degraded, recovered-alone (with how long it was degraded),
+//     recovered-under-control, persistent, partial, or, not judged,
+//     unknown, no-turns, uncached, cache-unreported. Verdict's doc defines
+//     each and the recovery rule with its thresholds; they are defined
+//     there only. Analyze gathers a run's whole analysis.
 //
 // Paper rows: NewTable2 (§3, Table 2, with the sign test over discordant
 // pairs), NewTable3 (§6, Table 3, all collapsed runs and the seeds collapsed

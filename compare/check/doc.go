@@ -15,7 +15,9 @@
 //	    require: {collapse_rate_not_worse: true, alpha: 0.05}
 //
 // where selects runs by runs-table column (design, arm, engine_version,
-// kv_pool_tokens, label.KEY, ...; numbers compare as numbers). Run
+// kv_pool_tokens, label.KEY, ...; numbers compare as numbers); a run's
+// verdict is an outcome, not a column, and where: {verdict: ...} is
+// refused with a message naming the verdicts (stats.Verdict). Run
 // requirements hold in every dataset (or in the one named by dataset:):
 //
 //	persistent_runs: N      at most N selected runs persistently degraded (caching-off runs, uncached, not counted)

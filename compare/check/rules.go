@@ -12,6 +12,7 @@ import (
 
 	"github.com/outlast-dev/outlast/compare"
 	"github.com/outlast-dev/outlast/internal/yamlpos"
+	"github.com/outlast-dev/outlast/stats"
 )
 
 // Requirement keys of a rule over runs (each must hold for the runs its
@@ -234,10 +235,21 @@ func fields(f *yamlpos.File, n *yaml.Node, path, section string, known []string)
 	return out, nil
 }
 
-// checkColumn accepts a runs-table column or a label key.
+// checkColumn accepts a runs-table column or a label key. A rule that
+// selects by verdict is told why it cannot, and what the verdicts are: a
+// rules file written for the verdicts of before (healthy) learns the new
+// words.
 func checkColumn(name string) error {
 	if strings.HasPrefix(name, compare.LabelPrefix) && len(name) > len(compare.LabelPrefix) {
 		return nil
+	}
+	if name == "verdict" {
+		vs := make([]string, len(stats.JudgedVerdicts))
+		for i, v := range stats.JudgedVerdicts {
+			vs[i] = string(v)
+		}
+		return fmt.Errorf(`"verdict" is an outcome, not a runs column: select runs by their setup and judge outcomes with require (%s); the verdicts are %s (healthy, recovered and collapsed are no longer verdicts)`,
+			strings.Join([]string{ReqPersistentRuns, ReqMinEndHitRatio, ReqMaxEndSessions, ReqMaxRecoveryMin}, ", "), strings.Join(vs, ", "))
 	}
 	if name == "run" || slices.Contains(compare.RunsColumns(), name) {
 		return nil
