@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -222,5 +223,57 @@ FROM t`
 	}
 	if l.Goodput.N != got.Judged || l.Goodput.K != got.Good {
 		t.Errorf("goodput: ours %d of %d, DuckDB %d of %d", l.Goodput.K, l.Goodput.N, got.Good, got.Judged)
+	}
+}
+
+// TestSortFloats checks the radix sort against the standard library's on
+// samples of every kind a latency takes: long and short, negative (a clock
+// that put the first token before the send), zeros of both signs,
+// duplicates, tiny and huge values.
+func TestSortFloats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 255, 256, 257, 1000, 5000} {
+		for kind := range 5 {
+			v := make([]float64, n)
+			for i := range v {
+				switch kind {
+				case 0:
+					v[i] = math.Exp(rng.NormFloat64() * 3)
+				case 1:
+					v[i] = rng.NormFloat64()
+				case 2:
+					v[i] = float64(rng.IntN(5)) * 0.1
+				case 3:
+					v[i] = []float64{0, math.Copysign(0, -1), 1e-300, -1e300, math.Inf(1), math.Inf(-1), 0.25}[rng.IntN(7)]
+				case 4:
+					v[i] = 1 // all equal: every byte shared
+				}
+			}
+			want := slices.Clone(v)
+			slices.Sort(want)
+			sortFloats(v)
+			for i := range v {
+				if v[i] != want[i] {
+					t.Fatalf("n %d kind %d: at %d got %v, want %v", n, kind, i, v[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkLatency(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	rd := &schema.RunData{Run: schema.Run{Run: "r", DurationS: 3600}}
+	for i := range 5000 {
+		sent := rng.Float64() * 3600
+		first := sent + math.Exp(rng.NormFloat64())
+		rd.Turns = append(rd.Turns, latTurn(fmt.Sprintf("s%d", i), 0, sent-rng.Float64(), sent, first, first+rng.Float64()*10, 300, "ok"))
+	}
+	x := NewRunIndex(rd)
+	ws := MinuteWindows(rd)
+	b.ResetTimer()
+	for range b.N {
+		x.Latency(DefaultSLO)
+		x.TTFTWindows(ws)
 	}
 }
