@@ -105,7 +105,10 @@ func measureRun(rd *schema.RunData, keepMinutes bool, slo stats.SLO) *runInfo {
 		}
 	}
 	r.row = summaryRun(r)
-	ms := minutesOf(x, an)
+	// Without keepMinutes the series are read again for the few runs the
+	// figures draw, and only has is kept of them: the TTFT per minute,
+	// which no has is asked of, is left to then.
+	ms := minutesOf(x, an, keepMinutes)
 	for m := range ms {
 		r.has[m] = anyFinite(ms[m].y)
 	}
@@ -143,10 +146,14 @@ func runIndex(rd *schema.RunData) *stats.RunIndex {
 }
 
 // minutesOf returns the per-minute series of the figures of the run
-// indexed by x and analysed as an.
-func minutesOf(x *stats.RunIndex, an stats.RunAnalysis) minuteSeries {
+// indexed by x and analysed as an, its TTFT per minute when withTTFT.
+func minutesOf(x *stats.RunIndex, an stats.RunAnalysis, withTTFT bool) minuteSeries {
 	minuteHit, _ := x.EngineHitRatios(engineWindows(an.Minutes))
-	return newMinuteSeries(an.Minutes, minuteHit, x.TTFTWindows(pointWindows(an.Minutes)))
+	var ttft []stats.Percentiles
+	if withTTFT {
+		ttft = x.TTFTWindows(pointWindows(an.Minutes))
+	}
+	return newMinuteSeries(an.Minutes, minuteHit, ttft)
 }
 
 // reloadMinutes reads a run again through reload and returns its
@@ -157,7 +164,7 @@ func reloadMinutes(reload func(string) (*schema.RunData, error), run string) (*m
 		return nil, fmt.Errorf("report: reading run %s again for its figures: %w", run, err)
 	}
 	x := runIndex(rd)
-	ms := minutesOf(x, stats.Analyze(x))
+	ms := minutesOf(x, stats.Analyze(x), true)
 	return &ms, nil
 }
 
