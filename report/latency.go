@@ -187,14 +187,12 @@ func setLatency(sr *SummaryLatency, l stats.TurnLatency) {
 // its runs of each run's value (a run without the value left out), and
 // goodput over the arm's turns pooled.
 type armLatency struct {
-	arm                                string
-	runs                               []*runInfo
-	completed, aborted, errored        int
-	ttft, tpot, e2e, queue             [3]float64 // p50, p90, p99
-	endTTFT                            float64
-	goodput                            stats.Proportion
-	firstToken                         int
-	ttftRuns, endTTFTRuns, goodputRuns int
+	arm                                     string
+	runs                                    []*runInfo
+	completed, aborted, errored, firstToken int
+	ttft, tpot, e2e, queue                  [3]float64 // p50, p90, p99
+	endTTFT                                 float64
+	goodput                                 stats.Proportion
 }
 
 // armLatencies returns the latency of each arm of runs, in order.
@@ -220,29 +218,26 @@ func armLatencies(runs []*runInfo, armsInOrder []string) []armLatency {
 			continue
 		}
 		al.goodput = stats.NewProportion(good, judged)
-		med := func(f func(stats.TurnLatency) float64) (float64, int) {
+		med := func(f func(stats.TurnLatency) float64) float64 {
 			var v []float64
 			for _, r := range al.runs {
 				if x := f(r.lat.TurnLatency); !math.IsNaN(x) {
 					v = append(v, x)
 				}
 			}
-			return stats.Median(v), len(v)
+			return stats.Median(v)
 		}
-		al.ttft[0], al.ttftRuns = med(func(l stats.TurnLatency) float64 { return l.TTFT.P50 })
-		al.ttft[1], _ = med(func(l stats.TurnLatency) float64 { return l.TTFT.P90 })
-		al.ttft[2], _ = med(func(l stats.TurnLatency) float64 { return l.TTFT.P99 })
 		for i, p := range []func(stats.Percentiles) float64{
 			func(p stats.Percentiles) float64 { return p.P50 },
 			func(p stats.Percentiles) float64 { return p.P90 },
 			func(p stats.Percentiles) float64 { return p.P99 },
 		} {
-			al.tpot[i], _ = med(func(l stats.TurnLatency) float64 { return p(l.TPOT) })
-			al.e2e[i], _ = med(func(l stats.TurnLatency) float64 { return p(l.E2E) })
-			al.queue[i], _ = med(func(l stats.TurnLatency) float64 { return p(l.Queue) })
+			al.ttft[i] = med(func(l stats.TurnLatency) float64 { return p(l.TTFT) })
+			al.tpot[i] = med(func(l stats.TurnLatency) float64 { return p(l.TPOT) })
+			al.e2e[i] = med(func(l stats.TurnLatency) float64 { return p(l.E2E) })
+			al.queue[i] = med(func(l stats.TurnLatency) float64 { return p(l.Queue) })
 		}
-		al.endTTFT, al.endTTFTRuns = med(func(l stats.TurnLatency) float64 { return l.EndTTFT.P90 })
-		_, al.goodputRuns = med(func(l stats.TurnLatency) float64 { return l.Goodput.Fraction })
+		al.endTTFT = med(func(l stats.TurnLatency) float64 { return l.EndTTFT.P90 })
 		out = append(out, al)
 	}
 	return out
