@@ -59,6 +59,15 @@
 //     recover ranks above every time and prints as n.r., and one that
 //     recovered within the first 5-minute window (0 minutes) prints "<5",
 //     as in the report.
+//   - latency, what users feel (stats.RunIndex.Latency, every run with
+//     the value, collapsed ones included): the p90 of each run's completed
+//     turns' time to first token, of the TTFT of the turns sent in its
+//     last 10 minutes, of its time per output token and of its end-to-end
+//     latency, and its goodput (the share of completed turns with TTFT ≤
+//     2 s and TPOT ≤ 100 ms, stats.DefaultSLO): the median over runs,
+//     tested as above. Lower latency and higher goodput are better: a
+//     significant change the other way is a regression, flagged "worse"
+//     (Delta.Worse).
 //   - cold-turn cost slope b and drain bound 1/S (§4): one fit per column
 //     over its caching-off runs; the difference with a normal interval from
 //     the fits' standard errors (1/S by the delta method) and a z-test.

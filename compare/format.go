@@ -110,6 +110,9 @@ func (m Measure) DeltaText(d *Delta) string {
 			}
 		}
 	}
+	if d.Worse {
+		change += " worse"
+	}
 	p := "–"
 	if !d.PAdjusted.IsNaN() {
 		p = fmt.Sprintf("%.3f", float64(d.PAdjusted))

@@ -278,6 +278,17 @@ func TestBuildInBrowser(t *testing.T) {
 	if n := len(document.Figures(doc)); r.Charts != n || n < 15 {
 		t.Errorf("the page has %d charts, the report %d figures (want at least 15)", r.Charts, n)
 	}
+	// Among the charts that drew: TTFT over time and the arms' latency
+	// distributions.
+	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"latency-time-paired-test-ttft", "latency-paired-test-cdf-ttft", "latency-paired-test-cdf-e2e", "latency-paired-test-goodput"} {
+		if !bytes.Contains(page, []byte(`id="`+document.ChartID(id)+`"`)) {
+			t.Errorf("the page has no chart %s", id)
+		}
+	}
 	// The top of the page: the findings, then the sortable overview.
 	browsertest.SaveScreenshot(t, filepath.Join(dir, "index.html"), "report-findings.png", 1280, 2000, 50_000)
 }

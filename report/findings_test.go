@@ -50,7 +50,10 @@ func checkTexts(t *testing.T, got, want []string) {
 //   - prevention: the run without control degrades, the budgeter's not;
 //   - recovery: three seeds collapsed in both arms, the budgeter recovers
 //     all three in the first window (<5 min), no control none: McNemar p =
-//     2·(1/2)³ = 0.25.
+//     2·(1/2)³ = 0.25;
+//   - latency (paired, recovery, observe): TTFT 0.5 s while the hit ratio
+//     holds and 1.9 s while it is down, so a run degraded at its end has an
+//     end TTFT p90 of 1.9 s; both within the default SLO's 2 s.
 func TestFindingsPerDesign(t *testing.T) {
 	_, sum := buildFixture(t, Options{})
 	checkTexts(t, findingTexts(sum), []string{
@@ -61,8 +64,10 @@ func TestFindingsPerDesign(t *testing.T) {
 		"mix-test: no arm ended degraded after the shift; the runs that kept the cache made first-phase sessions wait up to 54.0 min at the 90th percentile (cap-10).",
 		"mix-test: 1 run: never-degraded.",
 		"observe-test: no run ended degraded.",
+		"observe-test: TTFT p90 over the last 10 minutes: o1 (0.5 s, goodput 100%); goodput with TTFT ≤ 2s, TPOT ≤ 100ms.",
 		"observe-test: 1 run: never-degraded.",
 		"paired-test: bursts left 2 of 3 servers persistently degraded, their twins 0 (exact sign test p = 0.5, 3 pairs). At the end, the burst runs' median hit ratio was 0.10 against their twins' 0.95, with 40.0 sessions in the system against 8.0 (3 pairs: too few for a 95% interval of a median, which needs 6).",
+		"paired-test: the burst runs' TTFT p90 over the last 10 minutes was 1.9 s (twins 0.5 s; medians of 3 runs each); goodput 100% (twins 100%) with TTFT ≤ 2s, TPOT ≤ 100ms.",
 		"paired-test: 6 runs: 2 persistent, 4 never-degraded.",
 		"! paired-test: 2 runs were persistent by the hit ratio, but without the mechanism of the degraded regime (D/C ≥ 1 over the last 5 minutes and at least 2× the sessions in the system of the healthy twin, else of the run before its trigger, §4): s1-burst (D/C 0.40, 40.0 sessions against 8.0 (twin)), s2-burst (D/C 0.40, 40.0 sessions against 8.0 (twin)). A low hit ratio without a working set beyond the pool and a backlog is not the metastable regime: check the workload's reuse and the cache counts.",
 		"prevention-test: persistently degraded after the burst trigger: budgeter 0 of 1, none 1 of 1.",
@@ -70,6 +75,7 @@ func TestFindingsPerDesign(t *testing.T) {
 		"! prevention-test: 1 run was persistent by the hit ratio, but without the mechanism of the degraded regime (D/C ≥ 1 over the last 5 minutes and at least 2× the sessions in the system of the healthy twin, else of the run before its trigger, §4): p-none (D/C 0.08, 8.0 sessions against 8.0 (pre-trigger)). A low hit ratio without a working set beyond the pool and a backlog is not the metastable regime: check the workload's reuse and the cache counts.",
 		"recovery-test: budgeter recovered 3 of 3 collapsed runs within 5 minutes, no control 0 of 3.",
 		"recovery-test: on the 3 seeds collapsed in every arm, budgeter recovered 3 and none 0 (exact paired test p = 0.25).",
+		"recovery-test: TTFT p90 over the last 10 minutes (median of each arm's runs): no control 1.9 s, budgeter 0.5 s; goodput no control 100%, budgeter 100% with TTFT ≤ 2s, TPOT ≤ 100ms.",
 		"recovery-test: 6 runs: 3 persistent, 3 recovered-under-control.",
 		"! recovery-test: 3 runs were persistent by the hit ratio, but without the mechanism of the degraded regime (D/C ≥ 1 over the last 5 minutes and at least 2× the sessions in the system of the healthy twin, else of the run before its trigger, §4): r1-none (D/C 0.20, 20.0 sessions against 20.0 (pre-trigger)), r2-none (D/C 0.20, 20.0 sessions against 20.0 (pre-trigger)), r3-none (D/C 0.20, 20.0 sessions against 20.0 (pre-trigger)). A low hit ratio without a working set beyond the pool and a backlog is not the metastable regime: check the workload's reuse and the cache counts.",
 	})

@@ -68,6 +68,8 @@ type runInfo struct {
 	// whether it falls more than a window before the planned end.
 	gatewayEnd float64
 	cutShort   bool
+	// lat is the run's latency under the report's SLO.
+	lat runLatency
 	// noLogSamples and noMetricsSamples say that an engine log or a
 	// metrics file was read but gave no engine sample: its format may have
 	// drifted from what the readers know.
@@ -75,11 +77,13 @@ type runInfo struct {
 }
 
 // measureRun is the per-run step of a report: it depends on no other run,
-// and what it returns keeps no reference to rd's tables.
-func measureRun(rd *schema.RunData, keepMinutes bool) *runInfo {
+// and what it returns keeps no reference to rd's tables. Goodput is
+// judged by slo.
+func measureRun(rd *schema.RunData, keepMinutes bool, slo stats.SLO) *runInfo {
 	x := runIndex(rd)
 	an := stats.Analyze(x)
 	r := &runInfo{run: rd.Run, end: x.End, sum: an.Summary, cohorts: an.Cohorts, wait: an.FirstTurnWaitPhase1}
+	r.lat = measureLatency(x, slo)
 	r.eng = x.EngineSummary()
 	r.cacheReported, r.cacheKnown = x.CacheReported()
 	// Without a cache every window reads as degraded: there is no onset
@@ -101,7 +105,10 @@ func measureRun(rd *schema.RunData, keepMinutes bool) *runInfo {
 		}
 	}
 	r.row = summaryRun(r)
-	ms := minutesOf(x, an)
+	// Without keepMinutes the series are read again for the few runs the
+	// figures draw, and only has is kept of them: the TTFT per minute,
+	// which no has is asked of, is left to then.
+	ms := minutesOf(x, an, keepMinutes)
 	for m := range ms {
 		r.has[m] = anyFinite(ms[m].y)
 	}
@@ -134,10 +141,14 @@ func runIndex(rd *schema.RunData) *stats.RunIndex {
 }
 
 // minutesOf returns the per-minute series of the figures of the run
-// indexed by x and analysed as an.
-func minutesOf(x *stats.RunIndex, an stats.RunAnalysis) minuteSeries {
+// indexed by x and analysed as an, its TTFT per minute when withTTFT.
+func minutesOf(x *stats.RunIndex, an stats.RunAnalysis, withTTFT bool) minuteSeries {
 	minuteHit, _ := x.EngineHitRatios(engineWindows(an.Minutes))
-	return newMinuteSeries(an.Minutes, minuteHit)
+	var ttft []stats.Percentiles
+	if withTTFT {
+		ttft = x.TTFTWindows(pointWindows(an.Minutes))
+	}
+	return newMinuteSeries(an.Minutes, minuteHit, ttft)
 }
 
 // reloadMinutes reads a run again through reload and returns its
@@ -148,7 +159,7 @@ func reloadMinutes(reload func(string) (*schema.RunData, error), run string) (*m
 		return nil, fmt.Errorf("report: reading run %s again for its figures: %w", run, err)
 	}
 	x := runIndex(rd)
-	ms := minutesOf(x, stats.Analyze(x))
+	ms := minutesOf(x, stats.Analyze(x), true)
 	return &ms, nil
 }
 

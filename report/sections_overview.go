@@ -27,6 +27,8 @@ func (b *builder) overview() {
 		{Name: "End hit"}, {Name: "Engine end hit"}, {Name: "End sessions"}, {Name: "Onset", Unit: "min"}, {Name: "N*"}, {Name: "Peak D/C"},
 		{Name: "End D/C"}, {Name: "Mechanism"},
 	}...)
+	t.Columns = append(t.Columns, latencyColumns()...)
+	t.Caption += b.latencyOverviewCaption()
 	setup := &document.Table{
 		ID:       "setup",
 		Caption:  "Every run's engine and workload: KV pool C, arrival rate λ, turns per session T, mean think time Z.",
@@ -48,6 +50,7 @@ func (b *builder) overview() {
 			document.Text(orDash(run.Arm)), seedCell(run.Seed), document.Text(triggerLabel(run)), document.Text(controlLabel(run)), document.Text(string(s.Verdict)), degradedCell(s),
 			document.Num(s.EndHit, 2), document.Num(r.eng.EndHit, 2), document.Num(s.EndSessions, 1), minuteCell(r.onset), document.Num(s.NStar, 1), document.Num(s.PeakDemandRatio, 2),
 			document.Num(s.EndDemandRatio, 2), mechanismCell(r.mech))
+		row = append(row, latencyCells(r)...)
 		t.Rows = append(t.Rows, row)
 		caching := "off"
 		if run.PrefixCaching {
@@ -66,7 +69,7 @@ func (b *builder) overview() {
 		b.sum.Runs = append(b.sum.Runs, r.row)
 	}
 	t.Notes = append(t.Notes, verdictNote)
-	sec := document.Section{ID: "overview", Title: "Overview", Blocks: []document.Block{t, setup}}
+	sec := document.Section{ID: "overview", Title: "Overview", Blocks: []document.Block{t, setup, b.runLatencyTable()}}
 	sec.Intro = []string{fmt.Sprintf("%d runs. Sections follow each experiment's design; the regime map places every run.", len(b.runs))}
 	// One note per distinct warning, naming its runs: a campaign's runs
 	// often share one (an unknown KV pool), which would otherwise fill the

@@ -48,6 +48,7 @@ func summaryRun(r *runInfo) SummaryRun {
 			MeanDiff: jsonnum.Float(a.MeanDiff), MaxAbsDiff: jsonnum.Float(a.MaxAbsDiff), Disagree: a.Disagree}
 	}
 	sr.GatewayEndS, sr.CutShort = jsonnum.Float(r.gatewayEnd), r.cutShort
+	setLatency(&sr.SummaryLatency, r.lat.TurnLatency)
 	return sr
 }
 
@@ -157,8 +158,9 @@ func leftOutSummary(ls []stats.DrainLeftOut) []SummaryLeftOut {
 }
 
 // waitPoint is one run of Figure 6.
-func waitPoint(run, arm string, w stats.WaitSummary, endHit float64) SummaryWaitPoint {
-	return SummaryWaitPoint{Run: run, Arm: arm, P90WaitS: jsonnum.Float(w.P90S), Sessions: w.Sessions, Censored: w.Censored, EndHitRatio: jsonnum.Float(endHit)}
+func waitPoint(run, arm string, w stats.WaitSummary, endHit, endTTFT float64) SummaryWaitPoint {
+	return SummaryWaitPoint{Run: run, Arm: arm, P90WaitS: jsonnum.Float(w.P90S), Sessions: w.Sessions, Censored: w.Censored, EndHitRatio: jsonnum.Float(endHit),
+		EndTTFTP90S: jsonnum.Float(endTTFT)}
 }
 
 // regimePoint is one run on the regime map.

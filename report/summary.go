@@ -30,6 +30,64 @@ type Summary struct {
 	// Findings are the report's conclusions and the warnings that change
 	// how its numbers read, in the order the page shows them.
 	Findings []SummaryFinding `json:"findings"`
+	// SLO is the objective goodput is judged by (report --slo).
+	SLO SummarySLO `json:"slo"`
+}
+
+// SummarySLO is a service-level objective: the bound on each measure of a
+// completed turn, seconds, null when the SLO does not bound it.
+type SummarySLO struct {
+	TTFTS jsonnum.Float `json:"ttft_s"`
+	TPOTS jsonnum.Float `json:"tpot_s"`
+	E2ES  jsonnum.Float `json:"e2e_s"`
+	// Text states it as the page does: "TTFT ≤ 2s, TPOT ≤ 100ms".
+	Text string `json:"text"`
+}
+
+// SummaryLatency is the latency of a run's completed turns
+// (stats.RunIndex.Latency), in seconds: queue wait (sent − ready), TTFT
+// (first token − sent), TPOT ((done − first token)/(output tokens − 1), turns
+// of at least 2 output tokens) and end-to-end (done − sent), each's 50th,
+// 90th and 99th percentile (linear interpolation, as DuckDB's
+// quantile_cont); null where no completed turn has the times. In
+// experiments[].latency, per arm, each percentile is the median of the
+// arm's runs' values and the counts and goodput are over the arm's turns.
+type SummaryLatency struct {
+	TTFTP50S  jsonnum.Float `json:"ttft_p50_s"`
+	TTFTP90S  jsonnum.Float `json:"ttft_p90_s"`
+	TTFTP99S  jsonnum.Float `json:"ttft_p99_s"`
+	TPOTP50S  jsonnum.Float `json:"tpot_p50_s"`
+	TPOTP90S  jsonnum.Float `json:"tpot_p90_s"`
+	TPOTP99S  jsonnum.Float `json:"tpot_p99_s"`
+	E2EP50S   jsonnum.Float `json:"e2e_p50_s"`
+	E2EP90S   jsonnum.Float `json:"e2e_p90_s"`
+	E2EP99S   jsonnum.Float `json:"e2e_p99_s"`
+	QueueP50S jsonnum.Float `json:"queue_p50_s"`
+	QueueP90S jsonnum.Float `json:"queue_p90_s"`
+	QueueP99S jsonnum.Float `json:"queue_p99_s"`
+	// EndTTFTP90S is the TTFT p90 of the completed turns sent in the last
+	// 10 minutes (the end window of the verdicts).
+	EndTTFTP90S jsonnum.Float `json:"end_ttft_p90_s"`
+	// Goodput is the share of the completed turns the SLO could judge
+	// (every time its bounds need recorded) that met it; GoodputTurns
+	// counts those turns.
+	Goodput      jsonnum.Float `json:"goodput"`
+	GoodputTurns int           `json:"goodput_turns"`
+	// TurnsCompleted (status ok), TurnsAborted and TurnsErrored count the
+	// turns by status; only completed ones are measured. TurnsFirstToken
+	// counts the completed turns with a sent and a first-token time.
+	TurnsCompleted  int `json:"turns_completed"`
+	TurnsAborted    int `json:"turns_aborted"`
+	TurnsErrored    int `json:"turns_errored"`
+	TurnsFirstToken int `json:"turns_first_token"`
+}
+
+// SummaryArmLatency is the latency of one arm of an experiment
+// (SummaryLatency: medians of its runs' percentiles, its turns' goodput).
+type SummaryArmLatency struct {
+	Arm  string `json:"arm"`
+	Runs int    `json:"runs"`
+	SummaryLatency
 }
 
 // SummaryFinding is one conclusion or warning of the report, computed
@@ -189,6 +247,9 @@ type SummaryRun struct {
 	// is true when it falls more than 5 minutes before the planned end.
 	GatewayEndS jsonnum.Float `json:"gateway_end_s"`
 	CutShort    bool          `json:"cut_short"`
+	// SummaryLatency is the latency of the run's completed turns, its
+	// keys inline (ttft_p90_s, goodput, ...).
+	SummaryLatency
 	// Inputs are the sha256 of the run's input files ("" when absent).
 	ManifestSHA256  string `json:"manifest_sha256"`
 	GatewaySHA256   string `json:"gateway_sha256"`
@@ -237,6 +298,9 @@ type SummaryExperiment struct {
 
 	// prevention, flush
 	Counts []SummaryCount `json:"counts,omitempty"`
+
+	// Latency is each arm's latency, for every design.
+	Latency []SummaryArmLatency `json:"latency,omitempty"`
 
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -391,6 +455,9 @@ type SummaryWaitPoint struct {
 	Sessions    int           `json:"sessions"`
 	Censored    int           `json:"censored"`
 	EndHitRatio jsonnum.Float `json:"end_hit_ratio"`
+	// EndTTFTP90S is the run's TTFT p90 over the last 10 minutes, beside
+	// the wait.
+	EndTTFTP90S jsonnum.Float `json:"end_ttft_p90_s"`
 }
 
 // SummaryCount counts the verdicts of the runs of one trigger and control

@@ -58,6 +58,17 @@
 // RunIndex.SessionLatency (arrival → completion, median and p90, unfinished
 // counted apart), RunIndex.FirstTurnWait (Figure 6).
 //
+// Latency, what users feel (latency.go, defined there once): RunIndex.Latency
+// over a run's completed turns (status ok; aborted and error turns counted
+// apart): queue wait sent − ready, TTFT first token − sent, TPOT (done −
+// first token)/(output tokens − 1) for turns of at least 2 output tokens,
+// end-to-end done − sent; their 50th, 90th and 99th percentiles (Quantile:
+// linear interpolation, as DuckDB's quantile_cont and numpy's default), the
+// TTFT of the turns sent in the last 10 minutes, and goodput, the share of
+// completed turns meeting an SLO (DefaultSLO: TTFT ≤ 2 s, TPOT ≤ 0.1 s).
+// RunIndex.TTFTWindows gives the TTFT percentiles of the turns sent in
+// each window (figures).
+//
 // Cold-turn cost (§4): RunIndex.ColdCostWindows, CalibrationWindows,
 // AllMissWindows and FitColdCost regress window length on (completed turns,
 // their prompt tokens) through the origin, c(L) = a + b·L with standard
