@@ -87,6 +87,8 @@ type Facts struct {
 	// the manifest does not give it.
 	coldWindows []stats.CostWindow
 	shape       []int64
+	// latency is the run's latency under stats.DefaultSLO.
+	latency stats.TurnLatency
 }
 
 // runFacts is the name the comparison's code uses for a run's Facts.
@@ -110,12 +112,14 @@ func (f *runFacts) seed() (int64, bool) {
 }
 
 // healthy reports whether the run is counted by the measures of runs not
-// collapsed: it neither degraded persistently nor stayed collapsed after
-// control, and its end is not its trigger (no window after the trigger's
-// end: its end figures are the trigger's own).
+// collapsed: it neither degraded persistently (verdict persistent) nor
+// was collapsed when control began without recovering, and its end is
+// not its trigger (no window after the trigger's end: its end figures are
+// the trigger's own).
 func (f *runFacts) healthy() bool {
-	v := f.summary.Verdict
-	return v != stats.VerdictPersistent && v != stats.VerdictCollapsed && !f.summary.NoWindowAfter
+	s := &f.summary
+	stuck := s.Recovery != nil && s.Recovery.Status != stats.Recovered
+	return s.Verdict != stats.VerdictPersistent && !stuck && !s.NoWindowAfter
 }
 
 // FactsOf computes what a comparison needs of one run; the run's tables
@@ -131,6 +135,7 @@ func FactsOf(rd *schema.RunData) *Facts {
 		f.coldWindows = stats.CalibrationWindows([]*stats.RunIndex{x}, stats.ColdCostOptions{})
 	}
 	f.shape, _ = x.WorkloadShape()
+	f.latency, _ = x.Latency(stats.DefaultSLO)
 	return f
 }
 

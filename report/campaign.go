@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/outlast-dev/outlast/report/document"
-	"github.com/outlast-dev/outlast/stats"
 )
 
 // A campaign of hundreds of runs must still give a page that opens at
@@ -74,11 +73,5 @@ func withLeftOut[T any](blocks []document.Block, left []T, what string, names []
 		len(left), what, strings.Join(names, ", "))})
 }
 
-// degraded reports whether a run ended degraded in some way.
-func degraded(r *runInfo) bool {
-	switch r.sum.Verdict {
-	case stats.VerdictPersistent, stats.VerdictPartial, stats.VerdictCollapsed:
-		return true
-	}
-	return false
-}
+// degraded reports whether a run ended degraded: persistent or partial.
+func degraded(r *runInfo) bool { return r.sum.Verdict.EndedDegraded() }

@@ -42,15 +42,24 @@
 // and, for observed runs, per run with the verdict and the onset of
 // degradation (stats.OnsetS).
 //
+// Latency, what users feel (latency.go, sections_latency.go): each run's
+// exact percentiles of TTFT, TPOT, end-to-end and queue wait over its
+// completed turns, its end TTFT and goodput under Options.SLO
+// (stats.RunIndex.Latency), kept with a run's percentiles 0–100 of TTFT
+// and end-to-end latency for the arms' distributions; per experiment a
+// table per arm, TTFT per minute beside the hit ratio, the distributions
+// and goodput, a finding (paired, recovery, observe) and a warning for
+// gateway logs without first-token times.
+//
 // At campaign size (campaign.go) small multiples are shared among the
 // experiments, the most telling runs drawn first and the others named in a
 // note; every run keeps its row in the overview, which the page sorts and
 // filters in place, and in tables/.
 //
-// summary.json is the report's JSON model: the Summary types, with stable
-// keys sorted by render.WriteJSON and floats as jsonnum.Float (rounded to
-// 12 significant digits, so that a dataset gives the same bytes on any CPU;
-// null when missing). SummaryVersion changes when a key changes meaning or
+// summary.json is the report's JSON model: the Summary types, their keys
+// in the order of their fields (render.WriteJSON), floats as jsonnum.Float
+// (rounded to 12 significant digits, so that a dataset gives the same
+// bytes on any CPU; null when missing). SummaryVersion changes when a key changes meaning or
 // disappears. Besides the paper's numbers it holds the findings
 // (SummaryFinding: experiment, design, kind, warning, text, runs and the
 // numbers quoted) and, per run, the engine's side (engine_hit_source,

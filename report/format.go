@@ -69,29 +69,30 @@ func pctRange(lo, hi float64) document.Cell {
 }
 
 // recoveryLabel prints a run's recovery as the paper does: "<5" when it
-// recovered within the first 5-minute window, else the whole minutes, or
-// the status ("not recovered", "insufficient follow-up").
+// recovered within 5 minutes (the windows are 5 minutes long, §6), else
+// the whole minutes, or the status ("not recovered", "insufficient
+// follow-up").
 func recoveryLabel(r stats.Recovery) string {
 	switch {
 	case r.Status != stats.Recovered:
 		return string(r.Status)
-	case r.Minutes == 0:
+	case r.Minutes < 5:
 		return "<5"
 	}
 	return strconv.Itoa(int(r.Minutes))
 }
 
 // recoverRangeLabel prints the recovery minutes of an arm's recovered runs
-// as the paper's Table 3 does: "<5" when all recovered in the first
-// window, "≤6" when some did and the slowest took 6, "21–23", "14", or "–"
-// when none recovered (lo and hi NaN).
+// as the paper's Table 3 does: "<5" when all recovered within 5 minutes,
+// "≤6" when some did and the slowest took 6, "21–23", "14", or "–" when
+// none recovered (lo and hi NaN).
 func recoverRangeLabel(lo, hi float64) string {
 	switch {
 	case math.IsNaN(lo):
 		return "–"
-	case hi == 0:
+	case hi < 5:
 		return "<5"
-	case lo == 0:
+	case lo < 5:
 		return fmt.Sprintf("≤%d", int(hi))
 	case lo == hi:
 		return fmt.Sprintf("%d", int(lo))

@@ -14,6 +14,8 @@ func TestRecoveryLabel(t *testing.T) {
 		want string
 	}{
 		{stats.Recovery{Status: stats.Recovered, Minutes: 0}, "<5"},
+		{stats.Recovery{Status: stats.Recovered, Minutes: 4}, "<5"}, // §6: times below 5 minutes print as "<5"
+		{stats.Recovery{Status: stats.Recovered, Minutes: 5}, "5"},
 		{stats.Recovery{Status: stats.Recovered, Minutes: 7}, "7"},
 		{stats.Recovery{Status: stats.Recovered, Minutes: 30}, "30"},
 		{stats.Recovery{Status: stats.NotRecovered, Minutes: nan}, "not recovered"},
@@ -35,6 +37,9 @@ func TestRecoverRangeLabel(t *testing.T) {
 		{nan, nan, "–"}, // none recovered
 		{0, 0, "<5"},    // all within the first window
 		{0, 6, "≤6"},
+		{1, 1, "<5"}, // §6: times below 5 minutes print as "<5"
+		{1, 4, "<5"},
+		{3, 6, "≤6"},
 		{21, 23, "21–23"},
 		{14, 14, "14"},
 	} {

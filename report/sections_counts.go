@@ -26,19 +26,7 @@ func (b *builder) countsSection(e *experiment, sec *document.Section, se *Summar
 			counts[k] = c
 			keys = append(keys, k)
 		}
-		c.Runs++
-		switch r.sum.Verdict {
-		case stats.VerdictPersistent:
-			c.Persistent++
-		case stats.VerdictPartial:
-			c.Partial++
-		case stats.VerdictRecovered:
-			c.Recovered++
-		case stats.VerdictCollapsed:
-			c.Collapsed++
-		default:
-			c.Healthy++
-		}
+		c.add(r.sum.Verdict)
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		if keys[i].trigger != keys[j].trigger {
@@ -48,13 +36,13 @@ func (b *builder) countsSection(e *experiment, sec *document.Section, se *Summar
 	})
 	t := &document.Table{
 		ID:      "counts-" + e.slug,
-		Caption: "Outcomes per trigger and control: runs persistently degraded (collapsed), partially degraded, and healthy at the end.",
-		Columns: []document.Column{{Name: "Trigger"}, {Name: "Control"}, {Name: "Runs"}, {Name: "Persistent"}, {Name: "Partial"}, {Name: "Recovered"}, {Name: "Collapsed at control"}, {Name: "Healthy"}},
+		Caption: "Verdicts per trigger and control (defined in the overview's note on how to read the verdicts).",
+		Columns: countColumns([]document.Column{{Name: "Trigger"}, {Name: "Control"}, {Name: "Runs"}}),
 	}
 	se.Counts = []SummaryCount{}
 	for _, k := range keys {
 		c := counts[k]
-		t.Rows = append(t.Rows, []document.Cell{document.Text(c.Trigger), document.Text(c.Control), document.Int(int64(c.Runs)), document.Text(fmt.Sprintf("%d/%d", c.Persistent, c.Runs)), document.Int(int64(c.Partial)), document.Int(int64(c.Recovered)), document.Int(int64(c.Collapsed)), document.Int(int64(c.Healthy))})
+		t.Rows = append(t.Rows, countCells(*c, []document.Cell{document.Text(c.Trigger), document.Text(c.Control), document.Int(int64(c.Runs))}))
 		se.Counts = append(se.Counts, *c)
 	}
 	sec.Blocks = append(append(sec.Blocks, t), b.perRunGrid(e)...)
@@ -84,4 +72,21 @@ func (b *builder) countsFinding(e *experiment, counts []SummaryCount) {
 		lead += " after the " + counts[0].Trigger + " trigger"
 	}
 	b.found(e, "outcomes", false, nil, nums, lead+": "+strings.Join(parts, ", ")+".")
+}
+
+// countColumns appends a column per verdict of a judged run, and one for
+// the runs not judged, to lead.
+func countColumns(lead []document.Column) []document.Column {
+	for _, v := range stats.JudgedVerdicts {
+		lead = append(lead, document.Column{Name: string(v)})
+	}
+	return append(lead, document.Column{Name: "not judged"})
+}
+
+// countCells appends c's counts, in countColumns' order, to lead.
+func countCells(c SummaryCount, lead []document.Cell) []document.Cell {
+	for _, n := range []int{c.NeverDegraded, c.RecoveredAlone, c.RecoveredUnderControl, c.Partial, c.Persistent, c.NotJudged} {
+		lead = append(lead, document.Int(int64(n)))
+	}
+	return lead
 }

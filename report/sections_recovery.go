@@ -17,8 +17,9 @@ func (b *builder) recoverySection(e *experiment, sec *document.Section, se *Summ
 	t3 := stats.NewTable3(sums)
 
 	t := &document.Table{
-		ID:      "table3-" + e.slug,
-		Caption: "Recovery over runs collapsed when control began (Table 3). Time: from control start to the start of the first 5-minute window (the windows start every minute from control start, §6) from which every later window has a hit ratio ≥ 0.8, with at least 10 minutes of the run after it; “<5” means within the first window. Cohort: fraction of the sessions arriving in the next 20 minutes that completed.",
+		ID: "table3-" + e.slug,
+		Caption: fmt.Sprintf("Recovery over runs collapsed when control began (Table 3). Recovered: by the recovery rule of the overview's note, from control start: a 5-minute window (windows start every minute, §6) with hit ratio ≥ %.1f after which no window is degraded (< %.1f) and the rest of the run averages ≥ %.1f, at least %.0f minutes before the end, an end hit ratio ≥ %.1f, and at least %.0f%% of the cohort done; a dip below %.1f after it does not undo it. Time: from control start to that window; “<5” means within the first window. Cohort: fraction of the sessions arriving in the next %.0f minutes that completed by the run's end. The uncontrolled arm's recoveries are recovered-alone.",
+			stats.RecoveredHit, stats.DegradedHit, stats.RecoveredHit, stats.FollowUpS/60, stats.RecoveredHit, 100*stats.CohortServed, stats.RecoveredHit, stats.CohortS/60),
 		Columns: []document.Column{{Name: "Control"}, {Name: "Recovered"}, {Name: "Time to recover", Unit: "min"}, {Name: "Hit (end)"}, {Name: "Cohort done"}},
 	}
 	se.Arms, se.ArmsMatched = []SummaryArm{}, []SummaryArm{}
@@ -39,6 +40,18 @@ func (b *builder) recoverySection(e *experiment, sec *document.Section, se *Summ
 		t.Notes = append(t.Notes, "No run has a control start time.")
 	case collapsed == 0:
 		t.Notes = append(t.Notes, "No run was collapsed when control began: there is nothing to recover from (see the overview's verdicts).")
+	}
+	// Runs whose hit ratio came back but which the rule does not count
+	// as recovered: the reason, so that a cohort or end figure beside a
+	// low count reads right.
+	var back []string
+	for _, r := range e.runs {
+		if rec := r.sum.Recovery; rec != nil && rec.Status != stats.Recovered && !math.IsNaN(rec.AtS) {
+			back = append(back, r.name()+": "+rec.Reason)
+		}
+	}
+	if len(back) > 0 {
+		t.Notes = append(t.Notes, "Not counted as recovered: "+strings.Join(back, "; ")+".")
 	}
 	sec.Blocks = append(sec.Blocks, t)
 
@@ -82,7 +95,7 @@ func (b *builder) recoverySection(e *experiment, sec *document.Section, se *Summ
 	seed, ok := b.featured(e, candidates)
 	if !ok {
 		sec.Blocks = append(sec.Blocks, b.perRunGrid(e)...)
-		sec.Blocks = append(sec.Blocks, b.engineView(e, featuredPerArm(e, 4)...)...)
+		sec.Blocks = append(sec.Blocks, b.engineView(e, b.featuredPerArm(e)...)...)
 		return
 	}
 	se.FeaturedSeed = &seed

@@ -111,16 +111,14 @@ var MetricsFormats = []string{MetricsScrapes, MetricsPrometheusText, MetricsOpen
 
 // Gateway log formats (runs.gateway_format, manifest files.gateway_format):
 // outlast's own log and the load generators' per-request exports
-// (docs/run-format.md).
+// (docs/run-format.md). The formats ingest reads, and how, are the rows of
+// ingest/inputs' table, each named by one of these.
 const (
 	GatewayOutlast       = "outlast"
 	GatewayAIPerf        = "aiperf"
 	GatewayGuideLLM      = "guidellm"
 	GatewayInferencePerf = "inference-perf"
 )
-
-// GatewayFormats lists the gateway log formats ingest reads.
-var GatewayFormats = []string{GatewayOutlast, GatewayAIPerf, GatewayGuideLLM, GatewayInferencePerf}
 
 // DatasetLockName is the lock file at the root of every dataset
 // (dataset.LockName). A directory holding it is a dataset, not a run or a

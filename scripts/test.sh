@@ -9,10 +9,11 @@ GO=${GO:-go}
 # theirs (the parallel readers): make test runs them under the race
 # detector. A package added here must hold no test that skips under -race
 # (slowtest.SkipUnderRace, a script's [race] skip): make test would never
-# run that test. sim and replay (seed and variant pools) and ingest/rundir
-# (reached concurrently through ingest/campaign) are race-checked by make
-# test-all, since their whole-experiment tests run without -race.
-RACE_PKGS="./dataset ./ingest/campaign ./ingest/internal/... ./ingest/aiperf ./ingest/outlastlog ./ingest/promscrape ./internal/atomicfile ./report"
+# run that test. sim, replay and report (seed, variant and section pools)
+# are race-checked by make test-all, since their whole-experiment tests run
+# without -race; so is ingest/rundir, which ingest/campaign's race-checked
+# tests run concurrently.
+RACE_PKGS="./dataset ./ingest/campaign ./ingest/internal/... ./ingest/aiperf ./ingest/outlastlog ./ingest/promscrape ./internal/atomicfile"
 
 # raceSkipping lists the packages holding a test that skips under -race.
 raceSkipping() {

@@ -98,67 +98,6 @@ func (x *RunIndex) CollapsedAt(t float64) (collapsed, ok bool) {
 	return Degraded(w), true
 }
 
-// RecoveryStatus says how a recovery search ended.
-type RecoveryStatus string
-
-// Recovery outcomes.
-const (
-	Recovered            RecoveryStatus = "recovered"
-	NotRecovered         RecoveryStatus = "not recovered"
-	InsufficientFollowUp RecoveryStatus = "insufficient follow-up"
-)
-
-// Recovery is the recovery time after control starts (§6, Table 3).
-type Recovery struct {
-	// ControlStartS is when control started.
-	ControlStartS float64
-	Status        RecoveryStatus
-	// Minutes is the time from control start to the start of the recovery
-	// window, a whole number of minutes; NaN unless Status is Recovered.
-	Minutes float64
-}
-
-// Recovery finds the recovery time after control starts at c (§6): the
-// 5-minute windows [c + k·60 s, c + k·60 s + 300 s), k = 0, 1, ..., that end
-// by the run's end are examined; the run recovered at k if window k and
-// every later one have a hit ratio ≥ RecoveredHit (windows without
-// completed turns are skipped, but window k itself needs turns) and the run
-// lasts at least FollowUpS (10 minutes) past c + k·60 s. Minutes is k (0:
-// within the first window, which the paper prints as "<5"). When the only qualifying windows lack 10
-// minutes of follow-up, or the run ends within 10 minutes of c, the status
-// is InsufficientFollowUp; otherwise NotRecovered.
-func (x *RunIndex) Recovery(c float64) Recovery {
-	r := Recovery{ControlStartS: c, Minutes: math.NaN()}
-	ws := x.Turns.Windows(SlidingWindows(c, x.End, AnalysisWindowS, RecoveryStepS))
-	// first: the earliest window with data from which every window with
-	// data has hit ≥ 0.8.
-	first := -1
-	allGood := true
-	for k := len(ws) - 1; k >= 0; k-- {
-		h := ws[k].HitRatio
-		if !math.IsNaN(h) && h < RecoveredHit {
-			allGood = false
-		}
-		if !allGood {
-			break
-		}
-		if !math.IsNaN(h) {
-			first = k
-		}
-	}
-	switch {
-	case first >= 0 && ws[first].Start+FollowUpS <= x.End+1e-9:
-		r.Status = Recovered
-		r.Minutes = math.Round((ws[first].Start - c) / 60)
-		return r
-	case first >= 0 || c+FollowUpS > x.End+1e-9:
-		r.Status = InsufficientFollowUp
-	default:
-		r.Status = NotRecovered
-	}
-	return r
-}
-
 // NStar is N* = C / L̄ (§4): how many sessions of mean context L̄ the KV
 // pool of C tokens holds. NaN when either is unknown or not positive.
 func NStar(kvPoolTokens, meanContext float64) float64 {

@@ -7,35 +7,6 @@ import (
 	"github.com/outlast-dev/outlast/schema"
 )
 
-// Verdict is a run's outcome in the report's overview.
-type Verdict string
-
-// Verdicts. A run whose control started while it was collapsed is
-// recovered or collapsed; a run without any turn is no-turns (nothing to
-// measure); a run with prefix caching off is uncached (the hit-ratio
-// regimes of §3 do not apply: every turn is cold by design); a run whose
-// engine reported no cached tokens is cache-unreported (its hit ratio is
-// unknown, not 0); any other run is persistent, partial, healthy, or, when
-// the end of the run shows no turn or its trigger never ran, unknown.
-const (
-	// VerdictNoTurns: the gateway log holds no turn, completed or failed
-	// (an empty log, a run that never started): every measure is unknown.
-	VerdictNoTurns  Verdict = "no-turns"
-	VerdictUncached Verdict = "uncached" // prefix caching off: no regime to classify
-	// VerdictCacheUnreported: no turn carried a cached-token count
-	// (runs.cache_reported false), so there is no hit ratio to classify.
-	VerdictCacheUnreported Verdict = "cache-unreported"
-	VerdictHealthy         Verdict = "healthy" // neither persistently nor partially degraded
-	// VerdictUnknown: neither degraded nor known healthy: no turn in the
-	// last 10 minutes (a run cut short), a trigger that never ran, or no
-	// window after the trigger's end to judge by.
-	VerdictUnknown    Verdict = "unknown"
-	VerdictPersistent Verdict = "persistent" // persistently degraded (§3)
-	VerdictPartial    Verdict = "partial"    // partially degraded (§3)
-	VerdictRecovered  Verdict = "recovered"  // collapsed when control began, then recovered (§6)
-	VerdictCollapsed  Verdict = "collapsed"  // collapsed when control began, not recovered (§6)
-)
-
 // SeriesPoint is one window of a run's time series, gateway and engine side
 // by side (Figures 1, 4, 5).
 type SeriesPoint struct {
@@ -87,10 +58,23 @@ type RunSummary struct {
 	// sessions in the system over the last 5 (Table 2).
 	EndHit      float64
 	EndSessions float64
-	// FirstDegradedS, Persistent and Partial are from Regime (§3).
+	// FirstDegradedS and Persistent are from Regime (§3).
 	FirstDegradedS float64
 	Persistent     bool
-	Partial        bool
+	// DegradedFromS is when the run's degradation began: its first
+	// degraded window at or after the reference time, or, for a run
+	// collapsed when control began, the window that found it so if that is
+	// earlier; NaN for a run never degraded. RecoveredAtS is where it
+	// recovered (Recovery.AtS), NaN unless its verdict is recovered-alone
+	// or recovered-under-control. RecoveryReason says why a degraded run
+	// did not recover ("" otherwise).
+	DegradedFromS  float64
+	RecoveredAtS   float64
+	RecoveryReason string
+	// CutShort says the gateway's records stop more than a window before
+	// the planned end (RunIndex.CutShort): the end figures describe an
+	// earlier time.
+	CutShort bool
 	// TriggerAfterEnd says the run's trigger (or, for a twin, its slot)
 	// starts at or after the run's end: the burst never ran, so the run
 	// says nothing of what a burst leaves behind (it is not Judged).
@@ -109,7 +93,8 @@ type RunSummary struct {
 	PeakWindowHit float64
 	// Short says the run is shorter than the end hit ratio's window (10
 	// minutes): its "last 10 minutes" are the whole run, cold start
-	// included, so its end figures read lower than a longer run's would.
+	// included, so its end figures read lower than a longer run's would,
+	// and it gets no verdict from them (unknown).
 	Short bool
 	// ControlStartS is control_start_s (NaN when null). CollapsedAtControl
 	// is CollapsedAt(ControlStartS), false when unknown. ControlJudged
@@ -119,7 +104,8 @@ type RunSummary struct {
 	ControlStartS      float64
 	CollapsedAtControl bool
 	ControlJudged      bool
-	// Recovery is set for runs collapsed when control began (§6).
+	// Recovery is set for runs collapsed when control began (§6, Table 3),
+	// searched from the control start.
 	Recovery *Recovery
 	// RecoveryMin is Recovery.Minutes, NaN when not recovered or nil.
 	RecoveryMin float64
@@ -132,8 +118,17 @@ type RunSummary struct {
 	MeanContext  float64
 	NStar        float64
 	// PeakDemandRatio is the largest 1-minute mean of D/C (Figure 4); NaN
-	// when C is unknown.
+	// when C is unknown. EndDemandRatio is the mean D/C over the last 5
+	// minutes, the span of EndSessions.
 	PeakDemandRatio float64
+	EndDemandRatio  float64
+	// PreSessions and PreDemandRatio are the run's own level before its
+	// trigger: the mean sessions in the system and D/C over the 5-minute
+	// window before the trigger's start with the fewest sessions (the
+	// run's first 5 minutes, its warm-up, left out when it can be); NaN
+	// without a trigger start at least 5 minutes in (D/C also without C).
+	PreSessions    float64
+	PreDemandRatio float64
 	// Warnings name what could not be computed and why.
 	Warnings []string
 }
@@ -145,7 +140,7 @@ func (x *RunIndex) Summarize() RunSummary {
 	s := RunSummary{
 		Run: r.Run, Experiment: r.Experiment, Design: r.Design, Seed: r.Seed, Arm: r.Arm,
 		ControlKind: r.ControlKind, ArrivalRate: nan, TriggerKind: r.TriggerKind, TriggerExtraRate: nan, ControlStartS: nan, RecoveryMin: nan,
-		KVPoolTokens: nan, PeakDemandRatio: nan, CohortDone: NewProportion(0, 0),
+		KVPoolTokens: nan, PeakDemandRatio: nan, EndDemandRatio: nan, CohortDone: NewProportion(0, 0), DegradedFromS: nan, RecoveredAtS: nan,
 	}
 	if r.ArrivalRate != nil {
 		s.ArrivalRate = *r.ArrivalRate
@@ -154,7 +149,7 @@ func (x *RunIndex) Summarize() RunSummary {
 		s.TriggerExtraRate = *r.TriggerExtraRate
 	}
 	reg := x.Regime()
-	s.EndHit, s.FirstDegradedS, s.Persistent, s.Partial = reg.EndHit, reg.FirstDegradedS, reg.Persistent, reg.Partial
+	s.EndHit, s.FirstDegradedS, s.Persistent = reg.EndHit, reg.FirstDegradedS, reg.Persistent
 	s.EndSessions = x.Population.Mean(x.EndWindow(EndSessionsS))
 	s.PeakWindowHit = nan
 	for _, w := range AnalysisWindows(x.Data) {
@@ -170,7 +165,7 @@ func (x *RunIndex) Summarize() RunSummary {
 	}
 	if x.End < EndHitS && !noTurns && r.PrefixCaching {
 		s.Short = true
-		s.Warnings = append(s.Warnings, fmt.Sprintf("the run lasts %.0f s, less than the %.0f-minute end window: its end figures cover the whole run, cold start included", x.End, EndHitS/60))
+		s.Warnings = append(s.Warnings, fmt.Sprintf("the run lasts %.0f s, less than the %.0f-minute end window: its end figures cover the whole run, cold start included, and it gets no verdict (unknown)", x.End, EndHitS/60))
 	}
 	if r.TriggerStartS != nil && *r.TriggerStartS >= x.End {
 		s.TriggerAfterEnd = true
@@ -201,34 +196,20 @@ func (x *RunIndex) Summarize() RunSummary {
 			}
 		}
 		s.PeakDemandRatio = peak
+		s.EndDemandRatio = x.Demand.Mean(x.EndWindow(EndSessionsS)) / c
 		if noTurns {
 			// Without a turn no session's context is known, so D is
 			// unknown, not 0.
-			s.PeakDemandRatio = nan
+			s.PeakDemandRatio, s.EndDemandRatio = nan, nan
 		}
 	} else {
 		s.NStar = nan
 		s.Warnings = append(s.Warnings, "KV pool size C unknown: N*, D/C and healthy-side ratios are missing")
 	}
+	s.PreSessions, s.PreDemandRatio = x.preTrigger()
+	s.CutShort = x.CutShort()
 	if x.DemandUnknownSessions > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%d sessions without context_tokens or turns add nothing to D", x.DemandUnknownSessions))
-	}
-	s.Verdict = VerdictHealthy
-	switch {
-	case noTurns:
-		s.Verdict = VerdictNoTurns
-	case !r.PrefixCaching:
-		s.Verdict = VerdictUncached
-	case !cacheKnown:
-		s.Verdict = VerdictCacheUnreported
-	case s.Persistent:
-		s.Verdict = VerdictPersistent
-	case s.Partial && !s.NoWindowAfter:
-		s.Verdict = VerdictPartial
-	case math.IsNaN(s.EndHit) || s.TriggerAfterEnd || s.NoWindowAfter:
-		// Not degraded as far as the windows show, but not known healthy
-		// either: "healthy" would count it so.
-		s.Verdict = VerdictUnknown
 	}
 	if r.ControlStartS != nil {
 		s.ControlStartS = *r.ControlStartS
@@ -248,34 +229,21 @@ func (x *RunIndex) Summarize() RunSummary {
 			rec := x.Recovery(cs)
 			s.Recovery = &rec
 			s.RecoveryMin = rec.Minutes
-			if rec.Status == Recovered {
-				s.Verdict = VerdictRecovered
-			} else {
-				s.Verdict = VerdictCollapsed
-			}
 		}
 	}
+	x.judge(&s, reg)
 	return s
 }
 
-// Judged reports whether the run's persistence was judged: it has turns,
-// prefix caching on, cached tokens reported, its trigger (if any) within
-// the run and a window with turns after its end, and either turns in the last
-// 10 minutes or a persistent verdict (a server that completes no turn at
-// the end of a persistent collapse is no less collapsed). Persistent and
-// Partial say nothing of a run not judged: what counts them (Table 2's
-// sign test, a comparison's collapse rate, a check) leaves it out and
-// says so.
-func (s RunSummary) Judged() bool {
-	if s.TriggerAfterEnd || s.NoWindowAfter {
-		return false
-	}
-	switch s.Verdict {
-	case VerdictNoTurns, VerdictUncached, VerdictCacheUnreported, VerdictUnknown:
-		return false
-	}
-	return s.Persistent || !math.IsNaN(s.EndHit)
-}
+// Judged reports whether the run was judged: it has turns, prefix caching
+// on, cached tokens reported, lasts at least the 10-minute end window, its
+// trigger (if any) within the run and a window with turns after its end,
+// and either turns in the last 10 minutes or a persistent verdict (a
+// server that completes no turn at the end of a persistent collapse is no
+// less collapsed): its verdict is one of JudgedVerdicts. Persistent says
+// nothing of a run not judged: what counts it (Table 2's sign test, a
+// comparison's collapse rate, a check) leaves it out and says so.
+func (s RunSummary) Judged() bool { return s.Verdict.Judged() }
 
 // RunAnalysis is everything the report shows for one run.
 type RunAnalysis struct {

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -56,42 +57,120 @@ func TestVerdict(t *testing.T) {
 			return after
 		}
 	}
+	nan := math.NaN()
 	tests := []struct {
 		name      string
 		h         func(float64) float64
+		kind      string
 		control   *float64
 		verdict   Verdict
 		collapsed bool
 		recMin    float64
+		// from and at are DegradedFromS and RecoveredAtS.
+		from, at float64
 	}{
-		{"recovered", collapseThen(0.95), new(float64(1200)), VerdictRecovered, true, 0},
-		{"collapsed", collapseThen(0.1), new(float64(1200)), VerdictCollapsed, true, math.NaN()},
-		{"persistent without control", collapseThen(0.1), nil, VerdictPersistent, false, math.NaN()},
-		{"healthy", func(float64) float64 { return 0.95 }, nil, VerdictHealthy, false, math.NaN()},
-		{"partial", func(t float64) float64 {
+		{"recovered under control", collapseThen(0.95), "budgeter", new(float64(1200)), VerdictRecoveredUnderControl, true, 0, 600, 1200},
+		{"persistent under control", collapseThen(0.1), "budgeter", new(float64(1200)), VerdictPersistent, true, nan, 600, nan},
+		{"collapsed at control without a controller, recovered", collapseThen(0.95), "none", new(float64(1200)), VerdictRecoveredAlone, true, 0, 600, 1200},
+		{"persistent without control", collapseThen(0.1), "", nil, VerdictPersistent, false, nan, 600, nan},
+		{"degraded after the trigger, recovered alone", collapseThen(0.95), "", nil, VerdictRecoveredAlone, false, nan, 600, 1200},
+		{"control after the recovery: alone", collapseThen(0.95), "budgeter", new(float64(2400)), VerdictRecoveredAlone, false, nan, 600, 1200},
+		{"never degraded", func(float64) float64 { return 0.95 }, "", nil, VerdictNeverDegraded, false, nan, nan, nan},
+		{"hovering 0.72–0.89 after control, 0.82 overall: recovered", func(t float64) float64 {
+			switch {
+			case t < 600:
+				return 0.95
+			case t < 1200:
+				return 0.1
+			case int(t/300)%2 == 0:
+				return 0.89
+			}
+			return 0.76
+		}, "aimd", new(float64(1200)), VerdictRecoveredUnderControl, true, 0, 600, 1200},
+		{"back above 0.5 but 0.7 overall: partial", collapseThen(0.7), "budgeter", new(float64(1200)), VerdictPartial, true, nan, 600, nan},
+		{"never degraded, end below 0.8: partial", func(t float64) float64 {
 			if t > 3000 {
 				return 0.6
 			}
 			return 0.95
-		}, nil, VerdictPartial, false, math.NaN()},
-		{"control before any collapse: by regime", func(float64) float64 { return 0.95 }, new(float64(1200)), VerdictHealthy, false, math.NaN()},
+		}, "", nil, VerdictPartial, false, nan, nan, nan},
+		{"a relapse, then back for the last 11 minutes: recovered from there", func(t float64) float64 {
+			if t > 1200 && t < 2700 {
+				return 0.95
+			}
+			if t >= 2700 && t < 3000 {
+				return 0.2
+			}
+			if t >= 600 && t <= 1200 {
+				return 0.1
+			}
+			return 0.95
+		}, "", nil, VerdictRecoveredAlone, false, nan, 600, 2940},
+		{"control before any collapse: by regime", func(float64) float64 { return 0.95 }, "budgeter", new(float64(1200)), VerdictNeverDegraded, false, nan, nan, nan},
 		{"no turn in the last 10 minutes: unknown", func(t float64) float64 {
 			if t > 2900 {
 				return math.NaN()
 			}
 			return 0.95
-		}, nil, VerdictUnknown, false, math.NaN()},
+		}, "", nil, VerdictUnknown, false, nan, nan, nan},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			rd := hitRun(3600, 600, tc.h)
 			rd.Run.TriggerEndS = new(float64(600))
-			rd.Run.ControlStartS = tc.control
+			rd.Run.ControlKind, rd.Run.ControlStartS = tc.kind, tc.control
 			s := NewRunIndex(rd).Summarize()
-			if s.Verdict != tc.verdict || s.CollapsedAtControl != tc.collapsed || !near(s.RecoveryMin, tc.recMin, 0) {
-				t.Errorf("got verdict %s collapsed %v recovery %v (%+v)", s.Verdict, s.CollapsedAtControl, s.RecoveryMin, s.Recovery)
+			if s.Verdict != tc.verdict || s.CollapsedAtControl != tc.collapsed || !near(s.RecoveryMin, tc.recMin, 0) ||
+				!near(s.DegradedFromS, tc.from, 0) || !near(s.RecoveredAtS, tc.at, 0) {
+				t.Errorf("got verdict %s collapsed %v recovery %v degraded %v–%v (%+v); want %s %v %v %v–%v",
+					s.Verdict, s.CollapsedAtControl, s.RecoveryMin, s.DegradedFromS, s.RecoveredAtS, s.Recovery, tc.verdict, tc.collapsed, tc.recMin, tc.from, tc.at)
 			}
 		})
+	}
+}
+
+// TestVerdictCohort: a run whose hit ratio came back after control but
+// which served less than half of the cohort arriving in the 20 minutes
+// after control began did not recover: partial, and the reason says so.
+func TestVerdictCohort(t *testing.T) {
+	for _, tc := range []struct {
+		done    int
+		verdict Verdict
+	}{{4, VerdictRecoveredUnderControl}, {5, VerdictRecoveredUnderControl}, {3, VerdictPartial}} {
+		rd := hitRun(3600, 600, func(t float64) float64 {
+			if t >= 600 && t < 1200 {
+				return 0.1
+			}
+			return 0.95
+		})
+		rd.Run.TriggerEndS = new(float64(600))
+		rd.Run.ControlKind, rd.Run.ControlStartS = "budgeter", new(float64(1200))
+		// 8 sessions arrive in [1200, 2400); done of them finish.
+		for i := range 8 {
+			s := schema.Session{Session: fmt.Sprintf("c%d", i), ArriveS: 1200 + float64(i)*100, Status: "open"}
+			if i < tc.done {
+				s.Status, s.EndS = "done", new(s.ArriveS+50)
+			}
+			rd.Sessions = append(rd.Sessions, s)
+		}
+		s := NewRunIndex(rd).Summarize()
+		if s.Verdict != tc.verdict || s.Recovery == nil || s.Recovery.Cohort != NewProportion(tc.done, 8) {
+			t.Errorf("%d of 8 done: verdict %s, recovery %+v; want %s", tc.done, s.Verdict, s.Recovery, tc.verdict)
+		}
+		if tc.verdict == VerdictPartial && !strings.Contains(s.RecoveryReason, "3 of the 8 sessions") {
+			t.Errorf("reason %q does not name the cohort", s.RecoveryReason)
+		}
+	}
+}
+
+// TestVerdictShortRun: a run shorter than the 10-minute end window gets no
+// verdict from its end figures (they are its cold start): unknown, not
+// partial, and not judged.
+func TestVerdictShortRun(t *testing.T) {
+	rd := hitRun(240, 0, func(t float64) float64 { return t / 300 })
+	s := NewRunIndex(rd).Summarize()
+	if !s.Short || s.Verdict != VerdictUnknown || s.Judged() {
+		t.Errorf("short %v verdict %s judged %v; want true, unknown, false", s.Short, s.Verdict, s.Judged())
 	}
 }
 
@@ -182,7 +261,14 @@ func TestSummaryValues(t *testing.T) {
 }
 
 func summary(run, arm string, seed int64, persistent bool, endHit float64) RunSummary {
-	return RunSummary{Run: run, Experiment: "paired-8b", Arm: arm, Seed: new(seed), Persistent: persistent, EndHit: endHit,
+	v := VerdictNeverDegraded
+	switch {
+	case persistent:
+		v = VerdictPersistent
+	case math.IsNaN(endHit):
+		v = VerdictUnknown
+	}
+	return RunSummary{Run: run, Experiment: "paired-8b", Arm: arm, Seed: new(seed), Verdict: v, Persistent: persistent, EndHit: endHit,
 		EndSessions: 10, ControlStartS: math.NaN(), RecoveryMin: math.NaN(), FirstDegradedS: math.NaN()}
 }
 
@@ -254,7 +340,7 @@ func recoverySummary(arm string, seed int64, collapsed bool, minutes float64, en
 		ControlStartS: 1200, CollapsedAtControl: collapsed, EndHit: endHit, RecoveryMin: math.NaN(),
 		CohortDone: Proportion{Fraction: cohort}}
 	if collapsed {
-		r := Recovery{ControlStartS: 1200, Status: NotRecovered, Minutes: math.NaN()}
+		r := Recovery{FromS: 1200, Status: NotRecovered, Minutes: math.NaN()}
 		if !math.IsNaN(minutes) {
 			r.Status, r.Minutes = Recovered, minutes
 		}
@@ -401,8 +487,8 @@ func TestVerdictUncachedAndControlFromStart(t *testing.T) {
 	prev := hitRun(3600, 0, func(float64) float64 { return 0.95 })
 	prev.Run.ControlKind, prev.Run.ControlStartS = "budgeter", new(float64(0))
 	s := NewRunIndex(prev).Summarize()
-	if s.Verdict != VerdictHealthy || s.Recovery != nil || len(s.Warnings) != 1 {
-		t.Errorf("control from t=0: verdict %q recovery %v warnings %q; want healthy, none, only the unknown-C warning", s.Verdict, s.Recovery, s.Warnings)
+	if s.Verdict != VerdictNeverDegraded || s.Recovery != nil || len(s.Warnings) != 1 {
+		t.Errorf("control from t=0: verdict %q recovery %v warnings %q; want never-degraded, none, only the unknown-C warning", s.Verdict, s.Recovery, s.Warnings)
 	}
 }
 
@@ -418,9 +504,9 @@ func TestVerdictCacheUnreported(t *testing.T) {
 	rd.Run.ControlKind, rd.Run.ControlStartS = "budgeter", new(float64(1200))
 	x := NewRunIndex(rd)
 	s := x.Summarize()
-	if s.Verdict != VerdictCacheUnreported || s.Persistent || s.Partial || !math.IsNaN(s.EndHit) || s.Recovery != nil {
-		t.Errorf("verdict %q persistent %v partial %v end hit %v recovery %v; want cache-unreported, no regime, NaN, none",
-			s.Verdict, s.Persistent, s.Partial, s.EndHit, s.Recovery)
+	if s.Verdict != VerdictCacheUnreported || s.Persistent || !math.IsNaN(s.EndHit) || s.Recovery != nil {
+		t.Errorf("verdict %q persistent %v end hit %v recovery %v; want cache-unreported, no regime, NaN, none",
+			s.Verdict, s.Persistent, s.EndHit, s.Recovery)
 	}
 	if !strings.Contains(strings.Join(s.Warnings, "\n"), "--enable-prompt-tokens-details") {
 		t.Errorf("warnings %q do not say why", s.Warnings)
@@ -431,7 +517,7 @@ func TestVerdictCacheUnreported(t *testing.T) {
 		}
 	}
 	rd.Run.CacheReported = nil
-	if v := NewRunIndex(rd).Summarize().Verdict; v != VerdictCollapsed {
-		t.Errorf("cache_reported null: verdict %q, want collapsed (all-miss when control began)", v)
+	if v := NewRunIndex(rd).Summarize().Verdict; v != VerdictPersistent {
+		t.Errorf("cache_reported null: verdict %q, want persistent (all-miss, under control)", v)
 	}
 }

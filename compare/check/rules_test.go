@@ -1,6 +1,9 @@
 package check
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestRequirementTypes checks that a requirement's value has its YAML
 // type: a quoted number or flag is refused with run.yaml's wording, at the
@@ -49,5 +52,25 @@ func TestRulesSyntaxErrors(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%q:\n got %v\nwant %s", c.src, err, c.want)
 		}
+	}
+}
+
+// TestWhereVerdict: a rule cannot select runs by their verdict (where
+// selects by setup; require judges outcomes). One that tries, with the
+// verdict words of before (healthy) or the current ones, is refused with a
+// message that says so and names the verdicts.
+func TestWhereVerdict(t *testing.T) {
+	for _, src := range []string{
+		"rules:\n  - name: a\n    where: {verdict: healthy}\n    require: {min_runs: 1}\n",
+		"rules:\n  - name: a\n    where: {verdict: never-degraded}\n    require: {min_runs: 1}\n",
+	} {
+		_, err := Parse([]byte(src), "r.yaml")
+		want := `r.yaml:3:13: where: "verdict" is an outcome, not a runs column: select runs by their setup and judge outcomes with require (persistent_runs, min_end_hit_ratio, max_end_sessions, max_recovery_min); the verdicts are never-degraded, recovered-alone, recovered-under-control, partial, persistent (healthy, recovered and collapsed are no longer verdicts)`
+		if err == nil || err.Error() != want {
+			t.Errorf("%q:\n got %v\nwant %s", src, err, want)
+		}
+	}
+	if _, err := FromFlags([]string{"verdict=healthy"}, []string{"min_runs=1"}); err == nil || !strings.Contains(err.Error(), "never-degraded") {
+		t.Errorf("--where verdict=healthy: %v", err)
 	}
 }

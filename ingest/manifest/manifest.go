@@ -4,8 +4,9 @@
 // and unknown keys are errors, so that a typo never passes silently.
 //
 // manifest.go holds the model, sections.go reads each section and
-// values.go the typed values; the YAML-node toolkit behind the positioned
-// errors is internal/yamlpos, which compare/check's rules files share.
+// values.go the typed values and outlast init's placeholder; the YAML-node
+// toolkit behind the positioned errors is internal/yamlpos, which
+// compare/check's rules files share.
 package manifest
 
 import (
@@ -22,6 +23,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/outlast-dev/outlast/ingest/inputs"
 	"github.com/outlast-dev/outlast/internal/yamlpos"
 	"github.com/outlast-dev/outlast/schema"
 )
@@ -29,11 +31,12 @@ import (
 // Format is the one manifest format version this package reads.
 const Format = "outlast-run/1"
 
-// Default file names of a run directory, used when run.yaml has no files: section.
-const (
-	DefaultGateway   = "gateway.jsonl"
-	DefaultEngineLog = "engine.log"
-	DefaultMetrics   = "metrics.prom"
+// Default file names of a run directory, used when run.yaml's files:
+// section names none (the roles of ingest/inputs).
+var (
+	DefaultGateway   = inputs.RequestLog.Defaults[0]
+	DefaultEngineLog = inputs.EngineLog.Defaults[0]
+	DefaultMetrics   = inputs.Metrics.Defaults[0]
 )
 
 // Manifest is a parsed run.yaml. Optional values are pointers, nil when the
@@ -112,7 +115,7 @@ type Files struct {
 	// MetricsFormat is files.metrics_format, one of schema.MetricsFormats:
 	// how to read Metrics instead of telling from its content; "" to tell.
 	MetricsFormat string
-	// GatewayFormat is files.gateway_format, one of schema.GatewayFormats; ""
+	// GatewayFormat is files.gateway_format, one of inputs.RequestNames; ""
 	// lets ingest detect the format from the file's first bytes.
 	GatewayFormat string
 	// Benchmark is files.benchmark: the one benchmark of a GuideLLM file
@@ -124,6 +127,11 @@ type Files struct {
 	// (inference-perf) when its output directory holds no wall-clock
 	// anchor.
 	ClockOffsetS *float64
+	// PrefillLogs and DecodeLogs are files.prefill_log and
+	// files.decode_log: the engine logs of a prefill/decode-disaggregated
+	// deployment, one file or a list (one per node or rank), each read
+	// for its role (roles.go) instead of EngineLog.
+	PrefillLogs, DecodeLogs []string
 }
 
 // runNameRE is the run-name alphabet: the name becomes a Hive partition

@@ -7,41 +7,25 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/outlast-dev/outlast/ingest/inputs"
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
-	"github.com/outlast-dev/outlast/ingest/internal/lineio"
-	"github.com/outlast-dev/outlast/ingest/sglanglog"
-	"github.com/outlast-dev/outlast/ingest/vllmlog"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
-// engineFormat is an engine's log format: the engine's name in run.yaml,
-// how to recognise its lines, and how to read it.
-type engineFormat struct {
-	name  string
-	match func(line []byte) bool
-	open  func(lr *lineio.Reader, t0 time.Time, loc *time.Location) engineLog
-}
-
-// engineLog is an engine log being read: its samples in order, then what
-// the reader saw.
-type engineLog struct {
-	next    func() (schema.EngineSample, error)
-	summary func() logSummary
-}
-
 // logSummary is what an engine-log reader saw, once it is done.
 type logSummary struct {
-	format         string // the dialect, e.g. vllm-0.10
-	wrappers       string // the wrappers in front of most lines, e.g. docker-compose
-	kvPoolTokens   int64  // 0 when the log does not say
-	lines, samples int    // lines read, stats lines among them
-	untimed        int    // stats lines without any time, not read
+	format         string   // the dialect, e.g. vllm-0.10
+	wrappers       string   // the wrappers in front of most lines, e.g. docker-compose
+	kvPoolTokens   int64    // 0 when the log does not say
+	lines, samples int      // lines read, stats lines among them
+	untimed        int      // stats lines without any time, not read
+	notes          []string // the reader's remarks on the whole log, warned of
 }
 
 // summaryOf returns the part of a reader's Info that rundir uses.
 func summaryOf(i enginelog.Info) logSummary {
-	return logSummary{i.Format, i.Wrappers, i.KVPoolTokens, i.Lines, i.SampleLines, i.Untimed}
+	return logSummary{i.Format, i.Wrappers, i.KVPoolTokens, i.Lines, i.SampleLines, i.Untimed, i.Notes}
 }
 
 // logFormat returns the runs table's engine_log_format: the dialect, and
@@ -54,105 +38,84 @@ func (s logSummary) logFormat() string {
 	return s.format + "+" + s.wrappers
 }
 
-// engineFormats are the engine logs read, in the order sniff prefers on a
-// tie.
-var engineFormats = []engineFormat{
-	{name: "vllm", match: vllmlog.Match, open: func(lr *lineio.Reader, t0 time.Time, loc *time.Location) engineLog {
-		rd := vllmlog.NewReader(lr, vllmlog.Options{T0: t0, Loc: loc})
-		return engineLog{rd.Next, func() logSummary { return summaryOf(rd.Info()) }}
-	}},
-	{name: "sglang", match: sglanglog.Match, open: func(lr *lineio.Reader, t0 time.Time, loc *time.Location) engineLog {
-		rd := sglanglog.NewReader(lr, sglanglog.Options{T0: t0, Loc: loc})
-		return engineLog{rd.Next, func() logSummary { return summaryOf(rd.Info()) }}
-	}},
-}
-
 // readEngineLog reads the engine log at path, in the format of the engine
 // named in run.yaml, or, for another name, the one its lines match.
 func (r *runReader) readEngineLog(path, engine string) (span, error) {
-	sp := newSpan()
-	format, ok := engineFormatNamed(engine)
-	if !ok {
-		sniffed, err := sniff(path)
-		if err != nil {
-			return sp, err
-		}
-		if sniffed == nil {
-			r.warnf("%s: engine %q and no vLLM or SGLang header recognised: engine log not read", filepath.Base(path), engine)
-			return sp, nil
-		}
-		format = *sniffed
-	}
-	lr, err := open(path)
-	if err != nil {
+	sp, sum, sha, err := r.readLogFor(path, engine, "")
+	if err != nil || sum.format == "" && sha == "" {
 		return sp, err
 	}
-	defer lr.Close()
-	log := format.open(lr, r.t0, r.loc)
-	if err := r.collectSamples(log.next, &sp); err != nil {
-		return sp, cutNote(err, lr)
-	}
-	if err := lr.Err(); err != nil {
-		return sp, err
-	}
-	sum := log.summary()
 	d := r.res.Data
-	d.Run.EngineLogFormat = sum.logFormat()
-	switch {
-	case sum.samples == 0:
-		r.warnf("%s: WARNING: no %s stats line recognised in %d lines: the log format may have drifted; the engine series is empty", filepath.Base(path), format.name, sum.lines)
-	case sum.untimed > 0:
-		r.warnf("%s: WARNING: %d of %d %s stats lines carry no time (no header of the engine's, no wrapper stamp with a zone: an engine before headers, or lines pasted without theirs): they are not read", filepath.Base(path), sum.untimed, sum.samples, format.name)
-	}
+	d.Run.EngineLogFormat, d.Run.EngineLogSHA256 = sum.logFormat(), sha
 	if pool := sum.kvPoolTokens; pool > 0 && d.Run.KVPoolTokens == nil {
 		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "engine_log"
 	} else if pool > 0 && *d.Run.KVPoolTokens != pool {
 		r.warnf("%s: KV pool %d tokens in the log, %d in the manifest (the manifest wins)", filepath.Base(path), pool, *d.Run.KVPoolTokens)
 	}
-	if d.Run.EngineLogSHA256, err = lr.SHA256(); err != nil {
-		return sp, err
-	}
-	return sp, r.checkCut(lr)
+	return sp, nil
 }
 
-func engineFormatNamed(name string) (engineFormat, bool) {
-	for _, f := range engineFormats {
-		if f.name == name {
-			return f, true
+// readLogFor reads the engine log at path as readEngineLog does, for a
+// role: "" (the run's one engine log, every sample kept), "prefill" or
+// "decode" (a disaggregated deployment's logs: each sample keeps what its
+// side decides, keepPrefill and keepDecode). It returns what the reader
+// saw and the sha256 of the file as stored.
+func (r *runReader) readLogFor(path, engine, role string) (span, logSummary, string, error) {
+	sp := newSpan()
+	format, ok := inputs.EngineNamed(engine)
+	if !ok {
+		var err error
+		if format, err = inputs.SniffEngine(path); err != nil {
+			return sp, logSummary{}, "", err
+		}
+		if format == nil {
+			r.warnf("%s: engine %q and no vLLM or SGLang header recognised: engine log not read", filepath.Base(path), engine)
+			return sp, logSummary{}, "", nil
 		}
 	}
-	return engineFormat{}, false
-}
-
-// sniff returns the engine format whose header most of the first 500 lines
-// of path match (an SGLang log can start with a few lines in vLLM's
-// format), nil when none does. The readers' Match sees through the
-// wrappers in front of the lines (enginelog's preamble).
-func sniff(path string) (*engineFormat, error) {
-	lr, err := openHead(path)
+	lr, err := open(path)
 	if err != nil {
-		return nil, err
+		return sp, logSummary{}, "", err
 	}
 	defer lr.Close()
-	votes := make([]int, len(engineFormats))
-	for i := 0; i < 500 && lr.Next(); i++ {
-		for k, f := range engineFormats {
-			if f.match(lr.Bytes()) {
-				votes[k]++
-				break
+	rd := format.Open(lr, enginelog.Options{T0: r.t0, Loc: r.loc})
+	next := rd.Next
+	if keep := roleKeeps[role]; keep != nil {
+		next = func() (schema.EngineSample, error) {
+			for {
+				s, err := rd.Next()
+				if err != nil || keep(&s) {
+					return s, err
+				}
 			}
 		}
 	}
-	best := -1
-	for k, n := range votes {
-		if n > 0 && (best < 0 || n > votes[best]) {
-			best = k
-		}
+	if err := r.collectSamples(next, &sp); err != nil {
+		return sp, logSummary{}, "", cutNote(err, lr)
 	}
-	if best < 0 {
-		return nil, lr.Err()
+	if err := lr.Err(); err != nil {
+		return sp, logSummary{}, "", err
 	}
-	return &engineFormats[best], lr.Err()
+	sum := summaryOf(rd.Info())
+	switch {
+	case sum.samples == 0 && role == "prefill":
+		r.warnf("%s: WARNING: the prefill log holds no %s batch line in %d lines: the engine table has no prefill side (no prefill batches, cached tokens or KV usage from the engine); the decode side's is read", filepath.Base(path), format.Name, sum.lines)
+	case sum.samples == 0:
+		r.warnf("%s: WARNING: no %s stats line recognised in %d lines: the log format may have drifted; the engine series is empty", filepath.Base(path), format.Name, sum.lines)
+	case sum.untimed > 0:
+		r.warnf("%s: WARNING: %d of %d %s stats lines carry no time (no header of the engine's, no wrapper stamp with a zone: an engine before headers, or lines pasted without theirs): they are not read", filepath.Base(path), sum.untimed, sum.samples, format.Name)
+	}
+	for _, n := range sum.notes {
+		r.warnf("%s: %s", filepath.Base(path), n)
+	}
+	sha, err := lr.SHA256()
+	if err != nil {
+		return sp, sum, "", err
+	}
+	if err := r.checkCut(lr); err != nil {
+		return sp, sum, "", err
+	}
+	return sp, sum, sha, nil
 }
 
 // collectSamples appends the samples next yields to the run's engine
@@ -205,7 +168,7 @@ type EngineLog struct {
 // ReadEngineLog reads the engine log at path as ingest would, with the
 // engine named by its lines.
 func ReadEngineLog(path string) (EngineLog, error) {
-	f, err := sniff(path)
+	f, err := inputs.SniffEngine(path)
 	if err != nil || f == nil {
 		return EngineLog{}, err
 	}
@@ -214,9 +177,9 @@ func ReadEngineLog(path string) (EngineLog, error) {
 		return EngineLog{}, err
 	}
 	defer lr.Close()
-	log := f.open(lr, time.Unix(0, 0).UTC(), time.UTC)
+	rd := f.Open(lr, enginelog.Options{T0: time.Unix(0, 0).UTC(), Loc: time.UTC})
 	for {
-		_, err := log.next()
+		_, err := rd.Next()
 		if err == io.EOF {
 			break
 		}
@@ -225,6 +188,6 @@ func ReadEngineLog(path string) (EngineLog, error) {
 			return EngineLog{}, err
 		}
 	}
-	sum := log.summary()
-	return EngineLog{Engine: f.name, Format: sum.format, KVPoolTokens: sum.kvPoolTokens}, lr.Err()
+	sum := summaryOf(rd.Info())
+	return EngineLog{Engine: f.Name, Format: sum.format, KVPoolTokens: sum.kvPoolTokens}, lr.Err()
 }

@@ -3,41 +3,22 @@ package rundir
 import (
 	"errors"
 	"io"
-	"time"
 
-	"github.com/outlast-dev/outlast/ingest/internal/lineio"
+	"github.com/outlast-dev/outlast/ingest/inputs"
 	"github.com/outlast-dev/outlast/ingest/outlastlog"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
-// gatewayReader reads one gateway log format: the log's records in file
-// order, each with its position, as outlastlog.Record values. The cross-line
-// rules (a turn after its session's end, a repeated turn) are the
-// outlastlog.Collector's, the same for every format.
-type gatewayReader interface {
-	Next() (outlastlog.Record, error)
-	Warnings() []string // format drift and the like, after the last record
-	Close()
-}
-
-// gatewayFormat is a gateway log format: its name and how to read it. The
-// log is read again through a new reader to name the first line of a
-// repeated record (repeated.go).
-type gatewayFormat struct {
-	name string
-	open func(lr *lineio.Reader, t0 time.Time) gatewayReader
-}
-
-// outlastGateway is outlast's own gateway log (docs/run-format.md).
-var outlastGateway = gatewayFormat{
-	name: "outlast",
-	open: func(lr *lineio.Reader, t0 time.Time) gatewayReader { return outlastlog.NewReader(lr, t0) },
-}
+// A gateway log of records (outlast's own, a format whose row has Records)
+// is read record by record; the cross-line rules (a turn after its
+// session's end, a repeated turn) are the outlastlog.Collector's. The log
+// is read again through a new reader to name the first line of a repeated
+// record (repeated.go).
 
 // gatewayLog is what the second passes over the gateway log need.
 type gatewayLog struct {
 	path   string
-	format gatewayFormat
+	format *inputs.Request
 	col    *outlastlog.Collector
 	// repeated are lenient rejects of a repeated (session, turn) whose first
 	// line is looked up after the pass (resolveRepeated).
@@ -62,7 +43,7 @@ func (r *runReader) rejectGateway(err error) error {
 	return r.reject(err)
 }
 
-// readGateway reads the gateway log at path: its turns and sessions into
+// readGateway reads the gateway log at path, in format: its turns and sessions into
 // the Sink or into memory, its events into memory.
 //
 // The span it returns is that of the turns, the engine's work, for
@@ -70,14 +51,14 @@ func (r *runReader) rejectGateway(err error) error {
 // while it works (SGLang prints batches) starts its log at the first
 // turn, which may come long after the gateway's first record (a rate
 // event at the run's start): that is no sign of clocks disagreeing.
-func (r *runReader) readGateway(path string, format gatewayFormat) (span, error) {
+func (r *runReader) readGateway(path string, format *inputs.Request) (span, error) {
 	sp, all := newSpan(), newSpan()
 	lr, err := open(path)
 	if err != nil {
 		return sp, err
 	}
 	defer lr.Close()
-	rd := format.open(lr, r.t0)
+	rd := format.Records(lr, r.t0)
 	defer rd.Close() // before lr.Close: the reader's goroutines use lr
 	col := outlastlog.NewCollector()
 	if r.sink != nil {
@@ -114,6 +95,9 @@ func (r *runReader) readGateway(path string, format gatewayFormat) (span, error)
 			turns++
 			if rec.CachedReported {
 				cached++
+			}
+			if rec.Turn.CachedTokens > 0 {
+				r.cachedTurns++
 			}
 		}
 	}

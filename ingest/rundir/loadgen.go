@@ -4,12 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
-	"github.com/outlast-dev/outlast/ingest/aiperf"
-	"github.com/outlast-dev/outlast/ingest/guidellm"
-	"github.com/outlast-dev/outlast/ingest/inferenceperf"
+	"github.com/outlast-dev/outlast/ingest/inputs"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
 	"github.com/outlast-dev/outlast/schema"
@@ -17,7 +14,8 @@ import (
 )
 
 // The load generators' exports (AIPerf, GuideLLM, inference-perf) are read
-// by their packages into turns, whose sessions loadgen.Collector derives.
+// through their rows of ingest/inputs into turns, whose sessions
+// loadgen.Collector derives.
 
 // collectTurns reads src's turns into the run: into the Sink or memory,
 // with their derived sessions, rejecting bad records as bad lines are.
@@ -28,7 +26,14 @@ func (r *runReader) collectTurns(src loadgen.Source, file string) (span, error) 
 		sink = r.sink.AddTurn
 	}
 	col := loadgen.New(sink)
+	var ready int64
 	err := col.Read(src, func(t *loadgen.Turn) {
+		if t.Row.CachedTokens > 0 {
+			r.cachedTurns++
+		}
+		if t.Row.ReadyS != nil {
+			ready++
+		}
 		sp.add(t.Row.DoneS)
 		if t.Row.SentS != nil {
 			sp.add(*t.Row.SentS)
@@ -49,6 +54,10 @@ func (r *runReader) collectTurns(src loadgen.Source, file string) (span, error) 
 		d.Turns = col.Turns()
 	}
 	r.cacheReported(file, col.N, col.Cached)
+	if col.N > 0 && ready == 0 {
+		r.warnf("%s: no request says when it was ready to be sent (the export does not write it: docs/run-format.md, \"Which field gives ready\"): "+
+			"the wait in the client before sending is unknown, response times count from the sending, and sessions arrive at their first request's sent time", file)
+	}
 	return sp, nil
 }
 
@@ -77,145 +86,57 @@ func (r *runReader) warnAll(ws []string) {
 	}
 }
 
-// readAIPerf reads AIPerf's profile_export.jsonl at path.
-func (r *runReader) readAIPerf(path string) (span, error) {
-	var rd *aiperf.Reader
-	return r.readExport(path, func(lr *lineio.Reader) (loadgen.Source, func()) {
-		rd = aiperf.NewReader(lr, r.t0)
-		return rd, func() {
-			r.warnAll(rd.Warnings())
-			warm := int64(rd.Info().Warmup)
-			r.res.Data.Run.ExcludedRecords = &warm
+// readExport reads a load generator's export in format f: its one run, or
+// one run per benchmark of a report of several (a GuideLLM sweep: RUN-b0,
+// RUN-b1, ...), or the one benchmark files.benchmark picks, as the
+// manifest's run.
+func (d *dirReader) readExport(f *inputs.Request) ([]*Result, error) {
+	n, sum := 1, ""
+	if f.Count != nil {
+		var err error
+		if n, sum, err = countRuns(d.gwPath, f.Count); err != nil {
+			return nil, err
 		}
-	})
-}
-
-// readInferencePerf reads inference-perf's per_request_lifecycle_metrics.json
-// at path, its clock anchored by the manifest or the directory's files.
-func (r *runReader) readInferencePerf(path string) (span, error) {
-	return r.readExport(path, func(lr *lineio.Reader) (loadgen.Source, func()) {
-		rd := inferenceperf.NewReader(lr, lr.Name(), inferenceperf.Options{
-			T0:           r.t0,
-			ClockOffsetS: r.m.Files.ClockOffsetS,
-			PerSession:   filepath.Join(filepath.Dir(path), inferenceperf.PerSessionFile),
-		})
-		return rd, func() {
-			r.warnAll(rd.Warnings())
-			run := &r.res.Data.Run
-			a := rd.Anchor()
-			run.ClockAnchor, run.ClockUncertaintyS = a.Method, a.UncertaintyS
-			if a.UncertaintyS != nil {
-				r.warnf("%s: request times are inference-perf's perf_counter, put on the wall clock from %s: offset %.3f s ± %.3f s",
-					lr.Name(), a.Method, a.OffsetS, *a.UncertaintyS)
-			}
-			zero := int64(0)
-			run.ExcludedRecords = &zero
-		}
-	})
-}
-
-// readExport reads the one-run export at path through the reader that
-// newReader makes of it, then lets the reader's done record what it saw.
-func (r *runReader) readExport(path string, newReader func(*lineio.Reader) (loadgen.Source, func())) (span, error) {
-	lr, err := open(path)
-	if err != nil {
-		return newSpan(), err
-	}
-	defer lr.Close()
-	src, done := newReader(lr)
-	if c, ok := src.(interface{ Close() }); ok {
-		defer c.Close() // before lr.Close: the reader's goroutines use lr
-	}
-	sp, err := r.collectTurns(src, lr.Name())
-	if err != nil {
-		return sp, err
-	}
-	if err := lr.Err(); err != nil {
-		return sp, err
-	}
-	done()
-	if r.res.Data.Run.GatewaySHA256, err = lr.SHA256(); err != nil {
-		return sp, err
-	}
-	return sp, r.checkCut(lr)
-}
-
-// readGuideLLM reads a GuideLLM report: one run per benchmark of a sweep
-// (RUN-b0, RUN-b1, ...), else the one benchmark, or the one files.benchmark
-// picks, as the manifest's run.
-func (d *dirReader) readGuideLLM() ([]*Result, error) {
-	n, sum, err := countReport(d.gwPath)
-	if err != nil {
-		return nil, err
 	}
 	lr, err := open(d.gwPath)
 	if err != nil {
 		return nil, err
 	}
 	defer lr.Close()
-	rd, err := guidellm.NewReader(lr, lr.Name(), guidellm.Options{Lenient: d.opt.Lenient})
+	ex, err := f.Open(lr, inputs.Options{Path: d.gwPath, Lenient: d.opt.Lenient, ClockOffsetS: d.m.Files.ClockOffsetS})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.dir, err)
 	}
-	pick := d.m.Files.Benchmark
+	defer ex.Close() // before lr.Close: the reader's goroutines use lr
+	var pick *int64
+	if f.Count != nil {
+		pick = d.m.Files.Benchmark
+	}
 	sweep := pick == nil && n > 1
 	var out []*Result
 	for {
-		b, err := rd.NextBenchmark()
+		b, err := ex.NextRun()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", d.dir, err)
 		}
-		if pick != nil && int64(b.Index) != *pick {
-			if err := skipTurns(rd); err != nil {
+		if pick != nil && *b.Benchmark != *pick {
+			if err := skipTurns(ex.Turns(d.m.StartedAt)); err != nil {
 				return nil, fmt.Errorf("%s: %w", d.dir, err)
 			}
 			continue
 		}
-		run, t0 := d.base, d.m.StartedAt
-		var clip *span
-		// A benchmark of several, whether each is a run (a sweep) or
-		// files.benchmark picks one, starts at its own start and is cut
-		// to its span: the manifest's started_at is the file's first
-		// benchmark's, and the engine's samples of the others' are not
-		// this one's.
-		if sweep || pick != nil && n > 1 {
-			if sweep {
-				run.Run = fmt.Sprintf("%s-b%d", d.base.Run, b.Index)
-			}
-			if b.Start > 0 {
-				// Each benchmark's run starts at its own start, to the
-				// second; the engine's samples are cut to its span.
-				t0 = time.Unix(int64(b.Start), 0).UTC()
-				run.StartedAt = t0
-				if b.End > b.Start {
-					run.DurationS = b.End - float64(t0.Unix())
-				}
-			}
-			clip = &span{0, run.DurationS}
-		}
-		idx := int64(b.Index)
-		run.Benchmark = &idx
-		run.GatewayFormat = schema.GatewayGuideLLM
-		if b.Strategy != "" {
-			run.LoadStrategy, run.LoadRate, run.LoadConcurrency = b.Strategy, b.Rate, b.Concurrency
-		}
+		run, t0, clip := d.runOf(f, b, n, sweep)
 		r, err := d.newRun(run, t0)
 		if err != nil {
 			return nil, err
 		}
-		rd.SetT0(t0)
-		sp, err := r.collectTurns(rd, lr.Name())
+		sp, err := r.readRun(f, ex, lr, t0, sum)
 		if err != nil {
 			return nil, err
 		}
-		r.warnAll(rd.TakeWarnings())
-		excluded := b.Excluded
-		data := r.res.Data
-		data.Run.ExcludedRecords = &excluded
-		data.Run.GatewaySHA256 = sum
 		if err := r.finishRun(sp, clip); err != nil {
 			return nil, err
 		}
@@ -233,10 +154,89 @@ func (d *dirReader) readGuideLLM() ([]*Result, error) {
 	return out, nil
 }
 
-// skipTurns reads past the current benchmark's requests.
-func skipTurns(rd *guidellm.Reader) error {
+// runOf returns the runs table's row of run b of an export in format f
+// that holds n runs (a sweep: each is a run of its own), its t=0, and the
+// span its engine samples are cut to (nil: all of them).
+func (d *dirReader) runOf(f *inputs.Request, b inputs.Run, n int, sweep bool) (schema.Run, time.Time, *span) {
+	run, t0 := d.base, d.m.StartedAt
+	var clip *span
+	// A benchmark of several, whether each is a run (a sweep) or
+	// files.benchmark picks one, starts at its own start and is cut to its
+	// span: the manifest's started_at is the file's first benchmark's, and
+	// the engine's samples of the others' are not this one's.
+	if n > 1 {
+		if sweep {
+			run.Run = fmt.Sprintf("%s-b%d", d.base.Run, *b.Benchmark)
+		}
+		if b.Start > 0 {
+			// Each benchmark's run starts at its own start, to the
+			// second; the engine's samples are cut to its span.
+			t0 = time.Unix(int64(b.Start), 0).UTC()
+			run.StartedAt = t0
+			if b.End > b.Start {
+				run.DurationS = b.End - float64(t0.Unix())
+			}
+		}
+		clip = &span{0, run.DurationS}
+	}
+	run.Benchmark = b.Benchmark
+	run.GatewayFormat = f.Name
+	if b.Strategy != "" {
+		run.LoadStrategy, run.LoadRate, run.LoadConcurrency = b.Strategy, b.Rate, b.Concurrency
+	}
+	return run, t0, clip
+}
+
+// readRun reads the current run of ex, an export in format f read from lr,
+// with times from t0, and records what its reader saw. sum is the
+// export's hash when it holds several runs (counted before), "" when its
+// one run reads it to its end.
+func (r *runReader) readRun(f *inputs.Request, ex inputs.Export, lr *lineio.Reader, t0 time.Time, sum string) (span, error) {
+	r.warnKeys(f)
+	sp, err := r.collectTurns(ex.Turns(t0), lr.Name())
+	if err != nil {
+		return sp, err
+	}
+	if sum == "" {
+		if err := lr.Err(); err != nil {
+			return sp, err
+		}
+	}
+	done := ex.Done()
+	r.warnAll(done.Warnings)
+	run := &r.res.Data.Run
+	excluded := done.Excluded
+	run.ExcludedRecords = &excluded
+	if c := done.Clock; c != nil {
+		run.ClockAnchor, run.ClockUncertaintyS = c.Method, c.UncertaintyS
+	}
+	run.GatewaySHA256 = sum
+	if sum == "" {
+		if run.GatewaySHA256, err = lr.SHA256(); err != nil {
+			return sp, err
+		}
+		if err := r.checkCut(lr); err != nil {
+			return sp, err
+		}
+	}
+	return sp, nil
+}
+
+// warnKeys warns of run.yaml's keys that apply to other formats than f:
+// they do nothing here, and a typo must not pass silently.
+func (r *runReader) warnKeys(f *inputs.Request) {
+	if r.m.Files.Benchmark != nil && f.Count == nil {
+		r.warnf("WARNING: run.yaml's files.benchmark applies to GuideLLM reports only; the gateway log is %s: ignored", f.Name)
+	}
+	if r.m.Files.ClockOffsetS != nil && !f.ClockOffset {
+		r.warnf("WARNING: run.yaml's files.clock_offset_s applies to inference-perf files only; the gateway log is %s: ignored", f.Name)
+	}
+}
+
+// skipTurns reads past a run's turns.
+func skipTurns(src loadgen.Source) error {
 	for {
-		_, err := rd.Next()
+		_, err := src.Next()
 		if err == io.EOF {
 			return nil
 		}
@@ -247,16 +247,16 @@ func skipTurns(rd *guidellm.Reader) error {
 	}
 }
 
-// countReport counts the benchmarks of the report at path, hashing its
-// bytes as stored on the way: each run of a sweep is finished before the
-// file has been read to its end.
-func countReport(path string) (int, string, error) {
+// countRuns counts the runs of the export at path, hashing its bytes as
+// stored on the way: each run of several is finished before the file has
+// been read to its end.
+func countRuns(path string, count func(io.Reader) (int, error)) (int, string, error) {
 	lr, err := open(path)
 	if err != nil {
 		return 0, "", err
 	}
 	defer lr.Close()
-	n, err := guidellm.Count(lr)
+	n, err := count(lr)
 	if err != nil {
 		return 0, "", fmt.Errorf("%s: %w", lr.Name(), err)
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -35,45 +34,6 @@ const aiperfDevRecord = `{"metadata":{"x_request_id":"c087da26-5552-4785-958a-ca
 	`"conversation_id":"82c50e66-608b-4cc1-bcab-a71090077120","turn_index":0,"timestamp_ns":1759522419154829652,"worker_id":"worker_1d62deaa",` +
 	`"record_processor_id":"record_processor_ef1716ef","credit_phase":"profiling"},"metrics":{"error_request_count":{"value":1,"unit":"requests"}},` +
 	`"error":{"code":499,"type":"RequestCancellationError","message":"Request was cancelled after 0.000 seconds"}}`
-
-// TestDetectByContentThenName checks that a load generator's export is
-// recognised in any JSON layout, and by its name when its first bytes
-// show no format outlast knows.
-func TestDetectByContentThenName(t *testing.T) {
-	pretty := readFile(t, fixture("guidellm-0.3-pretty")+"/benchmarks.json")
-	aiperf25, _, _ := strings.Cut(readFile(t, fixture("aiperf-2025")+"/profile_export.jsonl"), "\n")
-	spaced := jsontext.Value(aiperf25)
-	if err := spaced.Format(jsontext.SpaceAfterColon(true), jsontext.SpaceAfterComma(true)); err != nil {
-		t.Fatal(err)
-	}
-	const outlastLine = `{"ts":1.5,"ev":"turn","session":"s","turn":0}` + "\n"
-	tests := []struct{ name, file, head, want string }{
-		{"GuideLLM v0.3.1 indent=4", "benchmarks.json", pretty, schema.GatewayGuideLLM},
-		{"GuideLLM indent=4 under another name", "gateway.jsonl", pretty, schema.GatewayGuideLLM},
-		{"GuideLLM v0.7+ indent=1", "x.json", "{\n \"metadata\": {\n  \"version\": 2,\n  \"guidellm_version\": \"0.8.0.dev18\"\n },\n \"config\": {", schema.GatewayGuideLLM},
-		{"AIPerf record re-dumped with spaces", "x.jsonl", string(spaced) + "\n", schema.GatewayAIPerf},
-		{"inference-perf indent=2", "x.json", "[\n  {\n    \"start_time\": 1.5,", schema.GatewayInferencePerf},
-		{"AIPerf dev build by name", "profile_export.jsonl", aiperfDevRecord + "\n", schema.GatewayAIPerf},
-		{"AIPerf dev build by name, compressed", "profile_export.jsonl.zst", aiperfDevRecord + "\n", schema.GatewayAIPerf},
-		{"AIPerf dev build under another name", "run1.jsonl", aiperfDevRecord + "\n", schema.GatewayOutlast},
-		{"an empty GuideLLM report by name", "benchmarks.json", "", schema.GatewayGuideLLM},
-		{"a GuideLLM YAML report by name", "benchmarks.yaml", "# a comment first\nbenchmarks: []\n", schema.GatewayGuideLLM},
-		{"inference-perf by name", "per_request_lifecycle_metrics.json", "[]", schema.GatewayInferencePerf},
-		{"outlast's own log", "gateway.jsonl", outlastLine, schema.GatewayOutlast},
-		{"content decides over the name", "profile_export.jsonl", pretty, schema.GatewayGuideLLM},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			head := tc.head
-			if len(head) > 4096 {
-				head = head[:4096] // what Detect reads
-			}
-			if got := detect(tc.file, []byte(head)); got != tc.want {
-				t.Errorf("detect(%s) = %s, want %s", tc.file, got, tc.want)
-			}
-		})
-	}
-}
 
 // TestPrettyGuideLLMReportIngests reads a run directory holding the
 // indented GuideLLM v0.3 report of fixtures/real/guidellm-0.3-pretty with
@@ -158,37 +118,4 @@ func TestSummaryBesideNoGatewayIsNamed(t *testing.T) {
 	if want := "missing gateway.jsonl, and stage_0_lifecycle_metrics.json is not one: an inference-perf summary report"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}
-}
-
-// FuzzDetect feeds any bytes to detect, which must not panic, and checks
-// that the format of a JSON document does not depend on its layout: the
-// same value compact, with spaces after colons and commas, or indented
-// (not a JSON-lines record then) is detected alike.
-func FuzzDetect(f *testing.F) {
-	f.Add(`{"benchmarks": []}`)
-	f.Add(`{"metadata": {"version": 2}, "config": {}, "benchmarks": []}`)
-	f.Add(`{"metadata":{"benchmark_phase":"profiling","request_start_ns":1},"metrics":{}}`)
-	f.Add(`[{"start_time": 1.5, "end_time": 2}]`)
-	f.Add(aiperfDevRecord)
-	f.Add("benchmarks:\n- requests: {}\n")
-	f.Fuzz(func(t *testing.T, text string) {
-		for _, name := range []string{"gateway.jsonl", "profile_export.jsonl"} {
-			detect(name, []byte(text)) // must not panic
-			v := jsontext.Value(text)
-			if !v.IsValid() {
-				continue
-			}
-			compact, spaced, indented := v.Clone(), v.Clone(), v.Clone()
-			if compact.Compact() != nil || spaced.Format(jsontext.SpaceAfterColon(true), jsontext.SpaceAfterComma(true)) != nil || indented.Indent() != nil {
-				continue
-			}
-			c := detect(name, compact)
-			if s := detect(name, spaced); s != c {
-				t.Errorf("%s: compact %s, spaced %s: %q", name, c, s, spaced)
-			}
-			if i := detect(name, indented); i != c && c != schema.GatewayAIPerf {
-				t.Errorf("%s: compact %s, indented %s: %q", name, c, i, indented)
-			}
-		}
-	})
 }

@@ -148,7 +148,7 @@ func (r *runReader) eachRecord(fn func(outlastlog.Record) bool) error {
 		return err
 	}
 	defer lr.Close()
-	rd := r.gw.format.open(lr, r.t0)
+	rd := r.gw.format.Records(lr, r.t0)
 	defer rd.Close() // before lr.Close: the reader's goroutines use lr
 	for {
 		rec, err := rd.Next()

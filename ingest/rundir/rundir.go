@@ -13,20 +13,19 @@
 // The gateway log is outlast's own gateway.jsonl or a load generator's
 // per-request export (AIPerf, GuideLLM, inference-perf), chosen by
 // files.gateway_format, else by its first bytes, else by its name
-// (Detect). A GuideLLM report with several benchmarks (a sweep) is one run
-// per benchmark: ReadAll and StreamAll return them all; Read and Stream
-// refuse such a directory.
+// (inputs.Detect). An export of several benchmarks (a GuideLLM sweep) is
+// one run per benchmark: ReadAll and StreamAll return them all; Read and
+// Stream refuse such a directory.
 //
 // The files of this package follow the run directory: rundir.go the
 // manifest and the order of reading, format.go which gateway log and
 // format, gateway.go outlast's gateway log and its cross-line rules,
 // repeated.go the second pass that names the first line of a repeated
 // record, loadgen.go the load generators' exports, engine.go the engine
-// log, metrics.go the scrapes.
-// Each input kind is read through a small interface (gatewayReader,
-// engineFormat, metricsReader), where other formats of the same input plug
-// in. Nothing here is shared between runs, so runs may be read in parallel,
-// each through its own Sink.
+// log, metrics.go the scrapes. Which formats there are, their file names
+// and how each is told and opened are the table of ingest/inputs; nothing
+// here names a format. Nothing here is shared between runs, so runs may be
+// read in parallel, each through its own Sink.
 package rundir
 
 import (
@@ -240,31 +239,16 @@ func readRunDirIn(dir string, opt Options, exact bool, begin func(run string) (*
 		return nil, err
 	}
 	d := &dirReader{dir: dir, opt: opt, m: m, base: base, loc: loc, exact: exact, begin: begin, gwPath: gw}
-	if format == schema.GatewayGuideLLM {
-		return d.readGuideLLM()
+	if format.Records == nil {
+		return d.readExport(format)
 	}
 	r, err := d.newRun(base, m.StartedAt)
 	if err != nil {
 		return nil, err
 	}
-	r.res.Data.Run.GatewayFormat = format
-	// Keys of one format's given for another's do nothing: say so, as a
-	// typo must not pass silently.
-	if m.Files.Benchmark != nil {
-		r.warnf("WARNING: run.yaml's files.benchmark applies to GuideLLM reports only; the gateway log is %s: ignored", format)
-	}
-	if m.Files.ClockOffsetS != nil && format != schema.GatewayInferencePerf {
-		r.warnf("WARNING: run.yaml's files.clock_offset_s applies to inference-perf files only; the gateway log is %s: ignored", format)
-	}
-	var gwSpan span
-	switch format {
-	case schema.GatewayOutlast:
-		gwSpan, err = r.readGateway(gw, outlastGateway)
-	case schema.GatewayAIPerf:
-		gwSpan, err = r.readAIPerf(gw)
-	case schema.GatewayInferencePerf:
-		gwSpan, err = r.readInferencePerf(gw)
-	}
+	r.res.Data.Run.GatewayFormat = format.Name
+	r.warnKeys(format)
+	gwSpan, err := r.readGateway(gw, format)
 	if err != nil {
 		return nil, err
 	}
@@ -306,16 +290,24 @@ func (d *dirReader) newRun(run schema.Run, t0 time.Time) (*runReader, error) {
 func (r *runReader) finishRun(gwSpan span, clip *span) error {
 	m, res := r.m, r.res
 	r.checkRunWindow(gwSpan)
-	p, err := findFile(r.dir, m.Files.EngineLog, m.Files.EngineLog != manifest.DefaultEngineLog)
-	if err != nil {
-		return err
-	}
-	if p != "" {
-		span, err := r.readEngineLog(p, m.Engine.Name)
-		if err != nil {
+	var p string
+	if m.Files.HasRoles() {
+		var err error
+		if p, err = r.readRoleLogs(gwSpan); err != nil {
 			return err
 		}
-		r.checkSpan("engine log samples", span, gwSpan)
+	} else {
+		var err error
+		if p, err = findFile(r.dir, m.Files.EngineLog, m.Files.EngineLog != manifest.DefaultEngineLog); err != nil {
+			return err
+		}
+		if p != "" {
+			span, err := r.readEngineLog(p, m.Engine.Name)
+			if err != nil {
+				return err
+			}
+			r.checkSpan("engine log samples", span, gwSpan)
+		}
 	}
 	if m.Engine.PrefixCaching != nil && p != "" {
 		r.prefixCachingStated(p, res.Data.Run.EngineLogFormat, *m.Engine.PrefixCaching)
@@ -333,8 +325,11 @@ func (r *runReader) finishRun(gwSpan span, clip *span) error {
 		// After the metrics: their cache_config_info may say it.
 		r.prefixCachingUnstated(p, res.Data.Run.EngineLogFormat)
 	}
+	r.cachingContradicted()
 	if clip != nil {
 		r.clipEngine(*clip)
+	} else {
+		r.trimEngine(gwSpan)
 	}
 	res.Data.Run.RejectedLines = int64(len(res.Rejects))
 	res.Data.Sort()
@@ -387,6 +382,9 @@ type runReader struct {
 	// exact keeps the ids of ended sessions (after ErrKeyCollision).
 	exact bool
 	gw    gatewayLog
+	// cachedTurns counts the turns that report cached prompt tokens
+	// (more than 0), which a cache that is off never gives.
+	cachedTurns int64
 }
 
 // cutNote adds to err, an input's error, that one of inputs is a

@@ -2,12 +2,11 @@ package runinit
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/outlast-dev/outlast/ingest/inputs"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/rundir"
-	"github.com/outlast-dev/outlast/schema"
 )
 
 // EngineFacts are what the engine log says of the engine.
@@ -20,19 +19,6 @@ type EngineFacts struct {
 	NameFrom, PoolFrom string
 	logFormat          string // the engine log's format, as ingest names it
 }
-
-// Header patterns of the engine logs' startup lines, vLLM's then SGLang's.
-var (
-	// vLLM: "Initializing a V1 LLM engine (v0.28.0) with config: model='…'",
-	// "vLLM API server version 0.8.5", the banner's "version 0.28.0".
-	vllmVersion = regexp.MustCompile(`(?:LLM engine \(v|vLLM API server version |█  version )([0-9][0-9A-Za-z.+-]*)`)
-	vllmModel   = regexp.MustCompile(`(?:with config: model='|'model': ')([^']+)'`)
-	// SGLang: "server_args=ServerArgs(model_path='…', …)" and the version
-	// line "sglang version: 0.5.2" / "SGLang v0.5.2". Prefix caching is
-	// read as ingest reads it (rundir.PrefixCachingArg).
-	sglangVersion = regexp.MustCompile(`(?i)sglang(?: version[:=]? ?| v)([0-9][0-9A-Za-z.+-]*)`)
-	sglangModel   = regexp.MustCompile(`model_path='([^']+)'`)
-)
 
 // readEngine reads the engine log at path: its engine and KV pool as
 // ingest reads them, its version, model and prefix caching from the
@@ -54,16 +40,19 @@ func readEngine(path string) (EngineFacts, error) {
 		return e, err
 	}
 	defer lr.Close()
-	version, model := vllmVersion, vllmModel
-	if e.Name == schema.EngineSGLang {
-		version, model = sglangVersion, sglangModel
+	// The version and model as the engine's row finds them (vLLM's when
+	// no header was recognised); prefix caching as ingest reads it
+	// (rundir.PrefixCachingArg).
+	format, ok := inputs.EngineNamed(e.Name)
+	if !ok {
+		format = &inputs.EngineLogs[0]
 	}
 	for i := 0; i < 2000 && lr.Next(); i++ {
 		b := lr.Bytes()
-		if m := version.FindSubmatch(b); m != nil && e.Version == "" {
+		if m := format.Version.FindSubmatch(b); m != nil && e.Version == "" {
 			e.Version = string(m[1])
 		}
-		if m := model.FindSubmatch(b); m != nil && e.Model == "" {
+		if m := format.Model.FindSubmatch(b); m != nil && e.Model == "" {
 			e.Model = string(m[1])
 		}
 	}

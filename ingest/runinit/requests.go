@@ -9,50 +9,32 @@ import (
 	"strings"
 	"time"
 
-	"github.com/outlast-dev/outlast/ingest/aiperf"
-	"github.com/outlast-dev/outlast/ingest/guidellm"
-	"github.com/outlast-dev/outlast/ingest/inferenceperf"
+	"github.com/outlast-dev/outlast/ingest/inputs"
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
 	"github.com/outlast-dev/outlast/ingest/outlastlog"
-	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
 // epoch is t=0 for the readers here: their run seconds are Unix seconds.
 var epoch = time.Unix(0, 0).UTC()
 
-// requests reads the gateway log at path for the span of its requests:
-// from the first one's ready (else sent) time to the last one's end. Bad
-// records are skipped: ingest reports them.
-func (f *Facts) requests(path string) error {
+// requests reads the gateway log at path, in format, for the span of its
+// requests: from the first one's ready (else sent) time to the last one's
+// end. Bad records are skipped: ingest reports them.
+func (f *Facts) requests(path string, format *inputs.Request) error {
 	lr, err := lineio.Open(path, filepath.Base(path))
 	if err != nil {
 		return err
 	}
 	defer lr.Close()
-	switch f.GatewayFormat {
-	case schema.GatewayAIPerf:
-		rd := aiperf.NewReader(lr, epoch)
-		defer rd.Close() // before lr.Close: the reader's goroutines use lr
-		err = f.turns(rd)
-	case schema.GatewayGuideLLM:
-		err = f.guidellm(lr)
-	case schema.GatewayInferencePerf:
-		rd := inferenceperf.NewReader(lr, lr.Name(), inferenceperf.Options{T0: epoch, PerSession: filepath.Join(filepath.Dir(path), inferenceperf.PerSessionFile)})
-		err = f.turns(rd)
-		if errors.Is(err, inferenceperf.ErrNoAnchor) {
-			// The requests read, but their times cannot be placed: the
-			// manifest must give the offset. The reader returned no turn,
-			// so it counts them.
-			f.ClockUnknown = true
-			f.Start, f.End = math.NaN(), math.NaN()
-			f.Requests = rd.Records()
-			f.Notes = append(f.Notes, err.Error())
-			return lr.Err()
-		}
-	default:
-		err = f.outlast(lr)
+	if format.Records != nil {
+		err = f.records(format.Records(lr, epoch))
+	} else {
+		err = f.export(format, lr, path)
+	}
+	if errors.Is(err, inputs.ErrNoClock) {
+		return lr.Err()
 	}
 	if err != nil {
 		return err
@@ -82,6 +64,90 @@ func each[T any](next func() (T, error), fn func(T)) error {
 	}
 }
 
+// export reads a load generator's export: every run's turns, the first
+// run's load, the model it names. An export whose clock nothing anchors
+// (inputs.ErrNoClock) gives no span: the manifest must give the offset.
+func (f *Facts) export(format *inputs.Request, lr *lineio.Reader, path string) error {
+	// Lenient: a sampled benchmark's span is read all the same, and noted.
+	ex, err := format.Open(lr, inputs.Options{Path: path, Lenient: true})
+	if err != nil {
+		return err
+	}
+	defer ex.Close() // before lr.Close: the reader's goroutines use lr
+	var warnings []string
+	for {
+		run, err := ex.NextRun()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if run.Benchmark != nil {
+			f.Benchmarks++
+		}
+		if f.Benchmarks <= 1 && run.Strategy != "" {
+			f.LoadStrategy, f.RequestRate, f.Concurrency = run.Strategy, run.Rate, run.Concurrency
+			f.LoadFrom = f.Gateway + " (" + run.StrategyFrom + ")"
+		}
+		err = f.turns(ex.Turns(epoch))
+		done := ex.Done()
+		if errors.Is(err, inputs.ErrNoClock) {
+			// The requests read, but their times cannot be placed: the
+			// manifest must give the offset. The reader returned no turn,
+			// so it counts them.
+			f.ClockUnknown = true
+			f.Start, f.End = math.NaN(), math.NaN()
+			f.Requests = done.Unplaced
+			f.Notes = append(f.Notes, err.Error())
+			return err
+		}
+		if err != nil {
+			return err
+		}
+		warnings = append(warnings, done.Warnings...)
+		if done.Model != "" {
+			f.Model, f.ModelFrom = done.Model, f.Gateway
+		}
+	}
+	for _, w := range warnings {
+		// Read with Lenient to find the span all the same; ingest refuses
+		// a sampled benchmark unless told otherwise, so say so now.
+		if strings.Contains(w, "were sampled") {
+			w = strings.Replace(strings.TrimSuffix(w, " (read anyway: --lenient; kept as a reject of the run)"), "WARNING: ", "", 1)
+			f.Notes = append(f.Notes, w+". outlast ingest refuses such a benchmark; with --lenient it reads the sample and keeps this as the run's reject.")
+		}
+	}
+	if f.Benchmarks > 1 {
+		f.LoadNote = "the first benchmark's; each run of the sweep gets its own benchmark's in the runs table"
+	}
+	return nil
+}
+
+// config takes what the load generator's own configuration or summary
+// file says of the model and the load, where it says something.
+func (f *Facts) config(c inputs.Config) {
+	if c.Model != "" {
+		f.Model, f.ModelFrom = c.Model, c.ModelFrom
+	}
+	if c.LoadFrom != "" {
+		f.LoadFrom = c.LoadFrom
+	}
+	if c.LoadStrategy != "" {
+		f.LoadStrategy = c.LoadStrategy
+	}
+	if c.RequestRate != nil {
+		f.RequestRate = c.RequestRate
+	}
+	if c.Concurrency != nil {
+		f.Concurrency = c.Concurrency
+	}
+	if c.LoadNote != "" {
+		f.LoadNote = c.LoadNote
+	}
+	f.Notes = append(f.Notes, c.Notes...)
+}
+
 // turns widens the span by every turn src reads.
 func (f *Facts) turns(src loadgen.Source) error {
 	return each(src.Next, func(t *loadgen.Turn) {
@@ -106,51 +172,8 @@ func (f *Facts) widen(start, end float64) {
 	}
 }
 
-// guidellm reads every benchmark of a GuideLLM report, and the first
-// benchmark's load.
-func (f *Facts) guidellm(r io.Reader) error {
-	rd, err := guidellm.NewReader(r, f.Gateway, guidellm.Options{Lenient: true})
-	if err != nil {
-		return err
-	}
-	rd.SetT0(epoch)
-	for {
-		b, err := rd.NextBenchmark()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		f.Benchmarks++
-		if f.Benchmarks == 1 && b.Strategy != "" {
-			f.LoadStrategy, f.RequestRate, f.Concurrency = b.Strategy, b.Rate, b.Concurrency
-			f.LoadFrom = f.Gateway + " (benchmarks[0].config.strategy)"
-		}
-		if err := f.turns(rd); err != nil {
-			return err
-		}
-	}
-	for _, w := range rd.Warnings() {
-		// Read with Lenient to find the span all the same; ingest refuses
-		// a sampled benchmark unless told otherwise, so say so now.
-		if strings.Contains(w, "were sampled") {
-			w = strings.Replace(strings.TrimSuffix(w, " (read anyway: --lenient; kept as a reject of the run)"), "WARNING: ", "", 1)
-			f.Notes = append(f.Notes, w+". outlast ingest refuses such a benchmark; with --lenient it reads the sample and keeps this as the run's reject.")
-		}
-	}
-	if rep := rd.Report(); rep.Model != "" {
-		f.Model, f.ModelFrom = rep.Model, f.Gateway
-	}
-	if f.Benchmarks > 1 {
-		f.LoadNote = "the first benchmark's; each run of the sweep gets its own benchmark's in the runs table"
-	}
-	return nil
-}
-
-// outlast reads outlast's own gateway log for the span of its records.
-func (f *Facts) outlast(lr *lineio.Reader) error {
-	rd := outlastlog.NewReader(lr, epoch)
+// records reads outlast's own gateway log for the span of its records.
+func (f *Facts) records(rd inputs.RecordReader) error {
 	defer rd.Close()
 	return each(rd.Next, func(rec outlastlog.Record) {
 		start := rec.T

@@ -9,8 +9,9 @@
 // is filled in.
 //
 // runinit.go gathers the facts and writes the manifest, requests.go reads
-// the requests' time span, config.go the load generators' configuration
-// files, engine.go the engine log's header lines.
+// the requests' time span and what the load generator's export and
+// configuration say (through the table of formats, ingest/inputs),
+// engine.go the engine log's header lines.
 package runinit
 
 import (
@@ -26,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outlast-dev/outlast/ingest/inputs"
 	"github.com/outlast-dev/outlast/ingest/manifest"
 	"github.com/outlast-dev/outlast/ingest/rundir"
 	"github.com/outlast-dev/outlast/internal/atomicfile"
@@ -46,7 +48,7 @@ type Facts struct {
 	Gateway       string // file name in the directory
 	GatewayFormat string
 	Start, End    float64 // Unix seconds of the first request's start and the last one's end; NaN if unknown
-	Benchmarks    int     // GuideLLM: benchmarks in the report
+	Benchmarks    int     // the benchmarks of an export of several (GuideLLM's)
 	Requests      int
 	// ClockUnknown says the gateway log's clock is monotonic and nothing
 	// anchors it: files.clock_offset_s must be given.
@@ -60,8 +62,11 @@ type Facts struct {
 	LoadNote         string // e.g. several stages
 
 	EngineLog, Metrics string // file names, "" without
-	Engine             EngineFacts
-	Notes              []string // other things the comments should say
+	// PrefillLogs and DecodeLogs are a disaggregated deployment's engine
+	// logs by role, found by their names when there is no engine log.
+	PrefillLogs, DecodeLogs []string
+	Engine                  EngineFacts
+	Notes                   []string // other things the comments should say
 }
 
 // Init writes dir/run.yaml from the files in dir and returns what it
@@ -99,21 +104,29 @@ func Gather(dir string, opt Options) (*Facts, error) {
 		return nil, err
 	}
 	gw := filepath.Join(dir, f.Gateway)
-	if f.GatewayFormat, err = rundir.Detect(gw); err != nil {
+	if f.GatewayFormat, err = inputs.Detect(gw); err != nil {
 		return nil, err
 	}
-	if err := f.requests(gw); err != nil {
+	format, _ := inputs.RequestNamed(f.GatewayFormat)
+	if err := f.requests(gw, format); err != nil {
 		return nil, err
 	}
-	f.config(dir)
-	if f.EngineLog, err = inside(dir, opt.EngineLog, manifest.DefaultEngineLog); err != nil {
+	if format.Config != nil {
+		f.config(format.Config(dir, f.Gateway))
+	}
+	if f.EngineLog, err = inside(dir, opt.EngineLog, inputs.EngineLog.Defaults[0]); err != nil {
 		return nil, err
 	}
-	if f.Metrics, err = inside(dir, opt.Metrics, manifest.DefaultMetrics); err != nil {
+	if f.Metrics, err = inside(dir, opt.Metrics, inputs.Metrics.Defaults[0]); err != nil {
 		return nil, err
 	}
-	if f.EngineLog != "" {
-		if f.Engine, err = readEngine(filepath.Join(dir, f.EngineLog)); err != nil {
+	if f.EngineLog == "" {
+		if err := f.roleLogs(dir); err != nil {
+			return nil, err
+		}
+	}
+	if p := f.startupPath(dir); p != "" {
+		if f.Engine, err = readEngine(p); err != nil {
 			return nil, err
 		}
 	}
@@ -122,36 +135,44 @@ func Gather(dir string, opt Options) (*Facts, error) {
 			return nil, err
 		}
 	}
-	f.Engine.defaultPrefixCaching(f.EngineLog)
+	f.Engine.defaultPrefixCaching(f.startupLog())
 	return f, nil
 }
 
-// gatewayNames are the gateway logs looked for, in order.
-var gatewayNames = []string{manifest.DefaultGateway, "profile_export.jsonl", "benchmarks.json", "benchmarks.yaml", "per_request_lifecycle_metrics.json"}
-
 // FindGateway returns the name of the gateway log in dir, the file outlast
 // init would read: gateway.jsonl, a load generator's export by its default
-// name, or an AIPerf *.jsonl export under another name.
+// name, or one a tool names otherwise whose first bytes are that tool's.
 func FindGateway(dir string) (string, error) { return findGateway(dir) }
 
-// findGateway returns the name of the run's gateway log in dir.
+// findGateway returns the name of the run's gateway log in dir: the first
+// of the request log's default names present, else a file that a tool may
+// name otherwise (a row's Glob) whose first bytes are that tool's.
 func findGateway(dir string) (string, error) {
-	for _, n := range gatewayNames {
+	for _, n := range inputs.RequestLog.Defaults {
 		for _, ext := range []string{"", ".gz", ".zst"} {
 			if st, err := os.Stat(filepath.Join(dir, n+ext)); err == nil && st.Mode().IsRegular() {
 				return n + ext, nil
 			}
 		}
 	}
-	// AIPerf may prefix its files (--profile-export-prefix): any *.jsonl
-	// whose first line is an AIPerf record.
-	matches, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	for _, m := range matches {
-		if format, err := rundir.Detect(m); err == nil && format == schema.GatewayAIPerf {
-			return filepath.Base(m), nil
+	var others []string
+	for _, f := range inputs.Requests {
+		if f.Glob == "" {
+			continue
+		}
+		others = append(others, fmt.Sprintf("%s's export as %s", f.Tool, f.Glob))
+		matches, _ := filepath.Glob(filepath.Join(dir, f.Glob))
+		for _, m := range matches {
+			if format, err := inputs.Detect(m); err == nil && format == f.Name {
+				return filepath.Base(m), nil
+			}
 		}
 	}
-	return "", fmt.Errorf("%s: no gateway log: want one of %s (or an AIPerf *.jsonl export)", dir, strings.Join(gatewayNames, ", "))
+	want := strings.Join(inputs.RequestLog.Defaults, ", ")
+	if len(others) > 0 {
+		want += " (or " + strings.Join(others, ", ") + ")"
+	}
+	return "", fmt.Errorf("%s: no gateway log: want one of %s", dir, want)
 }
 
 // inside returns name relative to dir when the file exists, checking that
@@ -265,7 +286,7 @@ func (f *Facts) Write(buf *bytes.Buffer) {
 	buf.WriteString("files:\n")
 	line(buf, 1, "gateway", f.Gateway, "")
 	line(buf, 1, "gateway_format", f.GatewayFormat, "found from the file's first bytes or name")
-	if f.GatewayFormat == schema.GatewayGuideLLM && f.Benchmarks > 1 {
+	if f.Benchmarks > 1 {
 		buf.WriteString(fmt.Sprintf("  # %s holds %d benchmarks (a sweep): ingest makes one run per benchmark,\n", f.Gateway, f.Benchmarks))
 		buf.WriteString(fmt.Sprintf("  # %s-b0 ... %s-b%d, each from its own start; \"benchmark: N\" reads only the Nth, from its own start.\n", f.Run, f.Run, f.Benchmarks-1))
 	}
@@ -275,6 +296,7 @@ func (f *Facts) Write(buf *bytes.Buffer) {
 	if f.EngineLog != "" {
 		line(buf, 1, "engine_log", f.EngineLog, "")
 	}
+	f.writeRoles(buf)
 	if f.Metrics != "" {
 		line(buf, 1, "metrics", f.Metrics, "")
 	}
@@ -290,6 +312,7 @@ func comment(from string) string {
 // writeEngine writes the engine section's keys.
 func (f *Facts) writeEngine(buf *bytes.Buffer) {
 	e := f.Engine
+	log := f.startupLog()
 	if e.Name != "" {
 		line(buf, 1, "name", e.Name, "from "+e.NameFrom)
 	} else {
@@ -297,26 +320,26 @@ func (f *Facts) writeEngine(buf *bytes.Buffer) {
 	}
 	switch {
 	case e.Version != "":
-		line(buf, 1, "version", quoteVersion(e.Version), "from "+f.EngineLog)
+		line(buf, 1, "version", quoteVersion(e.Version), "from "+log)
 	case e.Name == schema.EngineSGLang:
 		// SGLang's log does not print its version; the report and compare
 		// split experiments by it, so say where to find it.
 		buf.WriteString("  # version: unknown: SGLang's log does not print it; add it from\n")
 		buf.WriteString("  #   python -c 'import sglang; print(sglang.__version__)' (or the image's tag)\n")
-	case e.Name != "" && f.EngineLog == "":
+	case e.Name != "" && log == "":
 		buf.WriteString("  # version: unknown: no engine log to say it; add it (the report and compare split runs by it)\n")
 	case e.Name != "":
-		buf.WriteString("  # version: unknown: " + f.EngineLog + " does not say it; add it (the report and compare split runs by it)\n")
+		buf.WriteString("  # version: unknown: " + log + " does not say it; add it (the report and compare split runs by it)\n")
 	}
 	switch {
 	case f.Model != "":
 		c := "from " + f.ModelFrom
 		if e.Model != "" && e.Model != f.Model {
-			c += "; " + f.EngineLog + " says " + e.Model
+			c += "; " + log + " says " + e.Model
 		}
 		line(buf, 1, "model", f.Model, c)
 	case e.Model != "":
-		line(buf, 1, "model", e.Model, "from "+f.EngineLog)
+		line(buf, 1, "model", e.Model, "from "+log)
 	}
 	switch {
 	case e.PrefixCaching != nil:

@@ -60,6 +60,11 @@ func WriteHTML(w io.Writer, d *document.Doc) error {
 	if err := document.Validate(d); err != nil {
 		return err
 	}
+	return writeHTML(w, d)
+}
+
+// writeHTML is WriteHTML of a valid d.
+func writeHTML(w io.Writer, d *document.Doc) error {
 	v, err := buildView(d)
 	if err != nil {
 		return err

@@ -13,11 +13,7 @@ import (
 	"github.com/outlast-dev/outlast/internal/atomicfile"
 )
 
-// JSON returns v as deterministic JSON: indented by two
-// spaces, object keys sorted at every level (struct fields included),
-// numbers kept exactly as encoding/json writes them, a final newline.
-// A non-finite float64 is an error naming where it is; use jsonnum.Float
-// for values that may be missing, which also rounds them.
+// JSON returns v as EncodeJSON writes it.
 func JSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	if err := EncodeJSON(&b, v); err != nil {
@@ -26,16 +22,24 @@ func JSON(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// EncodeJSON writes v to w as JSON formats it, as it goes.
+// EncodeJSON writes v to w as deterministic JSON, through encoding/json:
+// indented by two spaces, a struct's keys in the order of its fields and a
+// map's sorted, so that the same value gives the same bytes; strings
+// without HTML escapes; numbers as encoding/json writes them; a final
+// newline. A non-finite float64 is an error naming where it is, and
+// nothing is written; use jsonnum.Float for values that may be missing
+// (null), which also rounds them.
 func EncodeJSON(w io.Writer, v any) error {
-	raw, err := json.Marshal(v)
-	if err != nil {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		if p := nonFinitePath(reflect.ValueOf(v), "$", 0); p != "" {
 			return fmt.Errorf("report: non-finite number at %s (use jsonnum.Float for null): %w", p, err)
 		}
 		return fmt.Errorf("report: %w", err)
 	}
-	return writeSortedIndent(w, raw)
+	return nil
 }
 
 // WriteJSON writes v to path as JSON formats it, atomically.

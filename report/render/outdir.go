@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -27,6 +29,31 @@ const (
 	// it is shared with other files ("--out .").
 	OwnedFile = ".outlast-report"
 )
+
+// WriteReport writes the report of d, whose summary.json holds summary,
+// into dir: tables/ as WriteTables, summary.json as WriteJSON and
+// index.html as WriteHTML write them, each atomically, dir's files handled
+// as OpenOutDir says. It validates d once, first, and writes nothing if d
+// is invalid.
+func WriteReport(dir string, d *document.Doc, summary any) error {
+	if err := document.Validate(d); err != nil {
+		return err
+	}
+	out, err := OpenOutDir(dir, ReportFiles(d))
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := writeTables(dir, d); err != nil {
+		return err
+	}
+	if err := WriteJSON(filepath.Join(dir, SummaryFile), summary); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(filepath.Join(dir, IndexFile), func(w io.Writer) error { return writeHTML(w, d) }); err != nil {
+		return err
+	}
+	return out.Finish()
+}
 
 // ReportFiles returns the files a report of d writes in its directory,
 // relative and slash-separated, sorted.

@@ -17,10 +17,16 @@ import (
 // file, then rename). CSV holds the values as displayed, with "" for
 // missing cells; a column with markers is followed by a "<column> marker"
 // column so that values stay numeric. Markdown mirrors the HTML table.
+// It validates d first and writes nothing if d is invalid.
 func WriteTables(dir string, d *document.Doc) error {
 	if err := document.Validate(d); err != nil {
 		return err
 	}
+	return writeTables(dir, d)
+}
+
+// writeTables is WriteTables of a valid d.
+func writeTables(dir string, d *document.Doc) error {
 	out := filepath.Join(dir, TablesDir)
 	if err := os.MkdirAll(out, 0o777); err != nil {
 		return fmt.Errorf("report: %w", err)
