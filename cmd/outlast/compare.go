@@ -110,7 +110,7 @@ func runCompare(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	if hint := noMatchHint(res.Columns, runs, res.Ignored); hint != "" {
+	if hint := noMatchHint(res.Columns, runs, res.Ignored, opts.Ignore); hint != "" {
 		res.Warnings = append(res.Warnings, hint)
 		if *format != "text" || (*out != "" && *out != "-") {
 			fmt.Fprintf(stderr, "outlast: compare: warning: %s\n", hint)

@@ -12,11 +12,12 @@ import (
 
 // noMatchHint returns, when no configuration has runs in two columns of a
 // comparison (labels and runs, by column; ignored, the key fields left out
-// of the key), the warning that says which key fields kept the configurations
-// apart, with their values in each column, and the --ignore that would
-// match them: the fewest such fields. "" when a configuration matched, or
-// when no --ignore would make one match (a column without runs).
-func noMatchHint(labels []string, runs [][]*schema.Run, ignored []string) string {
+// of the key, --by's among them; given, those --ignore named), the warning
+// that says which key fields kept the configurations apart, with their
+// values in each column, and the --ignore that would match them: the
+// fewest such fields. "" when a configuration matched, or when no --ignore
+// would make one match (a column without runs).
+func noMatchHint(labels []string, runs [][]*schema.Run, ignored, given []string) string {
 	if len(runs) < 2 {
 		return ""
 	}
@@ -86,7 +87,7 @@ func noMatchHint(labels []string, runs [][]*schema.Run, ignored []string) string
 		apart = append(apart, fmt.Sprintf("%s (%s)", f, strings.Join(per, "; ")))
 	}
 	return fmt.Sprintf("no configuration has runs in more than one column: they differ in %s; to compare across that, add --ignore %s",
-		strings.Join(apart, " and "), strings.Join(append(append([]string(nil), ignored...), fields...), ","))
+		strings.Join(apart, " and "), strings.Join(append(append([]string(nil), given...), fields...), ","))
 }
 
 // matches reports whether a configuration, the fields in off left out,

@@ -21,17 +21,20 @@ func TestNoMatchHint(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		runs    [][]*schema.Run
-		ignored []string
+		ignored []string // --ignore's, and --by's field
+		given   []string // --ignore's
 		want    string
 	}{
-		{"matched", [][]*schema.Run{{run("burst", 400000, 0.035)}, {run("burst", 400000, 0.035), run("burst", 200000, 0.035)}}, nil, ""},
-		{"pool", [][]*schema.Run{{run("burst", 400000, 0.035), run("no-burst", 400000, 0.035)}, {run("burst", 200000, 0.035)}}, nil,
+		{"matched", [][]*schema.Run{{run("burst", 400000, 0.035)}, {run("burst", 400000, 0.035), run("burst", 200000, 0.035)}}, nil, nil, ""},
+		{"pool", [][]*schema.Run{{run("burst", 400000, 0.035), run("no-burst", 400000, 0.035)}, {run("burst", 200000, 0.035)}}, nil, nil,
 			"they differ in pool (old: 400000; new: 200000); to compare across that, add --ignore pool"},
-		{"pool and lambda, arm ignored", [][]*schema.Run{{run("burst", 400000, 0.035)}, {run("no-burst", 200000, 0.04)}}, []string{"arm"},
+		{"pool and lambda, arm ignored", [][]*schema.Run{{run("burst", 400000, 0.035)}, {run("no-burst", 200000, 0.04)}}, []string{"arm"}, []string{"arm"},
 			"they differ in lambda (old: 0.035; new: 0.04) and pool (old: 400000; new: 200000); to compare across that, add --ignore arm,lambda,pool"},
-		{"an empty column", [][]*schema.Run{{run("burst", 400000, 0.035)}, nil}, nil, ""},
+		{"--by arm: not suggested", [][]*schema.Run{{run("burst", 400000, 0.035)}, {run("no-burst", 200000, 0.035)}}, []string{"arm"}, nil,
+			"they differ in pool (old: 400000; new: 200000); to compare across that, add --ignore pool"},
+		{"an empty column", [][]*schema.Run{{run("burst", 400000, 0.035)}, nil}, nil, nil, ""},
 	} {
-		got := noMatchHint(labels, tt.runs, tt.ignored)
+		got := noMatchHint(labels, tt.runs, tt.ignored, tt.given)
 		if tt.want == "" && got != "" || tt.want != "" && !strings.HasSuffix(got, tt.want) {
 			t.Errorf("%s: %q, want it to end %q", tt.name, got, tt.want)
 		}
