@@ -60,8 +60,10 @@ type builder struct {
 	fitInfo *SummaryFit
 	doc     *document.Doc
 	sum     *Summary
-	// findings are the findings section's items, in order.
-	findings []document.ListItem
+	// findings are the findings section's items, in the order found;
+	// findingOf names the experiment of each.
+	findings  []document.ListItem
+	findingOf []expKey
 	// share is how many small multiples one experiment draws.
 	share int
 }
@@ -149,6 +151,7 @@ func (b *builder) finish() (*document.Doc, *Summary, error) {
 	b.provenanceSection()
 	b.findingsSection()
 	b.doc.Subtitle = b.subtitle()
+	b.doc.Lead = b.lead()
 	for _, r := range b.runs {
 		if r.reloadErr != nil {
 			return nil, nil, r.reloadErr

@@ -32,15 +32,58 @@ func (b *builder) found(e *experiment, kind string, warning bool, runs []string,
 	}
 	b.sum.Findings = append(b.sum.Findings, f)
 	b.findings = append(b.findings, document.ListItem{Label: e.label, Link: "exp-" + e.slug, Text: text, Warning: warning})
+	b.findingOf = append(b.findingOf, expKey{e.name, e.design})
 }
 
-// findingsSection puts the findings first in the document.
+// expKey names an experiment across its sections (one per engine).
+type expKey struct{ name, design string }
+
+// findingsSection puts the findings first in the document: experiment by
+// experiment (headlineOrder), its headline figure (one per section of an
+// experiment split by engine), then its findings, warnings after the
+// others, so that a caveat stays with what it qualifies.
 func (b *builder) findingsSection() {
 	sec := document.Section{
 		ID: "findings", Title: "Findings",
-		Intro: []string{"Computed from the numbers in the sections below, experiment by experiment; warnings (⚠) change how those numbers read. summary.json holds each finding with the numbers it quotes."},
 	}
-	sec.Blocks = append(sec.Blocks, &document.List{Items: b.findings})
+	done := map[expKey]bool{}
+	for _, e := range b.headlineOrder() {
+		k := expKey{e.name, e.design}
+		if done[k] {
+			continue
+		}
+		done[k] = true
+		for _, s := range b.exps {
+			if (expKey{s.name, s.design}) == k {
+				if g := b.headline(s); g != nil {
+					sec.Blocks = append(sec.Blocks, g)
+				}
+			}
+		}
+		var plain, warn []document.ListItem
+		for i, it := range b.findings {
+			switch {
+			case b.findingOf[i] != k:
+			case it.Warning:
+				warn = append(warn, it)
+			default:
+				plain = append(plain, it)
+			}
+		}
+		if items := append(plain, warn...); len(items) > 0 {
+			sec.Blocks = append(sec.Blocks, &document.List{Items: items})
+		}
+	}
+	var rest []document.ListItem // of no experiment grouped: none, as found is called
+	for i, it := range b.findings {
+		if !done[b.findingOf[i]] {
+			rest = append(rest, it)
+		}
+	}
+	if len(rest) > 0 {
+		sec.Blocks = append(sec.Blocks, &document.List{Items: rest})
+	}
+	sec.Blocks = append(sec.Blocks, &document.Note{Text: "The findings are computed from the numbers in the sections below; summary.json holds each with the numbers it quotes. Warnings (⚠) change how those numbers read."})
 	b.doc.Sections = append([]document.Section{sec}, b.doc.Sections...)
 }
 

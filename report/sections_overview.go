@@ -15,8 +15,15 @@ func (b *builder) overview() {
 	multi := len(b.exps) > 1
 	t := &document.Table{
 		ID:       "overview",
-		Caption:  "Every run and its outcome. End hit: token-weighted hit ratio over the last 10 minutes at the gateway, and the engine's own over the same minutes; end sessions: mean sessions in the system over the last 5; onset: start of the first degraded 5-minute window; N* = C/L̄; peak D/C: the largest 1-minute mean of resident demand over the KV pool; end D/C: its mean over the last 5 minutes. Mechanism, for a run that ended degraded: present when end D/C ≥ 1 and the end sessions are at least twice the healthy twin's (else the run's own before its trigger), absent when one of them does not hold (§4: the degraded regime is a working set beyond the pool and a backlog, not a low hit ratio alone), unknown when one is unknown.",
+		Caption:  "Every run and its outcome. End hit: token-weighted hit ratio over the last 10 minutes at the gateway, and the engine's own over the same minutes; end sessions: mean sessions in the system over the last 5; onset: start of the first degraded 5-minute window; N* = C/L̄; peak D/C: the largest 1-minute mean of resident demand over the KV pool; end D/C: its mean over the last 5 minutes. Mechanism, for a run that ended degraded: present when end D/C ≥ 1 and the end sessions are at least twice the healthy twin's (else the run's own before its trigger), absent when one of them does not hold (§4: the degraded regime is a working set beyond the pool and a backlog, not a low hit ratio alone), unknown when one is unknown. Run: the name without the first part every run of its experiment shares (recovery- of recovery-s501-budgeter); the whole name on hover and in tables/overview.csv.",
 		Sortable: true,
+		Compact:  true,
+	}
+	expOf := map[*runInfo]*experiment{}
+	for _, e := range b.exps {
+		for _, r := range e.runs {
+			expOf[r] = e
+		}
 	}
 	t.Columns = append(t.Columns, document.Column{Name: "Run"})
 	if multi {
@@ -43,6 +50,9 @@ func (b *builder) overview() {
 	for _, r := range b.runs {
 		run, s := &r.run, r.sum
 		row := []document.Cell{document.Text(run.Run)}
+		if e := expOf[r]; e != nil {
+			row[0] = row[0].Abbrev(shortName(r, e))
+		}
 		if multi {
 			row = append(row, document.Text(run.Experiment))
 		}

@@ -48,6 +48,27 @@ func TestDemoReportInBrowser(t *testing.T) {
 	if res.Charts < 10 {
 		t.Errorf("demo report has %d charts; the paired, calibration, recovery and drain sections alone have more", res.Charts)
 	}
+	// The first screen, as a researcher opens the page on a laptop: the
+	// first experiment's headline figure whole within it, before any
+	// table; the overview's rows each on one line, the runs' short names
+	// with their whole names on hover.
+	l, err := browsertest.MeasureLayout(page, 1280, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("layout: %+v", l)
+	if l.FirstChartTop < 0 || l.FirstChartBottom > l.Height {
+		t.Errorf("the first chart is at %d–%d px, not within the first %d-px screen", l.FirstChartTop, l.FirstChartBottom, l.Height)
+	}
+	if l.FirstTableTop >= 0 && l.FirstTableTop < l.FirstChartTop {
+		t.Errorf("a table (at %d px) comes before the first figure (at %d px)", l.FirstTableTop, l.FirstChartTop)
+	}
+	if l.CompactRows < 36 || l.MaxRowHeight > l.MinRowHeight+2 {
+		t.Errorf("%d overview rows, %d–%d px high: want every run's row on one line", l.CompactRows, l.MinRowHeight, l.MaxRowHeight)
+	}
+	if l.Abbreviated == 0 {
+		t.Error("no run name is shortened, with its whole name on hover")
+	}
 	browsertest.SaveScreenshot(t, page, "demo-report.png", 1280, 4000, 10_000)
 	t.Logf("%d charts drew, %d requests, %d errors", res.Drawn, res.Requests, len(res.Errors))
 }

@@ -26,6 +26,8 @@ type Cell struct {
 	marker string
 	// numLike marks text that reads as a number (a Range), aligned as one.
 	numLike bool
+	// short is what the page shows of a text cell (Abbrev), "" for all of it.
+	short string
 }
 
 // MissingText is how a missing cell is shown in HTML and Markdown.
@@ -68,6 +70,25 @@ func Missing() Cell { return Cell{} }
 func (c Cell) Mark(m string) Cell {
 	c.marker = m
 	return c
+}
+
+// Abbrev returns a copy of c that the page shows as short, with the whole
+// text on hover; CSV and Markdown keep the whole text. A short equal to
+// the text, or empty, abbreviates nothing.
+func (c Cell) Abbrev(short string) Cell {
+	if short != c.String() {
+		c.short = short
+	}
+	return c
+}
+
+// Short returns what the page shows of c: its abbreviation (Abbrev), or
+// Display.
+func (c Cell) Short() string {
+	if c.short != "" {
+		return c.short
+	}
+	return c.Display()
 }
 
 // Marker returns the cell's marker, "" if none.

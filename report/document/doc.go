@@ -16,6 +16,9 @@ package document
 type Doc struct {
 	Title    string
 	Subtitle string
+	// Lead is plain text under the title, one paragraph per element: what
+	// the page holds and how to read it, before anything else.
+	Lead []string
 	// Provenance lists facts about the inputs (dataset hash, commit, date
 	// from SOURCE_DATE_EPOCH, ...), shown in order under the title.
 	Provenance []KV

@@ -14,6 +14,9 @@ type Table struct {
 	// Sortable lets a reader of the HTML page sort the rows by any column
 	// and filter them by text, in place; the other renderers ignore it.
 	Sortable bool
+	// Compact keeps each row of the page on one line: cells do not wrap,
+	// and a table wider than the page scrolls sideways.
+	Compact bool
 }
 
 // Align is the horizontal alignment of a column.

@@ -4,7 +4,7 @@ import "html/template"
 
 var tableTpl = template.Must(template.New("table").Parse(`<figure class="table" id="{{.Anchor}}">
 <figcaption>{{.Caption}} <span class="tid">[{{.ID}}]</span></figcaption>
-<div class="tbl-wrap"><table class="data{{if .Sortable}} sortable{{end}}">
+<div class="tbl-wrap"><table class="data{{if .Sortable}} sortable{{end}}{{if .Compact}} compact{{end}}">
 <thead>
 {{- if .Groups}}
 <tr class="groups">{{range .Groups}}<th colspan="{{.Span}}">{{.Text}}</th>{{end}}</tr>
@@ -13,7 +13,7 @@ var tableTpl = template.Must(template.New("table").Parse(`<figure class="table" 
 </thead>
 <tbody>
 {{- range .Rows}}
-<tr>{{range .}}<td class="{{.Class}}">{{.Text}}{{if .Marker}}<span class="mark">{{.Marker}}</span>{{end}}</td>{{end}}</tr>
+<tr>{{range .}}<td class="{{.Class}}"{{if .Full}} title="{{.Full}}"{{end}}>{{.Text}}{{if .Marker}}<span class="mark">{{.Marker}}</span>{{end}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
 </table></div>
@@ -82,12 +82,17 @@ var pageTpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{- if .Subtitle}}
 <p class="subtitle">{{.Subtitle}}</p>
 {{- end}}
+{{- range .Lead}}
+<p class="lead">{{.}}</p>
+{{- end}}
 {{- if .Provenance}}
+<details class="provenance"><summary>Inputs and versions</summary>
 <table class="provenance">
 {{- range .Provenance}}
 <tr><th scope="row">{{.Key}}</th><td>{{.Value}}</td></tr>
 {{- end}}
 </table>
+</details>
 {{- end}}
 </header>
 {{- if .Sections}}

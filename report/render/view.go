@@ -11,6 +11,7 @@ import (
 
 type viewDoc struct {
 	Title, Subtitle  string
+	Lead             []string
 	Provenance       []document.KV
 	Sections         []viewSection
 	CSP              string
@@ -33,7 +34,7 @@ type viewSection struct {
 // trusted inside a <script> element.
 func buildView(d *document.Doc) (*viewDoc, error) {
 	v := &viewDoc{
-		Title: d.Title, Subtitle: d.Subtitle, Provenance: d.Provenance,
+		Title: d.Title, Subtitle: d.Subtitle, Lead: d.Lead, Provenance: d.Provenance,
 		CSP: CSP, CSS: template.CSS(reportCSS),
 		Guard: template.JS(guardJS), ECharts: template.JS(echartsScript), Runtime: template.JS(runtimeJS), TableJS: template.JS(tablesJS),
 		EChartsVersion: EChartsVersion,
@@ -131,11 +132,13 @@ type thView struct {
 
 type tdView struct {
 	Text, Marker, Class string
+	// Full is the whole text of an abbreviated cell, shown on hover.
+	Full string
 }
 
 type tableViewT struct {
 	Anchor, ID, Caption string
-	Sortable            bool
+	Sortable, Compact   bool
 	Groups              []thView // nil when no column has a group
 	Head                []thView
 	Rows                [][]tdView
@@ -145,7 +148,7 @@ type tableViewT struct {
 var alignClass = [...]string{document.AlignLeft: "al-l", document.AlignRight: "al-r", document.AlignCenter: "al-c", document.AlignAuto: "al-l"}
 
 func tableView(t *document.Table) tableViewT {
-	tv := tableViewT{Anchor: "tbl-" + t.ID, ID: t.ID, Caption: t.Caption, Notes: t.Notes, Sortable: t.Sortable}
+	tv := tableViewT{Anchor: "tbl-" + t.ID, ID: t.ID, Caption: t.Caption, Notes: t.Notes, Sortable: t.Sortable, Compact: t.Compact}
 	classes := make([]string, len(t.Columns))
 	grouped := false
 	for j, c := range t.Columns {
@@ -170,7 +173,10 @@ func tableView(t *document.Table) tableViewT {
 			if c.IsMissing() {
 				cls += " missing"
 			}
-			r[j] = tdView{Text: c.Display(), Marker: c.Marker(), Class: cls}
+			r[j] = tdView{Text: c.Short(), Marker: c.Marker(), Class: cls}
+			if r[j].Text != c.Display() {
+				r[j].Full = c.Display()
+			}
 		}
 		tv.Rows = append(tv.Rows, r)
 	}
