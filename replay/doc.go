@@ -14,11 +14,13 @@
 // time (ready_s − the previous turn's done_s; sent_s − done_s where the
 // gateway gives no ready_s, which then also counts time a controller held
 // the turn; the median of the known gaps where neither is given). Failed
-// turns are left out. Sessions still open at the run's end are extended
-// to their turns_planned, or to a turn count drawn from the ended sessions
-// that got further, growing by their median context growth with gaps
-// drawn from the run's (without that, a collapsed run's backlog would
-// replay as sessions that end early). The shared prefix is the manifest's
+// turns are left out. Sessions still open at the run's end, or aborted
+// within 5 s of it (a load generator records the requests it cancels when
+// its benchmark stops, and the session derived from them ends there), are
+// extended to their turns_planned, or to a turn count drawn from the
+// ended sessions that got further, growing by their median context growth
+// with gaps drawn from the run's (without that, a collapsed run's backlog
+// would replay as sessions that end early). The shared prefix is the manifest's
 // system_tokens, else the median cached tokens of the sessions' first turns
 // that hit. The arrival process (model.go) is the manifest's arrival_rate
 // (else the gateway's first rate event, else the base sessions per
