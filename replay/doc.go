@@ -25,8 +25,18 @@
 // that hit. The arrival process (model.go) is the manifest's arrival_rate
 // (else the gateway's first rate event, else the base sessions per
 // second), its rate change, and its burst's extra rate over the trigger's
-// window (else the burst sessions per second of it). Seed 1 replays the
-// sessions exactly; other seeds draw arrivals from that process and give
+// window (else the burst sessions per second of it). That process is
+// tested against the run's base arrivals (arrivalfit.go: their count,
+// exact Poisson, and their times rescaled by its cumulative rate,
+// chi-square, each at 0.0005): a manifest names the rate a load generator
+// aimed at, and a run whose arrivals fell away part-way (a rate change it
+// does not declare) would otherwise replay at a load it never had. Where
+// it does not fit, the observed rate replaces it, else the likeliest
+// single rate change (maximum likelihood over the arrival times, an
+// untagged burst's window left out), with a warning; a replay with a
+// fitted rate change writes it as its trigger (kind rate-change, the
+// burst as extra keys, so its windows align to the change). Seed 1 replays
+// the sessions exactly; other seeds draw arrivals from that process and give
 // each a whole observed session of its stream (burst or not; on its side
 // of a mix shift), drawn at random (sim.Trace).
 //
