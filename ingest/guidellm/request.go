@@ -109,6 +109,9 @@ func (r *Reader) next() (*loadgen.Turn, error) {
 		if r.req.emptyOutput {
 			r.bench.emptyOutput++
 		}
+		if r.req.streamedOutput {
+			r.bench.streamedOutput++
+		}
 		if t.Row.Status == schema.TurnOK && r.req.nullTokens != "" {
 			return nil, badRequest(pos, col, raw, fmt.Sprintf("benchmarks[%d].requests.%s: a completed request with %s null: %s", r.bench.Index, r.bucket, r.req.nullTokens, unknownCount))
 		}
@@ -171,6 +174,9 @@ func (r *Reader) benchmarkEnd() error {
 			what = "no strategy"
 		}
 		r.warnf("%s: benchmarks[%d]: %s: outlast does not know when its requests were ready (a schedule's targeted_start, or a closed loop's free slot), so their ready times are unknown: sessions arrive at their first request's sent time", name, b.Index, what)
+	}
+	if b.streamedOutput > 0 {
+		r.warnf("%s: benchmarks[%d]: %d request(s) that did not complete have output_tokens null but streamed text (cut off before the server's usage came): stored as the token chunks they received (info.timings.token_iterations), what they produced", name, b.Index, b.streamedOutput)
 	}
 	if b.embeddingsOutput > 0 {
 		r.warnf("%s: benchmarks[%d]: %d embeddings request(s) (request_format %s) carry output_tokens > 0: the endpoint generates no tokens, the count is the dataset's requested output that GuideLLM merges into the request's stats; stored as 0", name, b.Index, b.embeddingsOutput, EmbeddingsFormat)
@@ -235,6 +241,11 @@ type request struct {
 	// emptyOutput says a request that did not complete produced no output
 	// but carried a positive output_tokens, stored as 0.
 	emptyOutput bool
+	// streamedOutput says a request that did not complete had a null
+	// output_tokens and streamed tokens, stored as their count.
+	streamedOutput bool
+	// isV04 says the request is of v0.4 or later (info.timings read).
+	isV04 bool
 }
 
 // parse fills t from the request raw (valid JSON), failed when it did not
@@ -247,7 +258,8 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 	q.top = jsondoc.Members(raw, 0, q.top[:0])
 	*times = [3]float64{}
 	row := &t.Row
-	q.nullTokens, q.embeddingsOutput, q.emptyOutput = "", false, false
+	q.nullTokens, q.embeddingsOutput, q.emptyOutput, q.streamedOutput = "", false, false, false
+	_, q.isV04 = q.top.Get("info")
 	var start, end float64
 	var err *jsondoc.Err
 	if _, ok := q.top.Get("info"); ok {
@@ -293,6 +305,22 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 			// (schemas/response.py compile_stats).
 			q.emptyOutput = true
 			n = 0
+		}
+		if i == 1 && failed && null && !q.outputEmpty() && q.isV04 {
+			// Cut off while streaming (cancelled at the benchmark's end,
+			// a timeout), so no usage came and the count is null; but the
+			// request produced what it streamed: v0.4+ counts the chunks
+			// that carried text (info.timings.token_iterations), a token
+			// each, or more where one chunk carries several.
+			if it, ok := q.timings.Get("token_iterations"); ok && !jsondoc.IsNull(it.Val) {
+				c, err := it.Count("info.timings.token_iterations")
+				if err != nil {
+					return false, err
+				}
+				if c > 0 {
+					n, null, q.streamedOutput = c, false, true
+				}
+			}
 		}
 		if null {
 			q.nullTokens = k
