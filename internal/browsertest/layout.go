@@ -81,7 +81,7 @@ func MeasureLayout(htmlPath string, width, height int) (Layout, error) {
 	if err := os.WriteFile(copyPath, page, 0o644); err != nil {
 		return Layout{}, fmt.Errorf("browsertest: %w", err)
 	}
-	dom, err := runChromium(copyPath, "--dump-dom", fmt.Sprintf("--window-size=%d,%d", width, height))
+	dom, err := runChromium(copyPath, true, "--dump-dom", fmt.Sprintf("--window-size=%d,%d", width, height))
 	if err != nil {
 		return Layout{}, err
 	}
