@@ -1,11 +1,13 @@
 package report
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/outlast-dev/outlast/report/document"
+	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -189,6 +191,37 @@ func TestParseSLO(t *testing.T) {
 	for _, bad := range []string{"", "ttft", "ttft=2", "ttft=-1s", "ttft=0s", "itl=2s", "ttft=2s,ttft=3s"} {
 		if _, err := ParseSLO(bad); err == nil {
 			t.Errorf("ParseSLO(%q) accepted", bad)
+		}
+	}
+}
+
+// TestLatencyDistributionsDraw: the arms' TTFT and end-to-end
+// distributions are lines of data; the page said "no data to draw" over
+// them and in their captions, as it does over a chart of bounds only.
+func TestLatencyDistributionsDraw(t *testing.T) {
+	doc, _ := buildFixture(t, Options{})
+	var page bytes.Buffer
+	if err := render.WriteHTML(&page, doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"latency-paired-test-cdf-ttft", "latency-paired-test-cdf-e2e", "latency-recovery-test-cdf-ttft"} {
+		at := bytes.Index(page.Bytes(), []byte(`data-chart="`+document.ChartID(id)+`"`))
+		if at < 0 {
+			t.Fatalf("no chart %s on the page", id)
+		}
+		opt := page.Bytes()[at:]
+		opt = opt[:bytes.Index(opt, []byte("</script>"))]
+		if bytes.Contains(opt, []byte("no data to draw")) {
+			t.Errorf("%s draws its arms' distributions but says it has no data", id)
+		}
+	}
+	for _, f := range document.Figures(doc) {
+		if sc, ok := f.(*document.Scatter); ok && strings.Contains(sc.ID, "-cdf-") {
+			for _, l := range sc.Lines {
+				if !l.Data {
+					t.Errorf("%s: line %s is not marked as data", sc.ID, l.Name)
+				}
+			}
 		}
 	}
 }

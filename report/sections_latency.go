@@ -220,7 +220,7 @@ func (b *builder) latencyDistributions(e *experiment, als []armLatency) *documen
 		var xs []document.Series
 		for _, al := range als {
 			if x, y, ok := pooledCDF(al.runs, grid, cdfPoints); ok {
-				f.Lines = append(f.Lines, document.Line{Name: al.arm, X: x, Y: y, Color: latencyColor(e, al.arm)})
+				f.Lines = append(f.Lines, document.Line{Name: al.arm, X: x, Y: y, Color: latencyColor(e, al.arm), Data: true})
 				xs = append(xs, document.Series{Y: x})
 			}
 		}
