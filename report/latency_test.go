@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -222,6 +223,60 @@ func TestLatencyDistributionsDraw(t *testing.T) {
 					t.Errorf("%s: line %s is not marked as data", sc.ID, l.Name)
 				}
 			}
+		}
+	}
+}
+
+// TestTTFTOverTimeShowsEveryArm: TTFT over time drew at most 4 runs, so a
+// recovery experiment's fifth arm (and three of mix-shift's seven) was
+// left out under a caption that spoke of each arm; an arm without the
+// featured seed was left out too. Every arm is drawn, by its run of the
+// featured seed where it has one, and the caption names each run and seed.
+func TestTTFTOverTimeShowsEveryArm(t *testing.T) {
+	var runs []*schema.RunData
+	arms := []string{"none", "admission-cap", "aimd", "budgeter", "session-cap"}
+	for _, seed := range []int64{1, 2, 3} {
+		for _, arm := range arms {
+			if (arm == "aimd") != (seed == 3) {
+				continue // aimd ran seed 3 only, the others seeds 1 and 2
+			}
+			r := fakeRun{Name: fmt.Sprintf("r%d-%s", seed, arm), Experiment: "rec", Design: "recovery", Arm: arm, Seed: seed,
+				Sessions: 20, DropS: 600, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 300, TriggerEndS: 540,
+				ControlKind: arm, ControlStartS: 1200, DurationS: 3600}
+			if arm != "none" {
+				r.RecoverS = 1200
+			}
+			runs = append(runs, r.build())
+		}
+	}
+	doc, _, err := Build(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var grid *document.Grid
+	for _, sec := range doc.Sections {
+		for _, blk := range sec.Blocks {
+			if g, ok := blk.(*document.Grid); ok && len(g.Figures) > 0 && g.Figures[0].FigureID() == "latency-time-rec-hit" {
+				grid = g
+			}
+		}
+	}
+	if grid == nil {
+		t.Fatal("no TTFT over time")
+	}
+	ttft := grid.Figures[1].(*document.TimeSeries)
+	var names []string
+	for _, s := range ttft.Series {
+		if s.Name != "" && !strings.HasSuffix(s.Name, " p90") {
+			names = append(names, strings.TrimSuffix(s.Name, " p50"))
+		}
+	}
+	if got, want := strings.Join(names, ","), "none,admission-cap,aimd,budgeter,session-cap"; got != want {
+		t.Errorf("TTFT over time draws arms %s, want %s", got, want)
+	}
+	for _, run := range []string{"r1-none (seed 1)", "r1-admission-cap (seed 1)", "r3-aimd (seed 3)", "r1-budgeter (seed 1)", "r1-session-cap (seed 1)"} {
+		if !strings.Contains(grid.Caption, run) {
+			t.Errorf("the caption does not name %s: %s", run, grid.Caption)
 		}
 	}
 }

@@ -103,38 +103,42 @@ func (b *builder) latencyTable(e *experiment, als []armLatency) *document.Table 
 	return t
 }
 
-// latencyFeatured returns the runs whose TTFT e draws over time: the
-// featured seed's run of each arm, else the most degraded observed runs,
-// else the first run of each arm; at most 4.
-func latencyFeatured(e *experiment, se *SummaryExperiment) []viewRun {
+// latencyFeatured returns the runs whose TTFT e draws over time: for an
+// observed experiment its most degraded runs, at most 4; otherwise every
+// arm, by its run of the featured seed, else of --seed, else of the
+// smallest seed it has (an arm without the seed still shows a run, as in
+// the engine view).
+func (b *builder) latencyFeatured(e *experiment, se *SummaryExperiment) []viewRun {
 	var out []viewRun
-	switch {
-	case se.FeaturedSeed != nil:
-		for _, a := range latencyArms(e) {
-			for _, r := range e.runs {
-				if r.run.Arm == a && r.seedIs(*se.FeaturedSeed) {
-					out = append(out, viewRun{r, a, latencyColor(e, a)})
-					break
-				}
-			}
-		}
-	case e.design == schema.DesignObserve:
+	if e.design == schema.DesignObserve {
 		drawn, _ := pick(e.runs, 4, verdictRank)
 		for i, r := range drawn {
 			out = append(out, viewRun{r, r.name(), render.PaletteColor(i)})
 		}
-	default:
-		for _, a := range latencyArms(e) {
-			for _, r := range e.runs {
-				if r.run.Arm == a {
-					out = append(out, viewRun{r, a, latencyColor(e, a)})
-					break
-				}
+		return out
+	}
+	want := se.FeaturedSeed
+	if want == nil {
+		want = b.opt.Seed
+	}
+	for _, a := range latencyArms(e) {
+		var pick *runInfo
+		for _, r := range e.runs {
+			if r.run.Arm != a {
+				continue
+			}
+			switch {
+			case pick == nil:
+				pick = r
+			case want != nil && r.seedIs(*want) && !pick.seedIs(*want):
+				pick = r
+			case (want == nil || !pick.seedIs(*want)) && r.run.Seed != nil && (pick.run.Seed == nil || *r.run.Seed < *pick.run.Seed):
+				pick = r
 			}
 		}
-	}
-	if len(out) > 4 {
-		out = out[:4]
+		if pick != nil { // a pair's twin arm may have no run in this section
+			out = append(out, viewRun{pick, a, latencyColor(e, a)})
+		}
 	}
 	return out
 }
@@ -142,7 +146,7 @@ func latencyFeatured(e *experiment, se *SummaryExperiment) []viewRun {
 // ttftOverTime draws the featured runs' TTFT per minute beside their hit
 // ratio; nil when none of them has a TTFT.
 func (b *builder) ttftOverTime(e *experiment, se *SummaryExperiment) *document.Grid {
-	feat := latencyFeatured(e, se)
+	feat := b.latencyFeatured(e, se)
 	var rs []*runInfo
 	var hit, ttft []document.Series
 	drawn := false
@@ -157,16 +161,17 @@ func (b *builder) ttftOverTime(e *experiment, se *SummaryExperiment) *document.G
 	}
 	bands, marks := annotate(rs...)
 	id := "latency-time-" + e.slug
-	which := "the first run of each arm"
-	switch {
-	case se.FeaturedSeed != nil:
-		which = fmt.Sprintf("seed %d", *se.FeaturedSeed)
-	case e.design == schema.DesignObserve:
+	which := "every arm: " + viewRunsText(feat)
+	if e.design == schema.DesignObserve {
 		which = "the most degraded runs"
+	}
+	cols := 2
+	if len(feat) > 2 {
+		cols = 1 // room for the legend of every arm
 	}
 	g := &document.Grid{
 		Caption: fmt.Sprintf("TTFT over time (%s): per minute, the median (solid) and 90th percentile (dashed) time to first token of the completed turns sent in that minute, on a log axis, beside the hit ratio. Trigger shaded, control start marked. A turn not answered by the end of the run is not drawn, so a collapsed server's last minutes read better than they were.", which),
-		Columns: 2,
+		Columns: cols,
 		Figures: []document.Figure{
 			runSpan(&document.TimeSeries{ID: id + "-hit", Title: "Hit ratio", YAxes: []document.Axis{{Name: "hit ratio", Min: 0, Max: 1}}, Series: hit, Bands: bands, Marks: marks}, rs...),
 			runSpan(&document.TimeSeries{ID: id + "-ttft", Title: "Time to first token", YAxes: []document.Axis{decades(document.Axis{Name: "TTFT", Unit: "s", Log: true}, ttft...)}, Series: ttft, Bands: bands, Marks: marks}, rs...),
