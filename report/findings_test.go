@@ -327,3 +327,38 @@ func TestSignTestNamesTheTrigger(t *testing.T) {
 		t.Errorf("flush in both arms: %+v", f)
 	}
 }
+
+// TestDrainWithoutFitIsTold: a drain experiment in a dataset with no c(L)
+// fit (no calibration runs, no all-miss windows) had a warning in its
+// section only; its findings said nothing of the drain bracket, the
+// design's result. It is a drain-bracket warning, with the bracket unknown.
+func TestDrainWithoutFitIsTold(t *testing.T) {
+	var runs []*schema.RunData
+	for _, r := range fixtureRuns() {
+		if r.Run.Experiment == "drain-test" {
+			runs = append(runs, r)
+		}
+	}
+	_, sum, err := Build(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *SummaryFinding
+	for i, f := range sum.Findings {
+		if f.Kind == "drain-bracket" {
+			got = &sum.Findings[i]
+		}
+	}
+	if got == nil {
+		t.Fatalf("no drain-bracket finding: %q", findingTexts(sum))
+	}
+	want := "drain-test: no c(L) fit (neither caching-off calibration runs nor enough all-miss windows of persistently degraded runs), so W(t) cannot be computed and the drain bracket is unknown."
+	if !got.Warning || got.Text != want {
+		t.Errorf("finding %q (warning %v), want the warning %q", got.Text, got.Warning, want)
+	}
+	for _, k := range []string{"largest_not_growing", "smallest_growing", "largest_draining", "model_rate"} {
+		if v, ok := got.Numbers[k]; !ok || !math.IsNaN(float64(v)) {
+			t.Errorf("numbers[%s] = %v, want null", k, v)
+		}
+	}
+}

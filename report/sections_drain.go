@@ -19,6 +19,9 @@ func (b *builder) drainSection(e *experiment, sec *document.Section, se *Summary
 		msg := "No c(L) fit (neither caching-off calibration runs nor enough all-miss windows): W(t) cannot be computed."
 		sec.Blocks = append(append(sec.Blocks, &document.Note{Kind: document.NoteWarning, Text: msg}), b.perRunGrid(e)...)
 		se.Warnings = append(se.Warnings, msg)
+		nan := math.NaN()
+		b.found(e, "drain-bracket", true, nil, numbers{"largest_not_growing": nan, "smallest_growing": nan, "largest_draining": nan, "model_rate": nan, "runs": 0, "left_out": float64(len(e.runs))},
+			"no c(L) fit (neither caching-off calibration runs nor enough all-miss windows of persistently degraded runs), so W(t) cannot be computed and the drain bracket is unknown.")
 		return
 	}
 	if b.fitInfo.Source != "calibration" {
