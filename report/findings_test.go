@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/stats"
 )
 
 // findingTexts returns the texts of the findings of sum, warnings marked.
@@ -360,5 +361,28 @@ func TestDrainWithoutFitIsTold(t *testing.T) {
 		if v, ok := got.Numbers[k]; !ok || !math.IsNaN(float64(v)) {
 			t.Errorf("numbers[%s] = %v, want null", k, v)
 		}
+	}
+}
+
+// TestDrainBracketOutOfOrder: the bracket's sentence said W(t) "did not
+// grow up to λ = 0.010" when it grew at 0.006 and drained at 0.010 (the
+// largest rate not growing is 0.010, whatever grew below it). Rates whose
+// verdicts do not order into a bracket are said to, as a warning, and the
+// numbers carry the growing rate below.
+func TestDrainBracketOutOfOrder(t *testing.T) {
+	pts := make([]stats.DrainPoint, 11)
+	drain := func(run string, rate, slope float64) stats.Drain {
+		return stats.Drain{Run: run, RateAfter: rate, Points: pts, SlopePerHour: slope, SEPerHour: 10, Degraded: true, DegradedKnown: true}
+	}
+	br := stats.NewDrainBracket([]stats.Drain{drain("a", 0.006, 300), drain("b", 0.010, -300), drain("c", 0.018, 400)}, 0.0153)
+	b := &builder{sum: &Summary{}}
+	b.drainFinding(&experiment{name: "drain-x", label: "drain-x", design: schema.DesignDrain}, br)
+	f := b.sum.Findings[0]
+	want := "drain-x: the remaining cold work W(t) grew at λ = 0.006 sessions/s, below 0.01, at which it did not grow, so the rates do not bracket the drain condition; it grew from λ = 0.018 (3 runs degraded when the rate changed; a rate grows or drains when every run's 95% slope interval lies above or below 0); the model's bound is 1/S = 0.0153."
+	if f.Text != want || !f.Warning {
+		t.Errorf("finding %q (warning %v)\nwant the warning %q", f.Text, f.Warning, want)
+	}
+	if v := f.Numbers["grows_below"]; float64(v) != 0.006 {
+		t.Errorf("grows_below = %v, want 0.006", v)
 	}
 }

@@ -147,8 +147,23 @@ func (b *builder) drainFinding(e *experiment, br stats.DrainBracket) {
 		return
 	}
 	rate := func(v float64) string { return document.Num(v, -1).Display() }
+	// Rates that grew below one that did not: the verdicts do not order
+	// into a bracket, and "did not grow up to" would be false.
+	var below []string
+	nums["grows_below"] = math.NaN()
+	for _, r := range br.Rates {
+		if r.Verdict == stats.DrainGrows && r.Rate < br.LargestNotGrowing {
+			below = append(below, rate(r.Rate))
+			nums["grows_below"] = r.Rate
+		}
+	}
 	var text string
 	switch {
+	case len(below) > 0:
+		text = fmt.Sprintf("the remaining cold work W(t) grew at λ = %s sessions/s, below %s, at which it did not grow, so the rates do not bracket the drain condition", strings.Join(below, " and "), rate(br.LargestNotGrowing))
+		if !math.IsNaN(br.SmallestGrowing) {
+			text += fmt.Sprintf("; it grew from λ = %s", rate(br.SmallestGrowing))
+		}
 	case math.IsNaN(br.LargestNotGrowing):
 		text = fmt.Sprintf("the remaining cold work W(t) grew at every rate after the change (λ from %s sessions/s)", rate(br.Rates[0].Rate))
 	case math.IsNaN(br.SmallestGrowing):
@@ -163,5 +178,5 @@ func (b *builder) drainFinding(e *experiment, br stats.DrainBracket) {
 	if len(left) > 0 {
 		text += fmt.Sprintf("; %s left out, not degraded at the change or without an interval (the bracket table names them)", plural(len(left), "run"))
 	}
-	b.found(e, "drain-bracket", false, nil, nums, text+".")
+	b.found(e, "drain-bracket", len(below) > 0, nil, nums, text+".")
 }
