@@ -20,7 +20,7 @@ func (b *builder) drainSection(e *experiment, sec *document.Section, se *Summary
 		sec.Blocks = append(append(sec.Blocks, &document.Note{Kind: document.NoteWarning, Text: msg}), b.perRunGrid(e)...)
 		se.Warnings = append(se.Warnings, msg)
 		nan := math.NaN()
-		b.found(e, "drain-bracket", true, nil, numbers{"largest_not_growing": nan, "smallest_growing": nan, "largest_draining": nan, "model_rate": nan, "runs": 0, "left_out": float64(len(e.runs))},
+		b.found(e, "drain-bracket", true, nil, numbers{"largest_not_growing": nan, "smallest_growing": nan, "largest_draining": nan, "model_rate": nan, "runs": 0, "left_out": float64(len(e.runs)), "grows_below": nan},
 			"no c(L) fit (neither caching-off calibration runs nor enough all-miss windows of persistently degraded runs), so W(t) cannot be computed and the drain bracket is unknown.")
 		return
 	}
@@ -134,7 +134,7 @@ func drainLeftOut(br stats.DrainBracket) []string {
 func (b *builder) drainFinding(e *experiment, br stats.DrainBracket) {
 	left := drainLeftOut(br)
 	nums := numbers{"largest_not_growing": br.LargestNotGrowing, "smallest_growing": br.SmallestGrowing, "largest_draining": br.LargestDraining,
-		"model_rate": br.ModelRate, "runs": 0, "left_out": float64(len(left))}
+		"model_rate": br.ModelRate, "runs": 0, "left_out": float64(len(left)), "grows_below": math.NaN()}
 	for _, r := range br.Rates {
 		nums["runs"] += float64(len(r.Runs))
 	}
@@ -150,7 +150,6 @@ func (b *builder) drainFinding(e *experiment, br stats.DrainBracket) {
 	// Rates that grew below one that did not: the verdicts do not order
 	// into a bracket, and "did not grow up to" would be false.
 	var below []string
-	nums["grows_below"] = math.NaN()
 	for _, r := range br.Rates {
 		if r.Verdict == stats.DrainGrows && r.Rate < br.LargestNotGrowing {
 			below = append(below, rate(r.Rate))
