@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"testing"
 
@@ -279,4 +280,47 @@ func TestTTFTOverTimeShowsEveryArm(t *testing.T) {
 			t.Errorf("the caption does not name %s: %s", run, grid.Caption)
 		}
 	}
+}
+
+// TestObservedLatencyNumbers: an observed experiment's latency finding
+// quotes each run's figure (its end TTFT p90, else its TTFT p90, else its
+// end-to-end p90), but its numbers held only the end TTFT and goodput per
+// run, beside medians of the arm it never quotes (keyed by the arm, which
+// a run's name may equal): a log without first-token times had the
+// quoted end-to-end figures in no number. The numbers are each run's four.
+func TestObservedLatencyNumbers(t *testing.T) {
+	var runs []*schema.RunData
+	for _, name := range []string{"o1", "o2"} {
+		r := fakeRun{Name: name, Experiment: "obs", Design: "observe", Arm: "run", Seed: 1, Sessions: 3,
+			DropS: inf, RecoverS: inf, ControlStartS: math.NaN(), DurationS: 1800}.build()
+		for i := range r.Turns {
+			r.Turns[i].FirstTokenS = nil // a non-streaming log: end-to-end is 2 s
+		}
+		runs = append(runs, r)
+	}
+	_, sum, err := Build(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range sum.Findings {
+		if f.Kind != "latency" {
+			continue
+		}
+		if want := "obs: end-to-end p90 over the run (no first-token time): o1 (2 s, goodput unknown), o2 (2 s, goodput unknown); goodput with TTFT ≤ 2s, TPOT ≤ 100ms."; f.Text != want {
+			t.Errorf("text %q, want %q", f.Text, want)
+		}
+		var keys []string
+		for k := range f.Numbers {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		if got, want := strings.Join(keys, " "), "o1.e2e_p90_s o1.end_ttft_p90_s o1.goodput o1.ttft_p90_s o2.e2e_p90_s o2.end_ttft_p90_s o2.goodput o2.ttft_p90_s"; got != want {
+			t.Errorf("numbers %s, want %s", got, want)
+		}
+		if v := f.Numbers["o1.e2e_p90_s"]; float64(v) != 2 {
+			t.Errorf("o1.e2e_p90_s = %v, want 2", v)
+		}
+		return
+	}
+	t.Fatal("no latency finding")
 }

@@ -254,12 +254,24 @@ func (b *builder) latencyDistributions(e *experiment, als []armLatency) *documen
 // recovery) or run (observed): the TTFT p90 over the last 10 minutes and
 // goodput, else what latency there is.
 func (b *builder) latencyFinding(e *experiment, als []armLatency) {
+	// The numbers are what the sentence quotes: per arm, or per run for
+	// an observed experiment.
 	nums := numbers{}
-	for _, al := range als {
-		nums[al.arm+".end_ttft_p90_s"] = al.endTTFT
-		nums[al.arm+".ttft_p90_s"] = al.ttft[1]
-		nums[al.arm+".e2e_p90_s"] = al.e2e[1]
-		nums[al.arm+".goodput"] = al.goodput.Fraction
+	if e.design == schema.DesignObserve {
+		for _, r := range e.runs {
+			l := r.lat
+			nums[r.name()+".end_ttft_p90_s"] = l.EndTTFT.P90
+			nums[r.name()+".ttft_p90_s"] = l.TTFT.P90
+			nums[r.name()+".e2e_p90_s"] = l.E2E.P90
+			nums[r.name()+".goodput"] = l.Goodput.Fraction
+		}
+	} else {
+		for _, al := range als {
+			nums[al.arm+".end_ttft_p90_s"] = al.endTTFT
+			nums[al.arm+".ttft_p90_s"] = al.ttft[1]
+			nums[al.arm+".e2e_p90_s"] = al.e2e[1]
+			nums[al.arm+".goodput"] = al.goodput.Fraction
+		}
 	}
 	// What to quote: the end window's TTFT, else the whole run's TTFT,
 	// else its end-to-end latency.
@@ -284,10 +296,6 @@ func (b *builder) latencyFinding(e *experiment, als []armLatency) {
 	}
 	slo := sloText(b.opt.SLO)
 	if e.design == schema.DesignObserve {
-		for _, r := range e.runs {
-			nums[r.name()+".end_ttft_p90_s"] = r.lat.EndTTFT.P90
-			nums[r.name()+".goodput"] = r.lat.Goodput.Fraction
-		}
 		runVal := func(r *runInfo) float64 { return val(armLatencies([]*runInfo{r}, []string{r.run.Arm})[0]) }
 		b.found(e, "latency", false, nil, nums, fmt.Sprintf("%s: %s; goodput with %s.", what, listRuns(e.runs, func(r *runInfo) string {
 			return secText(runVal(r)) + ", goodput " + pctText(r.lat.Goodput.Fraction)
