@@ -419,5 +419,9 @@ func (b *builder) figure6TTFT(e *experiment, all []string) *document.Scatter {
 		}
 		f.Groups = append(f.Groups, g)
 	}
+	if moved := dodge(f.Groups, true); moved > 0 {
+		f.Caption += fmt.Sprintf(" Points that would be drawn on one another (closer than %s and %s in hit ratio) are moved to the right, each by the least that clears the others (here by at most ×%s), as in the wait panel; the table gives the exact values.",
+			sepText, document.Num(dodgeSepY, -1).Display(), document.Num(moved, 3).Display())
+	}
 	return f
 }
