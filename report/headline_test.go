@@ -29,7 +29,11 @@ func TestFirstSectionReadsFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	lead := strings.Join(doc.Lead, " ")
-	for _, want := range []string{"How to read this page", "Bursts That Outlast Themselves: Persistent Degradation in Prefix-Cached Agent Serving", "arXiv:2611.13412", "defines the verdicts"} {
+	// The lead says what each verdict means, in a few words, not only
+	// where the overview's note defines them.
+	for _, want := range []string{"How to read this page", "Bursts That Outlast Themselves: Persistent Degradation in Prefix-Cached Agent Serving", "arXiv:2611.13412",
+		"never-degraded, no window degraded", "recovered-alone and recovered-under-control, degraded, then recovered", "persistent, every window degraded from its first degraded one",
+		"partial, ", "unknown, uncached, cache-unreported and no-turns", "hit ratio is below 0.5", "overview's note"} {
 		if !strings.Contains(lead, want) {
 			t.Errorf("the lead lacks %q: %s", want, lead)
 		}
@@ -85,6 +89,18 @@ func TestFirstSectionReadsFirst(t *testing.T) {
 	ov := findTable(t, doc, "overview")
 	if !ov.Compact {
 		t.Error("the overview is not compact")
+	}
+	// The outcome comes before the setup: on a laptop's screen the
+	// verdict and end figures show beside the run's name, the trigger and
+	// control (long, alike across an experiment) after them.
+	col := map[string]int{}
+	for i, c := range ov.Columns {
+		col[c.Name] = i
+	}
+	for _, name := range []string{"Verdict", "Degraded", "End hit", "End sessions"} {
+		if col[name] > col["Trigger"] || col[name] > col["Control"] || col[name] < col["Seed"] {
+			t.Errorf("overview column %s at %d: want it after Seed (%d), before Trigger (%d) and Control (%d)", name, col[name], col["Seed"], col["Trigger"], col["Control"])
+		}
 	}
 }
 

@@ -10,7 +10,9 @@ import (
 )
 
 // overview adds the overview section, one row per run, and the runs of
-// the summary.
+// the summary. A row gives the run's outcome (verdict, end figures) right
+// after its name, arm and seed, and its setup (trigger, control) after
+// that: on a laptop's screen the outcome is what shows.
 func (b *builder) overview() {
 	multi := len(b.exps) > 1
 	t := &document.Table{
@@ -30,9 +32,9 @@ func (b *builder) overview() {
 		t.Columns = append(t.Columns, document.Column{Name: "Experiment"})
 	}
 	t.Columns = append(t.Columns, []document.Column{
-		{Name: "Arm"}, {Name: "Seed", Align: document.AlignRight}, {Name: "Trigger"}, {Name: "Control"}, {Name: "Verdict"}, {Name: "Degraded", Unit: "min"},
-		{Name: "End hit"}, {Name: "Engine end hit"}, {Name: "End sessions"}, {Name: "Onset", Unit: "min"}, {Name: "N*"}, {Name: "Peak D/C"},
-		{Name: "End D/C"}, {Name: "Mechanism"},
+		{Name: "Arm"}, {Name: "Seed", Align: document.AlignRight}, {Name: "Verdict"}, {Name: "Degraded", Unit: "min"},
+		{Name: "End hit"}, {Name: "Engine end hit"}, {Name: "End sessions"}, {Name: "Onset", Unit: "min"}, {Name: "Trigger"}, {Name: "Control"},
+		{Name: "N*"}, {Name: "Peak D/C"}, {Name: "End D/C"}, {Name: "Mechanism"},
 	}...)
 	t.Columns = append(t.Columns, latencyColumns()...)
 	t.Caption += b.latencyOverviewCaption()
@@ -57,9 +59,9 @@ func (b *builder) overview() {
 			row = append(row, document.Text(run.Experiment))
 		}
 		row = append(row,
-			document.Text(orDash(run.Arm)), seedCell(run.Seed), document.Text(triggerLabel(run)), document.Text(controlLabel(run)), document.Text(string(s.Verdict)), degradedCell(s),
-			document.Num(s.EndHit, 2), document.Num(r.eng.EndHit, 2), document.Num(s.EndSessions, 1), minuteCell(r.onset), document.Num(s.NStar, 1), document.Num(s.PeakDemandRatio, 2),
-			document.Num(s.EndDemandRatio, 2), mechanismCell(r.mech))
+			document.Text(orDash(run.Arm)), seedCell(run.Seed), document.Text(string(s.Verdict)), degradedCell(s),
+			document.Num(s.EndHit, 2), document.Num(r.eng.EndHit, 2), document.Num(s.EndSessions, 1), minuteCell(r.onset), document.Text(triggerLabel(run)), document.Text(controlLabel(run)),
+			document.Num(s.NStar, 1), document.Num(s.PeakDemandRatio, 2), document.Num(s.EndDemandRatio, 2), mechanismCell(r.mech))
 		row = append(row, latencyCells(r)...)
 		t.Rows = append(t.Rows, row)
 		caching := "off"

@@ -48,7 +48,7 @@ echo "== ingesting into the Parquet dataset $out/dataset"
 "$bin" runs "$out/dataset"
 
 echo "== ingesting the bundled real-format fixtures (vLLM 0.8, 0.10, 2026; SGLang 0.4, 2026; AIPerf, GuideLLM, inference-perf) into $out/real"
-echo "   (their warnings are what outlast says of real logs; three fixture directories hold no run and are named)"
+echo "   (their warnings are what outlast says of real logs; each fixture directory that holds no run is named, with why)"
 "$bin" ingest -q --out "$out/real" fixtures/real
 "$bin" runs "$out/real"
 
