@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"

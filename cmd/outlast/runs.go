@@ -356,7 +356,7 @@ func triggerText(r *schema.Run) string {
 		parts = append(parts, "+"+g(*r.TriggerExtraRate)+"/s")
 	}
 	if r.TriggerExtra != "" && r.TriggerExtra != "{}" {
-		parts = append(parts, strings.TrimSpace(paramsText("x "+r.TriggerExtra)[1:]))
+		parts = append(parts, strings.TrimSpace(paramsText("x " + r.TriggerExtra)[1:]))
 	}
 	return strings.Join(parts, " ")
 }

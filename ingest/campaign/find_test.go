@@ -29,10 +29,10 @@ func TestRunDirs(t *testing.T) {
 		{name: "one run", tree: []string{"r*"}, args: []string{"r"}, want: []string{"r"}},
 		{name: "flat campaign", tree: []string{"c/b*", "c/a*", "c/notes"}, args: []string{"c"}, want: []string{"c/a", "c/b"}, skipped: []string{"c/notes"}},
 		{
-			name: "nested campaign",
-			tree: []string{"c/m1/rate2/s1*", "c/m1/rate1/s2*", "c/m1/rate1/s1*", "c/m0/s9*", "c/empty"},
-			args: []string{"c"},
-			want: []string{"c/m0/s9", "c/m1/rate1/s1", "c/m1/rate1/s2", "c/m1/rate2/s1"},
+			name:    "nested campaign",
+			tree:    []string{"c/m1/rate2/s1*", "c/m1/rate1/s2*", "c/m1/rate1/s1*", "c/m0/s9*", "c/empty"},
+			args:    []string{"c"},
+			want:    []string{"c/m0/s9", "c/m1/rate1/s1", "c/m1/rate1/s2", "c/m1/rate2/s1"},
 			skipped: []string{"c/empty"},
 		},
 		{

@@ -95,4 +95,3 @@ func MeasureLayout(htmlPath string, width, height int) (Layout, error) {
 	}
 	return l, nil
 }
-

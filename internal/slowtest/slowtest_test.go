@@ -10,7 +10,7 @@ type recorder struct {
 	skipped string
 }
 
-func (r *recorder) Helper()                   {}
+func (r *recorder) Helper()                  {}
 func (r *recorder) Skipf(f string, a ...any) { r.skipped = f }
 
 // TestLongRunsOnlyInTheMatrix checks that a Long test is skipped unless
