@@ -136,7 +136,9 @@ func PrintGrounding(w io.Writer, g *Grounding) {
 	fmt.Fprintf(w, "sessions within ×%s (or %s sessions) of its; the run is not reproduced when the one-sided 95%% upper bound of\n",
 		num(ReproduceSessions, -1), num(ReproduceSessionsAbs, -1))
 	fmt.Fprintf(w, "the share of seeds that reproduce it is below %s\n", num(ReproduceShare, 2))
-	fmt.Fprintf(w, "  %d of %d seeds reproduce it (%s, 95%% CI %s; upper bound %s): %s\n", g.Reproduced.K, n, num(g.Reproduced.Share, 2), ci(g.Reproduced),
+	// The parts on a line of their own: together the line ran past 200
+	// columns.
+	fmt.Fprintf(w, "  %d of %d seeds reproduce it (%s, 95%% CI %s; upper bound %s):\n    %s\n", g.Reproduced.K, n, num(g.Reproduced.Share, 2), ci(g.Reproduced),
 		num(g.Reproduced.Upper(), 2), strings.Join(g.Parts(), ", "))
 	if !g.Grounded {
 		fmt.Fprintln(w, "Not grounded: the run's collapse (or health) is not the mechanism the model knows, or the model is")
