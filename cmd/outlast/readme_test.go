@@ -233,3 +233,16 @@ func TestParseReadme(t *testing.T) {
 		t.Error("an output marker without its colon: no error")
 	}
 }
+
+// TestPerformanceDocSize keeps docs/performance.md to what is measured
+// now (the method, the latest table, what bounds each stage, how cost
+// grows): at most 300 lines; the measurements' history is in git.
+func TestPerformanceDocSize(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "performance.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > 300 {
+		t.Errorf("docs/performance.md has %d lines, more than 300", n)
+	}
+}
