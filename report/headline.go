@@ -19,7 +19,7 @@ const headlineArms = 8
 
 // headlineHeight is a headline panel's height, in CSS pixels: the first
 // one fits a laptop's first screen under the title and the lead.
-const headlineHeight = 220
+const headlineHeight = 210
 
 // designRank orders the experiments of the first section: the experiments
 // that test the paper's claim first, the calibration that supports them
@@ -32,10 +32,10 @@ var designRank = map[string]int{
 // lead says what the page holds and how to read it, and cites the paper.
 func (b *builder) lead() []string {
 	return []string{
-		fmt.Sprintf("How to read this page: %s, one server and workload each, in the experiments above. First each experiment's headline figure, one seed's arms over time, and its findings; then the overview of every run; then a section per experiment. "+
-			"Each run's verdict comes from its 5-minute windows after the trigger, a window being degraded when its hit ratio is below %.1f: never-degraded, no window degraded; recovered-alone and recovered-under-control, degraded, then recovered (the hit ratio back to %.1f or more, and no window degraded after), without or with a controller acting; "+
-			"persistent, every window degraded from its first degraded one to the run's end; partial, none of these; unknown, uncached, cache-unreported and no-turns, no verdict, the data cannot give one (the overview's note has every rule). "+
-			"Measures and § numbers: Bursts That Outlast Themselves: Persistent Degradation in Prefix-Cached Agent Serving (arXiv:2611.13412).",
+		fmt.Sprintf("How to read this page: %s, one server and workload each; each experiment's headline figure and findings come first. "+
+			"Verdicts, from 5-minute windows after the trigger (degraded: hit ratio below %.1f): never-degraded, none degraded; recovered-alone, recovered-under-control, degraded, then back to %.1f or more for good, without or with a controller; "+
+			"persistent, degraded from the first degraded window to the end; partial, none of these; unknown, uncached, cache-unreported, no-turns: no verdict (rules: the overview's note). "+
+			"Measures and §: Bursts That Outlast Themselves: Persistent Degradation in Prefix-Cached Agent Serving (arXiv:2611.13412).",
 			plural(len(b.runs), "run"), stats.DegradedHit, stats.RecoveredHit),
 	}
 }

@@ -32,8 +32,8 @@ func TestFirstSectionReadsFirst(t *testing.T) {
 	// The lead says what each verdict means, in a few words, not only
 	// where the overview's note defines them.
 	for _, want := range []string{"How to read this page", "Bursts That Outlast Themselves: Persistent Degradation in Prefix-Cached Agent Serving", "arXiv:2611.13412",
-		"never-degraded, no window degraded", "recovered-alone and recovered-under-control, degraded, then recovered", "persistent, every window degraded from its first degraded one",
-		"partial, ", "unknown, uncached, cache-unreported and no-turns", "hit ratio is below 0.5", "overview's note"} {
+		"never-degraded, none degraded", "recovered-alone, recovered-under-control, degraded, then back to 0.8", "persistent, degraded from the first degraded window to the end",
+		"partial, ", "unknown, uncached, cache-unreported, no-turns: no verdict", "hit ratio below 0.5", "overview's note"} {
 		if !strings.Contains(lead, want) {
 			t.Errorf("the lead lacks %q: %s", want, lead)
 		}
