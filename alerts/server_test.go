@@ -23,20 +23,27 @@ import (
 // design (persistent and never-degraded runs, cold starts), SGLang also at
 // the paper's λ = 0.04, the recovery design (controlled runs, recovered or
 // not), the drain design (runs that recover alone once the load falls),
-// cache flushes, and an idle server.
+// cache flushes, and an idle server. make test runs a sample that keeps
+// every class of run (the recovery design's seeds 503 and 504 hold its
+// partial and late-recovered runs), about half the runs; make test-all
+// (slowtest.All) runs them all.
 func serverSpecs() []simSpec {
+	paired, recSeed, recSeeds, flush, sglang := 12, uint64(501), 4, 3, 4
+	if !slowtest.All() {
+		paired, recSeed, recSeeds, flush, sglang = 4, 503, 2, 1, 2
+	}
 	var specs []simSpec
 	for _, e := range alerts.Engines {
 		specs = append(specs,
-			simSpec{design: schema.DesignPaired, engine: e, seed: 501, seeds: 12},
-			simSpec{design: schema.DesignRecovery, engine: e, seed: 501, seeds: 4},
+			simSpec{design: schema.DesignPaired, engine: e, seed: 501, seeds: paired},
+			simSpec{design: schema.DesignRecovery, engine: e, seed: recSeed, seeds: recSeeds},
 			simSpec{design: schema.DesignDrain, engine: e, seed: 501, seeds: 1},
 			simSpec{design: schema.DesignDrain, engine: e, seed: 503, seeds: 1},
-			simSpec{design: schema.DesignFlush, engine: e, seed: 501, seeds: 3},
+			simSpec{design: schema.DesignFlush, engine: e, seed: 501, seeds: flush},
 			simSpec{design: schema.DesignPaired, engine: e, seed: 501, seeds: 1, lambda: 0.001, duration: 1800, arms: []string{schema.ArmNoBurst}, class: classIdle},
 		)
 	}
-	specs = append(specs, simSpec{design: schema.DesignPaired, engine: schema.EngineSGLang, seed: 501, seeds: 4, lambda: 0.04})
+	specs = append(specs, simSpec{design: schema.DesignPaired, engine: schema.EngineSGLang, seed: 501, seeds: sglang, lambda: 0.04})
 	return specs
 }
 
