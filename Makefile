@@ -12,12 +12,14 @@ COMMIT := $(shell git describe --always --dirty --abbrev=40 --exclude='*' 2>/dev
 build:
 	$(GO) build -ldflags "-X main.commit=$(COMMIT)" -o $(BIN) ./cmd/outlast
 
-# test is go vet and one pass over every test: the packages whose code runs
+# test is make vet and one pass over every test: the packages whose code runs
 # goroutines under the race detector, the others without it, both at once
 # (scripts/test.sh lists them); each test runs once, the whole-experiment
-# simulations and the headless-Chromium checks of the report included, and
-# results are cached, so a second make test redoes only what a change
-# touched. About 2 minutes on 2 cores from a warm build cache (README).
+# simulations and the headless-Chromium checks of the report included (a
+# few sweeps, and the Prometheus server test, on a sample of their cases,
+# whole in test-all: slowtest.All), and results are cached, so a second
+# make test redoes only what a change touched. The README gives its time,
+# and test-all's.
 #
 # test-all is the full matrix, as CI runs it (.ci/run): every package under
 # -race, then without it the packages whose tests skip under -race, with the
