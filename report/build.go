@@ -229,10 +229,29 @@ func Write(dir string, src Source, opt Options) (*Summary, error) {
 
 // WriteFindings prints the findings of s, one per line, warnings marked
 // "warning:", for a terminal or a CI log; only the warnings when
-// onlyWarnings is set.
+// onlyWarnings is set. They come in the page's order (findingsSection):
+// experiment by experiment, by designRank, each one's warnings after its
+// other findings.
 func WriteFindings(w io.Writer, s *Summary, onlyWarnings bool) error {
+	first := map[expKey]int{}
+	for i, f := range s.Findings {
+		if k := (expKey{f.Experiment, f.Design}); first[k] == 0 {
+			first[k] = i + 1
+		}
+	}
+	findings := append([]SummaryFinding(nil), s.Findings...)
+	sort.SliceStable(findings, func(i, j int) bool {
+		a, b := findings[i], findings[j]
+		if ra, rb := designRank[a.Design], designRank[b.Design]; ra != rb {
+			return ra < rb
+		}
+		if fa, fb := first[expKey{a.Experiment, a.Design}], first[expKey{b.Experiment, b.Design}]; fa != fb {
+			return fa < fb
+		}
+		return !a.Warning && b.Warning
+	})
 	bw := bufio.NewWriter(w)
-	for _, f := range s.Findings {
+	for _, f := range findings {
 		if onlyWarnings && !f.Warning {
 			continue
 		}

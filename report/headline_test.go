@@ -131,3 +131,29 @@ func TestShortName(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteFindingsInPageOrder: the findings printed on a terminal come
+// in the page's order, the experiments that test the claim first and the
+// calibration last, each experiment's warnings after its other findings;
+// a make demo does not end its run with the calibration's caveat first.
+func TestWriteFindingsInPageOrder(t *testing.T) {
+	s := &Summary{Findings: []SummaryFinding{
+		{Experiment: "cal", Design: schema.DesignCalibration, Warning: true, Text: "cal: caveat"},
+		{Experiment: "cal", Design: schema.DesignCalibration, Text: "cal: fit"},
+		{Experiment: "drain", Design: schema.DesignDrain, Text: "drain: bracket"},
+		{Experiment: "paired", Design: schema.DesignPaired, Warning: true, Text: "paired: caveat"},
+		{Experiment: "paired", Design: schema.DesignPaired, Text: "paired: test"},
+		{Experiment: "paired", Design: schema.DesignPaired, Text: "paired: verdicts"},
+	}}
+	var b strings.Builder
+	if err := WriteFindings(&b, s, false); err != nil {
+		t.Fatal(err)
+	}
+	want := "paired: test\npaired: verdicts\nwarning: paired: caveat\ndrain: bracket\ncal: fit\nwarning: cal: caveat\n"
+	if b.String() != want {
+		t.Errorf("printed\n%s\nwant\n%s", b.String(), want)
+	}
+	if s.Findings[0].Text != "cal: caveat" {
+		t.Error("WriteFindings reordered the summary's findings")
+	}
+}
