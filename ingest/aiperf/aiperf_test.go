@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -358,4 +359,34 @@ func FuzzRecord(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTimesAreExactDecimals checks that a first token time, the request's
+// start in ns plus its time to first token in its unit, is the float64
+// nearest the exact decimal sum: strconv.ParseFloat of it written out.
+// Parsing the TTFT, dividing by its unit and adding rounds three times
+// (2.6224582030000003 for 0.079157603 s + 2543.3006 ms).
+func TestTimesAreExactDecimals(t *testing.T) {
+	meta := strings.Replace(meta26, `"request_start_ns":1793102401000000000`, `"request_start_ns":1793102400079157603`, 1)
+	for _, tc := range []struct{ value, unit, want string }{
+		{"2543.3006", "ms", "2.622458203"},
+		{"2543300.6", "us", "2.622458203"},
+		{"2543300600", "ns", "2.622458203"},
+		{"2.5433006", "sec", "2.622458203"},
+		{"322.5128650665283", "ms", "0.4016704680665283"},
+		{"1.29e3", "ms", "1.369157603"},
+	} {
+		rd := reader(t, rec(meta, `"time_to_first_token":{"value":`+tc.value+`,"unit":"`+tc.unit+`"},`+usage, "")+"\n")
+		got, err := rd.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := strconv.ParseFloat(tc.want, 64)
+		if got.Row.FirstTokenS == nil || math.Float64bits(*got.Row.FirstTokenS) != math.Float64bits(want) {
+			t.Errorf("%s %s: first token %s, want %s", tc.value, tc.unit, readertest.Ptr(got.Row.FirstTokenS), tc.want)
+		}
+		if s := strconv.FormatFloat(*got.Row.SentS, 'f', -1, 64); s != "0.079157603" {
+			t.Errorf("sent %s, want 0.079157603", s)
+		}
+	}
 }
