@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -591,5 +592,34 @@ func checkErr(t *testing.T, err error, text string) {
 	lines := strings.Count(text, "\n") + strings.Count(text, "\r") + 1 // YAML breaks lines at CR too
 	if errors.As(err, &pe) && (pe.Pos.Line < 1 || pe.Pos.Line > lines) {
 		t.Fatalf("%v: line outside the input", err)
+	}
+}
+
+// TestTimesAreExactDecimals checks that a request's times, Unix seconds
+// less the run's t=0, are the float64 nearest the exact difference:
+// strconv.ParseFloat of it written out. The whole seconds and the fraction
+// each rounded and then added round twice (1.1293009999999999 for
+// 1793102401.129301 less 1793102400).
+func TestTimesAreExactDecimals(t *testing.T) {
+	r := edit(req, `"request_start": 1793102401.2`, `"request_start": 1793102401.154424`, `"first_token_iteration": 1793102401.5`, `"first_token_iteration": 1793102401.265683`,
+		`"request_end": 1793102403.0`, `"request_end": 1793102401.3015730`, `"dequeued": 1793102401.0`, `"dequeued": 1793102401.12930100`)
+	bs, _, err := readReport(t, report("", "", r, "", ""), Options{}, t0)
+	if err != nil || len(bs) != 1 || len(bs[0].Turns) != 1 {
+		t.Fatalf("%v %v", err, bs)
+	}
+	tr := bs[0].Turns[0]
+	for _, c := range []struct {
+		got  *float64
+		want string
+	}{{tr.ReadyS, "1.129301"}, {tr.SentS, "1.154424"}, {tr.FirstTokenS, "1.265683"}, {&tr.DoneS, "1.301573"}} {
+		want, _ := strconv.ParseFloat(c.want, 64)
+		if c.got == nil || math.Float64bits(*c.got) != math.Float64bits(want) {
+			t.Errorf("got %s, want %s", readertest.Ptr(c.got), c.want)
+		}
+	}
+	// A t=0 with a fraction of a second.
+	bs, _, _ = readReport(t, report("", "", r, "", ""), Options{}, t0.Add(154424000))
+	if got := bs[0].Turns[0].SentS; got == nil || *got != 1 {
+		t.Errorf("sent %s, want 1", readertest.Ptr(got))
 	}
 }
