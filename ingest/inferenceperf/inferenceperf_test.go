@@ -388,3 +388,29 @@ func TestInBandErrors(t *testing.T) {
 		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(g, "\n"), strings.Join(wantWarn, "\n"))
 	}
 }
+
+// TestTimesAreExactDecimals checks that a time, perf_counter plus the
+// clock offset less the run's t=0, is the float64 nearest the exact sum of
+// the decimals (to perf_counter's nanosecond): strconv.ParseFloat of it
+// written out. The offset held as a float64 near 1.8e9 is off by up to
+// 1.2e-7 s, which the sum kept (2.177999973 for 734514.5 s + 1792367887.678 s
+// less 1793102400 s).
+func TestTimesAreExactDecimals(t *testing.T) {
+	at := 1792367887.678
+	r := `{"start_time": 734514.5, "end_time": 734516.123456789, "request": "{}", "response": "", ` +
+		`"info": {"request_metrics": {"text": {"input_tokens": 40}}, "response_metrics": {"output_tokens": 12, "output_token_times": [734514.7000001]}, "input_tokens": 40}, "error": null}`
+	got, _ := readText(t, list(r), Options{ClockOffsetS: &at})
+	if len(got.Turns) != 1 {
+		t.Fatalf("%v", got.Errs)
+	}
+	tr := got.Turns[0]
+	for _, c := range []struct {
+		got  *float64
+		want string
+	}{{tr.SentS, "2.178"}, {tr.FirstTokenS, "2.3780001"}, {&tr.DoneS, "3.801456789"}} {
+		want, _ := strconv.ParseFloat(c.want, 64)
+		if c.got == nil || math.Float64bits(*c.got) != math.Float64bits(want) {
+			t.Errorf("got %s, want %s", readertest.Ptr(c.got), c.want)
+		}
+	}
+}
