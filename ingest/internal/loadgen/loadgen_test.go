@@ -107,3 +107,41 @@ func TestCachedCount(t *testing.T) {
 		t.Errorf("N %d Cached %d", c.N, c.Cached)
 	}
 }
+
+// TestSessionsOpenAtTheEnd checks the sessions still in the system when
+// the tool stopped: one whose last turn the tool cancelled at its stop
+// (aborted within CutMarginS of the export's last completion, or later)
+// and one whose reader says the tool would have sent it another turn are
+// open, without an end; a session aborted mid-run, or whose next turn was
+// not due, ended.
+func TestSessionsOpenAtTheEnd(t *testing.T) {
+	c := New(nil)
+	more := turn("more", 1, nil, f(90), 95, "ok")
+	more.Continues = true
+	for _, tr := range []*Turn{
+		turn("cut", 0, nil, f(10), 20, "ok"),
+		turn("cut", 1, nil, f(80), 98, "aborted"), // cancelled at the stop
+		turn("mid", 0, nil, f(10), 40, "aborted"), // cancelled mid-run
+		turn("more", 0, nil, f(10), 30, "ok"),
+		more,
+		turn("done", 0, nil, f(50), 96, "ok"),
+		turn("last", 0, nil, f(60), 100, "ok"),
+	} {
+		if err := c.Add(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	c.Finish(func(s schema.Session) error {
+		end := "null"
+		if s.EndS != nil {
+			end = fmt.Sprint(*s.EndS)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s %d", s.Session, end, s.Status, s.TurnsDone))
+		return nil
+	})
+	want := []string{"cut null open 2", "mid 40 aborted 1", "more null open 2", "done 96 done 1", "last 100 done 1"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("sessions\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
