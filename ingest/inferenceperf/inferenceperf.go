@@ -187,7 +187,7 @@ func (r *Reader) load() error {
 		rec := &recs[i]
 		t := &r.turns[i]
 		*t = loadgen.Turn{Pos: rec.pos, Column: rec.col, Ordinal: rec.round == 0 && rec.session != "",
-			CachedReported: rec.cachedReported}
+			CachedReported: rec.cachedReported, Continues: rec.continues}
 		row := &t.Row
 		row.Session = rec.session
 		if rec.round > 0 {
