@@ -44,7 +44,8 @@ type session struct {
 	lastDone float64
 	lastTurn int32
 	status   string
-	goesOn   bool // the last turn's Continues
+	goesOn   bool  // the last turn's Continues
+	planned  int64 // the turns the tool planned, 0 if unknown
 	n        int64
 	mode     uint8         // numbered or ordinal, 0 before the first turn
 	ordinal  []schema.Turn // turns to be numbered at Finish
@@ -89,7 +90,7 @@ func (c *Collector) Add(t *Turn) error {
 		s.mode = ordinal
 		s.ordinal = append(s.ordinal, row)
 		s.goesOnOrd = append(s.goesOnOrd, t.Continues)
-		c.count(t)
+		c.count(s, t)
 		return nil
 	}
 	key := uint64(s.idx)<<32 | uint64(uint32(row.Turn))
@@ -104,7 +105,7 @@ func (c *Collector) Add(t *Turn) error {
 		s.first, s.start = row.Turn, startOf(&row)
 	}
 	c.note(s, &row, t.Continues)
-	c.count(t)
+	c.count(s, t)
 	row.Origin = schema.OriginBase
 	c.times.Own(&row)
 	if c.sink != nil {
@@ -114,8 +115,9 @@ func (c *Collector) Add(t *Turn) error {
 	return nil
 }
 
-func (c *Collector) count(t *Turn) {
+func (c *Collector) count(s *session, t *Turn) {
 	c.end = max(c.end, t.Row.DoneS)
+	s.planned = max(s.planned, t.Planned)
 	c.N++
 	if t.CachedReported {
 		c.Cached++
@@ -138,9 +140,9 @@ const CutMarginS = 5.0
 
 // open reports whether session s was still in the system when the tool
 // stopped: its last turn was cancelled by the stop, or the tool would have
-// sent it another.
+// sent it another, or it did fewer turns than the tool planned.
 func (c *Collector) open(s *session) bool {
-	return s.goesOn || (s.status == schema.TurnAborted && s.lastDone >= c.end-CutMarginS)
+	return s.goesOn || s.n < s.planned || (s.status == schema.TurnAborted && s.lastDone >= c.end-CutMarginS)
 }
 
 // startOf is when a session whose first turn is t began: the turn's ready
@@ -180,6 +182,9 @@ func (c *Collector) Finish(sessionRow func(schema.Session) error) error {
 			EndS:      end,
 			Status:    status,
 			TurnsDone: s.n,
+		}
+		if s.planned > 0 {
+			row.TurnsPlanned = &s.planned
 		}
 		if err := sessionRow(row); err != nil {
 			return err

@@ -36,6 +36,9 @@ type Turn struct {
 	// after this one had the run not ended: a session whose last turn
 	// carries it is open at the end.
 	Continues bool
+	// Planned is the number of turns the tool planned for the session
+	// (AIPerf's inputs.json), 0 when unknown.
+	Planned int64
 }
 
 // Errorf returns a ParseError at the turn's record.
