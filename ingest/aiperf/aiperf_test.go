@@ -390,3 +390,44 @@ func TestTimesAreExactDecimals(t *testing.T) {
 		}
 	}
 }
+
+// TestPlannedTurns checks the turns AIPerf planned for each conversation,
+// from the inputs.json it writes beside the export (one payload per turn,
+// dataset/dataset_manager.py): each record of a conversation carries its
+// count, so that a session cut by the run's end (AIPerf drops a request
+// that ends after the duration and its grace period, and sends no turn
+// after it) is open. A conversation inputs.json does not hold, or a
+// record without conversation_id, carries none.
+func TestPlannedTurns(t *testing.T) {
+	plan, err := ReadPlan(strings.NewReader(`{
+  "data": [
+    {"session_id": "c1", "payloads": [{"messages": [{"role": "user", "content": "a"}]}, {"messages": []}, {}, {}]},
+    {"session_id": "c2", "payloads": [{}]},
+    {"payloads": [{}]}
+  ]
+}`), PlanFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan) != 2 || plan["c1"] != 4 || plan["c2"] != 1 {
+		t.Errorf("plan %v, want c1: 4, c2: 1", plan)
+	}
+	text := rec(meta26, usage, "") + "\n" + rec(strings.Replace(meta26, `"conversation_id":"c1"`, `"conversation_id":"c9"`, 1), usage, "") + "\n"
+	text = strings.Replace(text, `"x_correlation_id":"s1","conversation_id":"c9"`, `"x_correlation_id":"s2","conversation_id":"c9"`, 1)
+	rd := reader(t, text)
+	rd.SetPlan(plan)
+	for _, want := range []int64{4, 0} {
+		tr, err := rd.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Planned != want {
+			t.Errorf("session %s planned %d, want %d", tr.Row.Session, tr.Planned, want)
+		}
+	}
+	for _, bad := range []string{`{"data": [{"session_id": 3, "payloads": []}]}`, `{"data": [`, `[]`} {
+		if _, err := ReadPlan(strings.NewReader(bad), PlanFile); err == nil || !strings.HasPrefix(err.Error(), PlanFile+":") {
+			t.Errorf("%s: error %v, want one naming %s", bad, err, PlanFile)
+		}
+	}
+}

@@ -32,6 +32,8 @@ type parser struct {
 	// its value.
 	shifted  bool
 	offsetNs int64
+	// conversation is the last turn's conversation_id ("" without one).
+	conversation string
 }
 
 // maxClockOffsetNs bounds a plausible clock offset between AIPerf's hosts.
@@ -129,6 +131,7 @@ func meta(key string) field { return field{key, "metadata." + key} }
 // value and unit.
 var (
 	fCorrelation  = meta("x_correlation_id")
+	fConversation = meta("conversation_id")
 	fRequestID    = meta("x_request_id")
 	fTurnIndex    = meta("turn_index")
 	fCreditIssued = meta("credit_issued_ns")
@@ -251,6 +254,12 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 	var err *jsondoc.Err
 	if row.Session, err = p.str(fCorrelation); err != nil {
 		return err
+	}
+	// The conversation only looks up its planned turns: one AIPerf
+	// writes empty, or of another type, has none.
+	p.conversation = ""
+	if m, ok := p.meta.Get(fConversation.key); ok && len(m.Val) > 0 && m.Val[0] == '"' {
+		p.conversation, _ = m.String(fConversation.name)
 	}
 	single := row.Session == ""
 	if single {
