@@ -104,7 +104,7 @@ func (c *Collector) Add(t *Turn) error {
 	if row.Turn < s.first || s.n == 1 {
 		s.first, s.start = row.Turn, startOf(&row)
 	}
-	c.note(s, &row, t.Continues)
+	s.note(&row, t.Continues)
 	c.count(s, t)
 	row.Origin = schema.OriginBase
 	c.times.Own(&row)
@@ -126,7 +126,7 @@ func (c *Collector) count(s *session, t *Turn) {
 
 // note makes row the session's last turn if it completed last; goesOn
 // is the turn's Continues.
-func (c *Collector) note(s *session, row *schema.Turn, goesOn bool) {
+func (s *session) note(row *schema.Turn, goesOn bool) {
 	if s.lastTurn < 0 || row.DoneS > s.lastDone || (row.DoneS == s.lastDone && row.Turn > s.lastTurn) {
 		s.lastDone, s.lastTurn, s.status, s.goesOn = row.DoneS, row.Turn, row.Status, goesOn
 	}
@@ -134,8 +134,9 @@ func (c *Collector) note(s *session, row *schema.Turn, goesOn bool) {
 
 // CutMarginS is how close to the export's last completion (or after it) a
 // session's last turn must have been aborted to count as cancelled by the
-// tool's stop: AIPerf cancels the requests in flight when its benchmark
-// ends, GuideLLM lists them as incomplete, and each ends there.
+// tool's stop: GuideLLM lists the requests it cancelled when its benchmark
+// ended as incomplete, stamped then (an AIPerf record was_cancelled then
+// counts the same).
 const CutMarginS = 5.0
 
 // open reports whether session s was still in the system when the tool
@@ -206,7 +207,7 @@ func (c *Collector) number(s *session) error {
 		row := ts[k]
 		row.Turn = int32(i)
 		s.n++
-		c.note(s, &row, s.goesOnOrd[k])
+		s.note(&row, s.goesOnOrd[k])
 		if i == 0 {
 			s.first, s.start = 0, startOf(&row)
 		}
