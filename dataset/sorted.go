@@ -25,7 +25,8 @@ type SortedWriter[T any] struct {
 	spillDir   string
 	prefix     string // of the spill files' names
 	compare    func(a, b T) int
-	opts       []parquet.WriterOption
+	spec       fileSpec
+	run        string
 	out        *rowWriter[T]
 	window     []T
 	sorted     int // window[:sorted] is in order
@@ -39,12 +40,12 @@ type SortedWriter[T any] struct {
 	syncer     *fileSyncer // of the finished file
 }
 
-func newSortedWriter[T any](path, what, spillDir, prefix string, compare func(a, b T) int, opts []parquet.WriterOption, syncer *fileSyncer) (*SortedWriter[T], error) {
-	out, err := newRowWriter[T](path, what, opts, true)
+func newSortedWriter[T any](path, what, spillDir, prefix string, compare func(a, b T) int, spec fileSpec, run string, syncer *fileSyncer) (*SortedWriter[T], error) {
+	out, err := newRowWriter[T](path, what, &spec, run, true)
 	if err != nil {
 		return nil, err
 	}
-	return &SortedWriter[T]{path: path, what: what, spillDir: spillDir, prefix: prefix, compare: compare, opts: opts, out: out, syncer: syncer}, nil
+	return &SortedWriter[T]{path: path, what: what, spillDir: spillDir, prefix: prefix, compare: compare, spec: spec, run: run, out: out, syncer: syncer}, nil
 }
 
 // Add takes one row.
@@ -110,7 +111,7 @@ func (sw *SortedWriter[T]) spill() error {
 	}
 	path := filepath.Join(sw.spillDir, fmt.Sprintf("%s-%d.parquet", sw.prefix, len(sw.spills)))
 	// Uncompressed: the file is read once, soon, and deleted.
-	w, err := newRowWriter[T](path, sw.prefix+" spill", nil, false)
+	w, err := newRowWriter[T](path, sw.prefix+" spill", nil, "", false)
 	if err != nil {
 		return err
 	}
@@ -172,7 +173,7 @@ func (sw *SortedWriter[T]) Close() error {
 		}
 		runs = append(runs, fs)
 	}
-	out, err := newRowWriter[T](sw.path, sw.what, sw.opts, true)
+	out, err := newRowWriter[T](sw.path, sw.what, &sw.spec, sw.run, true)
 	if err != nil {
 		return err
 	}

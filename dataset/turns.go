@@ -87,6 +87,7 @@ type rowWriter[T any] struct {
 	f    *os.File
 	bw   *bufio.Writer // the file's buffer, from fileBuffers
 	w    *parquet.GenericWriter[T]
+	spec *fileSpec // of a table's file, whose writer is reused; nil for a spill
 	buf  []T
 	what string
 
@@ -99,17 +100,22 @@ type rowWriter[T any] struct {
 	closed bool
 }
 
-// newRowWriter writes a new file at path, whose directory exists.
-func newRowWriter[T any](path, what string, opts []parquet.WriterOption, async bool) (*rowWriter[T], error) {
+// newRowWriter writes a new file at path, whose directory exists: run's
+// file of a table (spec), or, with spec nil, a spill file, uncompressed.
+func newRowWriter[T any](path, what string, spec *fileSpec, run string, async bool) (*rowWriter[T], error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
 	bw := fileBuffers.Get().(*bufio.Writer)
 	bw.Reset(f)
-	// The file is buffered here, so parquet-go's own buffer is turned off.
-	opts = append(opts[:len(opts):len(opts)], parquet.WriteBufferSize(0))
-	rw := &rowWriter[T]{f: f, bw: bw, w: parquet.NewGenericWriter[T](bw, opts...), what: what, async: async}
+	rw := &rowWriter[T]{f: f, bw: bw, spec: spec, what: what, async: async}
+	if spec != nil {
+		rw.w = getWriter[T](*spec, run, bw)
+	} else {
+		// The file is buffered here, so parquet-go's own buffer is turned off.
+		rw.w = parquet.NewGenericWriter[T](bw, parquet.WriteBufferSize(0))
+	}
 	if async {
 		// Two batches in flight: enough to keep both sides busy. The
 		// second batch is made when the first is handed over.
@@ -211,6 +217,10 @@ func (rw *rowWriter[T]) close(syncer *fileSyncer) error {
 	if ferr := rw.bw.Flush(); err == nil {
 		err = ferr
 	}
+	if err == nil && rw.spec != nil {
+		putWriter(*rw.spec, rw.w)
+	}
+	rw.w = nil
 	rw.bw.Reset(nil)
 	fileBuffers.Put(rw.bw)
 	rw.giveBack()
