@@ -34,11 +34,13 @@ const (
 	writeBatch = 8192
 )
 
-// reorderWindow and lateSpillRows are the values in use; tests make them
-// small to exercise every path.
+// reorderWindow, lateSpillRows and sortBatch (the rows a SortedWriter
+// hands its sorting goroutine at a time) are the values in use; tests make
+// them small to exercise every path.
 var (
 	reorderWindow = ReorderWindow
 	lateSpillRows = LateSpillRows
+	sortBatch     = writeBatch
 )
 
 // fileBuffers are the write buffers of the files being written, reused
@@ -117,14 +119,22 @@ func newRowWriter[T any](path, what string, spec *fileSpec, run string, async bo
 		rw.w = parquet.NewGenericWriter[T](bw, parquet.WriteBufferSize(0))
 	}
 	if async {
-		// Two batches in flight: enough to keep both sides busy. The
-		// second batch is made when the first is handed over.
-		rw.full, rw.free, rw.done = make(chan []T, 2), make(chan []T, 3), make(chan struct{})
-		rw.free <- nil
+		// Up to asyncBatches batches in flight, made as they are first
+		// needed: a SortedWriter hands over a reorder window's worth at
+		// once (two batches), and with room for one more only, the caller
+		// (the gateway's collector, the run's serial stage) waited on
+		// the writer's compression.
+		rw.full, rw.free, rw.done = make(chan []T, asyncBatches), make(chan []T, asyncBatches+1), make(chan struct{})
+		for range asyncBatches - 1 {
+			rw.free <- nil
+		}
 		go rw.run()
 	}
 	return rw, nil
 }
+
+// asyncBatches is how many batches an async rowWriter holds at most.
+const asyncBatches = 4
 
 func (rw *rowWriter[T]) run() {
 	defer close(rw.done)

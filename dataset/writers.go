@@ -3,6 +3,7 @@ package dataset
 import (
 	"io"
 	"reflect"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -64,8 +65,10 @@ func (s fileSpec) options(run string) []parquet.WriterOption {
 // take a row apart) was a third of writing a small run's files, most of it
 // for the runs table's 51 columns. A reused writer writes the same bytes
 // as a new one (TestReusedWritersSameBytes), so a file does not depend on
-// which runs were written before it, or in what order.
-var writers sync.Map // writerKey → *sync.Pool of *parquet.GenericWriter[T]
+// which runs were written before it, or in what order. The free writers of
+// each table wait in a channel, not a sync.Pool, which every collection
+// empties: a campaign's ingest collects often (its soft memory limit).
+var writers sync.Map // writerKey → chan *parquet.GenericWriter[T]
 
 // reusedWriters counts the writers reused, for tests.
 var reusedWriters atomic.Int64
@@ -75,17 +78,28 @@ type writerKey struct {
 	spec fileSpec
 }
 
+// freeWriters returns the free writers of T for spec.
+func freeWriters[T any](spec fileSpec) chan *parquet.GenericWriter[T] {
+	key := writerKey{reflect.TypeFor[T](), spec}
+	if c, ok := writers.Load(key); ok {
+		return c.(chan *parquet.GenericWriter[T])
+	}
+	// A few per core: as many runs are written at once.
+	c, _ := writers.LoadOrStore(key, make(chan *parquet.GenericWriter[T], 2*runtime.GOMAXPROCS(0)))
+	return c.(chan *parquet.GenericWriter[T])
+}
+
 // getWriter returns a writer of spec's files writing run's file to out.
 func getWriter[T any](spec fileSpec, run string, out io.Writer) *parquet.GenericWriter[T] {
-	if p, ok := writers.Load(writerKey{reflect.TypeFor[T](), spec}); ok {
-		if w, ok := p.(*sync.Pool).Get().(*parquet.GenericWriter[T]); ok {
-			w.Reset(out)
-			w.SetKeyValueMetadata(schema.RunKey, run)
-			reusedWriters.Add(1)
-			return w
-		}
+	select {
+	case w := <-freeWriters[T](spec):
+		w.Reset(out)
+		w.SetKeyValueMetadata(schema.RunKey, run)
+		reusedWriters.Add(1)
+		return w
+	default:
+		return parquet.NewGenericWriter[T](out, spec.options(run)...)
 	}
-	return parquet.NewGenericWriter[T](out, spec.options(run)...)
 }
 
 // putWriter gives back a writer from getWriter whose file was closed
@@ -104,6 +118,8 @@ func putWriter[T any](spec fileSpec, w *parquet.GenericWriter[T]) {
 		}
 	}
 	w.Reset(nil)
-	p, _ := writers.LoadOrStore(writerKey{reflect.TypeFor[T](), spec}, new(sync.Pool))
-	p.(*sync.Pool).Put(w)
+	select {
+	case freeWriters[T](spec) <- w:
+	default: // enough are waiting
+	}
 }
