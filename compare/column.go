@@ -87,6 +87,8 @@ type Facts struct {
 	// the manifest does not give it.
 	coldWindows []stats.CostWindow
 	shape       []int64
+	// latency is the run's latency under stats.DefaultSLO.
+	latency stats.TurnLatency
 }
 
 // runFacts is the name the comparison's code uses for a run's Facts.
@@ -133,6 +135,7 @@ func FactsOf(rd *schema.RunData) *Facts {
 		f.coldWindows = stats.CalibrationWindows([]*stats.RunIndex{x}, stats.ColdCostOptions{})
 	}
 	f.shape, _ = x.WorkloadShape()
+	f.latency, _ = x.Latency(stats.DefaultSLO)
 	return f
 }
 

@@ -24,6 +24,9 @@ type fakeRun struct {
 	// so its hit ratio is low from the start and the regime test calls it
 	// persistent, but its verdict is uncached.
 	cachingOff bool
+	// ttft is every latency percentile of the run, goodput its goodput;
+	// 0: the run has no latency (NaN).
+	ttft, goodput float64
 }
 
 func (f fakeRun) facts() *runFacts {
@@ -48,7 +51,15 @@ func (f fakeRun) facts() *runFacts {
 		r.PrefixCaching = false
 		s.Persistent, s.Verdict = true, stats.VerdictUncached
 	}
-	return &runFacts{run: r, summary: s, endTurnsPerS: f.turnsPerS}
+	nan := math.NaN()
+	p := stats.Percentiles{P50: nan, P90: nan, P99: nan}
+	l := stats.TurnLatency{TTFT: p, EndTTFT: p, TPOT: p, E2E: p, Queue: p, Goodput: stats.NewProportion(0, 0)}
+	if f.ttft != 0 {
+		p = stats.Percentiles{N: 100, P50: f.ttft, P90: f.ttft, P99: f.ttft}
+		l.TTFT, l.EndTTFT, l.TPOT, l.E2E = p, p, p, p
+		l.Goodput = stats.Proportion{K: int(100 * f.goodput), N: 100, Fraction: f.goodput}
+	}
+	return &runFacts{run: r, summary: s, endTurnsPerS: f.turnsPerS, latency: l}
 }
 
 func facts(runs ...fakeRun) []*runFacts {
@@ -206,9 +217,9 @@ func TestHitRatioMannWhitney(t *testing.T) {
 	if len(c.Footnotes) != 1 || !strings.Contains(tb.Footnotes[0], "smallest possible p is 0.100") {
 		t.Errorf("footnotes %v", tb.Footnotes)
 	}
-	// 3 runs are too few for a 95% interval: "± ∞".
-	if got := tb.Measure.CellText(tb.Rows[0].Cells[0]); got != "0.900 ± ∞" {
-		t.Errorf("cell %q, want 0.900 ± ∞", got)
+	// 3 runs are too few for a 95% interval: it is not there, not ∞.
+	if got := tb.Measure.CellText(tb.Rows[0].Cells[0]); got != "0.900 ± n/a (3 runs)" {
+		t.Errorf("cell %q, want 0.900 ± n/a (3 runs)", got)
 	}
 }
 
@@ -311,9 +322,11 @@ func TestRecoveryWithinFirstWindow(t *testing.T) {
 		c    *Cell
 		want string
 	}{
-		{rec, &Cell{Runs: 1, Value: 0, Lo: Float(math.NaN()), Hi: Float(math.NaN())}, "<5 ± ∞"},
+		{rec, &Cell{Runs: 1, Value: 0, Lo: Float(math.NaN()), Hi: Float(math.NaN())}, "<5 ± n/a (one run)"},
 		{rec, &Cell{Runs: 6, Value: 0, Lo: 0, Hi: 12}, "<5 [<5, 12]"},
-		{rec, &Cell{Runs: 6, Value: 7, Lo: 0, Hi: 12}, "7 ± 100%"},
+		{rec, &Cell{Runs: 6, Value: 7, Lo: 0, Hi: 12}, "7 [<5, 12]"},
+		{rec, &Cell{Runs: 6, Value: 8, Lo: 6, Hi: 12}, "8 ± 50%"},
+		{ses, &Cell{Runs: 8, Value: 7.7, Lo: 5.9, Hi: 22}, "7.7 [5.9, 22.0]"},
 		{ses, &Cell{Runs: 6, Value: 0, Lo: 0, Hi: 2}, "0.0 [0.0, 2.0]"},
 	} {
 		if got := tc.m.CellText(tc.c); got != tc.want {
@@ -457,5 +470,55 @@ func TestTooFewRunsCountsUntiedPairs(t *testing.T) {
 	tb = table(t, mustCompare(t, []string{"A", "B"}, [][]*runFacts{a, b}, Options{}), MeasureCollapseRate)
 	if got := tb.Footnotes; len(got) != 1 || got[0] != "too few runs to detect a difference at α = 0.05: the smallest possible p is 0.250" {
 		t.Errorf("footnotes %q", got)
+	}
+}
+
+// TestLatencyRegressionFlagged: latency is better lower, goodput higher;
+// a significant change the other way is flagged worse, one the right way
+// is not. 6 seed pairs all one way: sign test p = 2·2⁻⁶ = 0.03125.
+func TestLatencyRegressionFlagged(t *testing.T) {
+	base := seeds("a", 1, 6, "burst", never, hit95)
+	slow := seeds("b", 1, 6, "burst", never, hit95)
+	for i := range base {
+		base[i].ttft, base[i].goodput = 0.2+0.01*float64(i), 0.99
+		slow[i].ttft, slow[i].goodput = 5+float64(i), 0.5
+	}
+	res := mustCompare(t, []string{"A", "B"}, [][]*runFacts{facts(base...), facts(slow...)}, Options{})
+	for _, id := range []string{MeasureTTFTP90, MeasureEndTTFTP90, MeasureTPOTP90, MeasureE2EP90, MeasureGoodput} {
+		tb := table(t, res, id)
+		d := tb.Rows[0].Cells[1].Vs
+		if d.Test != TestSign || !near(float64(d.P), 0.03125) || !d.Significant || !d.Worse {
+			t.Errorf("%s: %+v, want a significant regression", id, d)
+		}
+		if txt := tb.Measure.DeltaText(d); !strings.Contains(txt, " worse (p=0.031 n=6 pairs)") {
+			t.Errorf("%s: %q does not flag the regression", id, txt)
+		}
+		if !strings.Contains(tb.Method, "is better (worse: a significant regression)") {
+			t.Errorf("%s: method %q", id, tb.Method)
+		}
+	}
+	if tb := table(t, res, MeasureTTFTP90); !near(float64(tb.Rows[0].Cells[1].Value), 7.5) {
+		t.Errorf("median TTFT p90 of B = %v, want 7.5 (the mean of 7 and 8)", tb.Rows[0].Cells[1].Value)
+	}
+	// The other way round: faster, with more goodput, is no regression.
+	res = mustCompare(t, []string{"B", "A"}, [][]*runFacts{facts(slow...), facts(base...)}, Options{})
+	for _, id := range []string{MeasureTTFTP90, MeasureGoodput} {
+		d := table(t, res, id).Rows[0].Cells[1].Vs
+		if !d.Significant || d.Worse || strings.Contains(table(t, res, id).Measure.DeltaText(d), "worse") {
+			t.Errorf("%s: improvement flagged: %+v", id, d)
+		}
+	}
+	// Runs without latency leave the tables out; other measures are not
+	// flagged either way.
+	res = mustCompare(t, []string{"A", "B"}, [][]*runFacts{facts(seeds("a", 1, 6, "burst", never, hit95)...), facts(seeds("b", 1, 6, "burst", always, hit95)...)}, Options{})
+	for _, tb := range res.Tables {
+		if tb.Measure.Better != "" {
+			t.Errorf("table %s without latency data", tb.Measure.ID)
+		}
+		for _, row := range tb.Rows {
+			if vs := row.Cells[1].Vs; vs != nil && vs.Worse {
+				t.Errorf("%s flagged worse: its direction is not judged", tb.Measure.ID)
+			}
+		}
 	}
 }

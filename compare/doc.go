@@ -59,6 +59,15 @@
 //     recover ranks above every time and prints as n.r., and one that
 //     recovered within the first 5-minute window (0 minutes) prints "<5",
 //     as in the report.
+//   - latency, what users feel (stats.RunIndex.Latency, every run with
+//     the value, collapsed ones included): the p90 of each run's completed
+//     turns' time to first token, of the TTFT of the turns sent in its
+//     last 10 minutes, of its time per output token and of its end-to-end
+//     latency, and its goodput (the share of completed turns with TTFT ≤
+//     2 s and TPOT ≤ 100 ms, stats.DefaultSLO): the median over runs,
+//     tested as above. Lower latency and higher goodput are better: a
+//     significant change the other way is a regression, flagged "worse"
+//     (Delta.Worse).
 //   - cold-turn cost slope b and drain bound 1/S (§4): one fit per column
 //     over its caching-off runs; the difference with a normal interval from
 //     the fits' standard errors (1/S by the delta method) and a z-test.
@@ -71,7 +80,8 @@
 // tie count (exact McNemar and the sign test are binomial tests of them:
 // with u untied pairs the smallest p is 2·2⁻ᵘ), and when every pair ties
 // the seeds agree and there is no such footnote. A median's interval needs 6 runs at 95%; with
-// fewer it prints "± ∞".
+// fewer it prints "± n/a (one run)" (or "(3 runs)"); one wider than ±50%
+// of the median prints its ends, "7.7 [5.9, 22.0]".
 //
 // # Examples
 //
@@ -99,10 +109,10 @@
 //	¹ too few runs to detect a difference at α = 0.05: 5 of 8 pairs tie, and with 3 untied the smallest possible p is 0.250
 //
 //	sessions in the system, last 5 minutes
-//	             │     v1     │                    v2                     │
-//	             │  sessions  │  sessions              vs base            │
-//	arm=burst      85.5 ± 92%   106.0 ± 27%   +21.98% (p=0.016 n=8 pairs)
-//	arm=no-burst   7.7 ± 185%    76.4 ± 31%  +846.73% (p=0.016 n=8 pairs)
+//	             │        v1         │                    v2                     │
+//	             │     sessions      │  sessions              vs base            │
+//	arm=burst      85.5 [6.9, 109.8]   106.0 ± 27%   +21.98% (p=0.016 n=8 pairs)
+//	arm=no-burst     7.7 [6.3, 21.8]    76.4 ± 31%  +846.73% (p=0.016 n=8 pairs)
 //	test: sign test on seed pairs; ~: not significant at α = 0.05; p Holm-adjusted across 2 rows
 //
 // The same engine on other seeds: nothing to report.
@@ -123,10 +133,10 @@
 //	test: Fisher's exact test; ~: not significant at α = 0.05; p Holm-adjusted across 2 rows
 //
 //	hit ratio of runs not collapsed, last 10 minutes
-//	             │     v1      │              v3               │
-//	             │  hit ratio  │ hit ratio        vs base      │
-//	arm=burst        0.945 ± ∞   0.949 ± ∞¹  ~ (p=1.000 n=3+1)
-//	arm=no-burst   0.946 ± 11%   0.947 ± 0%    ~ (p=1.000 n=8)
+//	             │          v1          │                    v3                     │
+//	             │      hit ratio       │       hit ratio              vs base      │
+//	arm=burst      0.945 ± n/a (3 runs)   0.949 ± n/a (one run)¹  ~ (p=1.000 n=3+1)
+//	arm=no-burst            0.946 ± 11%               0.947 ± 0%    ~ (p=1.000 n=8)
 //	test: Mann-Whitney U; ~: not significant at α = 0.05; p Holm-adjusted across 2 rows
 //	¹ too few runs to detect a difference at α = 0.05: the smallest possible p is 0.500
 //

@@ -26,6 +26,7 @@ func finishTable(t *Table, res *Result) {
 		for k, d := range ds {
 			d.PAdjusted = Float(adj[k])
 			d.Significant = adj[k] <= res.Alpha
+			d.Worse = d.Significant && t.Measure.worse(d)
 		}
 	}
 	t.Method = method(t, res)
@@ -61,6 +62,9 @@ func method(t *Table, res *Result) string {
 		s = "test: " + strings.Join(tests, "; ")
 	}
 	s += fmt.Sprintf("; ~: not significant at α = %s", fmtFloat(res.Alpha))
+	if b := t.Measure.Better; b != "" {
+		s += fmt.Sprintf("; %s is better (worse: a significant regression)", b)
+	}
 	if n := len(testedRows(t)); res.Holm && n > 1 {
 		s += fmt.Sprintf("; p Holm-adjusted across %d rows", n)
 	}

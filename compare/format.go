@@ -40,10 +40,16 @@ func (m Measure) formatValue(v Float, inf bool) string {
 	return s
 }
 
+// maxPlusMinus is the widest relative interval CellText prints as
+// "median ± h%": beyond it the ± form would suggest an end (below 0, for
+// 7.7 ± 185%) the interval does not have, so the ends are printed.
+const maxPlusMinus = 0.5
+
 // CellText prints a cell's summary as the text table shows it, without
 // footnote markers: "k/n" for a proportion; "median ± h%" where h is the
-// farther end of the interval relative to the median, "median ± ∞" when
-// there are too few runs for an interval, or "median [lo, hi]" when the
+// farther end of the interval relative to the median, at most 50%;
+// "median ± n/a (one run)" (or "(3 runs)") when there are too few runs
+// for an interval; or "median [lo, hi]" when the interval is wider, the
 // median is 0 or an end is n.r.
 func (m Measure) CellText(c *Cell) string {
 	if c.Runs == 0 {
@@ -57,11 +63,18 @@ func (m Measure) CellText(c *Cell) string {
 	hiMissing := c.Hi.IsNaN() && !c.hiInf
 	switch {
 	case loMissing || hiMissing:
-		return v + " ± ∞"
+		runs := "one run"
+		if c.Runs != 1 {
+			runs = fmt.Sprintf("%d runs", c.Runs)
+		}
+		return v + " ± n/a (" + runs + ")"
 	case c.valueInf || c.loInf || c.hiInf || c.Value == 0:
 		return fmt.Sprintf("%s [%s, %s]", v, m.formatValue(c.Lo, c.loInf), m.formatValue(c.Hi, c.hiInf))
 	}
 	h := math.Max(math.Abs(float64(c.Hi-c.Value)), math.Abs(float64(c.Value-c.Lo))) / math.Abs(float64(c.Value))
+	if h > maxPlusMinus {
+		return fmt.Sprintf("%s [%s, %s]", v, m.formatValue(c.Lo, false), m.formatValue(c.Hi, false))
+	}
 	return fmt.Sprintf("%s ± %.0f%%", v, 100*h)
 }
 
@@ -96,6 +109,9 @@ func (m Measure) DeltaText(d *Delta) string {
 				change = "?"
 			}
 		}
+	}
+	if d.Worse {
+		change += " worse"
 	}
 	p := "–"
 	if !d.PAdjusted.IsNaN() {

@@ -47,6 +47,10 @@ type Measure struct {
 	// Counted describes the runs the measure counts, for the footnote of a
 	// cell that has none.
 	Counted string `json:"counted"`
+	// Better is "lower" or "higher" for a measure whose direction is what
+	// a comparison judges (latency, goodput): a significant change the
+	// other way is a regression (Delta.Worse). Empty for the others.
+	Better string `json:"better,omitempty"`
 	// leftOut, when set, is the footnote of a cell some of whose runs the
 	// measure does not count, with their number for its %d; a row whose
 	// runs are all left out then stays in the table, empty, with it.
@@ -72,7 +76,35 @@ const (
 	MeasureRecovery     = "recovery_min"
 	MeasureColdCostB    = "cold_cost_b"
 	MeasureDrainBound   = "drain_bound"
+	// Latency (stats.RunIndex.Latency): each run's TTFT p90, TTFT p90 of
+	// the turns sent in its last 10 minutes, TPOT p90, end-to-end p90, and
+	// goodput under stats.DefaultSLO.
+	MeasureTTFTP90    = "ttft_p90_s"
+	MeasureEndTTFTP90 = "end_ttft_p90_s"
+	MeasureTPOTP90    = "tpot_p90_s"
+	MeasureE2EP90     = "e2e_p90_s"
+	MeasureGoodput    = "goodput"
 )
+
+// Directions of Measure.Better.
+const (
+	BetterLower  = "lower"
+	BetterHigher = "higher"
+)
+
+// latencyMeasure is a latency measure: each run's value (seconds, NaN
+// without one), its median per cell, lower is better. Every run with
+// the value counts, collapsed ones included: a collapse is what a user
+// feels as latency.
+func latencyMeasure(id, title, counted string, v func(stats.TurnLatency) float64) Measure {
+	return Measure{
+		ID: id, Title: title, Unit: "s", Kind: KindMedian, Delta: DeltaPercent, Decimals: 3, Counted: counted, Better: BetterLower,
+		value: func(f *runFacts) (float64, bool) {
+			x := v(f.latency)
+			return x, !math.IsNaN(x)
+		},
+	}
+}
 
 // notRecovered stands for the recovery time of a run that did not recover:
 // larger than any time, so it ranks slowest and two such runs tie.
@@ -132,6 +164,21 @@ var Measures = []Measure{
 			return 0, false // insufficient follow-up: no outcome
 		},
 	},
+	latencyMeasure(MeasureTTFTP90, "time to first token, p90 of each run's completed turns", "runs with first-token times",
+		func(l stats.TurnLatency) float64 { return l.TTFT.P90 }),
+	latencyMeasure(MeasureEndTTFTP90, "time to first token, p90 of the turns sent in the last 10 minutes", "runs with first-token times in the last 10 minutes",
+		func(l stats.TurnLatency) float64 { return l.EndTTFT.P90 }),
+	latencyMeasure(MeasureTPOTP90, "time per output token, p90 of each run's completed turns", "runs with first-token times and turns of 2 tokens or more",
+		func(l stats.TurnLatency) float64 { return l.TPOT.P90 }),
+	latencyMeasure(MeasureE2EP90, "end-to-end latency, p90 of each run's completed turns", "runs with sent times",
+		func(l stats.TurnLatency) float64 { return l.E2E.P90 }),
+	{
+		ID: MeasureGoodput, Title: "goodput: share of completed turns with TTFT ≤ 2s and TPOT ≤ 100ms", Unit: "goodput",
+		Kind: KindMedian, Delta: DeltaAbsolute, Decimals: 3, Counted: "runs with first-token times", Better: BetterHigher,
+		value: func(f *runFacts) (float64, bool) {
+			return f.latency.Goodput.Fraction, !math.IsNaN(f.latency.Goodput.Fraction)
+		},
+	},
 	{
 		ID: MeasureColdCostB, Title: "cold-turn cost slope b, caching-off runs", Unit: "ms/token",
 		Kind: KindFit, Delta: DeltaPercent, Decimals: 4, Counted: "caching-off runs",
@@ -186,4 +233,19 @@ func (m Measure) values(runs []*runFacts) []float64 {
 		out[i], _ = m.value(f)
 	}
 	return out
+}
+
+// worse reports whether d goes the other way than the measure's Better:
+// a higher value where lower is better, or a lower one where higher is.
+func (m Measure) worse(d *Delta) bool {
+	if float64(d.Diff) == 0 || d.Diff.IsNaN() {
+		return false
+	}
+	switch m.Better {
+	case BetterLower:
+		return d.Higher
+	case BetterHigher:
+		return !d.Higher
+	}
+	return false
 }

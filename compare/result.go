@@ -119,6 +119,10 @@ type Delta struct {
 	// Higher reports whether the other column's value is above the
 	// baseline's (Diff > 0); whether that is worse depends on the measure.
 	Higher bool `json:"higher"`
+	// Worse flags a regression: significant, and the other way than the
+	// measure's Better (a latency higher than the baseline's). Only
+	// measures with a Better set it.
+	Worse bool `json:"worse,omitempty"`
 	// untied is, for a paired test, the number of pairs that do not tie
 	// (discordant pairs for McNemar, pairs with a nonzero difference for
 	// the sign test): only they can move its p.

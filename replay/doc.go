@@ -28,32 +28,78 @@
 // each a whole observed session of its stream (burst or not; on its side
 // of a mix shift), drawn at random (sim.Trace).
 //
-// Engine (engine.go): the KV pool C and the engine from the run (the
-// simulator's 400,000 tokens, with a warning, when the run gives none);
-// prefill and decode speed as multiples of the simulator's default step
-// costs (sim.Cost.Scaled). They are fitted on the run's 2-minute windows,
-// and on those of the dataset's calibration runs of the same engine and
-// model (prefix caching off: every turn cold), by regressing the time the
-// engine was busy in each window (while any turn was in flight, by the
-// gateway's sent_s and done_s; without them, whole windows in which the
-// engine's running samples never fell below one) through the origin on the
-// prefill and decode time the default costs give the work the engine
-// reported in it (each turn's computed prompt tokens, prompt − cached, at
-// their context positions; its output tokens at its context; a step cost
-// per decode step). This is the paper's §4 regression with the step-time
-// model in place of c(L): it needs no all-miss windows, and a healthy run's
-// hit turns pin the prefill speed too. On simulated runs it recovers the
-// simulator's costs to within a few percent (decode is overstated by
-// 1–2%, the decode steps in a window being estimated from the turns'
-// mean token rates). With fewer than 3 windows the speeds are medians over
-// single turns (decode time per token, time to first token), and without
-// turn timings the defaults, with a warning.
+// Engine (engine.go, busy.go, regress.go, calibrate.go): the KV pool C and
+// the engine from the run (the simulator's 400,000 tokens, with a warning,
+// when the run gives none); prefill and decode speed as multiples of the
+// simulator's default step costs (sim.Cost.Scaled). They are fitted on the
+// run's 2-minute windows, and on those of the dataset's calibration runs
+// of the same engine and model (prefix caching off: every turn cold), by
+// regressing the time the engine was busy in each window (while any turn
+// was in flight, by the gateway's sent_s and done_s; without them, whole
+// windows in which the engine's running samples never fell below one)
+// through the origin on the prefill and decode time the default costs
+// give the work the engine reported in it (each turn's computed prompt
+// tokens, prompt − cached, at their context positions; its output tokens
+// at its context; a step cost per decode step). This is the paper's §4
+// regression with the step-time model in place of c(L): it needs no
+// all-miss windows, and a healthy run's hit turns pin the prefill speed
+// too. A run that reports no cached tokens per turn gives each turn the
+// engine's own hit ratio of its window (prefix-cache counters, SGLang's
+// prefill lines); without those its windows are not fitted at all, since
+// prefill cannot be told from hits. With fewer than 3 windows the speeds
+// are medians over single turns (decode time per token, time to first
+// token), and without turn timings the defaults, with a warning.
+//
+// The regression is biased as an estimator of the simulator's costs (it
+// counts decode steps from the turns' mean token rates and misses the
+// fixed cost of steps without a decode: decode is overstated by 1–2%,
+// prefill understated by up to 8% in healthy runs), and its windows are
+// serially correlated. So its standard errors come from a moving-block
+// bootstrap over each run's windows (blocks of about n^(1/3) windows,
+// spread from the replicates' central 68%), and Correct measures the bias
+// on a replay of the run's own sessions simulated with the fitted factors
+// and divides it out (indirect inference, one step; the standard errors
+// of the two fits combined). Measured with TestValidationCoverage (go test
+// -run ValidationCoverage -full -v), on 58 simulated runs whose factors
+// are known: at the default costs (true factors exactly 1.0; the paired,
+// recovery, flush, mix-shift and prevention designs, SGLang, trace
+// shapes; 38 runs) ±2 SE covers the truth in 76 of 76 intervals, the
+// largest error 1.7 SE, prefill within 4% in most runs (12% on a flush
+// run the windows barely pin down, at 0.8 SE) and decode within 1%; on
+// engines ×2/×0.5 and ×0.6/×1.5 slower in 16 of 16; with the cached
+// tokens withheld (fitted by the engine's hit ratio) in 21 of 24, the
+// largest error 2.8 SE; 113 of 116 (97%) in all. Uncorrected, the same
+// bootstrap intervals covered 55 of the 116. Each seed but the exact one
+// replays an engine drawn from that uncertainty (Engine.Draw: log-normal,
+// with the two factors' correlation; the same draw in every variant), so
+// the spread over seeds includes the engine's calibration error. The
+// counterfactuals follow: replayed at 0.75 times their pool, three healthy
+// 60-minute paired twins (seeds 501–503) end, in the replay of their own
+// sessions, as direct simulations of the same seeds at that pool do:
+// persistent, with 30.0, 46.0 and 70.8 sessions in the system against
+// 30.1, 45.5 and 70.6 (and 3 or 4 of their 8 seeds persistent).
 // The paper's own c(L) fit (stats.FitColdCost) over the calibration runs
 // or the run's all-miss windows is printed beside it.
 //
-// Validation: the as-is variant's seed 1 against the observed run (Match)
-// says how far to trust the counterfactuals; the replay_test.go tests check
-// it on simulated runs, where the truth is known.
+// # The as-is gate
+//
+// Before any variant, the run replayed as it was must end as it did
+// (gate.go): a seed reproduces the run when it ends with its verdict, an
+// end hit ratio within 0.15 and end sessions within ×1.5 (or 5 sessions)
+// of the run's; the run is not reproduced when the one-sided 95% upper
+// bound of the share of seeds that reproduce it is below 0.25, over at
+// least GateSeeds (11) seeds, the fewest that can show it. The share asked
+// for is low because the regimes are metastable: of the simulator's own
+// paired runs (16 seeds of 90 minutes, 16 as-is seeds each), a burst run
+// that escaped or a twin that collapsed on its own is reproduced by only
+// 1 to 5 of 16 seeds, yet the model is exact for it; a run whose low hit
+// ratio has another cause is reproduced by none (TestGateNotReproduced).
+// Not reproduced means the run's collapse is not the mechanism the model
+// knows, or the model is miscalibrated for it, and a variant then says
+// nothing about the run. A run whose engine cannot be fitted or that
+// reports no cached tokens is refused before any simulation (Refusal).
+// The gate's result is written into every replayed run's manifest labels
+// (grounded, grounding), where outlast report reads it.
 //
 // # Variants and output
 //
@@ -64,7 +110,13 @@
 // writes the run directories and reads each back with the reader it is
 // given (the CLI gives the run-directory reader, strict, as outlast ingest
 // reads), so every printed number is what the dataset will hold; the
-// package itself stays above dataset and stats and below the CLI.
-// FindPool searches for the smallest pool at which 90% of the seeds stay
-// healthy. The same dataset and flags give byte-identical run directories.
+// package itself stays above dataset and stats and below the CLI. An
+// Outcome counts a variant's seeds by verdict, each share with its exact
+// (Clopper–Pearson) interval, and the share not persistently degraded; a
+// controller's seeds are split by whether control began before they
+// collapsed (prevention) or after (rescue). FindPool searches for the
+// smallest pool whose one-sided 95% lower bound of P(not persistent)
+// meets a target, doubling a pool's seeds until the bounds decide (Decide)
+// or a most is reached. The same dataset and flags give byte-identical run
+// directories.
 package replay

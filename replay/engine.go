@@ -1,11 +1,10 @@
 package replay
 
 import (
-	"cmp"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
-	"sort"
 
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/sim"
@@ -23,25 +22,41 @@ type Engine struct {
 	Pool     int
 	PoolFrom string
 	// Prefill and Decode multiply the simulator's default step-time costs
-	// (sim.Cost.Scaled); Cost is the result.
+	// (sim.Cost.Scaled), with their standard errors (NaN for a factor held
+	// at its default), and Corr is the correlation of the two estimates;
+	// Cost is the result. After Correct they are the corrected factors.
+	// Each resampled seed draws its own pair from them (Draw).
 	Prefill, Decode Factor
+	Corr            float64
 	Cost            sim.Cost
 	// Method is how the factors were fitted (Method*), from Windows
 	// windows of Runs (the observed run first, then calibration runs of
-	// the same engine and model), with uncentred R².
+	// the same engine and model), with uncentred R²; Cached is where the
+	// turns' cached tokens came from (Cached*).
 	Method  string
 	Windows int
 	Runs    []string
 	R2      float64
+	Cached  string
+	// Raw are the regression's own factors. Bias is, per factor, the
+	// regression's bias that Correct measured on a replay (the factor
+	// refitted on it over the factor it was simulated with); NaN before
+	// Correct, or for a factor held at its default.
+	Raw        [2]Factor
+	Bias       [2]float64
+	Corrected  bool
+	CorrectRun string
 	// ColdCost is c(L) = a + b·L by the paper's regression (§4) over
 	// ColdCostFrom, printed beside the fit; nil without three windows.
 	ColdCost     *stats.CostFit
 	ColdCostFrom string
 	Warnings     []string
+
+	kind fitKind // the factors the fit estimates
 }
 
 // Factor is a fitted multiple of a default cost and its standard error
-// (NaN when the method gives none).
+// (NaN when the factor is held at its default).
 type Factor struct{ Value, SE float64 }
 
 // Fitting methods.
@@ -54,14 +69,10 @@ const (
 	// token and time to first token against the default costs, which holds
 	// when few requests share the engine.
 	MethodLightLoad = "light load"
-	// MethodDefaults keeps the simulator's costs: the run has no turn
-	// timings to fit.
+	// MethodDefaults keeps the simulator's costs: the run has nothing to
+	// fit them on.
 	MethodDefaults = "defaults"
 )
-
-// fitWindowS is the length of the fitting windows: the paper's
-// calibration windows (§4).
-const fitWindowS = stats.CalibrationWindowS
 
 // maxRelSE is the largest relative standard error a fitted factor may
 // have; a factor the run does not pin down keeps its default.
@@ -70,11 +81,21 @@ const maxRelSE = 0.5
 // DefaultPool is the KV pool a run without one is replayed with.
 const DefaultPool = 400000
 
+// estimate is one fit of the factors.
+type estimate struct {
+	kind       fitKind
+	p, d       Factor
+	corr, r2   float64
+	windows    int
+	lightTurns [2]int // light load: the turns behind each median
+}
+
 // fitEngine fits the engine to the observed run and the calibration runs.
 func fitEngine(obs *stats.RunIndex, calib []*stats.RunIndex) *Engine {
 	r := &obs.Data.Run
+	nan := math.NaN()
 	e := &Engine{Name: r.EngineName, PrefixCaching: r.PrefixCaching, Pool: DefaultPool, PoolFrom: "default",
-		Prefill: Factor{1, math.NaN()}, Decode: Factor{1, math.NaN()}, Method: MethodDefaults, R2: math.NaN()}
+		Prefill: Factor{1, nan}, Decode: Factor{1, nan}, Method: MethodDefaults, R2: nan, Bias: [2]float64{nan, nan}, Cached: CachedReported}
 	if e.Name != schema.EngineVLLM && e.Name != schema.EngineSGLang {
 		e.Warnings = append(e.Warnings, fmt.Sprintf("engine %q: simulated as vllm", e.Name))
 		e.Name = schema.EngineVLLM
@@ -88,21 +109,34 @@ func fitEngine(obs *stats.RunIndex, calib []*stats.RunIndex) *Engine {
 		e.Warnings = append(e.Warnings, fmt.Sprintf("the run gives no KV pool size: the simulator's default %d tokens", DefaultPool))
 	}
 	e.coldCost(obs, calib)
-	runs := append([]*stats.RunIndex{obs}, calib...)
+	if !stats.CacheKnown(r) {
+		e.Cached = CachedEngineShare
+	}
 	var ws []costWindow
-	for _, x := range runs {
-		got := busyWindows(x, sim.DefaultCost)
+	cachedOK := true
+	for i, x := range append([]*stats.RunIndex{obs}, calib...) {
+		got, ok := busyWindows(x, sim.DefaultCost, i)
+		if !ok && i == 0 {
+			cachedOK = false
+			e.Warnings = append(e.Warnings, "the run reports no cached tokens (runs.cache_reported false) and its engine no hit counters: the busy windows cannot tell prefill from hits, so they are not fitted")
+			break
+		}
 		if len(got) > 0 {
 			e.Runs = append(e.Runs, x.Data.Run.Run)
 		}
 		ws = append(ws, got...)
 	}
-	cacheKnown := stats.CacheKnown(r)
-	if !cacheKnown {
-		e.Warnings = append(e.Warnings, "the run reports no cached tokens (runs.cache_reported false): the prefill speed is the simulator's default, and the decode fit takes every turn after a session's first to hit its previous turn")
+	if cachedOK {
+		if est, warnings, ok := fitBusy(ws); ok {
+			e.set(est, MethodBusy)
+			e.Warnings = append(e.Warnings, warnings...)
+			return e
+		}
 	}
-	if e.fitBusy(ws, cacheKnown) || e.fitLightLoad(obs, cacheKnown) {
-		e.Cost = sim.DefaultCost.Scaled(e.Prefill.Value, e.Decode.Value)
+	if est, warnings, ok := fitLightLoad(obs, [2]bool{true, true}); ok {
+		e.set(est, MethodLightLoad)
+		e.Runs = []string{obs.Data.Run.Run}
+		e.Warnings = append(e.Warnings, warnings...)
 		return e
 	}
 	e.Runs = nil
@@ -110,6 +144,18 @@ func fitEngine(obs *stats.RunIndex, calib []*stats.RunIndex) *Engine {
 	e.Warnings = append(e.Warnings, "the run has no turn timings (first_token_s) to fit the engine: the simulator's default costs (MI300X, Qwen3-8B)")
 	return e
 }
+
+// set takes est as the engine's factors.
+func (e *Engine) set(est estimate, method string) {
+	e.Method, e.kind = method, est.kind
+	e.Prefill, e.Decode, e.Corr, e.R2, e.Windows = est.p, est.d, est.corr, est.r2, est.windows
+	e.Raw = [2]Factor{est.p, est.d}
+	e.Cost = sim.DefaultCost.Scaled(e.Prefill.Value, e.Decode.Value)
+}
+
+// Fitted reports whether the engine's speeds were fitted to the run (by
+// busy windows or at light load), not the simulator's defaults.
+func (e *Engine) Fitted() bool { return e.Method != MethodDefaults }
 
 // coldCost fits c(L) by the paper's regression for the printout: over the
 // calibration runs when there are any, else over the run's all-miss
@@ -126,273 +172,66 @@ func (e *Engine) coldCost(obs *stats.RunIndex, calib []*stats.RunIndex) {
 	}
 }
 
-// costWindow is one window: the time the engine was busy in it, and the
-// prefill and decode seconds the default costs give the work it did then.
-type costWindow struct{ len, prefill, decode float64 }
-
-// busyWindows returns a run's fitting windows with the default-cost time
-// of the work done in each. The windows are the 2-minute windows of the
-// run; the engine is busy while any turn is in flight (sent and not done),
-// when the gateway gives sent_s for nearly every turn. Otherwise only the
-// windows in which the engine's running samples never fell below one
-// count, as wholly busy (stats.ColdCostWindows), which misses idle spells
-// between samples. A turn's prefill, A·n + B·(p² − c²)/2 for the p − c
-// tokens it computed, falls in the window of its first token; its other
-// output tokens are spread evenly over [first token, done], each costing a
-// decode K1 + K2·q at the turn's mid-decode context q, and every decode step
-// a fixed T0 (decodeSteps counts them). A window with a turn lacking
-// first_token_s is left out. A run that reports no cached tokens is taken
-// to hit its previous turns (cachedTokens).
-func busyWindows(x *stats.RunIndex, c sim.Cost) []costWindow {
-	ws, gateway := fitWindows(x)
-	n := len(ws)
-	if n == 0 {
-		return nil
-	}
-	cached := cachedTokens(x.Data)
-	out := make([]costWindow, n)
-	spans := make([][]decodeSpan, n)
-	flight := make([][][2]float64, n)
-	bad := make([]bool, n)
-	at := func(t float64) int { // the window holding t, or -1
-		k := sort.Search(n, func(i int) bool { return ws[i].End > t })
-		if k < n && ws[k].Start <= t {
-			return k
-		}
-		return -1
-	}
-	clip := func(a, b float64, fn func(k int, a, b float64)) {
-		for k := sort.Search(n, func(i int) bool { return ws[i].End > a }); k < n && ws[k].Start < b; k++ {
-			if lo, hi := math.Max(a, ws[k].Start), math.Min(b, ws[k].End); hi > lo {
-				fn(k, lo, hi)
-			}
-		}
-	}
-	for i := range x.Data.Turns {
-		t := &x.Data.Turns[i]
-		if gateway && t.SentS != nil {
-			clip(*t.SentS, t.DoneS, func(k int, a, b float64) { flight[k] = append(flight[k], [2]float64{a, b}) })
-		}
-		if !turnOK(t) {
-			continue
-		}
-		if t.FirstTokenS == nil {
-			if k := at(t.DoneS); k >= 0 {
-				bad[k] = true
-			}
-			continue
-		}
-		ft, done := *t.FirstTokenS, t.DoneS
-		if k := at(ft); k >= 0 {
-			out[k].prefill += c.PrefillS(int(cached(t)), int(t.PromptTokens))
-		}
-		if t.OutputTokens < 2 || !(done > ft) {
-			continue
-		}
-		rate := float64(t.OutputTokens-1) / (done - ft)
-		per := c.K1 + c.K2*(float64(t.PromptTokens)+float64(t.OutputTokens)/2)
-		clip(ft, done, func(k int, a, b float64) {
-			out[k].decode += rate * (b - a) * per
-			spans[k] = append(spans[k], decodeSpan{a, b, rate})
-		})
-	}
-	kept := out[:0]
-	for k := range out {
-		if bad[k] {
-			continue
-		}
-		out[k].len = ws[k].Len()
-		if gateway {
-			out[k].len = union(flight[k])
-		}
-		out[k].decode += c.T0 * decodeSteps(spans[k])
-		if out[k].len > 0 && out[k].prefill+out[k].decode > 0 {
-			kept = append(kept, out[k])
-		}
-	}
-	return kept
-}
-
-// fitWindows returns the windows to fit on and whether the gateway's
-// in-flight turns tell the busy time in them (see busyWindows).
-func fitWindows(x *stats.RunIndex) ([]stats.Window, bool) {
-	ok := 0
-	for i := range x.Data.Turns {
-		if turnOK(&x.Data.Turns[i]) {
-			ok++
-		}
-	}
-	if float64(x.InFlightTurns) >= 0.9*float64(ok) {
-		return stats.AlignedWindows(x.Data.Run.AlignS, fitWindowS, 0, x.End), true
-	}
-	var ws []stats.Window
-	for _, w := range x.ColdCostWindows(stats.ColdCostOptions{WindowS: fitWindowS, MinRunning: 1}) {
-		ws = append(ws, w.Window)
-	}
-	return ws, false
-}
-
-// cachedTokens returns a turn's cached prompt tokens: as the engine
-// reported them, or, when the run reports none (runs.cache_reported
-// false), those a warm cache would give it: the previous turn's prompt and
-// output, in whole blocks, and nothing for a session's first turn.
-func cachedTokens(rd *schema.RunData) func(*schema.Turn) int64 {
-	if stats.CacheKnown(&rd.Run) {
-		return func(t *schema.Turn) int64 { return t.CachedTokens }
-	}
-	warm := make(map[*schema.Turn]int64, len(rd.Turns))
-	for _, ts := range turnsBySession(rd) {
-		for k := 1; k < len(ts); k++ {
-			prev := ts[k-1].PromptTokens + ts[k-1].OutputTokens
-			warm[ts[k]] = min(prev, ts[k].PromptTokens-1) / blockTokens * blockTokens
-		}
-	}
-	return func(t *schema.Turn) int64 { return max(warm[t], 0) }
-}
-
-// decodeSpan is a turn decoding over [a, b) at rate tokens per second.
-type decodeSpan struct{ a, b, rate float64 }
-
-// decodeSteps counts the decode steps over spans: every running request
-// decodes one token per step, so while requests decode the engine steps at
-// their token rate, taken as the mean rate of those decoding at the time.
-func decodeSteps(spans []decodeSpan) float64 {
-	type edge struct {
-		t, rate float64
-		d       int
-	}
-	ev := make([]edge, 0, 2*len(spans))
-	for _, s := range spans {
-		ev = append(ev, edge{s.a, s.rate, 1}, edge{s.b, -s.rate, -1})
-	}
-	slices.SortFunc(ev, func(x, y edge) int { return cmp.Compare(x.t, y.t) })
-	steps, sum, n, last := 0.0, 0.0, 0, 0.0
-	for _, e := range ev {
-		if n > 0 {
-			steps += sum / float64(n) * (e.t - last)
-		}
-		sum, n, last = sum+e.rate, n+e.d, e.t
-	}
-	return steps
-}
-
-// union is the total length of the union of intervals.
-func union(iv [][2]float64) float64 {
-	slices.SortFunc(iv, func(a, b [2]float64) int {
-		switch {
-		case a[0] < b[0]:
-			return -1
-		case a[0] > b[0]:
-			return 1
-		}
-		return 0
-	})
-	total, end := 0.0, math.Inf(-1)
-	for _, v := range iv {
-		if v[0] > end {
-			total += v[1] - v[0]
-			end = v[1]
-		} else if v[1] > end {
-			total += v[1] - end
-			end = v[1]
-		}
-	}
-	return total
-}
-
 // fitBusy regresses window length on the default prefill and decode time
-// through the origin, len = f_p·prefill + f_d·decode. A factor whose
-// estimate is not positive or has a relative standard error above
-// maxRelSE keeps its default, the other being refitted alone; it reports
-// whether either factor was fitted.
-func (e *Engine) fitBusy(ws []costWindow, cacheKnown bool) bool {
+// through the origin, len = f_p·prefill + f_d·decode, with block-bootstrap
+// standard errors. A factor whose estimate is not positive or has a
+// relative standard error above maxRelSE keeps its default, the other
+// being refitted alone; ok reports whether either factor was fitted.
+func fitBusy(ws []costWindow) (est estimate, warnings []string, ok bool) {
 	if len(ws) < 3 {
-		return false
+		return est, nil, false
 	}
-	x1 := func(w costWindow) float64 { return w.prefill }
-	x2 := func(w costWindow) float64 { return w.decode }
-	fp, fd, r2, ok := fit2(ws)
-	pOK, dOK := ok && identified(fp) && cacheKnown, ok && identified(fd)
-	if !cacheKnown {
-		dOK = true // fitted alone below, prefill at its default
-	}
+	est, fitted := regress(ws, fitBoth)
+	pOK, dOK := fitted && identified(est.p), fitted && identified(est.d)
 	switch {
 	case pOK && dOK:
+		return est, nil, true
 	case pOK:
-		fp, r2 = fit1(ws, x1, x2, 1)
-		fd = Factor{1, math.NaN()}
-		pOK = identified(fp)
+		est, fitted = regress(ws, fitPrefill)
+		pOK = fitted && identified(est.p)
 	case dOK:
-		fd, r2 = fit1(ws, x2, x1, 1)
-		fp = Factor{1, math.NaN()}
-		dOK = identified(fd)
+		est, fitted = regress(ws, fitDecode)
+		dOK = fitted && identified(est.d)
 	}
 	if !pOK && !dOK {
-		return false
+		return est, nil, false
 	}
-	if !pOK && cacheKnown {
-		fp = Factor{1, math.NaN()}
-		e.Warnings = append(e.Warnings, "the run's windows do not pin down the prefill speed: the simulator's default")
+	if !pOK {
+		warnings = append(warnings, "the run's windows do not pin down the prefill speed: the simulator's default")
 	}
 	if !dOK {
-		fd = Factor{1, math.NaN()}
-		e.Warnings = append(e.Warnings, "the run's windows do not pin down the decode speed: the simulator's default")
+		warnings = append(warnings, "the run's windows do not pin down the decode speed: the simulator's default")
 	}
-	e.Prefill, e.Decode, e.R2 = fp, fd, r2
-	e.Method, e.Windows = MethodBusy, len(ws)
-	return true
+	return est, warnings, true
+}
+
+// regress fits the factors kind names and their bootstrap covariance.
+func regress(ws []costWindow, kind fitKind) (estimate, bool) {
+	nan := math.NaN()
+	est := estimate{kind: kind, p: Factor{1, nan}, d: Factor{1, nan}, windows: len(ws)}
+	p, d, ok := ols(ws, kind)
+	if !ok {
+		return est, false
+	}
+	est.r2 = r2(ws, p, d)
+	vp, vd, cpd, ok := bootstrap(ws, kind)
+	if !ok {
+		return est, false
+	}
+	if kind != fitDecode {
+		est.p = Factor{p, math.Sqrt(vp)}
+	}
+	if kind != fitPrefill {
+		est.d = Factor{d, math.Sqrt(vd)}
+	}
+	if kind == fitBoth && vp > 0 && vd > 0 {
+		est.corr = cpd / math.Sqrt(vp*vd)
+	}
+	return est, true
 }
 
 func identified(f Factor) bool {
-	return f.Value > 0 && !math.IsInf(f.Value, 0) && !(f.SE/f.Value > maxRelSE)
-}
-
-// fit2 is the two-regressor least squares through the origin, with
-// standard errors σ̂·√diag((XᵀX)⁻¹), σ̂² = RSS/(n−2), and the uncentred R².
-func fit2(ws []costWindow) (fp, fd Factor, r2 float64, ok bool) {
-	var s11, s12, s22, b1, b2, yy float64
-	for _, w := range ws {
-		s11 += w.prefill * w.prefill
-		s12 += w.prefill * w.decode
-		s22 += w.decode * w.decode
-		b1 += w.prefill * w.len
-		b2 += w.decode * w.len
-		yy += w.len * w.len
-	}
-	det := s11*s22 - s12*s12
-	if !(det > 1e-12*s11*s22) {
-		return fp, fd, math.NaN(), false
-	}
-	p := (s22*b1 - s12*b2) / det
-	d := (s11*b2 - s12*b1) / det
-	rss := 0.0
-	for _, w := range ws {
-		r := w.len - p*w.prefill - d*w.decode
-		rss += r * r
-	}
-	sigma2 := rss / float64(len(ws)-2)
-	return Factor{p, math.Sqrt(sigma2 * s22 / det)}, Factor{d, math.Sqrt(sigma2 * s11 / det)}, 1 - rss/yy, true
-}
-
-// fit1 fits len = f·x(w) + fixed·other(w) through the origin for f.
-func fit1(ws []costWindow, x, other func(costWindow) float64, fixed float64) (Factor, float64) {
-	var sxx, sxy, yy float64
-	for _, w := range ws {
-		y := w.len - fixed*other(w)
-		sxx += x(w) * x(w)
-		sxy += x(w) * y
-		yy += w.len * w.len
-	}
-	if !(sxx > 0) {
-		return Factor{math.NaN(), math.NaN()}, math.NaN()
-	}
-	f := sxy / sxx
-	rss := 0.0
-	for _, w := range ws {
-		r := w.len - f*x(w) - fixed*other(w)
-		rss += r * r
-	}
-	return Factor{f, math.Sqrt(rss / float64(len(ws)-1) / sxx)}, 1 - rss/yy
+	return f.Value > 0 && !math.IsInf(f.Value, 0) && !(f.SE/f.Value > maxRelSE) && !math.IsNaN(f.SE)
 }
 
 // lightLoadMin is the least number of turns a light-load median needs.
@@ -401,11 +240,13 @@ const lightLoadMin = 5
 // fitLightLoad takes the median, over single turns, of the decode time
 // per output token against a default decode step with as many requests as
 // were in flight, and of the time to first token against a default
-// prefill of the tokens the turn computed (at least a block's worth). At
-// light load, with little queueing and few prefills sharing a step, these
-// are the engine's speeds; under load they overstate both.
-func (e *Engine) fitLightLoad(x *stats.RunIndex, cacheKnown bool) bool {
+// prefill of the tokens the turn computed (at least a block's worth), the
+// factors want asks for; their standard errors are bootstrapped over the
+// turns. At light load, with little queueing and few prefills sharing a
+// step, these are the engine's speeds; under load they overstate both.
+func fitLightLoad(x *stats.RunIndex, want [2]bool) (est estimate, warnings []string, ok bool) {
 	c := sim.DefaultCost
+	cacheKnown := stats.CacheKnown(&x.Data.Run)
 	var dec, pre []float64
 	for i := range x.Data.Turns {
 		t := &x.Data.Turns[i]
@@ -422,21 +263,66 @@ func (e *Engine) fitLightLoad(x *stats.RunIndex, cacheKnown bool) bool {
 			pre = append(pre, (ft-*t.SentS)/(c.PrefillS(int(t.CachedTokens), int(t.PromptTokens))+c.T0))
 		}
 	}
-	if len(dec) < lightLoadMin && len(pre) < lightLoadMin {
-		return false
+	nan := math.NaN()
+	est = estimate{kind: fitBoth, p: Factor{1, nan}, d: Factor{1, nan}, r2: nan, lightTurns: [2]int{len(pre), len(dec)}}
+	pOK, dOK := want[0] && len(pre) >= lightLoadMin, want[1] && len(dec) >= lightLoadMin
+	if !pOK && !dOK {
+		return est, nil, false
 	}
-	e.Method = MethodLightLoad
-	if len(dec) >= lightLoadMin {
-		e.Decode = Factor{stats.Median(dec), math.NaN()}
+	if dOK {
+		est.d = Factor{stats.Median(slices.Sorted(slices.Values(dec))), medianSE(dec)}
 	} else {
-		e.Warnings = append(e.Warnings, "too few turns with decode timings: the simulator's default decode speed")
+		est.kind = fitPrefill
+		warnings = append(warnings, "too few turns with decode timings: the simulator's default decode speed")
 	}
-	if len(pre) >= lightLoadMin {
-		e.Prefill = Factor{stats.Median(pre), math.NaN()}
-	} else if cacheKnown {
-		e.Warnings = append(e.Warnings, "too few turns with sent_s and first_token_s: the simulator's default prefill speed")
+	if pOK {
+		est.p = Factor{stats.Median(slices.Sorted(slices.Values(pre))), medianSE(pre)}
+	} else {
+		est.kind = fitDecode
+		if cacheKnown {
+			warnings = append(warnings, "too few turns with sent_s and first_token_s: the simulator's default prefill speed")
+		} else {
+			warnings = append(warnings, "the run reports no cached tokens: the simulator's default prefill speed")
+		}
 	}
-	e.Warnings = append(e.Warnings, fmt.Sprintf("fewer than 3 %g-minute windows with work to fit: engine speeds from single turns at light load, which queueing would inflate", fitWindowS/60))
-	e.Runs = []string{x.Data.Run.Run}
-	return true
+	warnings = append(warnings, fmt.Sprintf("fewer than 3 %g-minute windows with work to fit: engine speeds from single turns at light load, which queueing would inflate", fitWindowS/60))
+	return est, warnings, true
+}
+
+// medianSE is the bootstrap standard error of the median of v, resampling
+// its values.
+func medianSE(v []float64) float64 {
+	rng := rand.New(rand.NewPCG(bootstrapSeed, uint64(len(v))))
+	meds := make([]float64, bootstrapReps)
+	buf := make([]float64, len(v))
+	for i := range meds {
+		for k := range buf {
+			buf[k] = v[rng.IntN(len(v))]
+		}
+		slices.Sort(buf)
+		meds[i] = stats.Median(buf)
+	}
+	m := mean(meds)
+	s := 0.0
+	for _, x := range meds {
+		s += (x - m) * (x - m)
+	}
+	return math.Sqrt(s / float64(len(meds)-1))
+}
+
+// refit fits the run x alone by the engine's own method and factors: how
+// the fit reads a replay simulated with known factors (Correct).
+func (e *Engine) refit(x *stats.RunIndex) (estimate, bool) {
+	switch e.Method {
+	case MethodBusy:
+		ws, ok := busyWindows(x, sim.DefaultCost, 0)
+		if !ok || len(ws) < 3 {
+			return estimate{}, false
+		}
+		return regress(ws, e.kind)
+	case MethodLightLoad:
+		est, _, ok := fitLightLoad(x, [2]bool{e.kind != fitDecode, e.kind != fitPrefill})
+		return est, ok && est.kind == e.kind
+	}
+	return estimate{}, false
 }

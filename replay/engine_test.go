@@ -2,6 +2,7 @@ package replay
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/outlast-dev/outlast/schema"
@@ -87,10 +88,13 @@ func TestFitEngineWithoutTimings(t *testing.T) {
 	}
 }
 
-// TestFitEngineCacheUnreported checks a run whose engine reported no
-// cached tokens: the prefill speed stays the default, with a warning, and
-// the decode fit, taking each turn to hit its previous one, still finds a
-// faster decode in a healthy run.
+// TestFitEngineCacheUnreported checks a run whose gateway recorded no
+// cached tokens: the busy windows take each turn's cached tokens from the
+// engine's own hit ratio in its window, not from a guess that every turn
+// hit its previous one, and find the faster decode of a healthy run and
+// the default prefill, within 10% once corrected. Without the engine's
+// hit counters either, the windows are not fitted at all: only the decode
+// speed of single turns, which does not depend on what hit.
 func TestFitEngineCacheUnreported(t *testing.T) {
 	cfg := mustDefaults(t, schema.DesignPaired)
 	cfg.Arms = cfg.Arms[1:]
@@ -102,8 +106,23 @@ func TestFitEngineCacheUnreported(t *testing.T) {
 	for i := range rd.Turns {
 		rd.Turns[i].CachedTokens = 0
 	}
-	e := mustFit(t, rd).Engine
-	if e.Method != MethodBusy || e.Prefill.Value != 1 || math.Abs(e.Decode.Value/0.7-1) > 0.1 || len(e.Warnings) != 1 {
-		t.Errorf("by %s: prefill ×%.3f decode ×%.3f, warnings %q; want the default prefill and decode ×0.7", e.Method, e.Prefill.Value, e.Decode.Value, e.Warnings)
+	m := mustFit(t, rd)
+	if err := m.Correct(Options{Out: t.TempDir(), Read: readBack}); err != nil {
+		t.Fatal(err)
+	}
+	e := m.Engine
+	t.Logf("prefill ×%.3f ± %.3f, decode ×%.3f ± %.3f", e.Prefill.Value, e.Prefill.SE, e.Decode.Value, e.Decode.SE)
+	if e.Method != MethodBusy || e.Cached != CachedEngineShare || math.Abs(e.Prefill.Value-1) > 0.1 || math.Abs(e.Decode.Value/0.7-1) > 0.1 || len(e.Warnings) != 0 {
+		t.Errorf("by %s (cached: %s): prefill ×%.3f decode ×%.3f, warnings %q; want prefill ×1 and decode ×0.7", e.Method, e.Cached, e.Prefill.Value, e.Decode.Value, e.Warnings)
+	}
+	for i := range rd.Engine {
+		rd.Engine[i].PrefixHits, rd.Engine[i].PrefixQueries = nil, nil
+	}
+	e = mustFit(t, rd).Engine
+	if e.Method == MethodBusy || e.Prefill.Value != 1 || !math.IsNaN(e.Prefill.SE) || math.Abs(e.Decode.Value/0.7-1) > 0.25 {
+		t.Errorf("without hit counters: by %s, prefill ×%.3f ± %.3f decode ×%.3f; want no busy-window fit, the default prefill", e.Method, e.Prefill.Value, e.Prefill.SE, e.Decode.Value)
+	}
+	if !strings.Contains(strings.Join(e.Warnings, "\n"), "cannot tell prefill from hits") {
+		t.Errorf("warnings %q", e.Warnings)
 	}
 }

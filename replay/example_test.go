@@ -20,9 +20,10 @@ func read(dir string) (*schema.RunData, []string, error) {
 	return res.Data, res.Warnings, nil
 }
 
-// Example replays a run that collapsed after a burst: as it was, and with
-// the budgeter from minute 20. The observed run here is simulated; from a
-// dataset, replay.Load reads it (and the calibration runs beside it).
+// Example replays a run that collapsed after a burst: first as it was,
+// which must reproduce it (the as-is gate), then with the budgeter from
+// minute 20. The observed run here is simulated; from a dataset, the CLI
+// reads it (and the calibration runs beside it).
 func Example() {
 	dir, _ := os.MkdirTemp("", "replay-example-")
 	defer os.RemoveAll(dir)
@@ -37,21 +38,38 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%s: %s from minute %.0f, fitted on %s\n", m.Run, m.Observed.Verdict, m.Observed.FirstDegradedS/60, m.Engine.Method)
-	budgeter, _ := sim.NewControl(schema.ControlBudgeter, 1200)
-	res, err := replay.Replay(m, []replay.Variant{{Name: replay.AsIs}, replay.ControlVariant(budgeter)},
-		replay.Options{Seeds: 2, Out: dir + "/replays", Read: read})
+	opt := replay.Options{Seeds: 4, Out: dir + "/replays", Read: read}
+	if err := m.Correct(opt); err != nil { // the fit's own bias, measured on a replay
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s: %s from minute %.0f, engine fitted on %s\n", m.Run, m.Observed.Verdict, m.Observed.FirstDegradedS/60, m.Engine.Method)
+	gate := opt
+	gate.Seeds = replay.GateSeeds // the fewest that can show a run is not reproduced
+	asIs, err := replay.Replay(m, []replay.Variant{{Name: replay.AsIs}}, gate)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, r := range res {
-		o := r.Outcome()
-		fmt.Printf("%-15s persistent %d, recovered under control %d, healthy %d of %d\n", o.Variant,
-			o.Verdicts[stats.VerdictPersistent], o.Verdicts[stats.VerdictRecoveredUnderControl], o.Healthy(), o.Runs)
+	g := m.Ground(&asIs[0])
+	fmt.Printf("grounded %v: %d of %d seeds reproduce the run\n", g.Grounded, g.Reproduced.K, g.Reproduced.N)
+	if !g.Grounded {
+		return // a variant would say nothing about the run
+	}
+	budgeter, _ := sim.NewControl(schema.ControlBudgeter, 1200)
+	res, err := replay.Replay(m, []replay.Variant{replay.ControlVariant(budgeter)}, opt)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, o := range m.Outcomes(append(asIs, res...)) {
+		np := o.NotPersistent
+		fmt.Printf("%-15s not persistent %d of %d (95%% CI %.2f–%.2f), recovered under control %d\n", o.Variant,
+			np.K, np.N, np.Lo, np.Hi, o.Verdicts[stats.VerdictRecoveredUnderControl])
 	}
 	// Output:
-	// recovery-s503-none: persistent from minute 19, fitted on busy windows
-	// as-is           persistent 2, recovered under control 0, healthy 0 of 2
-	// budgeter-1200s  persistent 0, recovered under control 2, healthy 0 of 2
+	// recovery-s503-none: persistent from minute 19, engine fitted on busy windows
+	// grounded true: 7 of 11 seeds reproduce the run
+	// as-is           not persistent 4 of 11 (95% CI 0.11–0.69), recovered under control 0
+	// budgeter-1200s  not persistent 4 of 4 (95% CI 0.40–1.00), recovered under control 4
 }

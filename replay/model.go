@@ -39,6 +39,8 @@ type Fitted struct {
 	Arm sim.Arm
 	// Warnings are the workload's and the engine's, and the model's own.
 	Warnings []string
+
+	observedRun schema.Run // the observed run's row
 }
 
 // Arrivals is the observed run's arrival process, which resampled seeds
@@ -80,7 +82,7 @@ func Fit(rd *schema.RunData, calib []*schema.RunData) (*Fitted, error) {
 	for _, c := range calib {
 		cx = append(cx, stats.NewRunIndex(c))
 	}
-	m := &Fitted{Run: rd.Run.Run, DurationS: end, Observed: x.Summarize(), Workload: w, Engine: fitEngine(x, cx)}
+	m := &Fitted{Run: rd.Run.Run, DurationS: end, Observed: x.Summarize(), Workload: w, Engine: fitEngine(x, cx), observedRun: rd.Run}
 	if m.Engine.Pool < w.MaxContext+2*blockTokens {
 		return nil, fmt.Errorf("%w: the KV pool of %d tokens (%s) cannot hold the run's largest turn, %d tokens", ErrVariant, m.Engine.Pool, m.Engine.PoolFrom, w.MaxContext)
 	}

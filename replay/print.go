@@ -9,8 +9,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/outlast-dev/outlast/schema"
-	"github.com/outlast-dev/outlast/sim"
 	"github.com/outlast-dev/outlast/stats"
 )
 
@@ -73,11 +71,18 @@ func PrintFit(w io.Writer, m *Fitted) {
 		num(1/e.Cost.DecodeStepS(1, l), 0), num(1/e.Cost.DecodeStepS(32, 32*l), 0), thousands(L))
 	switch e.Method {
 	case MethodBusy:
-		fmt.Fprintf(tw, "  fitted on\t%d %s-minute windows of %s (the engine's busy time in each); R² %s\n", e.Windows, num(fitWindowS/60, -1), strings.Join(e.Runs, ", "), num(e.R2, 3))
+		fmt.Fprintf(tw, "  fitted on\t%d %s-minute windows of %s (the engine's busy time in each; cached tokens %s); R² %s\n",
+			e.Windows, num(fitWindowS/60, -1), strings.Join(e.Runs, ", "), e.Cached, num(e.R2, 3))
 	case MethodLightLoad:
 		fmt.Fprintf(tw, "  fitted on\tsingle turns of %s at light load\n", strings.Join(e.Runs, ", "))
 	default:
 		fmt.Fprintf(tw, "  fitted on\tnothing: the simulator's defaults\n")
+	}
+	if e.Corrected {
+		fmt.Fprintf(tw, "  corrected\t%s\n", e.describeCorrection())
+	}
+	if e.Fitted() {
+		fmt.Fprintf(tw, "  seeds\t%s\n", drawNote(e))
 	}
 	if f := e.ColdCost; f != nil {
 		fmt.Fprintf(tw, "  c(L) (§4)\t%s s + %s ms·L over %d %s\n", num(f.A, 3), num(f.B*1e3, 4), f.N, e.ColdCostFrom)
@@ -92,88 +97,197 @@ func PrintFit(w io.Writer, m *Fitted) {
 	fmt.Fprintln(w)
 }
 
-// PrintMatch prints how far the as-is replay lands from the observed run.
-func PrintMatch(w io.Writer, mt Match) {
-	fmt.Fprintf(w, "as-is replay against the observed run: %d of %d seeds reproduce its verdict\n", mt.Same, mt.Seeds)
+// drawNote says how the seeds use the fit's uncertainty.
+func drawNote(e *Engine) string {
+	if math.IsNaN(e.Prefill.SE) && math.IsNaN(e.Decode.SE) {
+		return "every seed runs these factors: the fit gives no standard errors to draw from"
+	}
+	s := "seed 1 runs these factors; every other seed draws its own from their errors"
+	if !math.IsNaN(e.Prefill.SE) && !math.IsNaN(e.Decode.SE) {
+		s += " (log-normal, correlation " + num(e.Corr, 2) + ")"
+	}
+	return s + ", the same in every variant"
+}
+
+// PrintGrounding prints the as-is gate: the observed run beside the exact
+// trace replay and the seeds, the reproduction criterion part by part, and
+// whether the variants are grounded.
+func PrintGrounding(w io.Writer, g *Grounding) {
+	switch {
+	case g.Refused != "":
+		fmt.Fprintf(w, "as-is replay: NOT GROUNDED, refused: %s\n", g.Refused)
+	case g.Grounded:
+		fmt.Fprintln(w, "as-is replay against the observed run: reproduced, so the variants below are grounded in it")
+	default:
+		fmt.Fprintln(w, "as-is replay against the observed run: NOT REPRODUCED, so the variants are not grounded in it")
+	}
+	n := g.Reproduced.N
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "\tobserved\tseed 1 (the trace)\t%d seeds\n", mt.Seeds)
-	o, t, s := &mt.Observed, &mt.Trace, &mt.Outcome
+	fmt.Fprintf(tw, "\tobserved\tseed 1 (the trace)\t%s\n", countNoun(n, "seed"))
+	o, t, s := &g.Observed, &g.Trace, &g.Outcome
 	fmt.Fprintf(tw, "  verdict\t%s\t%s\t%s\n", o.Verdict, t.Verdict, verdictCounts(s.Verdicts))
 	fmt.Fprintf(tw, "  end hit ratio\t%s\t%s\t%s\n", num(o.EndHit, 2), num(t.EndHit, 2), spread(s.EndHit, 2))
 	fmt.Fprintf(tw, "  end sessions\t%s\t%s\t%s\n", num(o.EndSessions, 1), num(t.EndSessions, 1), spread(s.EndSessions, 1))
 	tw.Flush()
+	fmt.Fprintf(w, "criterion: a seed reproduces the run when it ends with its verdict, an end hit ratio within %s of its and end\n", num(ReproduceHit, 2))
+	fmt.Fprintf(w, "sessions within ×%s (or %s sessions) of its; the run is not reproduced when the one-sided 95%% upper bound of\n",
+		num(ReproduceSessions, -1), num(ReproduceSessionsAbs, -1))
+	fmt.Fprintf(w, "the share of seeds that reproduce it is below %s\n", num(ReproduceShare, 2))
+	fmt.Fprintf(w, "  %d of %d seeds reproduce it (%s, 95%% CI %s; upper bound %s): %s\n", g.Reproduced.K, n, num(g.Reproduced.Share, 2), ci(g.Reproduced),
+		num(g.Reproduced.Upper(), 2), strings.Join(g.Parts(), ", "))
+	if !g.Grounded {
+		fmt.Fprintln(w, "Not grounded: the run's collapse (or health) is not the mechanism the model knows, or the model is")
+		fmt.Fprintln(w, "miscalibrated for this run, so what a variant changes says nothing about the run.")
+	}
 	if o.Verdict == stats.VerdictCacheUnreported {
 		fmt.Fprintln(w, "  the observed run reports no cached tokens: its hit ratio and verdict are unknown, so only the sessions in the system compare")
 	}
 	fmt.Fprintln(w)
 }
 
-// PrintOutcomes prints one line per variant: verdict counts, end hit ratio
-// and end sessions (median [range]) and the recovery time of the runs that
-// recovered.
-func PrintOutcomes(w io.Writer, outs []Outcome) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := []string{"VARIANT", "RUNS"}
+// PrintNotGrounded lists the variants asked for that were not replayed
+// because the run is not grounded.
+func PrintNotGrounded(w io.Writer, variants []Variant, findPool bool) {
+	var names []string
+	for _, v := range variants {
+		if v.Name != AsIs {
+			names = append(names, v.Name)
+		}
+	}
+	if findPool {
+		names = append(names, "--find-pool")
+	}
+	if len(names) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "not grounded, no verdict: %s (--ungrounded replays them anyway, labelled so)\n\n", strings.Join(names, ", "))
+}
+
+// PrintOutcomes prints the variants' outcomes: per variant the seeds by
+// verdict, each with the 95% exact interval of its share, and the share
+// that did not end persistently degraded; then the end state and recovery,
+// and for controls how many seeds control caught before they collapsed.
+// Variants of a run that is not grounded are labelled so.
+func PrintOutcomes(w io.Writer, outs []Outcome, grounded bool) {
+	label := func(o Outcome) string {
+		if !grounded && o.Variant != AsIs {
+			return o.Variant + " [not grounded]"
+		}
+		return o.Variant
+	}
 	var shown []stats.Verdict
-	for _, v := range Verdicts {
+	for _, v := range Outcomes {
 		for _, o := range outs {
-			if o.Verdicts[v] > 0 || v != stats.VerdictUncached {
+			if o.Verdicts[v] > 0 || v.Judged() {
 				shown = append(shown, v)
 				break
 			}
 		}
 	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := []string{"VARIANT", "SEEDS", "NOT PERSISTENT"}
 	for _, v := range shown {
 		head = append(head, strings.ToUpper(string(v)))
 	}
-	head = append(head, "END HIT", "END SESSIONS", "RECOVERY (MIN)")
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, o := range outs {
-		row := []string{o.Variant, strconv.Itoa(o.Runs)}
+		row := []string{label(o), strconv.Itoa(o.Runs), countCI(o.NotPersistent)}
 		for _, v := range shown {
-			row = append(row, strconv.Itoa(o.Verdicts[v]))
+			row = append(row, countCI(o.Share(v)))
 		}
-		row = append(row, spread(o.EndHit, 2), spread(o.EndSessions, 1), recoveryString(o))
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
+	fmt.Fprintln(w, "seeds by verdict (outlast report's), each with the 95% exact (Clopper–Pearson) interval of its share; not")
+	fmt.Fprintln(w, "persistent: every verdict but persistent (under control or not), a seed not judged counted against it.")
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "VARIANT\tEND HIT\tEND SESSIONS\tRECOVERY (MIN)\tCONTROL BEGAN")
+	for _, o := range outs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", label(o), spread(o.EndHit, 2), spread(o.EndSessions, 1), recoveryString(o), controlSplit(o))
+	}
+	tw.Flush()
 	fmt.Fprintln(w, "end hit: token-weighted hit ratio over the last 10 minutes; end sessions: mean sessions in the system over the last 5;")
-	fmt.Fprintln(w, "median [range] over seeds. Recovery: minutes from control start to the first 5-minute window from which the hit")
-	fmt.Fprintln(w, "ratio stays at 0.8 or above, over the runs that recovered (<5: within the first window).")
+	fmt.Fprintln(w, "median [range] over seeds. Recovery: minutes from control start to the recovery (by the rule of outlast report's")
+	fmt.Fprintln(w, "verdicts), over the seeds collapsed when control began that recovered (<5: within the first window). Control began:")
+	fmt.Fprintln(w, "how many seeds had not yet collapsed (prevention, not rescue) and how many had (rescue), and what became of each.")
+	for _, o := range outs {
+		if o.Prevention && o.Control != nil {
+			fmt.Fprintf(w, "%s: control from %s s, before the observed run collapsed: it measures prevention, not rescue.\n", o.Variant, num(o.Control.StartS, -1))
+		}
+	}
+}
+
+// controlSplit prints a controlled variant's seeds by their state when
+// control began.
+func controlSplit(o Outcome) string {
+	c := o.Control
+	if c == nil {
+		return "–"
+	}
+	var parts []string
+	if c.Prevention > 0 {
+		parts = append(parts, fmt.Sprintf("before collapse in %d (prevention: %d not persistent)", c.Prevention, c.PreventionNotPersistent))
+	}
+	if c.Rescue > 0 {
+		parts = append(parts, fmt.Sprintf("after collapse in %d (rescue: %d recovered)", c.Rescue, c.RescueRecovered))
+	}
+	if c.Unjudged > 0 {
+		parts = append(parts, fmt.Sprintf("unknown in %d", c.Unjudged))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // PrintPoolSearch prints the find-pool search as a table, in the order
-// the pools were tried, and its answer.
-func PrintPoolSearch(w io.Writer, ps PoolSearch, seeds int) {
-	fmt.Fprintf(w, "find-pool: the smallest KV pool at which at least %d%% of %d seeds stay healthy, to within %d%%\n",
-		int(HealthyShare*100), seeds, int(math.Round((PoolPrecision-1)*100)))
+// the pools were tried, and its answer with its confidence.
+func PrintPoolSearch(w io.Writer, ps PoolSearch) {
+	fmt.Fprintf(w, "find-pool: the smallest KV pool, to within %d%%, at which the one-sided 95%% lower bound of the share of seeds\n",
+		int(math.Round((PoolPrecision-1)*100)))
+	fmt.Fprintf(w, "that do not end persistently degraded is at least %s (exact binomial bounds; seeds added until they decide, up to %d)\n", num(ps.Target, -1), ps.MaxSeeds)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "POOL (TOKENS)\tHEALTHY\tEND HIT\tEND SESSIONS\t")
+	fmt.Fprintln(tw, "POOL (TOKENS)\tNOT PERSISTENT\t95% LOWER\t95% UPPER\tDECISION\tEND HIT\tEND SESSIONS\t")
 	for _, s := range ps.Steps {
-		mark := ""
-		if s.OK {
-			mark = " ok"
-		}
-		fmt.Fprintf(tw, "%s\t%d/%d%s\t%s\t%s\t\n", thousands(s.Pool), s.Outcome.Healthy(), s.Outcome.Runs, mark, spread(s.Outcome.EndHit, 2), spread(s.Outcome.EndSessions, 1))
+		np := s.Outcome.NotPersistent
+		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%s\t%s\t%s\t%s\t\n", thousands(s.Pool), np.K, np.N, num(s.Lower, 3), num(s.Upper, 3), s.Decision,
+			spread(s.Outcome.EndHit, 2), spread(s.Outcome.EndSessions, 1))
 	}
 	tw.Flush()
+	below := thousands(ps.Below)
+	if ps.BelowDecision == Undecided {
+		below += fmt.Sprintf(" could not be decided within %d seeds", ps.MaxSeeds)
+	} else {
+		below += " falls short"
+	}
 	switch {
+	case ps.Pool == 0 && anyUndecided(ps):
+		fmt.Fprintf(w, "answer: none shown: no pool up to %s tokens meets %s with 95%% confidence within %d seeds (some could not be decided; more --max-seeds may)\n",
+			thousands(ps.Below), num(ps.Target, -1), ps.MaxSeeds)
 	case ps.Pool == 0:
-		fmt.Fprintf(w, "no pool up to %s tokens keeps %d%% of the seeds healthy: the arrivals outrun the cache-warm engine, which no pool fixes\n",
-			thousands(ps.Below), int(HealthyShare*100))
+		fmt.Fprintf(w, "answer: none: no pool up to %s tokens meets %s: the arrivals outrun the cache-warm engine, which no pool fixes\n",
+			thousands(ps.Below), num(ps.Target, -1))
 	case ps.Below == 0:
-		fmt.Fprintf(w, "answer: %s tokens, the smallest pool that holds the largest turn, already keeps them healthy\n", thousands(ps.Pool))
+		fmt.Fprintf(w, "answer: %s tokens, the smallest pool that holds the largest turn, already meets it with 95%% confidence\n", thousands(ps.Pool))
 	default:
-		fmt.Fprintf(w, "answer: %s tokens (%s falls short)\n", thousands(ps.Pool), thousands(ps.Below))
+		fmt.Fprintf(w, "answer: %s tokens meets it with 95%% confidence (%s)\n", thousands(ps.Pool), below)
 	}
 	backlogNote(w, ps)
 	fmt.Fprintln(w)
 }
 
-// backlogNote warns when the answer's pool keeps the seeds healthy by the
-// hit ratio while far more sessions wait than at the run's own pool (the
-// search's first step): a controller that holds sessions back keeps the
-// cache warm at any pool, and "healthy" then hides a backlog.
+func anyUndecided(ps PoolSearch) bool {
+	for _, s := range ps.Steps {
+		if s.Decision == Undecided {
+			return true
+		}
+	}
+	return false
+}
+
+// backlogNote warns when the answer's pool keeps the seeds from
+// persistent degradation while far more sessions wait than at the run's
+// own pool (the search's first step): a controller that holds sessions
+// back keeps the cache warm at any pool, and the hit ratio then hides a
+// backlog.
 func backlogNote(w io.Writer, ps PoolSearch) {
 	if ps.Pool == 0 || len(ps.Steps) == 0 {
 		return
@@ -185,7 +299,7 @@ func backlogNote(w io.Writer, ps PoolSearch) {
 		}
 		at := s.Outcome.EndSessions.Median
 		if own > 0 && at > 2*own {
-			fmt.Fprintf(w, "note: at %s tokens the runs end with %s sessions in the system against %s at the run's own pool (%s): healthy by the hit ratio, but with a backlog a controller holds back; weigh the answer with END SESSIONS\n",
+			fmt.Fprintf(w, "note: at %s tokens the runs end with %s sessions in the system against %s at the run's own pool (%s): not degraded by the hit ratio, but with a backlog a controller holds back; weigh the answer with END SESSIONS\n",
 				thousands(ps.Pool), num(at, 1), num(own, 1), thousands(ps.Steps[0].Pool))
 		}
 		return
@@ -211,13 +325,14 @@ func recoveryString(o Outcome) string {
 	return s + strconv.Itoa(int(r.Min)) + "–" + strconv.Itoa(int(r.Max))
 }
 
+// verdictCounts prints verdict counts, most frequent first.
 func verdictCounts(v map[stats.Verdict]int) string {
 	type kv struct {
 		v stats.Verdict
 		n int
 	}
 	var all []kv
-	for _, k := range Verdicts {
+	for _, k := range Outcomes {
 		if v[k] > 0 {
 			all = append(all, kv{k, v[k]})
 		}
@@ -230,108 +345,16 @@ func verdictCounts(v map[stats.Verdict]int) string {
 	return strings.Join(parts, ", ")
 }
 
-func controlString(c sim.Control) string {
-	if c.Kind == schema.ControlNone || c.Kind == "" {
-		return "none"
-	}
-	s := c.Kind + " from " + num(c.StartS, -1) + " s"
-	switch c.Kind {
-	case schema.ControlBudgeter, schema.ControlAdaptiveCap:
-		s += fmt.Sprintf(" (low %s, high %s)", num(c.Low, -1), num(c.High, -1))
-	case schema.ControlSessionCap:
-		s += fmt.Sprintf(" (k %d, k_hi %d)", c.K, c.KHi)
-	case schema.ControlAdmissionCap:
-		s += fmt.Sprintf(" (k %d)", c.K)
-	case schema.ControlAIMD:
-		s += fmt.Sprintf(" (k0 %d)", c.K)
-	}
-	return s
-}
+// countCI prints a count with the 95% interval of its share: "3 (0.04–0.46)".
+func countCI(iv Interval) string { return strconv.Itoa(iv.K) + " (" + ci(iv) + ")" }
 
-func gapSources(g map[string]int) string {
-	var parts []string
-	for _, k := range []string{GapFromReady, GapFromSent, GapFromFilled} {
-		if g[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %s", k, thousands(g[k])))
-		}
-	}
-	if len(parts) == 0 {
-		return "no second turns"
-	}
-	return "from " + strings.Join(parts, ", ")
-}
+// ci prints an interval's bounds: "0.04–0.46".
+func ci(iv Interval) string { return num(iv.Lo, 2) + "–" + num(iv.Hi, 2) }
 
-func factor(f Factor) string {
-	s := "×" + num(f.Value, 3)
-	if !math.IsNaN(f.SE) {
-		s += " ± " + num(f.SE, 3)
+// countNoun is "1 seed", "16 seeds".
+func countNoun(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
 	}
-	return s
-}
-
-func spread(s Spread, prec int) string {
-	if s.N == 0 {
-		return "–"
-	}
-	if s.N == 1 {
-		return num(s.Median, prec)
-	}
-	return num(s.Median, prec) + " [" + num(s.Min, prec) + "–" + num(s.Max, prec) + "]"
-}
-
-// num prints v with prec decimals (-1: as few as needed), "–" for NaN.
-func num(v float64, prec int) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "–"
-	}
-	if prec < 0 {
-		return strconv.FormatFloat(math.Round(v*1e9)/1e9, 'f', -1, 64)
-	}
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Trim(s, "-0.") == "" {
-		s = strings.TrimPrefix(s, "-")
-	}
-	return s
-}
-
-// sig prints v to 4 significant digits, "–" for NaN.
-func sig(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "–"
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
-}
-
-// thousands prints n with thousands separators: 400,000.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "–"
-	}
-	return s
-}
-
-func sortedKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return strconv.Itoa(n) + " " + what + "s"
 }

@@ -28,13 +28,16 @@ func TestFixturesReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := replayed(t, m, 2, Variant{Name: AsIs}, ControlVariant(ctl))
-			mt := m.NewMatch(&res[0])
-			if mt.Trace.Verdict == "" || len(res[1].Runs) != 2 {
-				t.Fatalf("no replay: %+v", mt)
+			if err := m.Correct(Options{Out: t.TempDir(), Read: readBack}); err != nil {
+				t.Fatal(err)
 			}
-			t.Logf("%s: engine %s by %s, prefill ×%.2f decode ×%.2f; observed %s %.2f, trace %s %.2f; warnings %q", name, m.Engine.Name,
-				m.Engine.Method, m.Engine.Prefill.Value, m.Engine.Decode.Value, mt.Observed.Verdict, mt.Observed.EndHit, mt.Trace.Verdict, mt.Trace.EndHit, m.Warnings)
+			res := replayed(t, m, 2, Variant{Name: AsIs}, ControlVariant(ctl))
+			g := m.Ground(&res[0])
+			if g.Trace.Verdict == "" || len(res[1].Runs) != 2 {
+				t.Fatalf("no replay: %+v", g)
+			}
+			t.Logf("%s: engine %s by %s, prefill ×%.2f decode ×%.2f; observed %s %.2f, trace %s %.2f; %s; warnings %q", name, m.Engine.Name,
+				m.Engine.Method, m.Engine.Prefill.Value, m.Engine.Decode.Value, g.Observed.Verdict, g.Observed.EndHit, g.Trace.Verdict, g.Trace.EndHit, g.Reason(), m.Warnings)
 		})
 	}
 }
@@ -144,30 +147,41 @@ func TestFitWithCalibration(t *testing.T) {
 	}
 }
 
-// TestFindPool checks the pool search on a collapsed run: the answer
-// keeps 90% of the seeds healthy, the largest pool that falls short is
-// within 5% below it, and the steps are those tried.
+// TestFindPool checks the pool search on a collapsed run: every pool is
+// decided by the exact bounds of its seeds, seeds being doubled while the
+// bounds straddle the target; the answer meets the target by its lower
+// bound, and the largest pool that does not is within 5% below it.
 func TestFindPool(t *testing.T) {
 	slowtest.SkipUnderRace(t, "simulates whole runs")
 	cfg := mustDefaults(t, schema.DesignRecovery)
 	cfg.Arms = cfg.Arms[:1]
 	cfg.FirstSeed, cfg.DurationS = 503, 1800
 	m := mustFit(t, simulated(t, cfg)[0])
-	seeds := 1
-	ps, err := FindPool(m, Variant{Name: AsIs}, Options{Seeds: seeds, Out: t.TempDir(), Read: readBack})
+	const target, seeds, most = 0.5, 3, 6 // 5 of 5 meet 0.5 (0.5^5 < 0.05); 3 of 3 do not
+	ps, err := FindPool(m, Variant{Name: AsIs}, Options{Seeds: seeds, Out: t.TempDir(), Read: readBack}, target, most)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	PrintPoolSearch(&buf, ps, seeds)
+	PrintPoolSearch(&buf, ps)
 	t.Log("\n" + buf.String())
 	if ps.Pool == 0 || ps.Below == 0 || float64(ps.Pool) > float64(ps.Below)*PoolPrecision*1.01 {
 		t.Fatalf("search ended at (%d, %d]", ps.Below, ps.Pool)
 	}
 	for _, s := range ps.Steps {
-		if s.Pool == ps.Pool && !s.OK || s.Pool == ps.Below && s.OK {
-			t.Errorf("step %d: ok %v, but the answer is (%d, %d]", s.Pool, s.OK, ps.Below, ps.Pool)
+		np := s.Outcome.NotPersistent
+		if s.Decision != Decide(np, target) || s.Lower != np.Lower() {
+			t.Errorf("step %d: %s with %d of %d, bound %.3f", s.Pool, s.Decision, np.K, np.N, s.Lower)
 		}
+		if s.Decision == Undecided && np.N != most || s.Decision != Undecided && np.N != seeds && np.N != most {
+			t.Errorf("step %d: %s after %d seeds (start %d, most %d)", s.Pool, s.Decision, np.N, seeds, most)
+		}
+		if s.Pool == ps.Pool && !(s.Decision == Meets && s.Lower >= target) || s.Pool == ps.Below && s.Decision == Meets {
+			t.Errorf("step %d: %s, lower bound %.3f, but the answer is (%d, %d]", s.Pool, s.Decision, s.Lower, ps.Below, ps.Pool)
+		}
+	}
+	if !strings.Contains(buf.String(), "meets it with 95% confidence") {
+		t.Errorf("the answer does not state its confidence:\n%s", buf.String())
 	}
 }
 
@@ -188,25 +202,27 @@ func BenchmarkReplay16Seeds60Min(b *testing.B) {
 	}
 }
 
-// TestPoolSearchBacklogNote prints a search whose answer is healthy by the
-// hit ratio with 15 times the sessions in the system at the run's own pool
-// (a controller holding them back): the table shows END SESSIONS and a
-// note says so; an answer without such a backlog gets no note.
+// TestPoolSearchBacklogNote prints a search whose answer is not
+// persistently degraded with 15 times the sessions in the system at the
+// run's own pool (a controller holding them back): the table shows END
+// SESSIONS and a note says so; an answer without such a backlog gets no
+// note.
 func TestPoolSearchBacklogNote(t *testing.T) {
-	step := func(pool int, ok bool, endSessions float64) PoolStep {
-		return PoolStep{Pool: pool, OK: ok, Outcome: Outcome{Runs: 4, Verdicts: map[stats.Verdict]int{stats.VerdictNeverDegraded: 4},
-			EndHit: NewSpread([]float64{0.95}), EndSessions: NewSpread([]float64{endSessions})}}
+	step := func(pool int, d Decision, endSessions float64) PoolStep {
+		out := Outcome{Runs: 32, Verdicts: map[stats.Verdict]int{stats.VerdictNeverDegraded: 32}, NotPersistent: ClopperPearson(32, 32, Confidence),
+			EndHit: NewSpread([]float64{0.95}), EndSessions: NewSpread([]float64{endSessions})}
+		return PoolStep{Pool: pool, Decision: d, Outcome: out, Lower: out.NotPersistent.Lower(), Upper: 1}
 	}
-	ps := PoolSearch{Steps: []PoolStep{step(400000, true, 7.8), step(40900, true, 118.5), step(38960, false, 130)}, Pool: 40900, Below: 38960}
+	ps := PoolSearch{Target: 0.9, MaxSeeds: 64, Steps: []PoolStep{step(400000, Meets, 7.8), step(40900, Meets, 118.5), step(38960, Short, 130)}, Pool: 40900, Below: 38960, BelowDecision: Short}
 	var buf bytes.Buffer
-	PrintPoolSearch(&buf, ps, 4)
+	PrintPoolSearch(&buf, ps)
 	out := buf.String()
 	if !strings.Contains(out, "END SESSIONS") || !strings.Contains(out, "note: at 40,900 tokens the runs end with 118.5 sessions in the system against 7.8 at the run's own pool (400,000)") {
 		t.Errorf("search with a backlog:\n%s", out)
 	}
-	ps.Steps[1] = step(40900, true, 9)
+	ps.Steps[1] = step(40900, Meets, 9)
 	buf.Reset()
-	PrintPoolSearch(&buf, ps, 4)
+	PrintPoolSearch(&buf, ps)
 	if strings.Contains(buf.String(), "note:") {
 		t.Errorf("search without a backlog:\n%s", buf.String())
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 // Options set what Build puts around the numbers; none of them changes a
-// number.
+// number but SLO, which judges goodput.
 type Options struct {
 	// Title is the report's title; empty means "outlast report".
 	Title string
@@ -35,6 +35,9 @@ type Options struct {
 	// Figure 4, Figure 5) in every experiment that has it; otherwise each
 	// experiment features its smallest seed.
 	Seed *int64
+	// SLO judges goodput, the share of completed turns meeting it; the
+	// zero SLO means stats.DefaultSLO.
+	SLO stats.SLO
 }
 
 // builder holds the state of one Build. It works in two steps: add
@@ -66,13 +69,16 @@ type builder struct {
 // newBuilder starts a builder with its measuring goroutines; wait stops
 // them.
 func newBuilder(opt Options) *builder {
+	if opt.SLO.Empty() {
+		opt.SLO = stats.DefaultSLO
+	}
 	b := &builder{opt: opt, seen: map[string]bool{}, work: make(chan *schema.RunData)}
 	for range runtime.GOMAXPROCS(0) {
 		b.wg.Add(1)
 		go func() {
 			defer b.wg.Done()
 			for rd := range b.work {
-				r := measureRun(rd, opt.Reload == nil)
+				r := measureRun(rd, opt.Reload == nil, opt.SLO)
 				if opt.Reload != nil {
 					name := rd.Run.Run
 					r.reload = func() (*minuteSeries, error) { return reloadMinutes(opt.Reload, name) }
@@ -113,6 +119,7 @@ func (b *builder) finish() (*document.Doc, *Summary, error) {
 	}
 	sort.Slice(b.runs, func(i, j int) bool { return b.runs[i].name() < b.runs[j].name() })
 	b.groupExperiments()
+	b.mechanisms()
 	b.shareSmallMultiples()
 	b.globalFit()
 
@@ -121,11 +128,22 @@ func (b *builder) finish() (*document.Doc, *Summary, error) {
 		title = "outlast report"
 	}
 	b.doc = &document.Doc{Title: title}
-	b.sum = &Summary{SchemaVersion: SummaryVersion, Title: title, Dataset: b.opt.Dataset, CostFit: b.fitInfo, Findings: []SummaryFinding{}}
+	b.sum = &Summary{SchemaVersion: SummaryVersion, Title: title, Dataset: b.opt.Dataset, CostFit: b.fitInfo, Findings: []SummaryFinding{}, SLO: summarySLO(b.opt.SLO)}
 	b.provenance()
 	b.overview()
-	for _, e := range b.exps {
+	for i, e := range b.exps {
 		b.experimentSection(e)
+		// Once the last section of an experiment is done, what holds
+		// across its sections (engines).
+		if i == len(b.exps)-1 || b.exps[i+1].name != e.name || b.exps[i+1].design != e.design {
+			var secs []*experiment
+			for _, s := range b.exps {
+				if s.name == e.name && s.design == e.design {
+					secs = append(secs, s)
+				}
+			}
+			b.experimentFindings(secs)
+		}
 	}
 	b.regimeMap()
 	b.provenanceSection()

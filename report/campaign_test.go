@@ -105,9 +105,11 @@ func TestCampaignPage(t *testing.T) {
 	// Six experiments share 120 small multiples, 20 each. Paired: Figure 1
 	// (3), 20 of 300 pairs, Figure 4 (3), the engine view (4); recovery:
 	// Figures 5 (2) and 8, the engine view (4); each observed experiment
-	// 10 runs of 2 panels; the regime map.
+	// 10 runs of 2 panels; the regime map. Each experiment's latency: TTFT
+	// over time beside the hit ratio (2), the TTFT and end-to-end
+	// distributions and goodput (3).
 	figures := len(document.Figures(doc))
-	if want := 3 + 20 + 3 + 4 + 2 + 1 + 4 + 4*10*2 + 1; figures != want {
+	if want := 3 + 20 + 3 + 4 + 2 + 1 + 4 + 4*10*2 + 1 + 6*5; figures != want {
 		t.Errorf("%d figures, want %d", figures, want)
 	}
 	if n := len(findTable(t, doc, "overview").Rows); n != 1000 {

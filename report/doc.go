@@ -42,6 +42,15 @@
 // and, for observed runs, per run with the verdict and the onset of
 // degradation (stats.OnsetS).
 //
+// Latency, what users feel (latency.go, sections_latency.go): each run's
+// exact percentiles of TTFT, TPOT, end-to-end and queue wait over its
+// completed turns, its end TTFT and goodput under Options.SLO
+// (stats.RunIndex.Latency), kept with a run's percentiles 0–100 of TTFT
+// and end-to-end latency for the arms' distributions; per experiment a
+// table per arm, TTFT per minute beside the hit ratio, the distributions
+// and goodput, a finding (paired, recovery, observe) and a warning for
+// gateway logs without first-token times.
+//
 // At campaign size (campaign.go) small multiples are shared among the
 // experiments, the most telling runs drawn first and the others named in a
 // note; every run keeps its row in the overview, which the page sorts and

@@ -49,7 +49,11 @@ func (b *builder) engineView(e *experiment, runs ...viewRun) []document.Block {
 		kv = append(kv, runSeries(v.label+": KV usage", v.r, mKVUsage, v.color), dashed(runSeries(v.label+": D/C", v.r, mDemand, v.color)))
 		pre = append(pre, runSeries(v.label, v.r, mPreemptions, v.color))
 	}
-	g := &document.Grid{Columns: 2, Figures: []document.Figure{
+	cols := 2
+	if len(runs) > 2 {
+		cols = 1 // room for the legend of every arm
+	}
+	g := &document.Grid{Columns: cols, Figures: []document.Figure{
 		panel("hit", "Hit ratio: gateway and engine", []document.Axis{{Name: "hit ratio", Min: 0, Max: 1}}, hit),
 		panel("queue", "Sessions in the system and the engine's queue", []document.Axis{{Name: "sessions, requests"}}, queue),
 		panel("kv", "KV cache usage and resident demand", []document.Axis{{Name: "fraction of the KV pool", Min: 0}}, kv),
@@ -58,7 +62,7 @@ func (b *builder) engineView(e *experiment, runs ...viewRun) []document.Block {
 		g.Figures = append(g.Figures, panel("preemptions", "Preemptions", []document.Axis{{Name: "preemptions", Unit: "per minute", Min: 0}}, pre))
 	}
 	g.Caption = "The engine's view beside the gateway's, per minute: the gateway's token-weighted hit ratio (solid) and the engine's own (dashed); sessions in the system against the engine's running (dashed) and waiting (shaded) requests; the engine's KV cache usage against the resident demand D/C the gateway implies (dashed); " +
-		preemptionText(rs) + " Engine hit ratio " + hitSources(rs) + ". Trigger shaded, control start marked."
+		preemptionText(rs) + " Engine hit ratio " + hitSources(rs) + ". Trigger shaded, control start marked. Runs: " + viewRunsText(runs) + "."
 	return []document.Block{g}
 }
 
@@ -101,23 +105,52 @@ func (b *builder) observePanels(e *experiment) []document.Block {
 	return withLeftOut(blocks, left, "runs", runNames(left))
 }
 
-// featuredPerArm returns the first run of each arm of e, at most n, to
-// stand for the experiment in its engine view.
-func featuredPerArm(e *experiment, n int) []viewRun {
+// featuredPerArm returns a run of every arm of e to stand for the
+// experiment in its engine view: the featured seed's (Options.Seed, else
+// the smallest) where the arm has it, else the arm's first run; an arm of
+// one run shows it, with no seed to choose. The view names each run and
+// its seed.
+func (b *builder) featuredPerArm(e *experiment) []viewRun {
 	all := arms(e.runs)
+	perArm := map[string]int{}
+	choice := false
+	for _, r := range e.runs {
+		perArm[r.run.Arm]++
+		choice = choice || perArm[r.run.Arm] > 1
+	}
+	var seed int64
+	ok := false
+	if choice {
+		seed, ok = b.featured(e, seeds(e.runs))
+	}
 	var out []viewRun
 	for _, a := range all {
+		var pick *runInfo
 		for _, r := range e.runs {
-			if r.run.Arm == a {
-				out = append(out, viewRun{r, a, armColor(all, a)})
-				break
+			if r.run.Arm != a {
+				continue
+			}
+			if pick == nil || ok && r.seedIs(seed) && !pick.seedIs(seed) {
+				pick = r
 			}
 		}
-		if len(out) == n {
-			break
-		}
+		out = append(out, viewRun{pick, a, armColor(all, a)})
 	}
 	return out
+}
+
+// viewRunsText names the runs an engine view draws, with their seeds:
+// "twin: s501-no-burst (seed 501), burst: s501-burst (seed 501)".
+func viewRunsText(runs []viewRun) string {
+	parts := make([]string, len(runs))
+	for i, v := range runs {
+		s := v.label + ": " + v.r.name()
+		if v.r.run.Seed != nil {
+			s += fmt.Sprintf(" (seed %d)", *v.r.run.Seed)
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, ", ")
 }
 
 func dashed(s document.Series) document.Series { s.Dash = true; return s }
@@ -221,5 +254,5 @@ func (b *builder) sectionEngineView(e *experiment, sec *document.Section) {
 	case schema.DesignPaired, schema.DesignRecovery, schema.DesignObserve:
 		return // their sections draw it
 	}
-	sec.Blocks = append(sec.Blocks, b.engineView(e, featuredPerArm(e, 4)...)...)
+	sec.Blocks = append(sec.Blocks, b.engineView(e, b.featuredPerArm(e)...)...)
 }

@@ -182,9 +182,12 @@ func (b *builder) experimentSection(e *experiment) {
 	d := designs[e.design]
 	sec := document.Section{ID: "exp-" + e.slug, Title: e.label + ": " + d.title, Intro: []string{d.intro}}
 	d.fill(b, e, &sec, &se)
+	b.latencySection(e, &sec, &se)
 	b.sectionEngineView(e, &sec)
 	b.verdictFinding(e)
 	b.warningFindings(e)
+	b.mechanismFinding(e)
+	b.latencyWarnings(e)
 	b.doc.Sections = append(b.doc.Sections, sec)
 	b.sum.Experiments = append(b.sum.Experiments, se)
 }

@@ -78,7 +78,7 @@ func (b *builder) verdictFinding(e *experiment) {
 // warningFindings adds the warnings about e's runs that change how its
 // numbers read.
 func (b *builder) warningFindings(e *experiment) {
-	var rejected, noLog, noMetrics, unreported, noTurns, short, cut, disagree, lowPeak []*runInfo
+	var rejected, noLog, noMetrics, unreported, noTurns, short, cut, disagree, lowPeaks []*runInfo
 	lines := int64(0)
 	for _, r := range e.runs {
 		if r.run.RejectedLines > 0 {
@@ -105,10 +105,8 @@ func (b *builder) warningFindings(e *experiment) {
 		if r.sum.Short {
 			short = append(short, r)
 		}
-		if r.sum.Judged() && !r.sum.Short && r.sum.PeakWindowHit < stats.RecoveredHit {
-			// A short run's low peak is its cold start (short-runs says
-			// so); a longer one's is the workload.
-			lowPeak = append(lowPeak, r)
+		if lowPeak(r) {
+			lowPeaks = append(lowPeaks, r)
 		}
 	}
 	if len(rejected) > 0 {
@@ -147,10 +145,10 @@ func (b *builder) warningFindings(e *experiment) {
 			fmt.Sprintf("%s shorter than the 10-minute end window (%s): the end hit ratio and end sessions of %s cover the whole run, cold start included, and read lower than a longer run's would, so %s no verdict (unknown).",
 				pluralVerb(len(short)), listRuns(short, func(r *runInfo) string { return fmt.Sprintf("%s min", minuteText(r.run.DurationS)) }), thoseRuns(len(short)), getsText(len(short))))
 	}
-	if len(lowPeak) > 0 {
-		b.found(e, "low-peak-hit", true, runNames(lowPeak), numbers{"runs": float64(len(lowPeak))},
+	if len(lowPeaks) > 0 {
+		b.found(e, "low-peak-hit", true, runNames(lowPeaks), numbers{"runs": float64(len(lowPeaks))},
 			fmt.Sprintf("the hit ratio of %s never reached %.1f in any 5-minute window (highest in brackets): the verdicts' thresholds (degraded below %.1f, healthy from %.1f, §3) assume sessions that reuse their context, so a workload that reuses little (single-turn sessions, a small shared prefix) reads degraded without any collapse; compare %s with a twin of the same workload rather than with the thresholds.",
-				listRuns(lowPeak, func(r *runInfo) string { return fmt.Sprintf("%.2f", r.sum.PeakWindowHit) }), stats.RecoveredHit, stats.DegradedHit, stats.RecoveredHit, thoseRuns(len(lowPeak))))
+				listRuns(lowPeaks, func(r *runInfo) string { return fmt.Sprintf("%.2f", r.sum.PeakWindowHit) }), stats.RecoveredHit, stats.DegradedHit, stats.RecoveredHit, thoseRuns(len(lowPeaks))))
 	}
 	if len(cut) > 0 {
 		b.found(e, "cut-short", true, runNames(cut), numbers{"runs": float64(len(cut))},
@@ -189,6 +187,13 @@ func (b *builder) warningFindings(e *experiment) {
 					return fmt.Sprintf("%d of %d windows, engine − gateway %s on average", r.agree.Differing, r.agree.Windows, signed(r.agree.MeanDiff))
 				}), c))
 	}
+}
+
+// lowPeak reports whether a judged run's hit ratio never reached 0.8 in
+// any 5-minute window. A short run's low peak is its cold start
+// (short-runs says so); a longer one's is the workload.
+func lowPeak(r *runInfo) bool {
+	return r.sum.Judged() && !r.sum.Short && r.sum.PeakWindowHit < stats.RecoveredHit
 }
 
 // disagreementCause is the likely cause of an engine/gateway disagreement;

@@ -14,7 +14,9 @@ import (
 // 100 cached (0.10) from DropS on, then 950 again from RecoverS on. Every
 // session's context is 1000 tokens and no output is generated, so
 // D = 1000·Sessions and, with C = 100000, D/C = Sessions/100 and
-// N* = C/L̄ = 100.
+// N* = C/L̄ = 100. Each turn is sent 2 s before it completes (end-to-end
+// 2 s), its first token 0.5 s after it is sent (TTFT 0.5 s), or 1.9 s
+// after while the hit ratio is down.
 type fakeRun struct {
 	Name, Experiment, Design, Arm string
 	Seed                          int64
@@ -60,10 +62,13 @@ func (f fakeRun) build() *schema.RunData {
 		if t >= f.DropS && t < f.RecoverS {
 			cached = 100
 		}
-		sent := t - 2
+		sent, ttft := t-2, 0.5
+		if cached == 100 {
+			ttft = 1.9
+		}
 		rd.Turns = append(rd.Turns, schema.Turn{
 			Run: f.Name, Session: "s000", Turn: int32(t / 10), Origin: "base", ReadyS: f64(sent), SentS: f64(sent),
-			DoneS: t, PromptTokens: 1000, CachedTokens: cached, Status: "ok",
+			FirstTokenS: f64(sent + ttft), DoneS: t, PromptTokens: 1000, CachedTokens: cached, Status: "ok",
 		})
 	}
 	return rd
@@ -112,9 +117,9 @@ func fixtureRuns() []*schema.RunData {
 	m := fakeRun{Name: "m1", Experiment: "mix-test", Design: "mix-shift", Arm: "cap-10", Seed: 1, Sessions: 2,
 		DropS: inf, RecoverS: inf, TriggerKind: "mix-shift", TriggerStartS: 1800, TriggerEndS: 1800,
 		ControlKind: "session-cap", ControlStartS: 0, DurationS: 3600}.build()
-	ready, sent := 0.0, 30.0
+	ready, sent, first := 0.0, 30.0, 30.5
 	m.Turns = append(m.Turns, schema.Turn{Run: "m1", Session: "s001", Turn: 0, Origin: "base", ReadyS: &ready, SentS: &sent,
-		DoneS: 35, PromptTokens: 1000, CachedTokens: 950, Status: "ok"})
+		FirstTokenS: &first, DoneS: 35, PromptTokens: 1000, CachedTokens: 950, Status: "ok"})
 	runs = append(runs, m)
 	// Observe: no KV pool size, and no turn completes in minutes 10–20.
 	o := fakeRun{Name: "o1", Experiment: "observe-test", Design: "something-new", Arm: "none", Seed: 1, Sessions: 3,
@@ -128,9 +133,10 @@ func fixtureRuns() []*schema.RunData {
 	}
 	o.Turns = kept
 	runs = append(runs, o)
-	// Drain: the rate drops to 0.005/s at minute 10.
+	// Drain: degraded from minute 5, the rate drops to 0.005/s at minute
+	// 10, and the run recovers at minute 15.
 	d := fakeRun{Name: "d1", Experiment: "drain-test", Design: "drain", Arm: "rate-0.005", Seed: 1, Sessions: 8,
-		DropS: inf, RecoverS: inf, TriggerKind: "rate-change", TriggerStartS: 600, TriggerEndS: 600,
+		DropS: 300, RecoverS: 900, TriggerKind: "rate-change", TriggerStartS: 600, TriggerEndS: 600,
 		ControlStartS: math.NaN(), DurationS: 3600}.build()
 	after := 0.005
 	d.Run.TriggerRateAfter = &after
@@ -152,8 +158,9 @@ func fixtureRuns() []*schema.RunData {
 // calibrationRun is a caching-off run whose three 2-minute windows obey
 // c(L) = 1 s + 1e-4 s/token·L exactly: 20 turns of 50,000 tokens
 // (20 + 100 = 120 s), 40 of 20,000 (40 + 80) and 60 of 10,000 (60 + 60).
-// Every turn is in flight for 200 s, and 4 more run from 0 to past the
-// end, so at least 4 are running throughout each window.
+// Every turn is in flight for 200 s (its first token 1 s after it is
+// sent), and 4 more run from 0 to past the end, so at least 4 are running
+// throughout each window.
 func calibrationRun() *schema.RunData {
 	return calibrationRunOf([3]calWindow{{20, 50000}, {40, 20000}, {60, 10000}})
 }
@@ -176,16 +183,16 @@ func calibrationRunOf(ws [3]calWindow) *schema.RunData {
 	for k, w := range ws {
 		for i := 0; i < w.n; i++ {
 			done := float64(k)*120 + (float64(i)+0.5)*120/float64(w.n)
-			sent := done - 200
+			sent, first := done-200, done-199
 			rd.Turns = append(rd.Turns, schema.Turn{Run: "cal", Session: "s000", Turn: turn, Origin: "base",
-				SentS: &sent, DoneS: done, PromptTokens: w.prompt, Status: "ok"})
+				SentS: &sent, FirstTokenS: &first, DoneS: done, PromptTokens: w.prompt, Status: "ok"})
 			turn++
 		}
 	}
 	for i := 0; i < 4; i++ {
-		sent := 0.0
+		sent, first := 0.0, 1.0
 		rd.Turns = append(rd.Turns, schema.Turn{Run: "cal", Session: "s001", Turn: int32(i), Origin: "base",
-			SentS: &sent, DoneS: 400, PromptTokens: 1, Status: "ok"})
+			SentS: &sent, FirstTokenS: &first, DoneS: 400, PromptTokens: 1, Status: "ok"})
 	}
 	return rd
 }

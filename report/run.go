@@ -40,9 +40,6 @@ type runInfo struct {
 	// kvPool is C in tokens, kvPoolOK whether it is known.
 	kvPool   float64
 	kvPoolOK bool
-	// responseS is R₀, the mean response time before the trigger (the
-	// regime map's healthy-side ratio).
-	responseS float64
 	// calibration holds the run's calibration windows when prefix caching
 	// is off, allMiss its all-miss windows when it is on and persistently
 	// degraded: the inputs of the dataset's c(L) fit.
@@ -55,6 +52,9 @@ type runInfo struct {
 
 	// eng is the engine's side of the overview row.
 	eng stats.EngineSummary
+	// mech is the run's check against the mechanism of the degraded
+	// regime, set once its twin is known (builder.mechanisms).
+	mech stats.Mechanism
 	// cacheReported says whether the gateway saw cached-token counts
 	// (stats.RunIndex.CacheReported); cacheKnown is false without turns to
 	// tell from.
@@ -68,6 +68,8 @@ type runInfo struct {
 	// whether it falls more than a window before the planned end.
 	gatewayEnd float64
 	cutShort   bool
+	// lat is the run's latency under the report's SLO.
+	lat runLatency
 	// noLogSamples and noMetricsSamples say that an engine log or a
 	// metrics file was read but gave no engine sample: its format may have
 	// drifted from what the readers know.
@@ -75,11 +77,13 @@ type runInfo struct {
 }
 
 // measureRun is the per-run step of a report: it depends on no other run,
-// and what it returns keeps no reference to rd's tables.
-func measureRun(rd *schema.RunData, keepMinutes bool) *runInfo {
+// and what it returns keeps no reference to rd's tables. Goodput is
+// judged by slo.
+func measureRun(rd *schema.RunData, keepMinutes bool, slo stats.SLO) *runInfo {
 	x := runIndex(rd)
 	an := stats.Analyze(x)
 	r := &runInfo{run: rd.Run, end: x.End, sum: an.Summary, cohorts: an.Cohorts, wait: an.FirstTurnWaitPhase1}
+	r.lat = measureLatency(x, slo)
 	r.eng = x.EngineSummary()
 	r.cacheReported, r.cacheKnown = x.CacheReported()
 	// Without a cache every window reads as degraded: there is no onset
@@ -101,7 +105,10 @@ func measureRun(rd *schema.RunData, keepMinutes bool) *runInfo {
 		}
 	}
 	r.row = summaryRun(r)
-	ms := minutesOf(x, an)
+	// Without keepMinutes the series are read again for the few runs the
+	// figures draw, and only has is kept of them: the TTFT per minute,
+	// which no has is asked of, is left to then.
+	ms := minutesOf(x, an, keepMinutes)
 	for m := range ms {
 		r.has[m] = anyFinite(ms[m].y)
 	}
@@ -110,11 +117,6 @@ func measureRun(rd *schema.RunData, keepMinutes bool) *runInfo {
 	}
 	r.shape, r.shapeOK = x.WorkloadShape()
 	r.kvPool, r.kvPoolOK = x.KVPool()
-	phase := stats.Window{Start: 0, End: x.End}
-	if ts := rd.Run.TriggerStartS; ts != nil && *ts > 0 {
-		phase.End = *ts
-	}
-	r.responseS = x.LittlesLaw(phase).ResponseS
 	one := []*stats.RunIndex{x}
 	r.calibration = stats.CalibrationWindows(one, stats.ColdCostOptions{})
 	r.allMiss = stats.AllMissWindows(one, stats.ColdCostOptions{})
@@ -139,10 +141,14 @@ func runIndex(rd *schema.RunData) *stats.RunIndex {
 }
 
 // minutesOf returns the per-minute series of the figures of the run
-// indexed by x and analysed as an.
-func minutesOf(x *stats.RunIndex, an stats.RunAnalysis) minuteSeries {
+// indexed by x and analysed as an, its TTFT per minute when withTTFT.
+func minutesOf(x *stats.RunIndex, an stats.RunAnalysis, withTTFT bool) minuteSeries {
 	minuteHit, _ := x.EngineHitRatios(engineWindows(an.Minutes))
-	return newMinuteSeries(an.Minutes, minuteHit)
+	var ttft []stats.Percentiles
+	if withTTFT {
+		ttft = x.TTFTWindows(pointWindows(an.Minutes))
+	}
+	return newMinuteSeries(an.Minutes, minuteHit, ttft)
 }
 
 // reloadMinutes reads a run again through reload and returns its
@@ -153,7 +159,7 @@ func reloadMinutes(reload func(string) (*schema.RunData, error), run string) (*m
 		return nil, fmt.Errorf("report: reading run %s again for its figures: %w", run, err)
 	}
 	x := runIndex(rd)
-	ms := minutesOf(x, stats.Analyze(x))
+	ms := minutesOf(x, stats.Analyze(x), true)
 	return &ms, nil
 }
 

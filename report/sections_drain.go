@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/report/render"
@@ -72,50 +73,92 @@ func (b *builder) drainSection(e *experiment, sec *document.Section, se *Summary
 	bracket := stats.NewDrainBracket(drains, modelRate)
 	slopeTable := &document.Table{
 		ID:      "drain-slopes-" + e.slug,
-		Caption: "Slope of W(t) per run (engine-seconds per hour) with its standard error; negative drains.",
-		Columns: []document.Column{{Name: "Run"}, {Name: "Line"}, {Name: "λ after", Unit: "sessions/s"}, {Name: "Slope", Unit: "engine-s/h"}, {Name: "SE", Unit: "engine-s/h"}, {Name: "Samples"}},
+		Caption: fmt.Sprintf("Slope of W(t) per run (engine-seconds per hour) with its standard error and %.0f%% confidence interval (slope ± t·SE, t with samples − 2 degrees of freedom): drains when the interval lies below 0, grows when above, undecided when it contains 0. Degraded: whether the 5 minutes before the rate change had a hit ratio below 0.5; only such runs enter the bracket (§4 measures drain after a collapse).", 100*stats.DrainConfidence),
+		Columns: []document.Column{{Name: "Run"}, {Name: "Line"}, {Name: "λ after", Unit: "sessions/s"}, {Name: "Degraded at change"}, {Name: "Slope", Unit: "engine-s/h"}, {Name: "SE", Unit: "engine-s/h"}, {Name: "95% CI", Unit: "engine-s/h"}, {Name: "Verdict"}, {Name: "Samples"}},
 	}
 	for i, d := range drains {
-		slopeTable.Rows = append(slopeTable.Rows, []document.Cell{document.Text(d.Run), document.Text(f.Series[i].Name), document.Num(d.RateAfter, -1), document.Num(d.SlopePerHour, 0), document.Num(d.SEPerHour, 0), document.Int(int64(len(d.Points)))})
+		lo, hi := d.SlopeCI()
+		deg := document.Missing()
+		if d.DegradedKnown {
+			deg = document.Text(map[bool]string{true: "yes", false: "no"}[d.Degraded])
+		}
+		slopeTable.Rows = append(slopeTable.Rows, []document.Cell{document.Text(d.Run), document.Text(f.Series[i].Name), document.Num(d.RateAfter, -1), deg,
+			document.Num(d.SlopePerHour, 0), document.Num(d.SEPerHour, 0), document.Range(lo, hi, 0), document.Text(orDash(d.Verdict())), document.Int(int64(len(d.Points)))})
 	}
 	bt := &document.Table{
 		ID:      "drain-bracket-" + e.slug,
-		Caption: "Measured break-even beside the model's 1/S: the largest rate at which some run did not grow and the smallest at which every run grew.",
-		Columns: []document.Column{{Name: "λ after", Unit: "sessions/s"}, {Name: "Runs"}, {Name: "Verdict"}},
+		Caption: "Measured break-even beside the model's 1/S, from the runs degraded when the rate changed: a rate grows when every such run's slope interval lies above 0, drains when every one lies below 0, and is undecided otherwise. The bracket is the largest rate that did not grow and the smallest, above it, that grew.",
+		Columns: []document.Column{{Name: "λ after", Unit: "sessions/s"}, {Name: "Runs"}, {Name: "Verdict"}, {Name: "Left out"}},
 	}
 	for _, r := range bracket.Rates {
-		bt.Rows = append(bt.Rows, []document.Cell{document.Num(r.Rate, -1), document.Int(int64(len(r.Slopes))), document.Text(r.Verdict)})
+		var used []string
+		for _, run := range r.Runs {
+			used = append(used, run.Run)
+		}
+		bt.Rows = append(bt.Rows, []document.Cell{document.Num(r.Rate, -1), document.Text(strings.Join(used, ", ")), document.Text(r.Verdict), document.Int(int64(len(r.LeftOut)))})
 	}
 	grows := "no rate at which every run grew"
 	if !math.IsNaN(bracket.SmallestGrowing) {
 		grows = "every run grew at " + document.Num(bracket.SmallestGrowing, -1).Display()
 	}
-	bt.Notes = append(bt.Notes, fmt.Sprintf("Largest rate at which some run did not grow: %s sessions/s; %s. Model 1/S = %s sessions/s.",
+	bt.Notes = append(bt.Notes, fmt.Sprintf("Largest rate that did not grow: %s sessions/s; %s. Model 1/S = %s sessions/s.",
 		document.Num(bracket.LargestNotGrowing, -1).Display(), grows, document.Num(bracket.ModelRate, 4).Display()))
+	if left := drainLeftOut(bracket); len(left) > 0 {
+		bt.Notes = append(bt.Notes, "Left out: "+strings.Join(left, "; ")+".")
+	}
 	se.Bracket = bracketSummary(bracket)
 	sec.Blocks = append(sec.Blocks, f, slopeTable, bt)
 	b.drainFinding(e, bracket)
 }
 
+// drainLeftOut names every run the bracket left out, with why.
+func drainLeftOut(br stats.DrainBracket) []string {
+	var out []string
+	add := func(ls []stats.DrainLeftOut) {
+		for _, l := range ls {
+			out = append(out, l.Run+" ("+l.Reason+")")
+		}
+	}
+	for _, r := range br.Rates {
+		add(r.LeftOut)
+	}
+	add(br.LeftOut)
+	sort.Strings(out)
+	return out
+}
+
 // drainFinding is the measured drain bracket in a sentence, beside 1/S.
 func (b *builder) drainFinding(e *experiment, br stats.DrainBracket) {
-	nums := numbers{"largest_not_growing": br.LargestNotGrowing, "smallest_growing": br.SmallestGrowing, "largest_draining": br.LargestDraining, "model_rate": br.ModelRate}
+	left := drainLeftOut(br)
+	nums := numbers{"largest_not_growing": br.LargestNotGrowing, "smallest_growing": br.SmallestGrowing, "largest_draining": br.LargestDraining,
+		"model_rate": br.ModelRate, "runs": 0, "left_out": float64(len(left))}
+	for _, r := range br.Rates {
+		nums["runs"] += float64(len(r.Runs))
+	}
 	if len(br.Rates) == 0 {
-		b.found(e, "drain-bracket", true, nil, nums, "no run has a drain slope: W(t) needs trigger_start_s, the rate after it and the workload's output and tool tokens.")
+		text := "no run has a drain slope: W(t) needs trigger_start_s, the rate after it and the workload's output and tool tokens."
+		if len(left) > 0 {
+			text = fmt.Sprintf("no run gives a drain verdict: the bracket measures drain after a collapse, from runs degraded when the rate changed, and %s left out: %s.", pluralVerb(len(left)), strings.Join(left, "; "))
+		}
+		b.found(e, "drain-bracket", true, nil, nums, text)
 		return
 	}
 	rate := func(v float64) string { return document.Num(v, -1).Display() }
 	var text string
 	switch {
 	case math.IsNaN(br.LargestNotGrowing):
-		text = fmt.Sprintf("the remaining cold work W(t) grew in every run at every rate after the change (λ from %s sessions/s)", rate(br.Rates[0].Rate))
+		text = fmt.Sprintf("the remaining cold work W(t) grew at every rate after the change (λ from %s sessions/s)", rate(br.Rates[0].Rate))
 	case math.IsNaN(br.SmallestGrowing):
-		text = fmt.Sprintf("the remaining cold work W(t) did not grow in some run up to λ = %s sessions/s, the largest rate after the change; no rate made it grow in every run", rate(br.LargestNotGrowing))
+		text = fmt.Sprintf("the remaining cold work W(t) did not grow up to λ = %s sessions/s, the largest rate after the change; no rate made it grow", rate(br.LargestNotGrowing))
 	default:
-		text = fmt.Sprintf("the remaining cold work W(t) did not grow in some run up to λ = %s sessions/s and grew in every run from λ = %s", rate(br.LargestNotGrowing), rate(br.SmallestGrowing))
+		text = fmt.Sprintf("the remaining cold work W(t) did not grow up to λ = %s sessions/s and grew from λ = %s", rate(br.LargestNotGrowing), rate(br.SmallestGrowing))
 	}
+	text += fmt.Sprintf(" (%s degraded when the rate changed; a rate grows or drains when every run's %.0f%% slope interval lies above or below 0)", plural(int(nums["runs"]), "run"), 100*stats.DrainConfidence)
 	if !math.IsNaN(br.ModelRate) {
 		text += fmt.Sprintf("; the model's bound is 1/S = %s", document.Num(br.ModelRate, 4).Display())
+	}
+	if len(left) > 0 {
+		text += fmt.Sprintf("; %s left out, not degraded at the change or without an interval (the bracket table names them)", plural(len(left), "run"))
 	}
 	b.found(e, "drain-bracket", false, nil, nums, text+".")
 }

@@ -15,7 +15,7 @@ func (b *builder) overview() {
 	multi := len(b.exps) > 1
 	t := &document.Table{
 		ID:       "overview",
-		Caption:  "Every run and its outcome. End hit: token-weighted hit ratio over the last 10 minutes at the gateway, and the engine's own over the same minutes; end sessions: mean sessions in the system over the last 5; onset: start of the first degraded 5-minute window; N* = C/L̄; peak D/C: the largest 1-minute mean of resident demand over the KV pool.",
+		Caption:  "Every run and its outcome. End hit: token-weighted hit ratio over the last 10 minutes at the gateway, and the engine's own over the same minutes; end sessions: mean sessions in the system over the last 5; onset: start of the first degraded 5-minute window; N* = C/L̄; peak D/C: the largest 1-minute mean of resident demand over the KV pool; end D/C: its mean over the last 5 minutes. Mechanism, for a run that ended degraded: present when end D/C ≥ 1 and the end sessions are at least twice the healthy twin's (else the run's own before its trigger), absent when one of them does not hold (§4: the degraded regime is a working set beyond the pool and a backlog, not a low hit ratio alone), unknown when one is unknown.",
 		Sortable: true,
 	}
 	t.Columns = append(t.Columns, document.Column{Name: "Run"})
@@ -25,7 +25,10 @@ func (b *builder) overview() {
 	t.Columns = append(t.Columns, []document.Column{
 		{Name: "Arm"}, {Name: "Seed", Align: document.AlignRight}, {Name: "Trigger"}, {Name: "Control"}, {Name: "Verdict"}, {Name: "Degraded", Unit: "min"},
 		{Name: "End hit"}, {Name: "Engine end hit"}, {Name: "End sessions"}, {Name: "Onset", Unit: "min"}, {Name: "N*"}, {Name: "Peak D/C"},
+		{Name: "End D/C"}, {Name: "Mechanism"},
 	}...)
+	t.Columns = append(t.Columns, latencyColumns()...)
+	t.Caption += b.latencyOverviewCaption()
 	setup := &document.Table{
 		ID:       "setup",
 		Caption:  "Every run's engine and workload: KV pool C, arrival rate λ, turns per session T, mean think time Z.",
@@ -45,7 +48,9 @@ func (b *builder) overview() {
 		}
 		row = append(row,
 			document.Text(orDash(run.Arm)), seedCell(run.Seed), document.Text(triggerLabel(run)), document.Text(controlLabel(run)), document.Text(string(s.Verdict)), degradedCell(s),
-			document.Num(s.EndHit, 2), document.Num(r.eng.EndHit, 2), document.Num(s.EndSessions, 1), minuteCell(r.onset), document.Num(s.NStar, 1), document.Num(s.PeakDemandRatio, 2))
+			document.Num(s.EndHit, 2), document.Num(r.eng.EndHit, 2), document.Num(s.EndSessions, 1), minuteCell(r.onset), document.Num(s.NStar, 1), document.Num(s.PeakDemandRatio, 2),
+			document.Num(s.EndDemandRatio, 2), mechanismCell(r.mech))
+		row = append(row, latencyCells(r)...)
 		t.Rows = append(t.Rows, row)
 		caching := "off"
 		if run.PrefixCaching {
@@ -64,7 +69,7 @@ func (b *builder) overview() {
 		b.sum.Runs = append(b.sum.Runs, r.row)
 	}
 	t.Notes = append(t.Notes, verdictNote)
-	sec := document.Section{ID: "overview", Title: "Overview", Blocks: []document.Block{t, setup}}
+	sec := document.Section{ID: "overview", Title: "Overview", Blocks: []document.Block{t, setup, b.runLatencyTable()}}
 	sec.Intro = []string{fmt.Sprintf("%d runs. Sections follow each experiment's design; the regime map places every run.", len(b.runs))}
 	// One note per distinct warning, naming its runs: a campaign's runs
 	// often share one (an unknown KV pool), which would otherwise fill the

@@ -159,7 +159,7 @@ func (b *builder) pairedFinding(e *experiment, t2 stats.Table2, twin string) {
 			fmt.Sprintf("no pair to count: in each of the %s a run's persistence is unknown (see Table 2's notes).", plural(t2.Unjudged, "pair")))
 		return
 	}
-	burst, tw := t2.BurstOnly+t2.Both, t2.TwinOnly+t2.Both
+	nBurst, tw := t2.BurstOnly+t2.Both, t2.TwinOnly+t2.Both
 	test := fmt.Sprintf("exact sign test %s, %s", pText(t2.SignP), plural(n, "pair"))
 	if t2.BurstOnly+t2.TwinOnly == 0 {
 		test = fmt.Sprintf("no discordant pair for the sign test, %s", plural(n, "pair"))
@@ -168,23 +168,27 @@ func (b *builder) pairedFinding(e *experiment, t2 stats.Table2, twin string) {
 	if t2.Unjudged > 0 {
 		left = fmt.Sprintf("; %s left out, a run's persistence unknown", plural(t2.Unjudged, "pair"))
 	}
-	nums := numbers{"pairs": float64(n), "burst_persistent": float64(burst), "twin_persistent": float64(tw),
+	nums := numbers{"pairs": float64(n), "burst_persistent": float64(nBurst), "twin_persistent": float64(tw),
 		"burst_only": float64(t2.BurstOnly), "twin_only": float64(t2.TwinOnly), "both": float64(t2.Both), "neither": float64(t2.Neither), "p": t2.SignP}
 	if t2.Unjudged > 0 {
 		nums["unjudged"] = float64(t2.Unjudged)
 	}
 	what, kinds := armTrigger(e, schema.ArmBurst, schema.TriggerBurst)
 	_, twinKinds := armTrigger(e, twin, schema.TriggerNone)
-	text := fmt.Sprintf("%s left %d of %d servers persistently degraded, their twins %d (%s%s).", what, burst, n, tw, test, left)
+	text := fmt.Sprintf("%s left %d of %d servers persistently degraded, their twins %d (%s%s).", what, nBurst, n, tw, test, left)
 	same := strings.Join(kinds, ",") == strings.Join(twinKinds, ",")
 	switch {
 	case len(kinds) == 1 && kinds[0] == schema.TriggerNone:
 		text = fmt.Sprintf("the %q arm ran no trigger (trigger.kind none), so the pairs test nothing a trigger did: %d of %d of its runs ended persistently degraded, their twins %d (%s%s).",
-			schema.ArmBurst, burst, n, tw, test, left)
+			schema.ArmBurst, nBurst, n, tw, test, left)
 	case same:
 		text = fmt.Sprintf("the %q arm and its twins ran the same trigger (%s), so the pairs test nothing a trigger did: %d of %d %q runs ended persistently degraded, their twins %d (%s%s).",
-			schema.ArmBurst, strings.Join(kinds, ", "), burst, n, schema.ArmBurst, tw, test, left)
+			schema.ArmBurst, strings.Join(kinds, ", "), nBurst, n, schema.ArmBurst, tw, test, left)
 	}
+	burst, twinEff := pairedEffects(t2)
+	effectNumbers(nums, "burst", burst)
+	effectNumbers(nums, "twin", twinEff)
+	text += " " + effectsText(burst, twinEff) + "."
 	b.found(e, "sign-test", t2.Unjudged > 0 || same || kinds[0] == schema.TriggerNone, nil, nums, text)
 }
 

@@ -95,7 +95,7 @@ func (b *builder) recoverySection(e *experiment, sec *document.Section, se *Summ
 	seed, ok := b.featured(e, candidates)
 	if !ok {
 		sec.Blocks = append(sec.Blocks, b.perRunGrid(e)...)
-		sec.Blocks = append(sec.Blocks, b.engineView(e, featuredPerArm(e, 4)...)...)
+		sec.Blocks = append(sec.Blocks, b.engineView(e, b.featuredPerArm(e)...)...)
 		return
 	}
 	se.FeaturedSeed = &seed

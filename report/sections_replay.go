@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/outlast-dev/outlast/report/document"
 	"github.com/outlast-dev/outlast/stats"
@@ -26,9 +27,12 @@ var replayVerdicts = stats.JudgedVerdicts
 
 // replaySection adds the variant table (the observed run first), the
 // as-is caveat, and hit ratio and sessions in the system per minute: the
-// observed run beside each variant's median over seeds.
+// observed run beside each variant's median over seeds; and the replay
+// finding: whether outlast replay's as-is gate grounded the variants, a
+// warning when it did not.
 func (b *builder) replaySection(e *experiment, sec *document.Section, se *SummaryExperiment) {
 	obs, name := b.observedOf(e)
+	gate := replayGate(e.runs)
 	variants := arms(e.runs)
 	sort.SliceStable(variants, func(i, j int) bool { return variants[i] == replayAsIs && variants[j] != replayAsIs })
 	byArm := map[string][]*runInfo{}
@@ -68,7 +72,11 @@ func (b *builder) replaySection(e *experiment, sec *document.Section, se *Summar
 			}
 		}
 		se.Counts = append(se.Counts, c)
-		row := []document.Cell{document.Text(v), document.Int(int64(len(runs)))}
+		label := v
+		if gate.known && !gate.grounded && v != replayAsIs {
+			label += " (not grounded)"
+		}
+		row := []document.Cell{document.Text(label), document.Int(int64(len(runs)))}
 		for _, vd := range replayVerdicts {
 			row = append(row, document.Int(int64(counts[vd])))
 		}
@@ -81,8 +89,13 @@ func (b *builder) replaySection(e *experiment, sec *document.Section, se *Summar
 	t.Notes = append(t.Notes, "Seed 1 of every variant replays the observed sessions; the other seeds resample whole sessions and draw arrivals from the run's own arrival process. Recovery: minutes from control start to the recovery by the rule of the overview's note on verdicts (<5: within the first window).")
 	sec.Blocks = append(sec.Blocks, t)
 	caveat := b.replayCaveat(obs, name, byArm[replayAsIs])
-	sec.Blocks = append(sec.Blocks, &document.Note{Kind: document.NoteWarning, Text: caveat})
-	se.Warnings = append(se.Warnings, caveat)
+	if gate.known && gate.grounded {
+		sec.Blocks = append(sec.Blocks, &document.Note{Kind: document.NoteInfo, Text: caveat})
+	} else {
+		sec.Blocks = append(sec.Blocks, &document.Note{Kind: document.NoteWarning, Text: caveat})
+		se.Warnings = append(se.Warnings, caveat)
+	}
+	b.replayFinding(e, gate, name, variants, len(byArm[replayAsIs]))
 	for _, f := range []struct {
 		id, title string
 		axis      document.Axis
@@ -104,6 +117,60 @@ func (b *builder) replaySection(e *experiment, sec *document.Section, se *Summar
 		}
 		fig.Bands, fig.Marks = annotate(all...)
 		sec.Blocks = append(sec.Blocks, runSpan(fig, all...))
+	}
+}
+
+// replayGateResult is the as-is gate's result as outlast replay wrote it
+// into its runs' labels (grounded, grounding).
+type replayGateResult struct {
+	known, grounded bool
+	reason          string
+}
+
+// replayGate reads the gate's result from the replays' labels: the first
+// run that carries one (replay writes the same into every run).
+func replayGate(runs []*runInfo) replayGateResult {
+	for _, r := range runs {
+		var labels map[string]any
+		if json.Unmarshal([]byte(r.run.Labels), &labels) != nil {
+			continue
+		}
+		if g, ok := labels["grounded"].(string); ok && (g == "true" || g == "false") {
+			reason, _ := labels["grounding"].(string)
+			return replayGateResult{known: true, grounded: g == "true", reason: reason}
+		}
+	}
+	return replayGateResult{}
+}
+
+// replayFinding says whether the variants are grounded in the observed
+// run, as outlast replay's as-is gate decided: a warning when they are
+// not, or when the replays do not say.
+func (b *builder) replayFinding(e *experiment, gate replayGateResult, name string, variants []string, asIs int) {
+	var others []string
+	for _, v := range variants {
+		if v != replayAsIs {
+			others = append(others, v)
+		}
+	}
+	nums := numbers{"as_is_seeds": float64(asIs), "variants": float64(len(others))}
+	of := "the observed run"
+	if name != "" {
+		of += " " + name
+	}
+	what := "its variants say nothing about the run"
+	if len(others) > 0 {
+		what = fmt.Sprintf("its variants (%s) say nothing about the run", strings.Join(others, ", "))
+	}
+	switch {
+	case !gate.known:
+		b.found(e, "replay-grounding", true, nil, nums, fmt.Sprintf("the replays do not say whether their as-is replay reproduced %s (no grounded label: made before outlast replay's as-is gate), so how far to trust the variants is unknown.", of))
+	case gate.grounded:
+		nums["grounded"] = 1
+		b.found(e, "replay-grounding", false, nil, nums, fmt.Sprintf("the as-is replay reproduces %s, so the variants are grounded in it (%s).", of, gate.reason))
+	default:
+		nums["grounded"] = 0
+		b.found(e, "replay-grounding", true, nil, nums, fmt.Sprintf("the variants are not grounded in %s (%s): the run's collapse is not the mechanism the model knows, or the model is miscalibrated for it, and %s.", of, gate.reason, what))
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 // and its replays: as-is (seeds 1 and 2 degrade like it, seed 3 stays
 // healthy) and under the budgeter from 1200 s (every seed recovers a
 // minute later).
-func replayRuns(withObserved bool) []*schema.RunData {
+func replayRuns(withObserved bool, labels ...string) []*schema.RunData {
 	var runs []*schema.RunData
 	base := fakeRun{Sessions: 8, TriggerKind: "burst", TriggerStartS: 600, TriggerEndS: 900, ControlStartS: math.NaN(), DurationS: 3600}
 	if withObserved {
@@ -33,7 +33,7 @@ func replayRuns(withObserved bool) []*schema.RunData {
 		b.ControlKind, b.ControlStartS = schema.ControlBudgeter, 1200
 		for _, f := range []fakeRun{a, b} {
 			rd := f.build()
-			rd.Run.Labels = `{"replay_of":"obs","simulator":"outlast-sim"}`
+			rd.Run.Labels = `{` + strings.Join(append(labels, `"replay_of":"obs","simulator":"outlast-sim"`), ",") + `}`
 			runs = append(runs, rd)
 		}
 	}
@@ -101,5 +101,57 @@ func TestReplaySectionWithoutObserved(t *testing.T) {
 	e := findExperiment(t, sum, "obs-replay")
 	if len(e.Warnings) != 1 || !strings.Contains(e.Warnings[0], "The observed run obs is not in the dataset") {
 		t.Errorf("caveat %q", e.Warnings)
+	}
+}
+
+// replayFindings returns the replay-grounding findings of the obs replays.
+func replayFindings(sum *Summary) []SummaryFinding {
+	var out []SummaryFinding
+	for _, f := range sum.Findings {
+		if f.Experiment == "obs-replay" && f.Kind == "replay-grounding" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// TestReplayFindingGrounded checks the replay finding as outlast replay's
+// as-is gate decided it, from the replays' labels: grounded, a plain
+// finding quoting the gate, and the caveat a note, no warning; not
+// grounded, a warning naming the variants that say nothing about the run,
+// each labelled in the table; no label (replays made before the gate), a
+// warning that the grounding is unknown.
+func TestReplayFindingGrounded(t *testing.T) {
+	const yes = `"grounded":"true","grounding":"reproduced: 2 of 3 as-is seeds reproduce the run (95% upper bound 0.98 of the share, 0.25 wanted): 2 end persistent like it"`
+	const no = `"grounded":"false","grounding":"not reproduced: 0 of 11 as-is seeds reproduce the run (95% upper bound 0.24 of the share, 0.25 wanted): 0 end persistent like it"`
+	for _, c := range []struct {
+		name, labels string
+		warning      bool
+		text, row    string
+		warnings     int
+	}{
+		{"grounded", yes, false, "obs-replay: the as-is replay reproduces the observed run obs, so the variants are grounded in it (reproduced: 2 of 3 as-is seeds", "budgeter-1200s", 0},
+		{"not grounded", no, true, "the variants are not grounded in the observed run obs (not reproduced: 0 of 11 as-is seeds reproduce the run (95% upper bound 0.24 of the share, 0.25 wanted): 0 end persistent like it): the run's collapse is not the mechanism the model knows, or the model is miscalibrated for it, and its variants (budgeter-1200s) say nothing about the run.", "budgeter-1200s (not grounded)", 1},
+		{"no label", "", true, "the replays do not say whether their as-is replay reproduced the observed run obs", "budgeter-1200s", 1},
+	} {
+		var labels []string
+		if c.labels != "" {
+			labels = append(labels, c.labels)
+		}
+		doc, sum, err := Build(replayRuns(true, labels...), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := replayFindings(sum)
+		if len(fs) != 1 || fs[0].Warning != c.warning || !strings.Contains(fs[0].Text, c.text) {
+			t.Errorf("%s: findings %+v, want one with warning %v and %q", c.name, fs, c.warning, c.text)
+		}
+		tab := findTable(t, doc, "replay-obs-replay")
+		if got := tab.Rows[2][0].Display(); got != c.row {
+			t.Errorf("%s: variant row %q, want %q", c.name, got, c.row)
+		}
+		if e := findExperiment(t, sum, "obs-replay"); len(e.Warnings) != c.warnings {
+			t.Errorf("%s: experiment warnings %q, want %d", c.name, e.Warnings, c.warnings)
+		}
 	}
 }

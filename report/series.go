@@ -22,6 +22,8 @@ const (
 	mRunning                    // engine requests running
 	mWaiting                    // engine requests waiting
 	mPreemptions                // engine preemptions in the minute
+	mTTFTP50                    // TTFT p50 of the turns sent in the minute
+	mTTFTP90                    // TTFT p90 of the turns sent in the minute
 	nMeasures
 )
 
@@ -39,11 +41,12 @@ type xy struct{ x, y []float64 }
 type minuteSeries [nMeasures]xy
 
 // newMinuteSeries keeps the figure measures of a run's per-minute series;
-// engineHit is the engine's hit ratio of each minute. A measure the run
+// engineHit is the engine's hit ratio of each minute, ttft the TTFT
+// percentiles of the turns sent in it. A measure the run
 // never has (no engine data, no KV pool size) keeps no points: a report
 // without Options.Reload holds every run's series until its figures are
 // laid out.
-func newMinuteSeries(ps []stats.SeriesPoint, engineHit []float64) minuteSeries {
+func newMinuteSeries(ps []stats.SeriesPoint, engineHit []float64, ttft []stats.Percentiles) minuteSeries {
 	x := mid(pointWindows(ps))
 	keep := func(y []float64) xy {
 		if !anyFinite(y) {
@@ -64,6 +67,11 @@ func newMinuteSeries(ps []stats.SeriesPoint, engineHit []float64) minuteSeries {
 	m[mRunning] = col(func(p stats.SeriesPoint) float64 { return p.Engine.Running })
 	m[mWaiting] = col(func(p stats.SeriesPoint) float64 { return p.Engine.Waiting })
 	m[mPreemptions] = col(func(p stats.SeriesPoint) float64 { return p.Engine.Preemptions })
+	p50, p90 := make([]float64, len(ttft)), make([]float64, len(ttft))
+	for i, q := range ttft {
+		p50[i], p90[i] = q.P50, q.P90
+	}
+	m[mTTFTP50], m[mTTFTP90] = keep(p50), keep(p90)
 	return m
 }
 

@@ -41,12 +41,14 @@ func summaryRun(r *runInfo) SummaryRun {
 	sr.EngineHitSource = r.eng.HitSource
 	sr.EngineEndHitRatio = jsonnum.Float(r.eng.EndHit)
 	sr.KVUsagePeak = jsonnum.Float(r.eng.KVUsagePeak)
+	sr.KVUsageEndMean = jsonnum.Float(r.eng.KVUsageEndMean)
 	sr.Preemptions = jsonnum.Float(r.eng.Preemptions)
 	if a := r.agree; a.Windows > 0 {
 		sr.EngineAgreement = &SummaryAgreement{Windows: a.Windows, Differing: a.Differing,
 			MeanDiff: jsonnum.Float(a.MeanDiff), MaxAbsDiff: jsonnum.Float(a.MaxAbsDiff), Disagree: a.Disagree}
 	}
 	sr.GatewayEndS, sr.CutShort = jsonnum.Float(r.gatewayEnd), r.cutShort
+	setLatency(&sr.SummaryLatency, r.lat.TurnLatency)
 	return sr
 }
 
@@ -116,8 +118,13 @@ func costSummary(sessionCost float64) (s, drainRate jsonnum.Float) {
 
 // slopeSummary is the drift of one run's remaining cold work.
 func slopeSummary(d stats.Drain) SummarySlope {
-	return SummarySlope{Run: d.Run, RateAfter: jsonnum.Float(d.RateAfter), SlopePerHour: jsonnum.Float(d.SlopePerHour),
-		SEPerHour: jsonnum.Float(d.SEPerHour), Points: len(d.Points)}
+	lo, hi := d.SlopeCI()
+	s := SummarySlope{Run: d.Run, RateAfter: jsonnum.Float(d.RateAfter), SlopePerHour: jsonnum.Float(d.SlopePerHour),
+		SEPerHour: jsonnum.Float(d.SEPerHour), Points: len(d.Points), CILo: jsonnum.Float(lo), CIHi: jsonnum.Float(hi), Verdict: d.Verdict()}
+	if d.DegradedKnown {
+		s.DegradedAtChange = &d.Degraded
+	}
+	return s
 }
 
 // bracketSummary is the measured drain break-even beside 1/S.
@@ -125,25 +132,41 @@ func bracketSummary(b stats.DrainBracket) *SummaryBracket {
 	s := &SummaryBracket{
 		LargestDraining: jsonnum.Float(b.LargestDraining), LargestNotGrowing: jsonnum.Float(b.LargestNotGrowing),
 		SmallestGrowing: jsonnum.Float(b.SmallestGrowing), ModelRate: jsonnum.Float(b.ModelRate), Rates: []SummaryDrainRate{},
+		LeftOut: leftOutSummary(b.LeftOut),
 	}
 	for _, r := range b.Rates {
 		slopes := make([]jsonnum.Float, len(r.Slopes))
 		for i, v := range r.Slopes {
 			slopes[i] = jsonnum.Float(v)
 		}
-		s.Rates = append(s.Rates, SummaryDrainRate{Rate: jsonnum.Float(r.Rate), Slopes: slopes, Verdict: r.Verdict})
+		runs := make([]string, len(r.Runs))
+		for i, run := range r.Runs {
+			runs[i] = run.Run
+		}
+		s.Rates = append(s.Rates, SummaryDrainRate{Rate: jsonnum.Float(r.Rate), Runs: runs, Slopes: slopes, Verdict: r.Verdict, LeftOut: leftOutSummary(r.LeftOut)})
 	}
 	return s
 }
 
+// leftOutSummary lists the runs a drain bracket left out, with why.
+func leftOutSummary(ls []stats.DrainLeftOut) []SummaryLeftOut {
+	out := []SummaryLeftOut{}
+	for _, l := range ls {
+		out = append(out, SummaryLeftOut{Run: l.Run, Reason: l.Reason})
+	}
+	return out
+}
+
 // waitPoint is one run of Figure 6.
-func waitPoint(run, arm string, w stats.WaitSummary, endHit float64) SummaryWaitPoint {
-	return SummaryWaitPoint{Run: run, Arm: arm, P90WaitS: jsonnum.Float(w.P90S), Sessions: w.Sessions, Censored: w.Censored, EndHitRatio: jsonnum.Float(endHit)}
+func waitPoint(run, arm string, w stats.WaitSummary, endHit, endTTFT float64) SummaryWaitPoint {
+	return SummaryWaitPoint{Run: run, Arm: arm, P90WaitS: jsonnum.Float(w.P90S), Sessions: w.Sessions, Censored: w.Censored, EndHitRatio: jsonnum.Float(endHit),
+		EndTTFTP90S: jsonnum.Float(endTTFT)}
 }
 
 // regimePoint is one run on the regime map.
-func regimePoint(run string, offered, peak, drain float64, v stats.Verdict) SummaryRegimePoint {
-	return SummaryRegimePoint{Run: run, OfferedLoad: jsonnum.Float(offered), PeakDemandRatio: jsonnum.Float(peak), DrainLoad: jsonnum.Float(drain), Verdict: string(v)}
+func regimePoint(run string, w demandPoint, peak float64, v stats.Verdict) SummaryRegimePoint {
+	return SummaryRegimePoint{Run: run, OfferedLoad: jsonnum.Float(w.x), PeakDemandRatio: jsonnum.Float(peak), DrainLoad: jsonnum.Float(w.drainX),
+		Verdict: string(v), ShapeContext: w.shape}
 }
 
 // optFloat is a nullable manifest value.

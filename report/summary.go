@@ -8,7 +8,7 @@ import (
 // SummaryVersion is the version of summary.json's layout, written as its
 // schema_version. Bump it when a key changes meaning or disappears; adding
 // keys does not need a bump.
-const SummaryVersion = "2"
+const SummaryVersion = "3"
 
 // Summary is summary.json: every number the report shows, its keys in the
 // order of the fields (render.WriteJSON; a map's sorted). Floats are
@@ -30,6 +30,64 @@ type Summary struct {
 	// Findings are the report's conclusions and the warnings that change
 	// how its numbers read, in the order the page shows them.
 	Findings []SummaryFinding `json:"findings"`
+	// SLO is the objective goodput is judged by (report --slo).
+	SLO SummarySLO `json:"slo"`
+}
+
+// SummarySLO is a service-level objective: the bound on each measure of a
+// completed turn, seconds, null when the SLO does not bound it.
+type SummarySLO struct {
+	TTFTS jsonnum.Float `json:"ttft_s"`
+	TPOTS jsonnum.Float `json:"tpot_s"`
+	E2ES  jsonnum.Float `json:"e2e_s"`
+	// Text states it as the page does: "TTFT ≤ 2s, TPOT ≤ 100ms".
+	Text string `json:"text"`
+}
+
+// SummaryLatency is the latency of a run's completed turns
+// (stats.RunIndex.Latency), in seconds: queue wait (sent − ready), TTFT
+// (first token − sent), TPOT ((done − first token)/(output tokens − 1), turns
+// of at least 2 output tokens) and end-to-end (done − sent), each's 50th,
+// 90th and 99th percentile (linear interpolation, as DuckDB's
+// quantile_cont); null where no completed turn has the times. In
+// experiments[].latency, per arm, each percentile is the median of the
+// arm's runs' values and the counts and goodput are over the arm's turns.
+type SummaryLatency struct {
+	TTFTP50S  jsonnum.Float `json:"ttft_p50_s"`
+	TTFTP90S  jsonnum.Float `json:"ttft_p90_s"`
+	TTFTP99S  jsonnum.Float `json:"ttft_p99_s"`
+	TPOTP50S  jsonnum.Float `json:"tpot_p50_s"`
+	TPOTP90S  jsonnum.Float `json:"tpot_p90_s"`
+	TPOTP99S  jsonnum.Float `json:"tpot_p99_s"`
+	E2EP50S   jsonnum.Float `json:"e2e_p50_s"`
+	E2EP90S   jsonnum.Float `json:"e2e_p90_s"`
+	E2EP99S   jsonnum.Float `json:"e2e_p99_s"`
+	QueueP50S jsonnum.Float `json:"queue_p50_s"`
+	QueueP90S jsonnum.Float `json:"queue_p90_s"`
+	QueueP99S jsonnum.Float `json:"queue_p99_s"`
+	// EndTTFTP90S is the TTFT p90 of the completed turns sent in the last
+	// 10 minutes (the end window of the verdicts).
+	EndTTFTP90S jsonnum.Float `json:"end_ttft_p90_s"`
+	// Goodput is the share of the completed turns the SLO could judge
+	// (every time its bounds need recorded) that met it; GoodputTurns
+	// counts those turns.
+	Goodput      jsonnum.Float `json:"goodput"`
+	GoodputTurns int           `json:"goodput_turns"`
+	// TurnsCompleted (status ok), TurnsAborted and TurnsErrored count the
+	// turns by status; only completed ones are measured. TurnsFirstToken
+	// counts the completed turns with a sent and a first-token time.
+	TurnsCompleted  int `json:"turns_completed"`
+	TurnsAborted    int `json:"turns_aborted"`
+	TurnsErrored    int `json:"turns_errored"`
+	TurnsFirstToken int `json:"turns_first_token"`
+}
+
+// SummaryArmLatency is the latency of one arm of an experiment
+// (SummaryLatency: medians of its runs' percentiles, its turns' goodput).
+type SummaryArmLatency struct {
+	Arm  string `json:"arm"`
+	Runs int    `json:"runs"`
+	SummaryLatency
 }
 
 // SummaryFinding is one conclusion or warning of the report, computed
@@ -169,6 +227,15 @@ type SummaryRun struct {
 	// KVUsagePeak is the largest KV-pool usage fraction of any engine
 	// sample of the run; null when the engine reports none.
 	KVUsagePeak jsonnum.Float `json:"kv_usage_peak"`
+	// KVUsageEndMean is the mean KV-pool usage fraction of the engine's
+	// samples over the last 10 minutes: a single sample reaches 1 in
+	// healthy runs too, the mean over the end separates a full pool from
+	// a busy one (the report quotes it, not the peak); null without
+	// samples.
+	KVUsageEndMean jsonnum.Float `json:"kv_usage_end_mean"`
+	// Mechanism checks the verdict against the mechanism of the degraded
+	// regime (§4).
+	Mechanism SummaryMechanism `json:"mechanism"`
 	// Preemptions is the number of preemptions (SGLang: retractions) the
 	// engine reported over the run, from the metrics counters when the run
 	// has them, else from the log; null when the engine reports none.
@@ -180,6 +247,9 @@ type SummaryRun struct {
 	// is true when it falls more than 5 minutes before the planned end.
 	GatewayEndS jsonnum.Float `json:"gateway_end_s"`
 	CutShort    bool          `json:"cut_short"`
+	// SummaryLatency is the latency of the run's completed turns, its
+	// keys inline (ttft_p90_s, goodput, ...).
+	SummaryLatency
 	// Inputs are the sha256 of the run's input files ("" when absent).
 	ManifestSHA256  string `json:"manifest_sha256"`
 	GatewaySHA256   string `json:"gateway_sha256"`
@@ -228,6 +298,9 @@ type SummaryExperiment struct {
 
 	// prevention, flush
 	Counts []SummaryCount `json:"counts,omitempty"`
+
+	// Latency is each arm's latency, for every design.
+	Latency []SummaryArmLatency `json:"latency,omitempty"`
 
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -330,22 +403,48 @@ type SummarySlope struct {
 	SlopePerHour jsonnum.Float `json:"slope_per_hour"`
 	SEPerHour    jsonnum.Float `json:"se_per_hour"`
 	Points       int           `json:"points"`
+	// CILo and CIHi bound the slope's 95% confidence interval (slope ±
+	// t(points − 2)·SE; null with fewer than 3 points), and Verdict is
+	// drains (below 0), grows (above 0) or undecided (containing 0).
+	CILo    jsonnum.Float `json:"ci_lo"`
+	CIHi    jsonnum.Float `json:"ci_hi"`
+	Verdict string        `json:"verdict"`
+	// DegradedAtChange says the run was degraded when the rate changed
+	// (the 5 minutes before it had a hit ratio below 0.5); null when no
+	// turn completed then.
+	DegradedAtChange *bool `json:"degraded_at_change"`
 }
 
-// SummaryBracket is the measured drain break-even beside 1/S.
+// SummaryBracket is the measured drain break-even beside 1/S, from the
+// runs degraded when the rate changed.
 type SummaryBracket struct {
 	LargestDraining   jsonnum.Float      `json:"largest_draining"`
 	LargestNotGrowing jsonnum.Float      `json:"largest_not_growing"`
 	SmallestGrowing   jsonnum.Float      `json:"smallest_growing"`
 	ModelRate         jsonnum.Float      `json:"model_rate"`
 	Rates             []SummaryDrainRate `json:"rates"`
+	// LeftOut are the runs at no rate with a run the bracket used.
+	LeftOut []SummaryLeftOut `json:"left_out"`
 }
 
 // SummaryDrainRate is the verdict of one arrival rate after the change.
 type SummaryDrainRate struct {
-	Rate    jsonnum.Float   `json:"rate"`
-	Slopes  []jsonnum.Float `json:"slopes_per_hour"`
-	Verdict string          `json:"verdict"`
+	Rate jsonnum.Float `json:"rate"`
+	// Runs are the runs the verdict used (degraded when the rate
+	// changed, with a confidence interval), Slopes theirs, ascending.
+	Runs   []string        `json:"runs"`
+	Slopes []jsonnum.Float `json:"slopes_per_hour"`
+	// Verdict is grows (every run's interval above 0), drains (every
+	// run's below 0) or undecided.
+	Verdict string `json:"verdict"`
+	// LeftOut are the runs at this rate the verdict did not use.
+	LeftOut []SummaryLeftOut `json:"left_out"`
+}
+
+// SummaryLeftOut is a run left out of a result, and why.
+type SummaryLeftOut struct {
+	Run    string `json:"run"`
+	Reason string `json:"reason"`
 }
 
 // SummaryWaitPoint is one run of Figure 6.
@@ -356,6 +455,9 @@ type SummaryWaitPoint struct {
 	Sessions    int           `json:"sessions"`
 	Censored    int           `json:"censored"`
 	EndHitRatio jsonnum.Float `json:"end_hit_ratio"`
+	// EndTTFTP90S is the run's TTFT p90 over the last 10 minutes, beside
+	// the wait.
+	EndTTFTP90S jsonnum.Float `json:"end_ttft_p90_s"`
 }
 
 // SummaryCount counts the verdicts of the runs of one trigger and control
@@ -396,11 +498,17 @@ func (c *SummaryCount) add(v stats.Verdict) {
 // SummaryRegimePoint is one run on the regime map.
 type SummaryRegimePoint struct {
 	Run string `json:"run"`
-	// OfferedLoad is λ·T·(Z+R₀)·L̄/C, the cache-warm population's demand
-	// relative to the KV pool (the healthy side holds below 1).
+	// OfferedLoad is λ·T·Z·L̄/C, the workload's offered resident demand
+	// over the KV pool (Little's law without the server's response time),
+	// after the trigger: the rate after a rate change, the mix after a mix
+	// shift. It is the same for every arm of one workload.
 	OfferedLoad     jsonnum.Float `json:"offered_load"`
 	PeakDemandRatio jsonnum.Float `json:"peak_demand_ratio"`
-	// DrainLoad is where λ = 1/S falls on the same axis for this run.
+	// DrainLoad is where λ = 1/S falls on the same axis for this run's
+	// workload.
 	DrainLoad jsonnum.Float `json:"drain_load"`
 	Verdict   string        `json:"verdict"`
+	// ShapeContext says L̄ is the workload shape's mean context; false:
+	// the manifest gives no shape, and L̄ is the run's own mean context.
+	ShapeContext bool `json:"shape_context"`
 }

@@ -29,8 +29,11 @@
 //     Figure 4).
 //   - RunIndex.EngineWindows: the engine's running, waiting, KV usage, hit
 //     ratio from counter deltas (or SGLang prefill lines) and preemptions per
-//     window (§4), to set beside the gateway's view; RunIndex.Series puts
-//     both in one series (Figures 1, 4, 5).
+//     window (§4), to set beside the gateway's view; a counter delta covers
+//     the interval before its scrape and counts in (start, end], the scrape
+//     at the run's end included. RunIndex.Series puts both in one series
+//     (Figures 1, 4, 5); RunIndex.EngineSummary the run's engine figures
+//     (KV usage peak and its mean over the last 10 minutes).
 //
 // Regime (§3, §4, §6):
 //   - Degraded (hit < 0.5), RunIndex.Regime (persistence, first degraded
@@ -43,6 +46,9 @@
 //     unknown, no-turns, uncached, cache-unreported. Verdict's doc defines
 //     each and the recovery rule with its thresholds; they are defined
 //     there only. Analyze gathers a run's whole analysis.
+//   - NewMechanism: beside a verdict, the regime's mechanism (§4): end D/C
+//     against 1 and end sessions against twice the healthy twin's (else
+//     the run's own before its trigger).
 //
 // Paper rows: NewTable2 (§3, Table 2, with the sign test over discordant
 // pairs), NewTable3 (§6, Table 3, all collapsed runs and the seeds collapsed
@@ -52,6 +58,17 @@
 // RunIndex.SessionLatency (arrival → completion, median and p90, unfinished
 // counted apart), RunIndex.FirstTurnWait (Figure 6).
 //
+// Latency, what users feel (latency.go, defined there once): RunIndex.Latency
+// over a run's completed turns (status ok; aborted and error turns counted
+// apart): queue wait sent − ready, TTFT first token − sent, TPOT (done −
+// first token)/(output tokens − 1) for turns of at least 2 output tokens,
+// end-to-end done − sent; their 50th, 90th and 99th percentiles (Quantile:
+// linear interpolation, as DuckDB's quantile_cont and numpy's default), the
+// TTFT of the turns sent in the last 10 minutes, and goodput, the share of
+// completed turns meeting an SLO (DefaultSLO: TTFT ≤ 2 s, TPOT ≤ 0.1 s).
+// RunIndex.TTFTWindows gives the TTFT percentiles of the turns sent in
+// each window (figures).
+//
 // Cold-turn cost (§4): RunIndex.ColdCostWindows, CalibrationWindows,
 // AllMissWindows and FitColdCost regress window length on (completed turns,
 // their prompt tokens) through the origin, c(L) = a + b·L with standard
@@ -60,8 +77,9 @@
 //
 // Drain (§4): RunIndex.RemainingColdWork samples the remaining cold work
 // W(t) every 10 minutes after a rate change and fits its slope in
-// engine-seconds per hour; NewDrainBracket sets the measured bracket beside
-// 1/S.
+// engine-seconds per hour, with its 95% interval (Drain.SlopeCI) and
+// verdict (drains, grows, undecided); NewDrainBracket sets the measured
+// bracket beside 1/S, from the runs degraded when the rate changed only.
 //
 // Healthy side (§2, §4): NewHealthySide (λT(Z+R₀)L̄ against C) and
 // RunIndex.LittlesLaw (N against λT(Z+R)).

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"sort"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // DrainSampleS is the spacing of the remaining-cold-work samples (§4): 10
@@ -35,6 +37,11 @@ type Drain struct {
 	// fewer than 3 points).
 	SlopePerHour float64
 	SEPerHour    float64
+	// Degraded says the run was degraded when the rate changed: the 5
+	// minutes before ChangeS were (CollapsedAt); DegradedKnown that some
+	// turn completed then, so that it is known.
+	Degraded      bool
+	DegradedKnown bool
 }
 
 // ErrNoRateChange is returned by RemainingColdWork for a run without a
@@ -76,6 +83,7 @@ func (x *RunIndex) DrainTerms() (DrainTerms, error) {
 		return d, ErrNoGrowth
 	}
 	d.ChangeS = *r.TriggerStartS
+	d.Degraded, d.DegradedKnown = x.CollapsedAt(d.ChangeS)
 	if r.TriggerRateAfter != nil {
 		d.RateAfter = *r.TriggerRateAfter
 	}
@@ -192,28 +200,84 @@ func olsSlope(x, y []float64) (slope, se float64) {
 	return
 }
 
-// Drain verdicts of an arrival rate.
+// Drain verdicts of a run and of an arrival rate.
 const (
-	DrainDrains = "drains" // every run's slope is negative
-	DrainGrows  = "grows"  // every run's slope is positive
-	DrainMixed  = "mixed"  // otherwise
+	DrainDrains    = "drains"    // the slope's confidence interval lies below 0
+	DrainGrows     = "grows"     // it lies above 0
+	DrainUndecided = "undecided" // it contains 0 (or, for a rate, its runs disagree)
 )
 
-// DrainRate groups the drain slopes of the runs at one arrival rate.
-type DrainRate struct {
-	Rate    float64
-	Slopes  []float64 // ascending
+// DrainConfidence is the level of a slope's confidence interval: 95%.
+const DrainConfidence = 0.95
+
+// SlopeCI is the two-sided DrainConfidence interval of the slope, slope ±
+// t(n−2)·SE over the n samples; NaN without an SE (fewer than 3 samples).
+func (d Drain) SlopeCI() (lo, hi float64) {
+	n := len(d.Points)
+	if n < 3 || math.IsNaN(d.SEPerHour) || math.IsNaN(d.SlopePerHour) {
+		return math.NaN(), math.NaN()
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 2)}.Quantile(1 - (1-DrainConfidence)/2)
+	return d.SlopePerHour - t*d.SEPerHour, d.SlopePerHour + t*d.SEPerHour
+}
+
+// Verdict is the run's drain verdict from SlopeCI: drains, grows or
+// undecided ("" without an interval).
+func (d Drain) Verdict() string {
+	lo, hi := d.SlopeCI()
+	switch {
+	case math.IsNaN(lo):
+		return ""
+	case hi < 0:
+		return DrainDrains
+	case lo > 0:
+		return DrainGrows
+	}
+	return DrainUndecided
+}
+
+// DrainRun is one run a rate's verdict used.
+type DrainRun struct {
+	Run          string
+	SlopePerHour float64
+	SEPerHour    float64
+	// Lo and Hi bound the slope's DrainConfidence interval.
+	Lo, Hi  float64
 	Verdict string
+}
+
+// DrainLeftOut is a run the bracket left out, and why.
+type DrainLeftOut struct {
+	Run    string
+	Rate   float64 // NaN when unknown
+	Reason string
+}
+
+// DrainRate is the verdict of one arrival rate after the change.
+type DrainRate struct {
+	Rate float64
+	// Runs are the runs degraded when the rate changed, by name; Slopes
+	// their slopes, ascending.
+	Runs   []DrainRun
+	Slopes []float64
+	// Verdict is grows when every run's interval lies above 0, drains
+	// when every run's lies below 0, undecided otherwise.
+	Verdict string
+	// LeftOut are the runs at this rate the verdict did not use.
+	LeftOut []DrainLeftOut
 }
 
 // DrainBracket sets the measured break-even beside the model's 1/S (§4).
 type DrainBracket struct {
-	Rates []DrainRate
-	// LargestDraining is the largest rate at which every run drained;
-	// LargestNotGrowing the largest at which some run did not grow;
-	// SmallestGrowing the smallest at which every run grew. NaN when no
-	// rate qualifies. The paper's bracket (0.010–0.014) is
-	// [LargestNotGrowing, SmallestGrowing].
+	// Rates are the rates with a run degraded when the rate changed,
+	// ascending, and LeftOut the runs at no such rate (or at none known).
+	Rates   []DrainRate
+	LeftOut []DrainLeftOut
+	// LargestDraining is the largest rate whose verdict is drains;
+	// LargestNotGrowing the largest whose verdict is not grows;
+	// SmallestGrowing the smallest rate, not below LargestNotGrowing, whose
+	// verdict is grows. NaN when no rate qualifies. The paper's bracket
+	// (0.010–0.014) is [LargestNotGrowing, SmallestGrowing].
 	LargestDraining   float64
 	LargestNotGrowing float64
 	SmallestGrowing   float64
@@ -221,39 +285,69 @@ type DrainBracket struct {
 	ModelRate float64
 }
 
-// NewDrainBracket groups drain fits by RateAfter (runs with a NaN rate or
-// slope are left out) and finds the bracket.
+// NewDrainBracket finds the bracket from the runs degraded when the rate
+// changed (Drain.Degraded: §4 measures drain after collapse; a run that
+// never collapsed drains whatever the rate), grouped by RateAfter; each
+// run's verdict is from its slope's confidence interval. Every other run
+// is left out with the reason.
 func NewDrainBracket(drains []Drain, modelRate float64) DrainBracket {
 	nan := math.NaN()
 	b := DrainBracket{LargestDraining: nan, LargestNotGrowing: nan, SmallestGrowing: nan, ModelRate: modelRate}
-	by := map[float64][]float64{}
-	for _, d := range drains {
-		if math.IsNaN(d.RateAfter) || math.IsNaN(d.SlopePerHour) {
+	by := map[float64]*DrainRate{}
+	rate := func(r float64) *DrainRate {
+		if by[r] == nil {
+			by[r] = &DrainRate{Rate: r}
+		}
+		return by[r]
+	}
+	sorted := append([]Drain(nil), drains...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Run < sorted[j].Run })
+	for _, d := range sorted {
+		lo, hi := d.SlopeCI()
+		reason := ""
+		switch {
+		case math.IsNaN(d.RateAfter):
+			b.LeftOut = append(b.LeftOut, DrainLeftOut{Run: d.Run, Rate: nan, Reason: "no arrival rate after the change (trigger.rate_after)"})
+			continue
+		case !d.DegradedKnown:
+			reason = "no turn completed in the 5 minutes before the rate changed: whether it was degraded is unknown"
+		case !d.Degraded:
+			reason = "not degraded when the rate changed (the 5 minutes before it had a hit ratio ≥ 0.5): nothing to drain"
+		case math.IsNaN(lo):
+			reason = "fewer than 3 samples of W(t): no confidence interval for its slope"
+		}
+		if reason != "" {
+			rate(d.RateAfter).LeftOut = append(rate(d.RateAfter).LeftOut, DrainLeftOut{Run: d.Run, Rate: d.RateAfter, Reason: reason})
 			continue
 		}
-		by[d.RateAfter] = append(by[d.RateAfter], d.SlopePerHour)
+		r := rate(d.RateAfter)
+		r.Runs = append(r.Runs, DrainRun{Run: d.Run, SlopePerHour: d.SlopePerHour, SEPerHour: d.SEPerHour, Lo: lo, Hi: hi, Verdict: d.Verdict()})
+		r.Slopes = append(r.Slopes, d.SlopePerHour)
 	}
 	rates := make([]float64, 0, len(by))
 	for r := range by {
 		rates = append(rates, r)
 	}
 	sort.Float64s(rates)
-	for _, r := range rates {
-		sl := by[r]
-		sort.Float64s(sl)
-		v := DrainMixed
-		switch {
-		case sl[len(sl)-1] < 0:
-			v = DrainDrains
-		case sl[0] > 0:
-			v = DrainGrows
+	for _, rv := range rates {
+		r := by[rv]
+		if len(r.Runs) == 0 {
+			b.LeftOut = append(b.LeftOut, r.LeftOut...)
+			continue
 		}
-		b.Rates = append(b.Rates, DrainRate{Rate: r, Slopes: sl, Verdict: v})
-		if v == DrainDrains {
-			b.LargestDraining = r
+		sort.Float64s(r.Slopes)
+		r.Verdict = r.Runs[0].Verdict
+		for _, run := range r.Runs[1:] {
+			if run.Verdict != r.Verdict {
+				r.Verdict = DrainUndecided
+			}
 		}
-		if v != DrainGrows {
-			b.LargestNotGrowing = r
+		b.Rates = append(b.Rates, *r)
+		if r.Verdict == DrainDrains {
+			b.LargestDraining = rv
+		}
+		if r.Verdict != DrainGrows {
+			b.LargestNotGrowing = rv
 		}
 	}
 	for _, dr := range b.Rates {

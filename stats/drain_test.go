@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/outlast-dev/outlast/schema"
@@ -100,24 +101,67 @@ func TestRemainingColdWorkMissing(t *testing.T) {
 	}
 }
 
+// drainOf is a drain fit of run at rate with n samples, degraded when
+// the rate changed or not.
+func drainOf(run string, rate, slope, se float64, n int, degraded bool) Drain {
+	return Drain{Run: run, RateAfter: rate, SlopePerHour: slope, SEPerHour: se, Points: make([]DrainPoint, n), Degraded: degraded, DegradedKnown: true}
+}
+
 func TestDrainBracket(t *testing.T) {
 	// §4: −900/h at 0.006; −67 to +132/h at 0.010; +604, +663 at 0.014;
-	// growing at 0.018 → bracket 0.010–0.014 around 1/S = 0.013.
+	// growing at 0.018 → bracket 0.010–0.014 around 1/S = 0.013. With 12
+	// samples (2 hours every 10 minutes), t(10, 0.975) = 2.2281388520 (scipy
+	// stats.t.ppf): ±100 is ±222.8.
 	ds := []Drain{
-		{RateAfter: 0.014, SlopePerHour: 604}, {RateAfter: 0.010, SlopePerHour: -67},
-		{RateAfter: 0.006, SlopePerHour: -900}, {RateAfter: 0.010, SlopePerHour: 132},
-		{RateAfter: 0.018, SlopePerHour: 300}, {RateAfter: 0.014, SlopePerHour: 663},
-		{RateAfter: 0.010, SlopePerHour: 20}, {RateAfter: math.NaN(), SlopePerHour: 1},
+		drainOf("a", 0.014, 604, 100, 12, true), drainOf("b", 0.010, -67, 100, 12, true),
+		drainOf("c", 0.006, -900, 100, 12, true), drainOf("d", 0.010, 132, 100, 12, true),
+		drainOf("e", 0.018, 300, 100, 12, true), drainOf("f", 0.014, 663, 100, 12, true),
+		drainOf("g", 0.010, 20, 100, 12, true), drainOf("h", math.NaN(), 1, 100, 12, true),
 	}
 	b := NewDrainBracket(ds, 0.0127)
 	checkNear(t, "largest draining", b.LargestDraining, 0.006, 0)
 	checkNear(t, "largest not growing", b.LargestNotGrowing, 0.010, 0)
 	checkNear(t, "smallest growing", b.SmallestGrowing, 0.014, 0)
-	if len(b.Rates) != 4 || b.Rates[1].Verdict != DrainMixed || b.Rates[1].Slopes[0] != -67 {
+	if len(b.Rates) != 4 || b.Rates[1].Verdict != DrainUndecided || b.Rates[1].Slopes[0] != -67 || len(b.Rates[1].Runs) != 3 {
 		t.Errorf("%+v", b.Rates)
+	}
+	checkNear(t, "CI low", b.Rates[0].Runs[0].Lo, -900-2.2281388519649385*100, 1e-7)
+	checkNear(t, "CI high", b.Rates[0].Runs[0].Hi, -900+2.2281388519649385*100, 1e-7)
+	if len(b.LeftOut) != 1 || b.LeftOut[0].Run != "h" {
+		t.Errorf("left out %+v", b.LeftOut)
 	}
 	empty := NewDrainBracket(nil, math.NaN())
 	if !math.IsNaN(empty.SmallestGrowing) || !math.IsNaN(empty.LargestDraining) {
 		t.Errorf("%+v", empty)
+	}
+}
+
+// TestDrainBracketAfterCollapse: §4 measures drain after a collapse. A
+// seed that never degraded drains at any rate (−204 ± 107/h at 0.018)
+// and, pooled, moved the bracket to "did not grow up to 0.018"; left out,
+// the collapsed seed alone gives [0.014, 0.018]. A slope of −190 ± 122
+// with 11 samples (t(9, 0.975) = 2.2621571627: −466 to +86) is undecided, not
+// draining.
+func TestDrainBracketAfterCollapse(t *testing.T) {
+	ds := []Drain{
+		drainOf("s501-0.014", 0.014, -810, 122, 11, true), drainOf("s501-0.018", 0.018, 1067, 116, 11, true),
+		drainOf("s502-0.014", 0.014, -176, 113, 11, false), drainOf("s502-0.018", 0.018, -204, 107, 11, false),
+	}
+	b := NewDrainBracket(ds, 0.0153)
+	checkNear(t, "largest not growing", b.LargestNotGrowing, 0.014, 0)
+	checkNear(t, "smallest growing", b.SmallestGrowing, 0.018, 0)
+	if len(b.Rates) != 2 || len(b.Rates[1].Runs) != 1 || b.Rates[1].Runs[0].Run != "s501-0.018" || len(b.Rates[1].LeftOut) != 1 ||
+		b.Rates[1].LeftOut[0].Run != "s502-0.018" || !strings.Contains(b.Rates[1].LeftOut[0].Reason, "not degraded when the rate changed") {
+		t.Errorf("rates %+v", b.Rates)
+	}
+	d := drainOf("x", 0.010, -190, 122, 11, true)
+	lo, hi := d.SlopeCI()
+	checkNear(t, "CI low", lo, -190-2.2621571627409915*122, 1e-7)
+	checkNear(t, "CI high", hi, -190+2.2621571627409915*122, 1e-7)
+	if v := d.Verdict(); v != DrainUndecided {
+		t.Errorf("−190 ± 122: %s, want undecided", v)
+	}
+	if v := drainOf("y", 0.010, -190, 122, 2, true).Verdict(); v != "" {
+		t.Errorf("two samples: verdict %q, want none", v)
 	}
 }

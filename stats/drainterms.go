@@ -14,6 +14,8 @@ type DrainTerms struct {
 	ChangeS   float64
 	RateAfter float64
 	Points    []DrainTermPoint
+	// Degraded and DegradedKnown are Drain's.
+	Degraded, DegradedKnown bool
 }
 
 // DrainTermPoint is one sample time of DrainTerms. Turns[i] and Tokens[i]
@@ -30,7 +32,8 @@ type DrainTermPoint struct {
 // Drain applies the cost fit: W(t) at every sample time and its slope, as
 // RemainingColdWork computes them.
 func (d DrainTerms) Drain(fit CostFit) Drain {
-	out := Drain{Run: d.Run, ChangeS: d.ChangeS, RateAfter: d.RateAfter, SlopePerHour: math.NaN(), SEPerHour: math.NaN()}
+	out := Drain{Run: d.Run, ChangeS: d.ChangeS, RateAfter: d.RateAfter, SlopePerHour: math.NaN(), SEPerHour: math.NaN(),
+		Degraded: d.Degraded, DegradedKnown: d.DegradedKnown}
 	for _, tp := range d.Points {
 		p := DrainPoint{T: tp.T, Sessions: tp.Sessions, Skipped: tp.Skipped}
 		for i, m := range tp.Turns {

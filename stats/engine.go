@@ -101,8 +101,13 @@ func (x *RunIndex) sources() engineSources {
 	return src
 }
 
-// EngineWindows computes the engine-side measures of each window. A counter
-// delta is attributed to the window containing its scrape time.
+// EngineWindows computes the engine-side measures of each window. A
+// counter delta (a scrape's prefix-cache and preemption deltas, a log
+// line's per-interval preemptions) covers the interval before its
+// timestamp, so it belongs to the window (Start, End] (deltaIn); a point
+// sample (a gauge: running, waiting, KV usage; an SGLang prefill line) to
+// [Start, End), and one at the run's very end to the window that ends
+// there (pointIn): the last scrape of a run counts.
 func (x *RunIndex) EngineWindows(ws []Window) []EngineWindow {
 	src := x.sources()
 	out := make([]EngineWindow, len(ws))
@@ -113,38 +118,41 @@ func (x *RunIndex) EngineWindows(ws []Window) []EngineWindow {
 		minRun := math.Inf(1)
 		preSeen := false
 		lo := sort.SearchFloat64s(x.engineTS, w.Start)
-		for k := lo; k < len(x.engine) && x.engineTS[k] < w.End; k++ {
+		for k := lo; k < len(x.engine) && x.engineTS[k] <= w.End; k++ {
 			e := x.engineSample(k)
-			if !x.useSample(e) {
+			point, delta := x.pointIn(e.TS, w), deltaIn(e.TS, w)
+			if !x.useSample(e) || !point && !delta {
 				continue
 			}
 			ew.Samples++
-			if e.Running != nil {
-				nRun++
-				sRun += *e.Running
-				minRun = math.Min(minRun, *e.Running)
+			if point {
+				if e.Running != nil {
+					nRun++
+					sRun += *e.Running
+					minRun = math.Min(minRun, *e.Running)
+				}
+				if e.Waiting != nil {
+					nWait++
+					sWait += *e.Waiting
+				}
+				if e.KVUsage != nil {
+					nKV++
+					sKV += *e.KVUsage
+				}
 			}
-			if e.Waiting != nil {
-				nWait++
-				sWait += *e.Waiting
-			}
-			if e.KVUsage != nil {
-				nKV++
-				sKV += *e.KVUsage
-			}
-			switch src.hit {
-			case EngineHitCounters:
+			switch {
+			case src.hit == EngineHitCounters && delta:
 				if e.PrefixHits != nil && e.PrefixQueries != nil {
 					hits += *e.PrefixHits
 					queries += *e.PrefixQueries
 				}
-			case EngineHitPrefill:
+			case src.hit == EngineHitPrefill && point:
 				if e.CachedTokens != nil && e.NewTokens != nil {
 					hits += float64(*e.CachedTokens)
 					queries += float64(*e.CachedTokens + *e.NewTokens)
 				}
 			}
-			if e.Preemptions != nil && e.Source == src.preemptFrom {
+			if delta && e.Preemptions != nil && e.Source == src.preemptFrom {
 				pre += *e.Preemptions
 				preSeen = true
 			}
@@ -166,6 +174,16 @@ func (x *RunIndex) EngineWindows(ws []Window) []EngineWindow {
 	}
 	return out
 }
+
+// pointIn reports whether a point sample at ts belongs to w: ts in
+// [Start, End), or ts at the run's end and w ending there.
+func (x *RunIndex) pointIn(ts float64, w Window) bool {
+	return w.Contains(ts) || ts == w.End && w.End >= x.End
+}
+
+// deltaIn reports whether a counter delta stamped ts, which covers the
+// interval before ts, belongs to w: ts in (Start, End].
+func deltaIn(ts float64, w Window) bool { return ts > w.Start && ts <= w.End }
 
 // HasEngineRunning reports whether any engine sample of the run carries a
 // running count.

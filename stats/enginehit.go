@@ -38,9 +38,9 @@ func (x *RunIndex) EngineHitRatios(eng []EngineWindow) ([]float64, string) {
 		var sum float64
 		n := 0
 		lo := sort.SearchFloat64s(x.engineTS, ew.Start)
-		for k := lo; k < len(x.engine) && x.engineTS[k] < ew.End; k++ {
+		for k := lo; k < len(x.engine) && x.engineTS[k] <= ew.End; k++ {
 			e := x.engineSample(k)
-			if x.useSample(e) && e.LoggedHitRate != nil {
+			if x.useSample(e) && e.LoggedHitRate != nil && x.pointIn(e.TS, ew.Window) {
 				sum += *e.LoggedHitRate
 				n++
 			}
@@ -64,7 +64,7 @@ func (x *RunIndex) hasLoggedHitRate() bool {
 // EngineSummary is the engine's side of a run's overview row, to set
 // beside the gateway's RunSummary.
 type EngineSummary struct {
-	// Samples is the number of engine samples in the run, [0, End).
+	// Samples is the number of engine samples in the run, [0, End].
 	Samples int
 	// HitSource is where the engine's hit ratio comes from
 	// (EngineHitRatios); "" when the engine gives none.
@@ -77,6 +77,11 @@ type EngineSummary struct {
 	// KVUsagePeak is the largest KV-pool usage fraction of any engine
 	// sample in the run; NaN when no sample carries one.
 	KVUsagePeak float64
+	// KVUsageEndMean is the mean KV-pool usage fraction of the engine's
+	// samples over the last EndHitS of the run, [End − 10 min, End]: a
+	// single sample's maximum reaches 1 in healthy runs too, the mean over
+	// the end separates a full pool from a busy one. NaN without samples.
+	KVUsageEndMean float64
 	// Preemptions is the number of preemptions (SGLang: retractions) the
 	// engine reported over the run (EngineWindow.Preemptions of the whole
 	// run); NaN when it reports none.
@@ -88,12 +93,13 @@ func (x *RunIndex) EngineSummary() EngineSummary {
 	run, end := Window{Start: 0, End: x.End}, x.EndWindow(EndHitS)
 	eng := x.EngineWindows([]Window{run, end})
 	hits, src := x.EngineHitRatios(eng)
-	s := EngineSummary{Samples: eng[0].Samples, HitSource: src, RunHit: hits[0], EndHit: hits[1], KVUsagePeak: math.NaN(), Preemptions: eng[0].Preemptions}
+	s := EngineSummary{Samples: eng[0].Samples, HitSource: src, RunHit: hits[0], EndHit: hits[1], KVUsagePeak: math.NaN(), KVUsageEndMean: math.NaN(), Preemptions: eng[0].Preemptions}
 	lo := sort.SearchFloat64s(x.engineTS, run.Start)
-	for k := lo; k < len(x.engine) && x.engineTS[k] < run.End; k++ {
-		if e := x.engineSample(k); x.useSample(e) && e.KVUsage != nil && !(*e.KVUsage <= s.KVUsagePeak) {
+	for k := lo; k < len(x.engine) && x.engineTS[k] <= run.End; k++ {
+		if e := x.engineSample(k); x.useSample(e) && e.KVUsage != nil && x.pointIn(e.TS, run) && !(*e.KVUsage <= s.KVUsagePeak) {
 			s.KVUsagePeak = *e.KVUsage
 		}
 	}
+	s.KVUsageEndMean = eng[1].KVUsage
 	return s
 }

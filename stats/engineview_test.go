@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/outlast-dev/outlast/schema"
@@ -217,4 +218,71 @@ func TestCutShort(t *testing.T) {
 	if got := NewRunIndex(&schema.RunData{Run: schema.Run{DurationS: 600}}).GatewayEndS(); !math.IsNaN(got) {
 		t.Errorf("gateway end without records = %v, want NaN", got)
 	}
+}
+
+// countersEqualTurns is a 30-minute run whose engine counters equal its
+// turns by construction: one turn completes every 7 s (t = 3.5, 10.5,
+// 17.5, ...) with a hit ratio that changes from window to window, and a
+// metrics scrape every 20 s, at t = 20, 40, ..., 1800 (the run's end),
+// whose counter deltas are the prompt and cached tokens of the turns that
+// completed since the scrape before, (t − 20, t] (no turn completes on a
+// scrape's timestamp, where the two half-open windows differ by design).
+// Scrapes fall on the window edges (300, 600, ...), so a delta counted in
+// the window holding its scrape's timestamp, or an end scrape dropped,
+// shows.
+func countersEqualTurns() *schema.RunData {
+	h := func(t float64) float64 { return 0.2 + 0.7*math.Abs(math.Sin(t/170)) }
+	rd := &schema.RunData{Run: schema.Run{Run: "c", DurationS: 1800, PrefixCaching: true}}
+	for t := 3.5; t < 1800; t += 7 {
+		p := int64(1000 + int(t)%500)
+		rd.Turns = append(rd.Turns, turn("s", int32(len(rd.Turns)), t, p, int64(math.Round(float64(p)*h(t)))))
+	}
+	for ts := 20.0; ts <= 1800; ts += 20 {
+		var q, c float64
+		for _, tn := range rd.Turns {
+			if tn.DoneS > ts-20 && tn.DoneS <= ts {
+				q, c = q+float64(tn.PromptTokens), c+float64(tn.CachedTokens)
+			}
+		}
+		rd.Engine = append(rd.Engine, schema.EngineSample{TS: ts, Source: schema.SourceMetrics, Kind: schema.LineScrape, Line: int64(ts),
+			IntervalS: new(float64(20)), PrefixQueries: new(q), PrefixHits: new(c), KVUsage: new(ts / 1800)})
+	}
+	return rd
+}
+
+// TestEngineWindowsCoverWhatTheyCount: a counter delta belongs to the
+// window (start, end] that its interval falls in, and the scrape at the
+// run's end counts, so on a run whose engine counters equal its turns the
+// engine's hit ratio equals the gateway's in every 5-minute window and
+// over the last 10 minutes, to rounding.
+func TestEngineWindowsCoverWhatTheyCount(t *testing.T) {
+	rd := countersEqualTurns()
+	x := NewRunIndex(rd)
+	ws := AnalysisWindows(rd)
+	if len(ws) != 6 {
+		t.Fatalf("%d windows", len(ws))
+	}
+	eng, _ := x.EngineHitRatios(x.EngineWindows(ws))
+	for k, w := range ws {
+		// The gateway's ratio, summed here directly.
+		var p, c float64
+		for _, tn := range rd.Turns {
+			if tn.DoneS >= w.Start && tn.DoneS < w.End {
+				p, c = p+float64(tn.PromptTokens), c+float64(tn.CachedTokens)
+			}
+		}
+		checkNear(t, "engine hit in window "+strconv.Itoa(k), eng[k], c/p, 1e-12)
+	}
+	var p, c float64
+	for _, tn := range rd.Turns {
+		if tn.DoneS >= 1200 {
+			p, c = p+float64(tn.PromptTokens), c+float64(tn.CachedTokens)
+		}
+	}
+	s := x.EngineSummary()
+	checkNear(t, "engine end hit", s.EndHit, c/p, 1e-12)
+	// KV usage is a gauge: the scrapes in [1200, 1800], t/1800 at t = 1200,
+	// 1220, ..., 1800, average (1200 + 1800)/2/1800; the peak is 1.
+	checkNear(t, "KV usage end mean", s.KVUsageEndMean, 1500.0/1800, 1e-12)
+	checkNear(t, "KV usage peak", s.KVUsagePeak, 1, 0)
 }

@@ -71,6 +71,10 @@ type RunSummary struct {
 	DegradedFromS  float64
 	RecoveredAtS   float64
 	RecoveryReason string
+	// CutShort says the gateway's records stop more than a window before
+	// the planned end (RunIndex.CutShort): the end figures describe an
+	// earlier time.
+	CutShort bool
 	// TriggerAfterEnd says the run's trigger (or, for a twin, its slot)
 	// starts at or after the run's end: the burst never ran, so the run
 	// says nothing of what a burst leaves behind (it is not Judged).
@@ -114,8 +118,17 @@ type RunSummary struct {
 	MeanContext  float64
 	NStar        float64
 	// PeakDemandRatio is the largest 1-minute mean of D/C (Figure 4); NaN
-	// when C is unknown.
+	// when C is unknown. EndDemandRatio is the mean D/C over the last 5
+	// minutes, the span of EndSessions.
 	PeakDemandRatio float64
+	EndDemandRatio  float64
+	// PreSessions and PreDemandRatio are the run's own level before its
+	// trigger: the mean sessions in the system and D/C over the 5-minute
+	// window before the trigger's start with the fewest sessions (the
+	// run's first 5 minutes, its warm-up, left out when it can be); NaN
+	// without a trigger start at least 5 minutes in (D/C also without C).
+	PreSessions    float64
+	PreDemandRatio float64
 	// Warnings name what could not be computed and why.
 	Warnings []string
 }
@@ -127,7 +140,7 @@ func (x *RunIndex) Summarize() RunSummary {
 	s := RunSummary{
 		Run: r.Run, Experiment: r.Experiment, Design: r.Design, Seed: r.Seed, Arm: r.Arm,
 		ControlKind: r.ControlKind, ArrivalRate: nan, TriggerKind: r.TriggerKind, TriggerExtraRate: nan, ControlStartS: nan, RecoveryMin: nan,
-		KVPoolTokens: nan, PeakDemandRatio: nan, CohortDone: NewProportion(0, 0), DegradedFromS: nan, RecoveredAtS: nan,
+		KVPoolTokens: nan, PeakDemandRatio: nan, EndDemandRatio: nan, CohortDone: NewProportion(0, 0), DegradedFromS: nan, RecoveredAtS: nan,
 	}
 	if r.ArrivalRate != nil {
 		s.ArrivalRate = *r.ArrivalRate
@@ -183,15 +196,18 @@ func (x *RunIndex) Summarize() RunSummary {
 			}
 		}
 		s.PeakDemandRatio = peak
+		s.EndDemandRatio = x.Demand.Mean(x.EndWindow(EndSessionsS)) / c
 		if noTurns {
 			// Without a turn no session's context is known, so D is
 			// unknown, not 0.
-			s.PeakDemandRatio = nan
+			s.PeakDemandRatio, s.EndDemandRatio = nan, nan
 		}
 	} else {
 		s.NStar = nan
 		s.Warnings = append(s.Warnings, "KV pool size C unknown: N*, D/C and healthy-side ratios are missing")
 	}
+	s.PreSessions, s.PreDemandRatio = x.preTrigger()
+	s.CutShort = x.CutShort()
 	if x.DemandUnknownSessions > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%d sessions without context_tokens or turns add nothing to D", x.DemandUnknownSessions))
 	}

@@ -137,8 +137,13 @@ func NewTable2(summaries []RunSummary, twinArm, burstArm string) Table2 {
 
 // unjudgedReason says why a run was not judged (RunSummary.Judged).
 func unjudgedReason(s RunSummary) string {
-	if s.TriggerAfterEnd {
+	switch {
+	case s.TriggerAfterEnd:
 		return "its trigger starts after its end"
+	case s.NoWindowAfter:
+		return "no 5-minute window with a turn after its trigger"
+	case s.Short:
+		return "shorter than the 10-minute end window"
 	}
 	switch s.Verdict {
 	case VerdictNoTurns:

@@ -23,3 +23,18 @@ func ExampleParseError() {
 	// gateway.jsonl:17:68: cached_tokens 9000 > prompt_tokens 6144
 	// 17 68 true
 }
+
+// A reader finds a fault while it parses a line's bytes, as a Reason at a
+// byte offset of a kind; placed on the line, it is a ParseError whose kind
+// errors.Is matches, as csv.ErrQuote is matched through csv's ParseError.
+func ExampleReason() {
+	line := []byte(`{"ev":"turn","session":"s1"`)
+	r := textpos.Reasonf(len(line), textpos.ErrSyntax, "not JSON: the object is not closed")
+	var err error = r.At(textpos.Pos{File: "gateway.jsonl", Line: 9}, line)
+
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, textpos.ErrSyntax))
+	// Output:
+	// gateway.jsonl:9:28: not JSON: the object is not closed
+	// true
+}

@@ -46,8 +46,15 @@ runs behind them); --format markdown prints them for a CI job's summary page
 format.
 
 Run requirements: persistent_runs, min_end_hit_ratio, max_end_sessions,
-max_recovery_min, min_runs (default 1). Comparison requirements:
-collapse_rate_not_worse, hit_ratio_not_worse, throughput_not_worse, alpha.
+max_recovery_min, min_runs (default 1); on latency (seconds, each run's
+completed turns) max_ttft_p90_s, max_end_ttft_p90_s (turns sent in the last
+10 minutes), max_tpot_p90_s, max_e2e_p90_s, and min_goodput (the share of
+completed turns with TTFT ≤ 2s and TPOT ≤ 100ms). A --require bound may be
+written as one: end_ttft_p90_s<=5 is max_end_ttft_p90_s=5, goodput>=0.9
+min_goodput=0.9. Comparison requirements: collapse_rate_not_worse,
+hit_ratio_not_worse, throughput_not_worse, ttft_p90_not_worse,
+end_ttft_p90_not_worse, tpot_p90_not_worse, e2e_p90_not_worse,
+goodput_not_worse, alpha.
 A comparison requirement fails where the candidate is significantly worse,
 and also where too few runs were compared for any outcome to be
 significant at alpha, whichever way it went (the detail says so): a gate
@@ -59,6 +66,7 @@ Examples:
   outlast check --rules ci.yaml A=ds-main B=ds-pr
   outlast check --where design=prevention --require persistent_runs=0 ds
   outlast check --require collapse_rate_not_worse=true old=ds-0.8 new=ds-0.9
+  outlast check --require 'end_ttft_p90_s<=5' --require 'goodput>=0.9' ds-new
   outlast check --rules ci.yaml --format markdown A=ds-main B=ds-pr >> "$GITHUB_STEP_SUMMARY"
   outlast check --rules ci.yaml --format json -o verdict.json A=ds-main B=ds-pr
 `
@@ -68,7 +76,7 @@ func runCheck(stdout, stderr io.Writer, args []string) error {
 	rulesPath := fs.String("rules", "", "the YAML rules `FILE`")
 	var where, require repeatedFlag
 	fs.Var(&where, "where", "`COLUMN=VALUE` selecting runs for the --require rule (repeatable)")
-	fs.Var(&require, "require", "`KEY=VALUE` requirement of a rule built from flags (repeatable)")
+	fs.Var(&require, "require", "`KEY=VALUE` requirement of a rule built from flags, or a bound MEASURE<=VALUE, MEASURE>=VALUE (repeatable)")
 	by := fs.String("by", "", "split one DATASET into columns by this runs `COLUMN`")
 	ignore := fs.String("ignore", "", "comma-separated `FIELDS` of the configuration key that runs are not matched on: "+strings.Join(compare.KeyFields, ", "))
 	noHolm := fs.Bool("no-holm", false, "comparison rules use raw p-values instead of Holm-adjusted ones")

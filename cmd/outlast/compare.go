@@ -41,6 +41,11 @@ Measures, one table each, a row per configuration:
   turn throughput     median turns/s of runs not collapsed, last 10 minutes; likewise
   end sessions        median sessions in the system, last 5 minutes; likewise
   recovery time       median minutes after control began (n.r.: not recovered); likewise
+  latency             median over runs of each run's TTFT p90 (ttft_p90_s), TTFT p90 of
+                      the turns sent in the last 10 minutes (end_ttft_p90_s), TPOT p90,
+                      end-to-end p90, and goodput (TTFT ≤ 2s, TPOT ≤ 100ms); likewise.
+                      Lower latency and higher goodput are better: a significant change
+                      the other way is flagged "worse"
   cold-cost b, 1/S    fits over caching-off runs; difference with a normal interval, z-test
 Each other column shows its change, or ~ when not significant, with
 (p=… n=…); p-values are Holm-adjusted across a table's rows. Warnings are
@@ -50,6 +55,7 @@ Examples:
   outlast compare old=ds-0.8 new=ds-0.9
   outlast compare --by engine_version ds
   outlast compare --ignore pool v1=ds400k v2=ds200k --format csv
+  outlast compare --measures ttft_p90_s,end_ttft_p90_s,goodput old=ds-0.8 new=ds-0.9
   outlast compare --format html -o cmp.html old=ds-0.8 new=ds-0.9
 `
 

@@ -37,7 +37,7 @@ func TestReplayClearsItsBar(t *testing.T) {
 	defer func(f func(io.Writer) bool) { isTerminal = f }(isTerminal)
 	isTerminal = func(io.Writer) bool { return true }
 	var term bytes.Buffer
-	if err := run(&term, &term, []string{"replay", ds, "--run", "s501-burst", "--seeds", "2", "--pool", "2x", "--find-pool", "-o", filepath.Join(dir, "r")}); err != nil {
+	if err := run(&term, &term, []string{"replay", ds, "--run", "s501-burst", "--seeds", "2", "--pool", "2x", "--find-pool", "--target", "0.5", "--max-seeds", "8", "-o", filepath.Join(dir, "r")}); err != nil {
 		t.Fatalf("%v\n%s", err, term.String())
 	}
 	// The bar never writes a newline: a line whose visible part (after its

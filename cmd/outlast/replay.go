@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,40 +24,64 @@ Replay fits the simulator to one observed run of the dataset, from the run
 itself, and simulates it as it was (the as-is variant) and with what you
 change (one variant per flag), over --seeds seeds: seed 1 replays the run's
 sessions exactly, the others resample whole sessions and draw arrivals from
-the run's own arrival process. It prints the fitted workload and engine,
-how far the as-is replay lands from the observed run (trust the
-counterfactuals no further), and a line per variant: verdicts, end hit
-ratio and sessions in the system (median [range] over seeds), recovery.
+the run's own arrival process, and an engine from the fit's uncertainty.
+
+First the as-is gate: the run replayed as it was must end as it did. A
+seed reproduces the run when it ends with the run's verdict, an end hit
+ratio within 0.15 of the run's and end sessions within x1.5 (or 5
+sessions) of the run's. The run is not reproduced when, with 95%
+confidence, fewer than a quarter of the seeds would reproduce it (the
+one-sided exact upper bound of the share that do is below 0.25); the gate
+replays at least 11 as-is seeds, the fewest that can show that. Only a
+reproduced run's variants are grounded in it, and replayed.
+
+Not reproduced means the run's collapse (or health) is not the mechanism
+the model knows (a cache that missed for another reason, a workload the
+model cannot express), or the model is miscalibrated for this run: what a
+variant changes would then say nothing about the run. Replay says so on
+standard error, gives the variants no verdict ("not grounded") and exits
+with status 1. A run whose engine cannot be fitted (no turn timings, no KV
+pool size) or that reports no cached tokens is refused the same way,
+before any simulation. --ungrounded replays the variants anyway, each
+labelled "not grounded"; the exit status stays 1.
+
+It prints the fitted workload and engine (prefill and decode step times as
+multiples of the simulator's defaults, with standard errors from a block
+bootstrap over the run's windows, corrected for the regression's own bias
+on a replay of the run), the gate, and per variant the seeds by verdict,
+each with the 95% exact (Clopper-Pearson) interval of its share, end hit
+ratio and sessions in the system (median [range] over seeds), recovery,
+and for a controller how many seeds it caught before they collapsed
+(prevention) or after (rescue).
 
 Each replayed run is written to DIR as a run directory (design replay,
-experiment NAME-replay, arm the variant, seed N) that "outlast ingest"
-reads; ingest them beside the observed run and "outlast report" sets them
-side by side. The same dataset and flags give byte-identical directories.
-
-Workload: sessions, origins, each turn's prompt and output tokens and
-think time (ready − previous done, else sent − previous done); sessions
-open at the end are extended to their planned turns. Engine: the run's KV
-pool; prefill and decode speed fitted on its busy windows (and those of
-calibration runs of the same engine and model in the dataset); the
-simulator's defaults, with a warning, when the run has no timings.
+experiment NAME-replay, arm the variant, seed N; labels with the seed's
+engine factors and the gate's result) that "outlast ingest" reads; ingest
+them beside the observed run and "outlast report" sets them side by side.
+The same dataset and flags give byte-identical directories.
 
 Variants (each flag may be repeated; each value is one arm):
   --pool TOKENS|Nx         the KV pool, in tokens or as a multiple of the run's
   --control KIND@SECONDS   a controller from a time: KINDS
   --arrival-scale X        X times the base arrivals (the burst unchanged)
   --drop-origin ORIGIN     without that origin's sessions; burst: the twin
-  --find-pool              the smallest pool (within 5%) at which 90% of the
-                           as-is seeds stay healthy: the search printed as a
-                           table, the pool found added as a variant
+  --find-pool              the smallest pool (within 5%) whose one-sided 95%
+                           lower bound of P(not persistent) over the as-is
+                           seeds is at least --target; seeds are added
+                           (doubling from --seeds) until the bounds decide,
+                           up to --max-seeds; the pool found is added as a
+                           variant
 
 Examples:
   outlast replay ds --run s501-burst --out replays --control budgeter@1200
   outlast replay ds --run s501-burst --out replays --drop-origin burst --pool 2x
   outlast replay ds --run s501-burst --out replays --arrival-scale 0.8 --find-pool
+  outlast replay ds --run odd-run --out replays --pool 2x --ungrounded
   outlast ingest --out ds replays && outlast report ds --out report
 
-An unknown run, a run with too few turns to fit and a flag out of range
-are bad input: exit status 2, with the reason.
+Exit status: 0 when the run is grounded; 1 when it is refused or not
+reproduced (with --ungrounded too); 2 for bad input: an unknown run, a
+run with too few turns to fit, a flag out of range.
 `
 
 // variantFlag collects the variant flags in the order given.
@@ -68,49 +93,77 @@ type variantFlag struct {
 func (v variantFlag) String() string     { return "" }
 func (v variantFlag) Set(s string) error { *v.list = append(*v.list, [2]string{v.kind, s}); return nil }
 
+// replayFlags are replay's own flags.
+type replayFlags struct {
+	run, out             *string
+	seeds, maxSeeds      *int
+	findPool, ungrounded *bool
+	target               *float64
+	given                [][2]string
+}
+
 func runReplay(stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("replay", strings.Replace(replayHelp, "KINDS", strings.Join(sim.ControlKinds, ", "), 1))
-	run := fs.String("run", "", "the observed `RUN` to replay (required)")
-	out := fs.out("`DIR` to write the replayed run directories to (required)")
-	seeds := fs.Int("seeds", 16, "`N` seeds per variant: seed 1 replays the trace, the others resample it")
-	findPool := fs.Bool("find-pool", false, "search for the smallest KV pool at which 90% of the as-is seeds stay healthy")
-	var given [][2]string
-	fs.Var(variantFlag{"pool", &given}, "pool", "a variant with this KV pool: `TOKENS|Nx`, tokens or N times the run's")
-	fs.Var(variantFlag{"control", &given}, "control", "a variant under a controller from a time: `KIND@SECONDS`; KIND: "+strings.Join(sim.ControlKinds, ", "))
-	fs.Var(variantFlag{"arrival-scale", &given}, "arrival-scale", "a variant with `X` times the base arrivals, X in (0, 100]")
-	fs.Var(variantFlag{"drop-origin", &given}, "drop-origin", "a variant without the sessions of this `ORIGIN` (burst: the run's twin)")
+	f := replayFlags{
+		run:        fs.String("run", "", "the observed `RUN` to replay (required)"),
+		out:        fs.out("`DIR` to write the replayed run directories to (required)"),
+		seeds:      fs.Int("seeds", 16, "`N` seeds per variant: seed 1 replays the trace, the others resample it"),
+		findPool:   fs.Bool("find-pool", false, "search for the smallest KV pool whose 95% lower bound of P(not persistent) meets --target"),
+		target:     fs.Float64("target", replay.DefaultTarget, "--find-pool's `SHARE` of seeds not persistently degraded, by its one-sided 95% lower bound"),
+		maxSeeds:   fs.Int("max-seeds", replay.DefaultMaxSeeds, "the most seeds `N` --find-pool tries a pool with before it calls it undecided"),
+		ungrounded: fs.Bool("ungrounded", false, "replay the variants of a run the as-is gate refuses, labelled not grounded (exit status stays 1)"),
+	}
+	fs.Var(variantFlag{"pool", &f.given}, "pool", "a variant with this KV pool: `TOKENS|Nx`, tokens or N times the run's")
+	fs.Var(variantFlag{"control", &f.given}, "control", "a variant under a controller from a time: `KIND@SECONDS`; KIND: "+strings.Join(sim.ControlKinds, ", "))
+	fs.Var(variantFlag{"arrival-scale", &f.given}, "arrival-scale", "a variant with `X` times the base arrivals, X in (0, 100]")
+	fs.Var(variantFlag{"drop-origin", &f.given}, "drop-origin", "a variant without the sessions of this `ORIGIN` (burst: the run's twin)")
 	if err := fs.parse(stdout, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 || *run == "" || *out == "" {
+	if fs.NArg() != 1 || *f.run == "" || *f.out == "" {
 		return usageErrorf("replay needs one DATASET, --run NAME and --out DIR")
 	}
-	if *seeds < 1 || *seeds > replay.MaxSeeds {
-		return usageErrorf("replay: --seeds %d: want 1 to %d", *seeds, replay.MaxSeeds)
+	if *f.seeds < 1 || *f.seeds > replay.MaxSeeds {
+		return usageErrorf("replay: --seeds %d: want 1 to %d", *f.seeds, replay.MaxSeeds)
 	}
-	if err := checkOutDir("replay", *out); err != nil {
+	if *f.findPool && (*f.maxSeeds < *f.seeds || *f.maxSeeds > replay.MaxSeeds) {
+		return usageErrorf("replay: --max-seeds %d: want --seeds (%d) to %d", *f.maxSeeds, *f.seeds, replay.MaxSeeds)
+	}
+	if !(*f.target > 0 && *f.target < 1) {
+		return usageErrorf("replay: --target %g: want a share in (0, 1)", *f.target)
+	}
+	if err := checkOutDir("replay", *f.out); err != nil {
 		return err
 	}
 	if err := datasetDir(fs.Arg(0)); err != nil {
 		return err
 	}
-	m, err := loadReplay(fs.Arg(0), *run)
+	m, err := loadReplay(fs.Arg(0), *f.run)
 	if err != nil {
 		return inputError(err)
 	}
+	variants, err := replayVariants(m, f.given, stderr)
+	if err != nil {
+		return err
+	}
+	return replayRun(stdout, stderr, fs, m, variants, f)
+}
+
+// replayVariants parses the variant flags, as-is first.
+func replayVariants(m *replay.Fitted, given [][2]string, stderr io.Writer) ([]replay.Variant, error) {
 	variants := []replay.Variant{{Name: replay.AsIs}}
 	seen := map[string]bool{replay.AsIs: true}
 	for _, g := range given {
 		v, err := parseVariant(g[0], g[1], m.Engine.Pool)
 		if err != nil {
-			return usageErrorf("replay: --%s: %v", g[0], err)
+			return nil, usageErrorf("replay: --%s: %v", g[0], err)
 		}
 		if seen[v.Name] {
-			return usageErrorf("replay: variant %s is given twice", v.Name)
+			return nil, usageErrorf("replay: variant %s is given twice", v.Name)
 		}
 		seen[v.Name] = true
 		if err := m.Check(v); err != nil {
-			return inputError(err)
+			return nil, inputError(err)
 		}
 		if why := m.SameAsIs(v); why != "" {
 			// Not refused: a script sweeping values may pass the run's
@@ -119,16 +172,23 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 		}
 		variants = append(variants, v)
 	}
-	opt := replay.Options{Seeds: *seeds, Out: *out, Read: readRunDir}
-	// The pool search and the replay each draw a bar, cleared before
-	// their results are printed: on a terminal, standard output shares
-	// the bar's line.
+	return variants, nil
+}
+
+// replayRun corrects the fit, runs the as-is gate and, when the run is
+// grounded (or --ungrounded), the pool search and the variants.
+func replayRun(stdout, stderr io.Writer, fs *cmdFlags, m *replay.Fitted, variants []replay.Variant, f replayFlags) error {
+	opt := replay.Options{Seeds: *f.seeds, Out: *f.out, Read: readRunDir}
+	// Each phase draws a bar, cleared before its results are printed: on
+	// a terminal, standard output shares the bar's line.
 	var bar *progress
-	opt.Progress = func(done, total int, run string) {
-		if bar == nil || bar.n != total {
-			bar = fs.bar(stderr, "replay", total)
+	phase := func(name string) {
+		opt.Progress = func(done, total int, run string) {
+			if bar == nil {
+				bar = fs.bar(stderr, name, total)
+			}
+			bar.stepDone(done, run)
 		}
-		bar.stepDone(done, run)
 	}
 	endBar := func() {
 		if bar != nil {
@@ -137,52 +197,90 @@ func runReplay(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	defer endBar()
-	replay.PrintFit(stdout, m)
-	var search *replay.PoolSearch
-	if *findPool {
-		ps, err := replay.FindPool(m, variants[0], opt)
-		endBar()
-		if err != nil {
-			return inputError(err)
-		}
-		search = &ps
-		if ps.Pool > 0 && ps.Pool != m.Engine.Pool && !seen[replay.PoolVariant(ps.Pool).Name] {
-			variants = append(variants, replay.PoolVariant(ps.Pool))
-		}
+	if why := m.Refusal(); why != "" && !*f.ungrounded {
+		replay.PrintFit(stdout, m)
+		return findingError(fmt.Errorf("replay: run %s is not grounded, refused: %s; --ungrounded replays it anyway, its variants labelled not grounded", m.Run, why))
 	}
-	before := runDirsIn(*out)
-	res, err := replay.Replay(m, variants, opt)
+	before := runDirsIn(*f.out)
+	phase("replay: fit")
+	err := m.Correct(opt)
 	endBar()
 	if err != nil {
 		return inputError(err)
+	}
+	replay.PrintFit(stdout, m)
+	phase("replay: as-is")
+	gate := opt
+	gate.Seeds = max(opt.Seeds, replay.GateSeeds)
+	asIs, err := replay.Replay(m, variants[:1], gate)
+	endBar()
+	if err != nil {
+		return inputError(err)
+	}
+	g := m.Ground(&asIs[0])
+	if err := replay.Relabel(&asIs[0], g.Labels()); err != nil {
+		return inputError(err)
+	}
+	replay.PrintGrounding(stdout, &g)
+	res := asIs
+	var search *replay.PoolSearch
+	if g.Grounded || *f.ungrounded {
+		opt.Labels = g.Labels()
+		if *f.findPool {
+			phase("replay: find-pool")
+			ps, err := replay.FindPool(m, variants[0], opt, *f.target, *f.maxSeeds)
+			endBar()
+			if err != nil {
+				return inputError(err)
+			}
+			search = &ps
+			if v := replay.PoolVariant(ps.Pool); ps.Pool > 0 && ps.Pool != m.Engine.Pool && !slices.ContainsFunc(variants, func(x replay.Variant) bool { return x.Name == v.Name }) {
+				variants = append(variants, v)
+			}
+		}
+		if len(variants) > 1 {
+			phase("replay")
+			more, err := replay.Replay(m, variants[1:], opt)
+			endBar()
+			if err != nil {
+				return inputError(err)
+			}
+			res = append(res, more...)
+		}
+		replay.PrintOutcomes(stdout, m.Outcomes(res), g.Grounded)
+		fmt.Fprintln(stdout)
+		if search != nil {
+			replay.PrintPoolSearch(stdout, *search)
+		}
+	} else {
+		replay.PrintNotGrounded(stdout, variants, *f.findPool)
 	}
 	var written []string
 	for _, v := range res {
 		for _, r := range v.Runs {
 			written = append(written, r.Dir)
-		}
-	}
-	warnStale(stderr, "replay", *out, before, written)
-	replay.PrintMatch(stdout, m.NewMatch(&res[0]))
-	outs := make([]replay.Outcome, len(res))
-	for i := range res {
-		outs[i] = res[i].Outcome()
-	}
-	replay.PrintOutcomes(stdout, outs)
-	fmt.Fprintln(stdout)
-	if search != nil {
-		replay.PrintPoolSearch(stdout, *search, *seeds)
-	}
-	for _, r := range res {
-		for _, run := range r.Runs {
-			for _, w := range run.Warnings {
-				fmt.Fprintf(stderr, "outlast: %s: %s\n", run.Name, w)
+			for _, w := range r.Warnings {
+				fmt.Fprintf(stderr, "outlast: %s: %s\n", r.Name, w)
 			}
 		}
 	}
+	warnStale(stderr, "replay", *f.out, before, written)
 	if !fs.quiet {
-		fmt.Fprintf(stdout, "wrote %s (%s × %s) into %s\n", countNouns(len(res)*(*seeds), "run directory", "run directories"),
-			countNoun(len(res), "variant"), countNoun(*seeds, "seed"), *out)
+		by := countNoun(len(res), "variant") + " × " + countNoun(*f.seeds, "seed")
+		if n := len(res[0].Runs); n != *f.seeds {
+			by = "as-is × " + countNoun(n, "seed")
+			if len(res) > 1 {
+				by += ", " + countNoun(len(res)-1, "variant") + " × " + countNoun(*f.seeds, "seed")
+			}
+		}
+		fmt.Fprintf(stdout, "wrote %s (%s) into %s\n", countNouns(len(written), "run directory", "run directories"), by, *f.out)
+	}
+	switch {
+	case g.Refused != "":
+		return findingError(fmt.Errorf("replay: run %s is not grounded, refused: %s; its variants, replayed with --ungrounded, say nothing about the run", m.Run, g.Refused))
+	case !g.Grounded:
+		return findingError(fmt.Errorf("replay: run %s is not grounded: the as-is replay does not reproduce it: %s; its variants say nothing about the run (see \"Not reproduced\" in outlast replay --help)",
+			m.Run, strings.TrimPrefix(g.Reason(), "not reproduced: ")))
 	}
 	return nil
 }

@@ -31,8 +31,11 @@ type Detail struct {
 	Text string `json:"text"`
 	// Measure is what was checked: a run requirement (min_runs,
 	// persistent_runs, min_end_hit_ratio, max_end_sessions,
-	// max_recovery_min) or a comparison measure (collapse_rate,
-	// end_hit_ratio, turns_per_s) in the configuration Config.
+	// max_recovery_min, max_ttft_p90_s, max_end_ttft_p90_s,
+	// max_tpot_p90_s, max_e2e_p90_s, min_goodput) or a comparison measure
+	// (collapse_rate, end_hit_ratio, turns_per_s, ttft_p90_s,
+	// end_ttft_p90_s, tpot_p90_s, e2e_p90_s, goodput) in the configuration
+	// Config.
 	Measure string `json:"measure"`
 	Config  string `json:"config,omitempty"`
 	// Value is the value found (for a comparison, candidate minus
@@ -70,7 +73,7 @@ func (r *Report) Failed() int {
 // input (an unknown column label, a comparison with one dataset); it is
 // not a failed rule.
 func Evaluate(rules *Rules, columns []compare.Column, opts compare.Options) (*Report, error) {
-	ev := &evaluator{columns: columns, by: opts.By, summaries: map[*schema.RunData]stats.RunSummary{}}
+	ev := &evaluator{columns: columns, by: opts.By, summaries: map[*schema.RunData]stats.RunSummary{}, latencies: map[*schema.RunData]stats.TurnLatency{}}
 	rep := &Report{}
 	for i := range rules.Rules {
 		r := &rules.Rules[i]
@@ -93,6 +96,7 @@ type evaluator struct {
 	columns   []compare.Column
 	by        string // the runs column the columns were split by, if any
 	summaries map[*schema.RunData]stats.RunSummary
+	latencies map[*schema.RunData]stats.TurnLatency
 }
 
 func (ev *evaluator) summary(rd *schema.RunData) stats.RunSummary {
@@ -288,6 +292,7 @@ func (ev *evaluator) runs(r *Rule) (Verdict, error) {
 				add(true, ReqMaxRecoveryMin, math.NaN(), limit, nil, "%d runs collapsed when control began, all recovered within %s min", n, fmtNum(limit))
 			}
 		}
+		ev.latencyRequirements(r, sel, add)
 	}
 	return v, nil
 }
@@ -337,6 +342,11 @@ var comparisons = []struct {
 	{ReqCollapseNotWorse, compare.MeasureCollapseRate, true},
 	{ReqHitNotWorse, compare.MeasureEndHit, false},
 	{ReqTputNotWorse, compare.MeasureTurnsPerS, false},
+	{ReqTTFTNotWorse, compare.MeasureTTFTP90, true},
+	{ReqEndTTFTNotWorse, compare.MeasureEndTTFTP90, true},
+	{ReqTPOTNotWorse, compare.MeasureTPOTP90, true},
+	{ReqE2ENotWorse, compare.MeasureE2EP90, true},
+	{ReqGoodputNotWorse, compare.MeasureGoodput, false},
 }
 
 // comparison evaluates a rule comparing a candidate column with a

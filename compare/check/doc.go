@@ -26,8 +26,21 @@
 //	max_recovery_min: X     every run collapsed when control began recovered within X min
 //	min_runs: N             at least N runs selected (default 1: a rule that
 //	                        selects nothing fails rather than passing vacuously)
+//	max_ttft_p90_s: S       every selected run's TTFT p90 ≤ S seconds
+//	max_end_ttft_p90_s: S   every selected run's TTFT p90 over the turns sent in
+//	                        its last 10 minutes ≤ S (a CI gate on a new engine)
+//	max_tpot_p90_s: S       every selected run's TPOT p90 ≤ S
+//	max_e2e_p90_s: S        every selected run's end-to-end p90 ≤ S
+//	min_goodput: X          every selected run's goodput (the share of completed
+//	                        turns with TTFT ≤ 2 s and TPOT ≤ 100 ms) ≥ X
 //
-// A run without the value (no end hit ratio) fails the requirement, and
+// The latency measures are stats.RunIndex.Latency's, over a run's
+// completed turns. With flags, a bound may be written as one:
+// --require 'end_ttft_p90_s<=5' is max_end_ttft_p90_s=5, and
+// 'goodput>=0.9' is min_goodput=0.9.
+//
+// A run without the value (no end hit ratio; no first-token time, or no
+// turn sent in the last 10 minutes, for latency) fails the requirement, and
 // so does a rule with nothing to judge: persistent_runs over runs none of
 // which could be judged (caching off, persistence unknown), or
 // max_recovery_min over runs none of which had a control whose start
@@ -48,6 +61,11 @@
 //	collapse_rate_not_worse: true   collapse rate not significantly higher
 //	hit_ratio_not_worse: true       uncollapsed runs' hit ratio not significantly lower
 //	throughput_not_worse: true      uncollapsed runs' turn throughput not significantly lower
+//	ttft_p90_not_worse: true        runs' TTFT p90 not significantly higher
+//	end_ttft_p90_not_worse: true    runs' TTFT p90 over the last 10 minutes not significantly higher
+//	tpot_p90_not_worse: true        runs' TPOT p90 not significantly higher
+//	e2e_p90_not_worse: true         runs' end-to-end p90 not significantly higher
+//	goodput_not_worse: true         runs' goodput not significantly lower
 //
 // Without compare:, the first dataset is the baseline of every other.
 // Bad rules files are *textpos.ParseError values at the offending node,

@@ -27,10 +27,24 @@ const (
 	ReqHitNotWorse      = "hit_ratio_not_worse"     // comparison: candidate's healthy hit ratio not significantly lower
 	ReqTputNotWorse     = "throughput_not_worse"    // comparison: candidate's turn throughput not significantly lower
 	ReqAlpha            = "alpha"                   // comparison: significance level (default 0.05)
+
+	// Latency (stats.RunIndex.Latency, goodput under stats.DefaultSLO).
+	ReqMaxTTFTP90      = "max_ttft_p90_s"         // every run's TTFT p90 at most this many seconds
+	ReqMaxEndTTFTP90   = "max_end_ttft_p90_s"     // every run's TTFT p90 over the last 10 minutes at most this
+	ReqMaxTPOTP90      = "max_tpot_p90_s"         // every run's TPOT p90 at most this
+	ReqMaxE2EP90       = "max_e2e_p90_s"          // every run's end-to-end p90 at most this
+	ReqMinGoodput      = "min_goodput"            // every run's goodput at least this
+	ReqTTFTNotWorse    = "ttft_p90_not_worse"     // comparison: candidate's TTFT p90 not significantly higher
+	ReqEndTTFTNotWorse = "end_ttft_p90_not_worse" // comparison: candidate's end TTFT p90 not significantly higher
+	ReqTPOTNotWorse    = "tpot_p90_not_worse"     // comparison: candidate's TPOT p90 not significantly higher
+	ReqE2ENotWorse     = "e2e_p90_not_worse"      // comparison: candidate's end-to-end p90 not significantly higher
+	ReqGoodputNotWorse = "goodput_not_worse"      // comparison: candidate's goodput not significantly lower
 )
 
-var runRequirements = []string{ReqPersistentRuns, ReqMinEndHitRatio, ReqMaxEndSessions, ReqMaxRecoveryMin, ReqMinRuns}
-var compareRequirements = []string{ReqCollapseNotWorse, ReqHitNotWorse, ReqTputNotWorse, ReqAlpha}
+var runRequirements = []string{ReqPersistentRuns, ReqMinEndHitRatio, ReqMaxEndSessions, ReqMaxRecoveryMin, ReqMinRuns,
+	ReqMaxTTFTP90, ReqMaxEndTTFTP90, ReqMaxTPOTP90, ReqMaxE2EP90, ReqMinGoodput}
+var compareRequirements = []string{ReqCollapseNotWorse, ReqHitNotWorse, ReqTputNotWorse, ReqAlpha,
+	ReqTTFTNotWorse, ReqEndTTFTNotWorse, ReqTPOTNotWorse, ReqE2ENotWorse, ReqGoodputNotWorse}
 
 // Rules is a parsed rules file.
 type Rules struct {
@@ -246,7 +260,7 @@ func checkColumn(name string) error {
 // isFlag reports whether requirement key is a comparison flag (true or
 // false) rather than a number.
 func isFlag(key string) bool {
-	return key == ReqCollapseNotWorse || key == ReqHitNotWorse || key == ReqTputNotWorse
+	return slices.Contains(compareRequirements, key) && key != ReqAlpha
 }
 
 // yamlRequirement reads a requirement's value from the rules file: a YAML
@@ -312,6 +326,9 @@ func checkRequirement(key string, v float64, s string) (float64, error) {
 	if key == ReqMinEndHitRatio && v > 1 {
 		return 0, fmt.Errorf("%s: want a hit ratio in [0, 1], have %q", key, s)
 	}
+	if key == ReqMinGoodput && v > 1 {
+		return 0, fmt.Errorf("%s: want a share of turns in [0, 1], have %q", key, s)
+	}
 	if (key == ReqPersistentRuns || key == ReqMinRuns) && v != float64(int(v)) {
 		return 0, fmt.Errorf("%s: want a whole number, have %q", key, s)
 	}
@@ -343,8 +360,27 @@ func (r *Rule) validate() error {
 	return nil
 }
 
+// boundForm reads a requirement written as a bound, "end_ttft_p90_s <= 5"
+// or "goodput>=0.9": MEASURE<=X is the requirement max_MEASURE, MEASURE>=X
+// min_MEASURE, when that requirement exists; ok is false otherwise.
+func boundForm(q string) (key, value string, ok bool) {
+	for op, prefix := range map[string]string{"<=": "max_", ">=": "min_"} {
+		m, v, found := strings.Cut(q, op)
+		if !found {
+			continue
+		}
+		key = prefix + strings.TrimSpace(m)
+		if slices.Contains(runRequirements, key) {
+			return key, strings.TrimSpace(v), true
+		}
+	}
+	return "", "", false
+}
+
 // FromFlags builds one rule named "flags" from --where COLUMN=VALUE and
-// --require KEY=VALUE flags, checked as Parse checks a file.
+// --require KEY=VALUE flags (a bound may be written MEASURE<=VALUE or
+// MEASURE>=VALUE: end_ttft_p90_s<=5 is max_end_ttft_p90_s=5), checked as
+// Parse checks a file.
 func FromFlags(where, require []string) (*Rules, error) {
 	r := Rule{Name: "flags", Require: map[string]float64{}}
 	for _, w := range where {
@@ -358,9 +394,12 @@ func FromFlags(where, require []string) (*Rules, error) {
 		r.Where = append(r.Where, Cond{Column: k, Value: v})
 	}
 	for _, q := range require {
-		k, v, ok := strings.Cut(q, "=")
+		k, v, ok := boundForm(q)
 		if !ok {
-			return nil, fmt.Errorf("--require %q: want KEY=VALUE", q)
+			k, v, ok = strings.Cut(q, "=")
+		}
+		if !ok {
+			return nil, fmt.Errorf("--require %q: want KEY=VALUE (or MEASURE<=VALUE, MEASURE>=VALUE)", q)
 		}
 		if !slices.Contains(runRequirements, k) && !slices.Contains(compareRequirements, k) {
 			return nil, fmt.Errorf("--require: unknown requirement %q (want %s)", k, strings.Join(slices.Concat(runRequirements, compareRequirements), ", "))

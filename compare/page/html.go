@@ -107,7 +107,7 @@ func footnoteList(ns []int) string {
 // figure from every other column's report beside it.
 func sideBySide(res *compare.Result, columns []compare.Column, figures FigureSource) document.Section {
 	sec := document.Section{ID: "figures", Title: "Figures side by side",
-		Intro: []string{"Each row is one figure of the per-dataset report, one panel per column: " + strings.Join(res.Columns, ", ") + "."}}
+		Intro: []string{"Each row is one figure of the per-dataset report, one panel per column: " + strings.Join(res.Columns, ", ") + "; the panels of a row share their value scales."}}
 	byColumn := make([]map[string]document.Figure, len(columns))
 	var order []string
 	for j, col := range columns {
@@ -139,6 +139,7 @@ func sideBySide(res *compare.Result, columns []compare.Column, figures FigureSou
 				g.Figures = append(g.Figures, relabel(f, fmt.Sprintf("col%d-", j+1), col.Label))
 			}
 		}
+		shareScales(g.Figures)
 		if len(g.Figures) > 0 {
 			sec.Blocks = append(sec.Blocks, g)
 		}

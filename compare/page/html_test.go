@@ -131,3 +131,61 @@ func TestSideBySide(t *testing.T) {
 		t.Errorf("without a figure source: %d sections, want the comparison only", len(d.Sections))
 	}
 }
+
+// TestSideBySideSharesScales: panels set side by side read against one
+// another, so they share their value scales: each y axis (and a scatter's
+// x axis) spans the data of every panel of its row, from 0 when all of it
+// is positive; an axis fixed alike in every panel (a hit ratio's [0, 1])
+// stays as it is.
+func TestSideBySideSharesScales(t *testing.T) {
+	a := compare.Column{Label: "old", Runs: []*schema.RunData{run("s1-burst", "burst", 1, 0.95)}}
+	b := compare.Column{Label: "new", Runs: []*schema.RunData{run("s1-burst", "burst", 1, 0.9)}}
+	res, err := compare.Compare([]compare.Column{a, b}, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs := func(col compare.Column) ([]document.Figure, error) {
+		top := 10.0 // sessions: 10 in old, 140 in new
+		if col.Label == "new" {
+			top = 140
+		}
+		return []document.Figure{
+			&document.TimeSeries{ID: "sessions", YAxes: []document.Axis{{Name: "sessions"}, {Name: "turns/s"}},
+				Series: []document.Series{{Name: "n", X: []float64{0, 1}, Y: []float64{2, top}}, {Name: "tput", Axis: 1, X: []float64{0, 1}, Y: []float64{0.5, top / 100}}}},
+			&document.TimeSeries{ID: "hit", YAxes: []document.Axis{{Name: "hit ratio", Min: 0, Max: 1}},
+				Series: []document.Series{{Name: "hit", X: []float64{0, 1}, Y: []float64{0.9, 0.1}}}},
+			&document.Scatter{ID: "map", Groups: []document.ScatterGroup{{Name: "runs", Points: [][2]float64{{top / 50, top / 20}}}}},
+		}, nil
+	}
+	d := Doc(res, []compare.Column{a, b}, figs)
+	if err := document.Validate(d); err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]document.Figure
+	for _, blk := range d.Sections[len(d.Sections)-1].Blocks {
+		if g, ok := blk.(*document.Grid); ok {
+			rows = append(rows, g.Figures)
+		}
+	}
+	if len(rows) != 3 {
+		t.Fatalf("%d rows of figures", len(rows))
+	}
+	for _, f := range rows[0] {
+		ax := f.(*document.TimeSeries).YAxes
+		if ax[0].Min != 0 || !(ax[0].Max >= 140) || ax[1].Min != 0 || !(ax[1].Max >= 1.4) {
+			t.Errorf("%s: sessions axes %+v, want both from 0 past 140 and 1.4", f.FigureID(), ax)
+		}
+	}
+	if rows[0][0].(*document.TimeSeries).YAxes[0] != rows[0][1].(*document.TimeSeries).YAxes[0] {
+		t.Error("the sessions panels' y axes differ")
+	}
+	for _, f := range rows[1] {
+		if ax := f.(*document.TimeSeries).YAxes[0]; ax.Min != 0 || ax.Max != 1 {
+			t.Errorf("%s: hit axis %+v, want [0, 1] kept", f.FigureID(), ax)
+		}
+	}
+	s0, s1 := rows[2][0].(*document.Scatter), rows[2][1].(*document.Scatter)
+	if s0.XAxis != s1.XAxis || s0.YAxis != s1.YAxis || !(s0.XAxis.Max >= 2.8) || !(s0.YAxis.Max >= 7) {
+		t.Errorf("scatter axes %+v %+v / %+v %+v", s0.XAxis, s0.YAxis, s1.XAxis, s1.YAxis)
+	}
+}

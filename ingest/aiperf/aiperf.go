@@ -115,11 +115,11 @@ func (r *Reader) Next() (*loadgen.Turn, error) {
 		}
 		r.info.Records++
 		if it.err != nil {
-			if it.err.syntax && cutShort {
+			if it.err.Kind == textpos.ErrSyntax && cutShort {
 				r.lines.CutShort(it.turn.Pos, it.err.Msg)
 				continue
 			}
-			return nil, textpos.At(it.turn.Pos, it.err.Off+1, it.turn.Raw, "%s", it.err.Msg)
+			return nil, it.err.At(it.turn.Pos, it.turn.Raw)
 		}
 		if it.warmup {
 			r.info.Warmup++
@@ -285,15 +285,8 @@ func skipSpace(b []byte, i int) int {
 }
 
 // errorf is a bad value of the line at offset off (-1: the whole line).
-func errorf(off int, format string, args ...any) *lineError {
-	return &lineError{Err: *jsondoc.Errf(off, format, args...)}
-}
-
-// lineError is why a line is bad; syntax marks invalid JSON, which on a
-// cut-short last line is only a warning.
-type lineError struct {
-	jsondoc.Err
-	syntax bool
+func errorf(off int, format string, args ...any) *jsondoc.Err {
+	return jsondoc.Errf(off, format, args...)
 }
 
 // nsString writes a duration in ns with three significant digits in the

@@ -3,6 +3,7 @@ package aiperf
 import (
 	"bytes"
 
+	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
 	"github.com/outlast-dev/outlast/ingest/internal/pipeline"
 	"github.com/outlast-dev/outlast/textpos"
@@ -20,7 +21,7 @@ type item struct {
 	client  bool  // prompt tokens from the client-side count
 	shifted bool  // times moved by the record's clock_offset_ns
 	offset  int64 // that offset, ns
-	err     *lineError
+	err     *jsondoc.Err
 }
 
 // batch is one chunk of input lines and the items parsing made of them.

@@ -10,6 +10,7 @@ import (
 	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // Phases of AIPerf's CreditPhase (aiperf/common/enums), as benchmark_phase
@@ -41,7 +42,7 @@ const minEpochNs = 1e18
 
 // parse fills t from line and reports whether the record is a warmup one
 // (then t is not filled in full).
-func (p *parser) parse(line []byte, t *loadgen.Turn, times *[3]float64, t0ns int64) (warmup bool, _ *lineError) {
+func (p *parser) parse(line []byte, t *loadgen.Turn, times *[3]float64, t0ns int64) (warmup bool, _ *jsondoc.Err) {
 	if err := p.validate(line); err != nil {
 		return false, err
 	}
@@ -79,7 +80,7 @@ func (p *parser) parse(line []byte, t *loadgen.Turn, times *[3]float64, t0ns int
 	default:
 		phase, err := ph.String("metadata.benchmark_phase")
 		if err != nil {
-			return false, wrap(err)
+			return false, err
 		}
 		return false, errorf(ph.Off, "metadata.benchmark_phase: unknown phase %q (AIPerf writes warmup or profiling)", phase)
 	}
@@ -87,15 +88,15 @@ func (p *parser) parse(line []byte, t *loadgen.Turn, times *[3]float64, t0ns int
 	p.metrics = p.metrics[:0]
 	if mm, ok := p.top.Get("metrics"); ok && !jsondoc.IsNull(mm.Val) {
 		if p.metrics, err = mm.Object("metrics", p.metrics); err != nil {
-			return false, wrap(err)
+			return false, err
 		}
 	}
-	return false, wrap(p.turn(t, times, t0ns))
+	return false, p.turn(t, times, t0ns)
 }
 
 // validate checks that line is one valid JSON value, giving the offset of
 // the first fault.
-func (p *parser) validate(line []byte) *lineError {
+func (p *parser) validate(line []byte) *jsondoc.Err {
 	if jsontext.Value(line).IsValid() {
 		return nil
 	}
@@ -115,14 +116,7 @@ func (p *parser) validate(line []byte) *lineError {
 	default:
 		msg = "invalid JSON: more than one value on the line"
 	}
-	return &lineError{Err: jsondoc.Err{Off: off, Msg: msg}, syntax: true}
-}
-
-func wrap(err *jsondoc.Err) *lineError {
-	if err == nil {
-		return nil
-	}
-	return &lineError{Err: *err}
+	return &jsondoc.Err{Off: off, Kind: textpos.ErrSyntax, Msg: msg}
 }
 
 // field is a metadata or metrics member and its dotted name for errors.

@@ -19,7 +19,10 @@ type Benchmark struct {
 	Strategy    string
 	Rate        *float64
 	Concurrency *int64
-	Model       string // config.backend.model, else the report's
+	// StrategyAt is the member the strategy was read from:
+	// config.strategy (v0.4+), args.strategy (v0.3).
+	StrategyAt string
+	Model      string // config.backend.model, else the report's
 	// RequestFormat is the endpoint the backend sent the requests to
 	// (config.backend.request_format, v0.7+: "/v1/chat/completions",
 	// "/v1/embeddings", ...), else the report's; "" when not given.
@@ -42,8 +45,10 @@ type Benchmark struct {
 	sampleCfg *int64 // config.sample_size or sample_requests
 
 	// embeddingsOutput counts the embeddings requests in the window whose
-	// output_tokens was a positive count, stored as 0.
-	embeddingsOutput int64
+	// output_tokens was a positive count, stored as 0; emptyOutput the
+	// requests that did not complete, output empty, whose positive
+	// output_tokens was stored as 0.
+	embeddingsOutput, emptyOutput int64
 
 	// In is the number of requests read per bucket (successful, errored,
 	// incomplete) inside the measured window; Excluded those outside it.
@@ -211,6 +216,7 @@ func (b *Benchmark) strategy(m jsondoc.Member, name string, scratch jsondoc.Obje
 	if err != nil {
 		return err
 	}
+	b.StrategyAt = name
 	if t, ok := o.Get("type_"); ok && !jsondoc.IsNull(t.Val) {
 		if b.Strategy, err = t.String(name + ".type_"); err != nil {
 			return err
@@ -242,6 +248,44 @@ func (b *Benchmark) strategy(m jsondoc.Member, name string, scratch jsondoc.Obje
 		}
 	}
 	return nil
+}
+
+// readyKeys names, for each scheduling strategy, the timing that says
+// when a request was ready: v0.4 and later's info.timings member, then
+// v0.3's scheduler_info member (scheduler/strategies.py,
+// scheduler/worker.py; v0.3.1 scheduler/strategy.py, worker.py).
+//
+// A strategy with a schedule (constant, poisson; trace from v0.7)
+// computes each request's time before the worker takes it: that is
+// targeted_start, and a request that waited for a free slot after it
+// (max_concurrency) waited in the client.
+//
+// A closed loop (synchronous, concurrent, throughput) sends a request
+// when a slot of the worker frees: the worker takes the next request from
+// the queue then, and stamps it dequeued. targeted_start says nothing of
+// it: in v0.3 it is the time the worker asked for the next one, right
+// after sending the one before; from v0.4.0 to v0.7.0 the worker never
+// told the strategy that a successful request completed
+// (request_info cleared before strategy.request_completed), so
+// synchronous and concurrent give every request the scheduler's start;
+// throughput always gives the start.
+var readyKeys = map[string][2]string{
+	"synchronous": {"dequeued", "dequeued_time"},
+	"concurrent":  {"dequeued", "dequeued_time"},
+	"throughput":  {"dequeued", "dequeued_time"},
+	"constant":    {"targeted_start", "targeted_start_time"},
+	"poisson":     {"targeted_start", "targeted_start_time"},
+	"trace":       {"targeted_start", "targeted_start_time"},
+}
+
+// readyKey returns the timing that gives the benchmark's requests' ready
+// time, in the v0.3 layout when v03; "" when its strategy is not known.
+func (b *Benchmark) readyKey(v03 bool) string {
+	k := readyKeys[b.Strategy]
+	if v03 {
+		return k[1]
+	}
+	return k[0]
 }
 
 // EmbeddingsFormat is the request format of GuideLLM's embeddings

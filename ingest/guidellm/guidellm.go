@@ -38,7 +38,12 @@
 //	session         info.conversation_id (with "/" and info.agent_id for
 //	                a sub-agent's branch), else request_id (one turn)
 //	turn            info.turn_index (0-based), else 0
-//	ready           info.timings.targeted_start
+//	ready           by the benchmark's strategy (Benchmark.readyKey):
+//	                info.timings.targeted_start for a schedule (constant,
+//	                poisson, trace), info.timings.dequeued for a closed
+//	                loop (synchronous, concurrent, throughput); v0.3
+//	                scheduler_info.targeted_start_time, dequeued_time;
+//	                unknown for another strategy
 //	sent            info.timings.request_start (else resolve_start)
 //	first token     info.timings.first_token_iteration
 //	done            info.timings.request_end (else resolve_end)
@@ -47,7 +52,10 @@
 //	                tokens when the backend's request_format is
 //	                /v1/embeddings (Benchmark.Embeddings)
 //	status          the bucket: successful → ok, errored → error,
-//	                incomplete → aborted
+//	                incomplete → aborted; a request that did not
+//	                complete and whose output is empty produced no token:
+//	                output 0, whatever output_tokens says (v0.3 writes the
+//	                requested count when the server sent no usage)
 //
 // A report of a schema newer than MaxSchemaVersion (metadata.version,
 // raised only for a breaking change to the output format) is refused at

@@ -144,7 +144,7 @@ const head = `{"metadata": {"version": 2, "guidellm_version": "0.7.4"}, "config"
 // them cached, 200 output tokens.
 const req = `{"type_": "generative_request_stats", "request_id": "r1", "request_args": "{}", "output": "...", ` +
 	`"info": {"request_id": "r1", "conversation_id": "c1", "history_len": 2, "turn_index": 1, "node_id": "turn_1", "agent_id": null, "status": "completed", ` +
-	`"timings": {"targeted_start": 1793102401.0, "resolve_start": 1793102401.1, "request_start": 1793102401.2, "first_token_iteration": 1793102401.5, ` +
+	`"timings": {"targeted_start": 1793102401.0, "dequeued": 1793102401.0, "resolve_start": 1793102401.1, "request_start": 1793102401.2, "first_token_iteration": 1793102401.5, ` +
 	`"request_end": 1793102403.0, "resolve_end": 1793102403.1}, "error": null}, ` +
 	`"input_metrics": {"text_tokens": 5000, "cached_tokens": 4096, "total_tokens": 5000}, "output_metrics": {"text_tokens": 200, "cached_tokens": null, "total_tokens": 200}, ` +
 	`"request_start_time": 1793102401.2, "request_end_time": 1793102403.0, "prompt_tokens": 5000, "cached_tokens": 4096, "output_tokens": 200}`
@@ -172,7 +172,7 @@ func TestMapping(t *testing.T) {
 	noCache.CachedTokens = 0
 	with := func(t schema.Turn, edit func(*schema.Turn)) schema.Turn { edit(&t); return t }
 	v03 := `{"type_": "generative_text_response", "request_id": "r1", "request_type": "text_completions", "scheduler_info": {"requested": true, "completed": true, ` +
-		`"targeted_start_time": 1793102401.0, "request_start": 1793102401.2, "request_end": 1793102403.0, "worker_end": 1793102403.1}, "prompt": "p", "output": "o", ` +
+		`"targeted_start_time": 1793102401.0, "dequeued_time": 1793102401.0, "request_start": 1793102401.2, "request_end": 1793102403.0, "worker_end": 1793102403.1}, "prompt": "p", "output": "o", ` +
 		`"prompt_tokens": 5000, "output_tokens": 200, "start_time": 1793102401.2, "end_time": 1793102403.0, "first_token_time": 1793102401.5, "last_token_time": 1793102402.9}`
 	tests := []struct {
 		name, report string
@@ -193,7 +193,7 @@ func TestMapping(t *testing.T) {
 			with(full, func(t *schema.Turn) { t.SentS = f(1.1) }), true},
 		{"request_end null: resolve_end", report("", "", edit(req, `"request_end": 1793102403.0`, `"request_end": null`), "", ""),
 			with(full, func(t *schema.Turn) { t.DoneS = 3.1 }), true},
-		{"no targeted_start", report("", "", edit(req, `"targeted_start": 1793102401.0, `, ``), "", ""),
+		{"no dequeued (a closed loop's ready)", report("", "", edit(req, `"dequeued": 1793102401.0, `, ``), "", ""),
 			with(full, func(t *schema.Turn) { t.ReadyS = nil }), true},
 		{"errored", report("", "", "", edit(req, `"first_token_iteration": 1793102401.5`, `"first_token_iteration": null`, `"output_tokens": 200`, `"output_tokens": null`,
 			`"output_metrics": {"text_tokens": 200, "cached_tokens": null, "total_tokens": 200}`, `"output_metrics": {"text_tokens": null, "cached_tokens": null, "total_tokens": null}`), ""),
@@ -238,7 +238,7 @@ func TestMapping(t *testing.T) {
 const embReq = `{"type_": "generative_request_stats", "request_id": "e1", "response_id": null, ` +
 	`"request_args": "{\"method\":null,\"stream\":false,\"headers\":null,\"params\":null,\"body\":{\"model\":\"m\",\"input\":\"...\"}}", "output": "", ` +
 	`"info": {"request_id": "e1", "conversation_id": null, "turn_index": 0, "agent_id": null, "status": "completed", ` +
-	`"timings": {"targeted_start": 1793102401.0, "resolve_start": 1793102401.1, "request_start": 1793102401.2, "first_token_iteration": null, ` +
+	`"timings": {"targeted_start": 1793102401.0, "dequeued": 1793102401.0, "resolve_start": 1793102401.1, "request_start": 1793102401.2, "first_token_iteration": null, ` +
 	`"token_iterations": 0, "request_end": 1793102401.5, "resolve_end": 1793102401.6}, "error": null}, ` +
 	`"input_metrics": {"text_tokens": 128, "cached_tokens": null, "total_tokens": 128}, "output_metrics": {"text_tokens": null, "cached_tokens": null, "total_tokens": null}, ` +
 	`"request_start_time": 1793102401.2, "request_end_time": 1793102401.5, "prompt_tokens": 128, "cached_tokens": null, "output_tokens": null}`

@@ -23,9 +23,8 @@ var bucketStatus = [3]string{schema.TurnOK, schema.TurnError, schema.TurnAborted
 // the reader goes on with the next one.
 func (r *Reader) Next() (*loadgen.Turn, error) {
 	t, err := r.next()
-	var re *requestError
-	if errors.As(err, &re) {
-		return nil, re.err // a bad request: the next one can be read
+	if errors.Is(err, errBadRequest) {
+		return nil, err // a bad request: the next one can be read
 	}
 	if err != nil && err != io.EOF && !errors.Is(err, errSampled) {
 		r.state = stDone // the document cannot be read past a fault in its structure
@@ -33,13 +32,12 @@ func (r *Reader) Next() (*loadgen.Turn, error) {
 	return t, err
 }
 
-// requestError is a bad request, after which reading goes on.
-type requestError struct{ err error }
-
-func (e *requestError) Error() string { return e.err.Error() }
-
-// errSampled marks the error of a sampled benchmark.
-var errSampled = errors.New("sampled")
+// The kinds of error after which reading goes on (textpos.Reason's Kind):
+// a bad request, and a sampled benchmark, which was read to its end.
+var (
+	errBadRequest = errors.New("bad request")
+	errSampled    = errors.New("sampled")
+)
 
 func (r *Reader) next() (*loadgen.Turn, error) {
 	for r.state == stRequests {
@@ -90,14 +88,14 @@ func (r *Reader) next() (*loadgen.Turn, error) {
 		t := &r.turn
 		pos, col := r.doc.Pos(start)
 		*t = loadgen.Turn{Pos: pos, Column: col, Raw: raw}
-		in, e := r.req.parse(raw, t, &r.times, r.t0, r.bench)
+		in, e := r.req.parse(raw, t, &r.times, r.t0, r.bench, b != 0)
 		if e != nil {
 			epos, ecol := r.doc.Pos(start + int64(max(e.Off, 0)))
 			if e.Off < 0 {
 				epos, ecol = pos, col
 			}
 			r.bench.bad[b]++
-			return nil, &requestError{jsondocError(epos, ecol, raw, fmt.Sprintf("benchmarks[%d].requests.%s: %s", r.bench.Index, r.bucket, e.Msg))}
+			return nil, badRequest(epos, ecol, raw, fmt.Sprintf("benchmarks[%d].requests.%s: %s", r.bench.Index, r.bucket, e.Msg))
 		}
 		if !in {
 			r.bench.Excluded++
@@ -108,8 +106,11 @@ func (r *Reader) next() (*loadgen.Turn, error) {
 		if r.req.embeddingsOutput {
 			r.bench.embeddingsOutput++
 		}
+		if r.req.emptyOutput {
+			r.bench.emptyOutput++
+		}
 		if t.Row.Status == schema.TurnOK && r.req.nullTokens != "" {
-			return nil, &requestError{jsondocError(pos, col, raw, fmt.Sprintf("benchmarks[%d].requests.%s: a completed request with %s null: %s", r.bench.Index, r.bucket, r.req.nullTokens, unknownCount))}
+			return nil, badRequest(pos, col, raw, fmt.Sprintf("benchmarks[%d].requests.%s: a completed request with %s null: %s", r.bench.Index, r.bucket, r.req.nullTokens, unknownCount))
 		}
 		return t, nil
 	}
@@ -161,6 +162,16 @@ func (r *Reader) benchmarkEnd() error {
 	if b.Excluded > 0 {
 		r.warnf("%s: benchmarks[%d]: %d request(s) outside the benchmark's measured window (GuideLLM's warmup and cooldown) are not part of the run: counted in runs.excluded_records, not stored", name, b.Index, b.Excluded)
 	}
+	if b.emptyOutput > 0 {
+		r.warnf("%s: benchmarks[%d]: %d request(s) that did not complete have an empty output but output_tokens > 0 (GuideLLM writes the requested count when the server sent no usage): stored as 0, what they produced", name, b.Index, b.emptyOutput)
+	}
+	if _, known := readyKeys[b.Strategy]; !known {
+		what := fmt.Sprintf("strategy %q", b.Strategy)
+		if b.Strategy == "" {
+			what = "no strategy"
+		}
+		r.warnf("%s: benchmarks[%d]: %s: outlast does not know when its requests were ready (a schedule's targeted_start, or a closed loop's free slot), so their ready times are unknown: sessions arrive at their first request's sent time", name, b.Index, what)
+	}
 	if b.embeddingsOutput > 0 {
 		r.warnf("%s: benchmarks[%d]: %d embeddings request(s) (request_format %s) carry output_tokens > 0: the endpoint generates no tokens, the count is the dataset's requested output that GuideLLM merges into the request's stats; stored as 0", name, b.Index, b.embeddingsOutput, EmbeddingsFormat)
 	}
@@ -188,9 +199,10 @@ func (r *Reader) benchmarkEnd() error {
 		// the run's reject (runs.rejected_lines, the dataset's
 		// _rejects/), not only a warning gone with the ingest's output.
 		r.warnf("%s: WARNING: %s (read anyway: --lenient; kept as a reject of the run)", name, msg)
-		return &requestError{jsondocError(pos, col, b.totalsRaw, msg+" (read anyway: --lenient)")}
+		return badRequest(pos, col, b.totalsRaw, msg+" (read anyway: --lenient)")
 	}
-	return &sampledError{jsondocError(pos, col, b.totalsRaw, msg+", or ingest with --lenient to read the sample").Error()}
+	// Not a ParseError: a strict reading stops at it.
+	return &textpos.Reason{Off: -1, Kind: errSampled, Msg: jsondocError(pos, col, b.totalsRaw, msg+", or ingest with --lenient to read the sample").Error()}
 }
 
 // readMember reads the member key, whose value raw begins at offset start,
@@ -220,24 +232,28 @@ type request struct {
 	// embeddingsOutput says the request went to the embeddings endpoint
 	// and its output_tokens was a positive count, stored as 0.
 	embeddingsOutput bool
+	// emptyOutput says a request that did not complete produced no output
+	// but carried a positive output_tokens, stored as 0.
+	emptyOutput bool
 }
 
-// parse fills t from the request raw (valid JSON) and reports whether it
+// parse fills t from the request raw (valid JSON), failed when it did not
+// complete (the errored and incomplete lists), and reports whether it
 // lies in the benchmark's measured window. Offsets in errors are in raw.
-func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsondoc.Time, b *Benchmark) (bool, *jsondoc.Err) {
+func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsondoc.Time, b *Benchmark, failed bool) (bool, *jsondoc.Err) {
 	if raw[0] != '{' {
 		return false, jsondoc.Errf(0, "want a request object, got %s", jsondoc.Describe(raw))
 	}
 	q.top = jsondoc.Members(raw, 0, q.top[:0])
 	*times = [3]float64{}
 	row := &t.Row
-	q.nullTokens, q.embeddingsOutput = "", false
+	q.nullTokens, q.embeddingsOutput, q.emptyOutput = "", false, false
 	var start, end float64
 	var err *jsondoc.Err
 	if _, ok := q.top.Get("info"); ok {
-		start, end, err = q.v04(row, times, t0)
+		start, end, err = q.v04(row, times, t0, b.readyKey(false))
 	} else if _, ok := q.top.Get("scheduler_info"); ok {
-		start, end, err = q.v03(row, times, t0)
+		start, end, err = q.v03(row, times, t0, b.readyKey(true))
 	} else {
 		return false, jsondoc.Errf(-1, "missing required field info (or v0.3's scheduler_info)")
 	}
@@ -267,6 +283,16 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 			// count; see Benchmark.Embeddings).
 			q.embeddingsOutput = n > 0
 			n, null = 0, false
+		}
+		if i == 1 && failed && n > 0 && q.outputEmpty() {
+			// A request that failed with nothing received produced no
+			// token: GuideLLM v0.3 writes the request's requested count
+			// when the server sent no usage (benchmark/aggregator.py,
+			// _compile_tokens_count: response_tokens or requests_tokens),
+			// as later versions merge the dataset's requested count
+			// (schemas/response.py compile_stats).
+			q.emptyOutput = true
+			n = 0
 		}
 		if null {
 			q.nullTokens = k
@@ -300,10 +326,19 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 	return b.inWindow(start, end), nil
 }
 
+// outputEmpty reports whether the request's output text is empty or
+// null (a request without the member is taken as not empty: nothing says
+// what it produced).
+func (q *request) outputEmpty() bool {
+	o, ok := q.top.Get("output")
+	return ok && (jsondoc.IsNull(o.Val) || string(o.Val) == `""`)
+}
+
 // v04 reads the session and times of a request of v0.4 or later (info,
-// info.timings); start and end are its start (NaN if unknown) and end in
-// Unix seconds, for the window.
-func (q *request) v04(row *schema.Turn, times *[3]float64, t0 jsondoc.Time) (start, end float64, err *jsondoc.Err) {
+// info.timings), its ready time from the member ready of the timings ("":
+// unknown); start and end are its start (NaN if unknown) and end in Unix
+// seconds, for the window.
+func (q *request) v04(row *schema.Turn, times *[3]float64, t0 jsondoc.Time, ready string) (start, end float64, err *jsondoc.Err) {
 	m, _ := q.top.Get("info")
 	if q.info, err = m.Object("info", q.info); err != nil {
 		return 0, 0, err
@@ -329,7 +364,7 @@ func (q *request) v04(row *schema.Turn, times *[3]float64, t0 jsondoc.Time) (sta
 		return 0, 0, err
 	}
 	return q.times(q.timings, "info.timings", row, times, t0,
-		[]string{"targeted_start"}, []string{"request_start", "resolve_start"},
+		keys(ready), []string{"request_start", "resolve_start"},
 		[]string{"first_token_iteration"}, []string{"request_end", "resolve_end"})
 }
 
@@ -370,9 +405,17 @@ func requestID(m jsondoc.Member) (string, *jsondoc.Err) {
 	return s, err
 }
 
+// keys returns the one key k, or none for "".
+func keys(k string) []string {
+	if k == "" {
+		return nil
+	}
+	return []string{k}
+}
+
 // v03 reads the session and times of a v0.3 request (scheduler_info, no
-// sessions: each request is a session of its own).
-func (q *request) v03(row *schema.Turn, times *[3]float64, t0 jsondoc.Time) (start, end float64, err *jsondoc.Err) {
+// sessions: each request is a session of its own), its ready time as v04.
+func (q *request) v03(row *schema.Turn, times *[3]float64, t0 jsondoc.Time, ready string) (start, end float64, err *jsondoc.Err) {
 	id, ok := q.top.Get("request_id")
 	if !ok {
 		return 0, 0, jsondoc.Errf(-1, "missing required field request_id")
@@ -389,7 +432,7 @@ func (q *request) v03(row *schema.Turn, times *[3]float64, t0 jsondoc.Time) (sta
 		q.info = append(q.info, jsondoc.Member{Key: []byte("first_token_time"), Val: ft.Val, Off: ft.Off})
 	}
 	return q.times(q.info, "scheduler_info", row, times, t0,
-		[]string{"targeted_start_time"}, []string{"request_start"}, []string{"first_token_time"}, []string{"request_end", "worker_end"})
+		keys(ready), []string{"request_start"}, []string{"first_token_time"}, []string{"request_end", "worker_end"})
 }
 
 // times reads a request's ready, sent, first-token and done times from the
@@ -441,12 +484,11 @@ func jsondocError(pos textpos.Pos, col int, raw []byte, msg string) error {
 	return textpos.At(pos, col, raw, "%s", msg)
 }
 
-// sampledError is the error of a sampled benchmark: the benchmark was read
-// to its end, so the next one can be.
-type sampledError struct{ msg string }
-
-func (e *sampledError) Error() string        { return e.msg }
-func (e *sampledError) Is(target error) bool { return target == errSampled }
+// badRequest is the ParseError of a bad request at pos and col, after
+// which reading goes on (errBadRequest).
+func badRequest(pos textpos.Pos, col int, raw []byte, msg string) error {
+	return (&textpos.Reason{Off: col - 1, Kind: errBadRequest, Msg: msg}).At(pos, raw)
+}
 
 // modalityKeys are the token counts UsageMetrics.total_tokens sums
 // (schemas/request.py).

@@ -2,24 +2,17 @@ package inferenceperf
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"math"
 
 	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
-// ErrNoAnchor is the error (errors.Is) of a file whose clock nothing
-// anchors to Unix time: its requests read, but their times cannot be
-// placed (outlast init counts them and asks for files.clock_offset_s).
+// ErrNoAnchor is the kind (errors.Is) of the error of a file whose clock
+// nothing anchors to Unix time: its requests read, but their times cannot
+// be placed (outlast init counts them and asks for files.clock_offset_s).
 var ErrNoAnchor = errors.New("no clock anchor")
-
-// noAnchorError is the error of a file whose clock nothing anchors; it is
-// ErrNoAnchor.
-type noAnchorError struct{ msg string }
-
-func (e *noAnchorError) Error() string        { return e.msg }
-func (e *noAnchorError) Is(target error) bool { return target == ErrNoAnchor }
 
 // anchorClock finds the offset from the file's perf_counter clock to Unix
 // time: from the manifest, else the per-session file, else the responses'
@@ -56,9 +49,9 @@ func (r *Reader) anchorClock(recs []record, b bounds) error {
 			r.anchor = Anchor{Method: AnchorManifest}
 			return nil
 		}
-		return &noAnchorError{fmt.Sprintf("%s: its times are inference-perf's perf_counter (a monotonic clock, not Unix time) and nothing in the directory anchors them "+
+		return textpos.Reasonf(-1, ErrNoAnchor, "%s: its times are inference-perf's perf_counter (a monotonic clock, not Unix time) and nothing in the directory anchors them "+
 			"(no %s, no \"created\" stamps in the responses): give the offset, Unix time minus perf_counter in seconds, as %s in run.yaml",
-			r.name, PerSessionFile, OffsetKey)}
+			r.name, PerSessionFile, OffsetKey)
 	}
 	r.anchor = found[0]
 	if len(found) == 2 {

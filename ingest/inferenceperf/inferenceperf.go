@@ -46,7 +46,8 @@
 // the manifest (files.clock_offset_s); the per-session file, whose sessions
 // bracket the requests; the "created" Unix seconds the server stamps on
 // each response (a streamed one's chunks, or the body of one that was not
-// streamed), which bound when each request reached it.
+// streamed; else the first of the chunks response_metrics keeps, v0.6+),
+// which bound when each request reached it.
 // Without any, reading fails with an error naming files.clock_offset_s
 // (ErrNoAnchor); the records are still read and counted (Reader.Records).
 // The file is read whole before its first turn is returned (the anchor

@@ -187,6 +187,20 @@ func TestErrorRecord(t *testing.T) {
 	if len(got.Turns) != 1 || got.Turns[0].Status != schema.TurnError || got.Turns[0].FirstTokenS != nil || len(got.Errs) > 0 {
 		t.Errorf("%s", got.Table())
 	}
+	// What was produced: nothing for a failure whose response inference-perf
+	// did not read (response_metrics null: openai_client.py's
+	// process_failure, a no-op for completions; a broken stream's too), the
+	// tokens read for one that failed after its response was read.
+	if len(got.Turns) == 1 && got.Turns[0].OutputTokens != 0 {
+		t.Errorf("failed request without response metrics: %d output tokens, want 0", got.Turns[0].OutputTokens)
+	}
+	late := `{"start_time": 734514.5, "end_time": 734530.6, "request": "{}", "response": "", ` +
+		`"info": {"request_metrics": {"text": {"input_tokens": 40}}, "response_metrics": {"output_tokens": 12, "output_token_times": [734514.7]}, "input_tokens": 40}, ` +
+		`"error": {"error_type": "TimeoutError", "error_msg": "Request timed out"}}`
+	got, _ = readText(t, list(late), Options{ClockOffsetS: &at})
+	if len(got.Turns) != 1 || got.Turns[0].Status != schema.TurnError || got.Turns[0].OutputTokens != 12 {
+		t.Errorf("timed out after 12 tokens: %s", got.Table())
+	}
 }
 
 // TestSessionInstances checks that a user session whose chat_round goes

@@ -235,6 +235,17 @@ func (p *parser) tokens(rec *record) *jsondoc.Err {
 			break
 		}
 	}
+	if rec.created == 0 {
+		// The chunks kept beside the response carry the stamp too: read
+		// them where the response's text is not there (a record whose
+		// texts were left out before it was shared).
+		if m, ok := resp.Get("response_chunks"); ok && len(m.Val) > 0 && m.Val[0] == '[' {
+			jsondoc.Elements(m.Val, m.Off, func(v []byte, _ int) error {
+				rec.created = created(v)
+				return io.EOF // the first chunk's
+			})
+		}
+	}
 	if m, ok := resp.Get("output_token_times"); ok && !jsondoc.IsNull(m.Val) {
 		if m.Val[0] != '[' {
 			return jsondoc.Errf(m.Off, "%s.output_token_times: want a list, got %s", respName, jsondoc.Describe(m.Val))

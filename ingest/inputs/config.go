@@ -71,10 +71,22 @@ func aiperfConfig(dir, export string) Config {
 	return c
 }
 
-// inferencePerfConfig reads inference-perf's config.yaml:
-// server.model_name and load.{type, stages[].rate,
-// stages[].concurrency_level, stages[].concurrent_sessions}
-// (config/config.py).
+// inferencePerfConfig reads inference-perf's config.yaml, the whole
+// configuration it writes beside its reports: server.model_name, and the
+// load by load.type (config.py, from v0.6 config/loadgen/config.py):
+//
+//   - constant, poisson, trace_replay (v0.1 on): stages[].rate is the
+//     target requests/s; no concurrency (worker_max_concurrency is a cap
+//     per worker, not the load);
+//   - concurrent (v0.4 on): stages[].concurrency_level; its stages[].rate
+//     is "set at runtime for load generation" (num_requests over a
+//     duration), which inference-perf writes back into the file: no
+//     target, so not taken;
+//   - trace_session_replay (v0.6 on): stages[].concurrent_sessions, and
+//     session_rate, sessions/s (not requests/s: not taken as the rate).
+//
+// A sweep (load.sweep) makes its stages at run time: the file's are the
+// first's.
 func inferencePerfConfig(dir, _ string) Config {
 	const name = "config.yaml"
 	var c Config
@@ -94,14 +106,27 @@ func inferencePerfConfig(dir, _ string) Config {
 	if len(stages) == 0 {
 		return c
 	}
-	st, _ := stages[0].(map[string]any)
-	conc := st["concurrency_level"]
-	if conc == nil {
-		conc = st["concurrent_sessions"]
+	typ := str(at(doc, "load", "type"))
+	if typ == "" {
+		typ = "constant" // LoadConfig's default
 	}
-	c.load(name+" (load.stages[0])", str(at(doc, "load", "type")), st["rate"], conc)
-	if len(stages) > 1 {
+	st, _ := stages[0].(map[string]any)
+	switch typ {
+	case "concurrent":
+		c.load(name+" (load.stages[0].concurrency_level)", typ, nil, st["concurrency_level"])
+	case "trace_session_replay":
+		c.load(name+" (load.stages[0].concurrent_sessions)", typ, nil, st["concurrent_sessions"])
+		if r, ok := num(st["session_rate"]); ok && r > 0 {
+			c.LoadNote = fmt.Sprintf("session_rate %g sessions/s in %s is not a request rate: not written", r, name)
+		}
+	default:
+		c.load(name+" (load.stages[0].rate)", typ, st["rate"], nil)
+	}
+	if len(stages) > 1 && c.LoadNote == "" {
 		c.LoadNote = fmt.Sprintf("%s has %d stages: these are the first's", name, len(stages))
+	}
+	if sw := at(doc, "load", "sweep"); sw != nil && c.LoadNote == "" {
+		c.LoadNote = fmt.Sprintf("%s's load.sweep made its stages at run time: these are the first's", name)
 	}
 	return c
 }

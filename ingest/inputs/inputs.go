@@ -44,6 +44,9 @@ type Role struct {
 	// Defaults are the names looked for, in order, when run.yaml names
 	// none; each may also end in .gz or .zst.
 	Defaults []string
+	// Prefix, for a role read only when run.yaml names its files (no
+	// Defaults), starts the names of the files outlast init gives it.
+	Prefix string
 }
 
 // The roles of a run directory's files.
@@ -57,6 +60,15 @@ var (
 	// Metrics is the engine's Prometheus metrics, optional: a file, or a
 	// directory of query_range answers.
 	Metrics = Role{Key: "metrics", Defaults: []string{"metrics.prom"}}
+	// PrefillLog and DecodeLog are a prefill/decode-disaggregated
+	// deployment's engine logs, given by role instead of EngineLog: a
+	// file or a list of them (a log per node or rank). The prefill side
+	// gives the caching, the KV pool and the prefill batches, the decode
+	// side the running requests and the decode throughput. Read only when
+	// run.yaml names them; outlast init names the logs whose names start
+	// with Prefix.
+	PrefillLog = Role{Key: "prefill_log", Prefix: "prefill"}
+	DecodeLog  = Role{Key: "decode_log", Prefix: "decode"}
 )
 
 // requestFiles returns the default names of every request-log format, in

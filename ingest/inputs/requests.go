@@ -182,7 +182,7 @@ func (g *guidellmReport) NextRun() (Run, error) {
 	return Run{
 		Benchmark: &idx, Start: b.Start, End: b.End,
 		Strategy: b.Strategy, Rate: b.Rate, Concurrency: b.Concurrency,
-		StrategyFrom: fmt.Sprintf("benchmarks[%d].config.strategy", b.Index),
+		StrategyFrom: fmt.Sprintf("benchmarks[%d].%s", b.Index, b.StrategyAt),
 	}, nil
 }
 
@@ -192,7 +192,13 @@ func (g *guidellmReport) Turns(t0 time.Time) loadgen.Source {
 }
 
 func (g *guidellmReport) Done() Done {
-	return Done{Warnings: g.rd.TakeWarnings(), Excluded: g.b.Excluded, Model: g.rd.Report().Model}
+	// The benchmark's model (v0.7's config.backend.model, v0.3's
+	// worker.backend_model), else the report's (v0.4-v0.6 args).
+	model := g.b.Model
+	if model == "" {
+		model = g.rd.Report().Model
+	}
+	return Done{Warnings: g.rd.TakeWarnings(), Excluded: g.b.Excluded, Model: model}
 }
 
 func (g *guidellmReport) Close() {}

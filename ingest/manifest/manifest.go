@@ -4,8 +4,9 @@
 // and unknown keys are errors, so that a typo never passes silently.
 //
 // manifest.go holds the model, sections.go reads each section and
-// values.go the typed values; the YAML-node toolkit behind the positioned
-// errors is internal/yamlpos, which compare/check's rules files share.
+// values.go the typed values and outlast init's placeholder; the YAML-node
+// toolkit behind the positioned errors is internal/yamlpos, which
+// compare/check's rules files share.
 package manifest
 
 import (
@@ -126,6 +127,11 @@ type Files struct {
 	// (inference-perf) when its output directory holds no wall-clock
 	// anchor.
 	ClockOffsetS *float64
+	// PrefillLogs and DecodeLogs are files.prefill_log and
+	// files.decode_log: the engine logs of a prefill/decode-disaggregated
+	// deployment, one file or a list (one per node or rank), each read
+	// for its role (roles.go) instead of EngineLog.
+	PrefillLogs, DecodeLogs []string
 }
 
 // runNameRE is the run-name alphabet: the name becomes a Hive partition

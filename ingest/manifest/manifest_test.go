@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -100,7 +101,7 @@ func TestSpecExample(t *testing.T) {
 	if string(got) != string(wantJSON) {
 		t.Errorf("Run()\ngot  %s\nwant %s", got, wantJSON)
 	}
-	if m.Files != (Files{Gateway: "gateway.jsonl", EngineLog: "engine.log", Metrics: "metrics.prom"}) {
+	if !reflect.DeepEqual(m.Files, Files{Gateway: "gateway.jsonl", EngineLog: "engine.log", Metrics: "metrics.prom"}) {
 		t.Errorf("Files = %+v, want the defaults", m.Files)
 	}
 }

@@ -346,7 +346,7 @@ func (p *parser) labels(sec yamlpos.Entry) (map[string]string, error) {
 	return out, err
 }
 
-var fileKeys = []string{"gateway", "engine_log", "metrics", "metrics_format", "gateway_format", "benchmark", "clock_offset_s"}
+var fileKeys = []string{inputs.RequestLog.Key, inputs.EngineLog.Key, inputs.Metrics.Key, "metrics_format", "gateway_format", "benchmark", "clock_offset_s", inputs.PrefillLog.Key, inputs.DecodeLog.Key}
 
 func (p *parser) files(sec yamlpos.Entry, out *Files) error {
 	return p.each(sec, func(e yamlpos.Entry, key string) (err error) {
@@ -372,18 +372,33 @@ func (p *parser) files(sec yamlpos.Entry, out *Files) error {
 		case "clock_offset_s":
 			out.ClockOffsetS, err = p.optNumber(e, key)
 			return err
+		case "prefill_log":
+			out.PrefillLogs, err = p.fileList(e, key)
+			return err
+		case "decode_log":
+			out.DecodeLogs, err = p.fileList(e, key)
+			return err
 		default:
 			return p.f.UnknownKey(e, "files", fileKeys)
 		}
-		s, err := p.str(e, key)
+		s, err := p.fileName(e, key)
 		if err != nil {
 			return err
-		}
-		// The names are joined to the run directory: keep them inside it.
-		if path.IsAbs(s) || strings.HasPrefix(s, "\\") || slices.Contains(strings.Split(strings.ReplaceAll(s, "\\", "/"), "/"), "..") {
-			return p.errorf(e.Value, "%s: %q must be a path inside the run directory", key, s)
 		}
 		*dst = s
 		return nil
 	})
+}
+
+// fileName reads a file name, which must stay inside the run directory:
+// the names are joined to it.
+func (p *parser) fileName(e yamlpos.Entry, key string) (string, error) {
+	s, err := p.str(e, key)
+	if err != nil {
+		return "", err
+	}
+	if path.IsAbs(s) || strings.HasPrefix(s, "\\") || slices.Contains(strings.Split(strings.ReplaceAll(s, "\\", "/"), "/"), "..") {
+		return "", p.errorf(e.Value, "%s: %q must be a path inside the run directory", key, s)
+	}
+	return s, nil
 }

@@ -13,7 +13,7 @@ import (
 // This file decodes a scanned line into the record of its kind, converting
 // only the members that kind uses.
 
-func (r *Reader) parse(raw []byte, pos textpos.Pos) (Record, *lineError) {
+func (r *Reader) parse(raw []byte, pos textpos.Pos) (Record, *textpos.Reason) {
 	ms, end, err := scanObject(raw, 0, 0, r.members[:0], true, 0)
 	r.members = ms
 	if err != nil {
@@ -65,9 +65,9 @@ func (r *Reader) parse(raw []byte, pos textpos.Pos) (Record, *lineError) {
 	return rec, nil
 }
 
-func (r *Reader) sessionStart(l *object) (*SessionStart, *lineError) {
+func (r *Reader) sessionStart(l *object) (*SessionStart, *textpos.Reason) {
 	s := &SessionStart{Origin: "base"}
-	var err *lineError
+	var err *textpos.Reason
 	if s.Session, err = r.requiredString(l, kSession, true); err != nil {
 		return nil, err
 	}
@@ -85,9 +85,9 @@ func (r *Reader) sessionStart(l *object) (*SessionStart, *lineError) {
 	return s, nil
 }
 
-func (r *Reader) sessionEnd(l *object) (*SessionEnd, *lineError) {
+func (r *Reader) sessionEnd(l *object) (*SessionEnd, *textpos.Reason) {
 	e := &SessionEnd{Status: "done"}
-	var err *lineError
+	var err *textpos.Reason
 	if e.Session, err = r.requiredString(l, kSession, true); err != nil {
 		return nil, err
 	}
@@ -132,11 +132,11 @@ func (r *Reader) newBox() *turnBox {
 	return box
 }
 
-func (r *Reader) turn(l *object, t float64) (*schema.Turn, *lineError) {
+func (r *Reader) turn(l *object, t float64) (*schema.Turn, *textpos.Reason) {
 	box := r.newBox()
 	tr := &box.turn
 	tr.DoneS = t
-	var err *lineError
+	var err *textpos.Reason
 	if tr.Session, err = r.requiredString(l, kSession, true); err != nil {
 		return nil, err
 	}
@@ -165,14 +165,14 @@ func (r *Reader) turn(l *object, t float64) (*schema.Turn, *lineError) {
 
 // tokens fills the token counts from the plain fields or the OpenAI usage
 // object. When both forms are given they must agree.
-func (r *Reader) tokens(l *object, tr *schema.Turn) *lineError {
+func (r *Reader) tokens(l *object, tr *schema.Turn) *textpos.Reason {
 	r.details = r.details[:0] // cachedReported reads what this line left
 	usage, hasUsage := l.get(kUsage)
 	if hasUsage && isNull(usage.val) {
 		hasUsage = false
 	}
 	if !hasUsage {
-		var err *lineError
+		var err *textpos.Reason
 		if tr.PromptTokens, err = requiredCount(l, kPromptTokens, "prompt_tokens (or a usage object)"); err != nil {
 			return err
 		}
@@ -217,7 +217,7 @@ func (r *Reader) tokens(l *object, tr *schema.Turn) *lineError {
 		}
 		*dst = &ms[i]
 	}
-	var err *lineError
+	var err *textpos.Reason
 	usageCached := false // usage gives a cached-token figure
 	if tr.PromptTokens, err = usageCount(usage, prompt, "usage.prompt_tokens"); err != nil {
 		return err
@@ -286,16 +286,16 @@ func (r *Reader) tokens(l *object, tr *schema.Turn) *lineError {
 	return nil
 }
 
-func usageCount(usage member, m *member, name string) (int64, *lineError) {
+func usageCount(usage member, m *member, name string) (int64, *textpos.Reason) {
 	if m == nil {
 		return 0, fieldErr(usage.off, "missing required field %s", name)
 	}
 	return count(m.val, m.off, name)
 }
 
-func (r *Reader) event(l *object, ev string, t float64) (*schema.Event, *lineError) {
+func (r *Reader) event(l *object, ev string, t float64) (*schema.Event, *textpos.Reason) {
 	e := &schema.Event{TS: t, Kind: ev}
-	var err *lineError
+	var err *textpos.Reason
 	// used lists the keys the kind consumes; the others go into Extra.
 	used := [numKeys]bool{kTS: true, kEv: true}
 	switch ev {
@@ -370,7 +370,7 @@ func (r *Reader) event(l *object, ev string, t float64) (*schema.Event, *lineErr
 
 // extra encodes the members the kind does not use as compact JSON with
 // sorted keys ("{}" if none).
-func extra(l *object, used *[numKeys]bool) (string, *lineError) {
+func extra(l *object, used *[numKeys]bool) (string, *textpos.Reason) {
 	var rest []member
 	for i, m := range l.members {
 		if k := keyIndex(m.key); k >= 0 && used[k] && l.at[k] == int32(i+1) {

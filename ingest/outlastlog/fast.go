@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/outlast-dev/outlast/ingest/internal/decimal"
 	"github.com/outlast-dev/outlast/textpos"
 )
 
@@ -64,7 +65,7 @@ func (r *Reader) fastTurn(b []byte, pos textpos.Pos) (Record, bool) {
 			}
 			ve, null = vs+4, true
 		case c == '-' || isDigit(c):
-			var err *lineError
+			var err *textpos.Reason
 			if ve, err = scanNumber(b, vs, 0); err != nil {
 				return Record{}, false
 			}
@@ -112,7 +113,7 @@ func (r *Reader) fastTurn(b []byte, pos textpos.Pos) (Record, bool) {
 				}
 			} else {
 				var ok bool
-				if v, ok = parseInt(val); !ok || v < 0 {
+				if v, ok = decimal.Int(val); !ok || v < 0 {
 					return Record{}, false
 				}
 			}
@@ -177,7 +178,7 @@ func (r *Reader) fastTime(raw []byte) (float64, bool) {
 		}
 		return float64(sec-r.t0Sec) + (float64(nsec)/1e9 - r.t0Frac), true
 	}
-	sec, frac, ok := splitDecimal(raw)
+	sec, frac, ok := decimal.Split(raw)
 	if !ok {
 		return 0, false
 	}

@@ -25,7 +25,7 @@ func sameAsParse(t *testing.T, line []byte) (fast bool) {
 	}
 	want, err := newParser(specT0).parse(line, pos)
 	if err != nil {
-		t.Fatalf("fast path accepted %q, parse says %v", line, err.msg)
+		t.Fatalf("fast path accepted %q, parse says %v", line, err.Msg)
 	}
 	if got, w := describeRecord(rec), describeRecord(want); got != w {
 		t.Fatalf("%q:\nfast  %s\nparse %s", line, got, w)

@@ -20,7 +20,7 @@ var chunkSize = ChunkSize
 // rec.Raw are set either way).
 type item struct {
 	rec Record
-	err *lineError
+	err *textpos.Reason
 }
 
 // batch is one chunk of input lines and the items parsing made of them.
@@ -48,7 +48,7 @@ func isBlank(raw []byte) bool { return skipSpace(raw, 0) == len(raw) }
 // parseLine parses one non-blank line into it.
 func (r *Reader) parseLine(raw []byte, pos textpos.Pos, it *item) {
 	rec, ok := r.fastTurn(raw, pos)
-	var err *lineError
+	var err *textpos.Reason
 	if !ok {
 		if rec, err = r.parse(raw, pos); err != nil {
 			rec = Record{Pos: pos, Raw: raw}

@@ -90,16 +90,11 @@ func (r *Reader) Next() (Record, error) {
 			}
 			return it.rec, nil
 		}
-		lerr := it.err
-		perr := textpos.Errorf(it.rec.Pos, it.rec.Raw, "%s", lerr.msg)
-		if lerr.off >= 0 {
-			perr.Column = lerr.off + 1
-		}
-		if cutShort && lerr.syntax {
-			r.lines.CutShort(it.rec.Pos, lerr.msg)
+		if cutShort && it.err.Kind == textpos.ErrSyntax {
+			r.lines.CutShort(it.rec.Pos, it.err.Msg)
 			continue
 		}
-		return Record{}, perr
+		return Record{}, it.err.At(it.rec.Pos, it.rec.Raw)
 	}
 }
 

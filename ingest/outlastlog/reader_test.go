@@ -255,6 +255,11 @@ func TestReaderErrors(t *testing.T) {
 			if string(perr.Raw) != tc.line {
 				t.Errorf("Raw = %q, want the line", perr.Raw)
 			}
+			// A line that is not JSON is of kind textpos.ErrSyntax, which
+			// a cut-short last line explains; a bad field is not.
+			if syntax := strings.Contains(tc.want, "not JSON"); errors.Is(err, textpos.ErrSyntax) != syntax {
+				t.Errorf("errors.Is(err, textpos.ErrSyntax) = %v, want %v", !syntax, syntax)
+			}
 			rec, err := r.Next()
 			if err != nil || rec.Start == nil || rec.Start.Session != "next" || rec.Pos.Line != 2 {
 				t.Errorf("after the error: %v, %v; want the session_start of line 2", describe(rec), err)

@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // This file is a small validating JSON scanner for one gateway line. The
@@ -22,19 +24,15 @@ type member struct {
 	off int    // byte offset of the value in the line (its column is off+1)
 }
 
-// lineError is a problem with one line, located by byte offset.
-type lineError struct {
-	off    int    // byte offset in the line, -1 if the error has no place
-	msg    string // the reason
-	syntax bool   // the line is not JSON (so a cut-short last line may explain it)
+// syntaxErr is a line that is not JSON (textpos.ErrSyntax: a cut-short
+// last line may explain it), at byte offset off.
+func syntaxErr(off int, format string, args ...any) *textpos.Reason {
+	return &textpos.Reason{Off: off, Kind: textpos.ErrSyntax, Msg: "not JSON: " + fmt.Sprintf(format, args...)}
 }
 
-func syntaxErr(off int, format string, args ...any) *lineError {
-	return &lineError{off: off, msg: "not JSON: " + fmt.Sprintf(format, args...), syntax: true}
-}
-
-func fieldErr(off int, format string, args ...any) *lineError {
-	return &lineError{off: off, msg: fmt.Sprintf(format, args...)}
+// fieldErr is a bad field at byte offset off, -1 when it has no place.
+func fieldErr(off int, format string, args ...any) *textpos.Reason {
+	return textpos.Reasonf(off, nil, format, args...)
 }
 
 // maxDepth bounds nesting inside ignored values, so hostile input cannot
@@ -54,7 +52,7 @@ func skipSpace(b []byte, i int) int {
 // space) and returns the offset after the closing brace. With keep, it
 // appends the members to ms; without, it only validates. base is added to
 // offsets so that they are line offsets.
-func scanObject(b []byte, i, base int, ms []member, keep bool, depth int) ([]member, int, *lineError) {
+func scanObject(b []byte, i, base int, ms []member, keep bool, depth int) ([]member, int, *textpos.Reason) {
 	i = skipSpace(b, i)
 	if i >= len(b) {
 		return ms, i, syntaxErr(base+i, "want an object, got the end of the line")
@@ -113,7 +111,7 @@ func scanObject(b []byte, i, base int, ms []member, keep bool, depth int) ([]mem
 }
 
 // skipValue validates the JSON value at b[i] and returns the offset after it.
-func skipValue(b []byte, i, base, depth int) (int, *lineError) {
+func skipValue(b []byte, i, base, depth int) (int, *textpos.Reason) {
 	if i >= len(b) {
 		return i, syntaxErr(base+i, "want a value, got the end of the line")
 	}
@@ -133,7 +131,7 @@ func skipValue(b []byte, i, base, depth int) (int, *lineError) {
 			return i + 1, nil
 		}
 		for {
-			var err *lineError
+			var err *textpos.Reason
 			if i, err = skipValue(b, i, base, depth+1); err != nil {
 				return i, err
 			}
@@ -163,7 +161,7 @@ func skipValue(b []byte, i, base, depth int) (int, *lineError) {
 	}
 }
 
-func literal(b []byte, i, base int, word string) (int, *lineError) {
+func literal(b []byte, i, base int, word string) (int, *textpos.Reason) {
 	if len(b)-i >= len(word) && string(b[i:i+len(word)]) == word {
 		return i + len(word), nil
 	}
@@ -172,7 +170,7 @@ func literal(b []byte, i, base int, word string) (int, *lineError) {
 
 // scanString validates the string starting at the quote b[i] and returns
 // the offset after its closing quote and whether it holds escapes.
-func scanString(b []byte, i, base int) (int, bool, *lineError) {
+func scanString(b []byte, i, base int) (int, bool, *textpos.Reason) {
 	start := i
 	escaped := false
 	// Eight bytes at a time while none of them needs a look: most strings
@@ -222,7 +220,7 @@ func isHex(c byte) bool {
 
 // scanNumber validates a JSON number at b[i]:
 // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func scanNumber(b []byte, i, base int) (int, *lineError) {
+func scanNumber(b []byte, i, base int) (int, *textpos.Reason) {
 	start := i
 	if b[i] == '-' {
 		i++
@@ -264,7 +262,7 @@ func scanNumber(b []byte, i, base int) (int, *lineError) {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // unescape decodes a quoted JSON string that holds escapes (the rare path).
-func unescape(quoted []byte, off int) (string, *lineError) {
+func unescape(quoted []byte, off int) (string, *textpos.Reason) {
 	var s string
 	if err := json.Unmarshal(quoted, &s); err != nil {
 		return "", syntaxErr(off, "bad string: %v", err)

@@ -7,7 +7,9 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/outlast-dev/outlast/ingest/internal/decimal"
 	"github.com/outlast-dev/outlast/internal/rfc3339"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // This file converts member values (strings, enums, counts, numbers and
@@ -15,7 +17,7 @@ import (
 
 // requiredString returns the string value of key k. With intern, equal
 // values share one string.
-func (r *Reader) requiredString(l *object, k int, intern bool) (string, *lineError) {
+func (r *Reader) requiredString(l *object, k int, intern bool) (string, *textpos.Reason) {
 	m, ok := l.get(k)
 	if !ok {
 		return "", fieldErr(-1, "missing required field %s", keyNames[k])
@@ -33,7 +35,7 @@ func (r *Reader) requiredString(l *object, k int, intern bool) (string, *lineErr
 	return s, nil
 }
 
-func (r *Reader) stringValue(m member, intern bool) (string, *lineError) {
+func (r *Reader) stringValue(m member, intern bool) (string, *textpos.Reason) {
 	body := m.val[1 : len(m.val)-1]
 	if bytes.IndexByte(body, '\\') >= 0 {
 		s, err := unescape(m.val, m.off)
@@ -119,7 +121,7 @@ func constant(b []byte) (string, bool) {
 
 // enum returns key k's value, which must be one of allowed; def when
 // absent or null (an empty def makes the key required).
-func (r *Reader) enum(l *object, k int, def string, allowed ...string) (string, *lineError) {
+func (r *Reader) enum(l *object, k int, def string, allowed ...string) (string, *textpos.Reason) {
 	if !l.present(k) {
 		if def == "" {
 			return "", fieldErr(-1, "missing required field %s", keyNames[k])
@@ -154,7 +156,7 @@ func orList(words []string) string {
 	return out + " or " + words[len(words)-1]
 }
 
-func turnNumber(l *object) (int32, *lineError) {
+func turnNumber(l *object) (int32, *textpos.Reason) {
 	n, err := requiredCount(l, kTurn, "turn")
 	if err != nil {
 		return 0, err
@@ -166,7 +168,7 @@ func turnNumber(l *object) (int32, *lineError) {
 	return int32(n), nil
 }
 
-func requiredCount(l *object, k int, what string) (int64, *lineError) {
+func requiredCount(l *object, k int, what string) (int64, *textpos.Reason) {
 	m, ok := l.get(k)
 	if !ok {
 		return 0, fieldErr(-1, "missing required field %s", what)
@@ -175,7 +177,7 @@ func requiredCount(l *object, k int, what string) (int64, *lineError) {
 }
 
 // optCount returns the count under key k, nil when absent or null.
-func optCount(l *object, k int) (*int64, *lineError) {
+func optCount(l *object, k int) (*int64, *textpos.Reason) {
 	m, ok := l.get(k)
 	if !ok || isNull(m.val) {
 		return nil, nil
@@ -190,11 +192,11 @@ func optCount(l *object, k int) (*int64, *lineError) {
 // count parses a non-negative integer value. A whole number in another
 // form (1000.0, 1e3, -0.0) is that integer, as JSON Schema's "integer"
 // takes it: Python's json writes a count held as a float so.
-func count(raw []byte, off int, name string) (int64, *lineError) {
-	v, ok := parseInt(raw)
+func count(raw []byte, off int, name string) (int64, *textpos.Reason) {
+	v, ok := decimal.Int(raw)
 	if !ok {
 		if raw[0] == '-' || isDigit(raw[0]) {
-			f, fok := parseFloat(raw)
+			f, fok := decimal.Parse(raw)
 			if fok && f == math.Trunc(f) && f > -1 && f < 1<<53 {
 				return int64(f), nil
 			}
@@ -212,11 +214,11 @@ func count(raw []byte, off int, name string) (int64, *lineError) {
 }
 
 // number parses a non-negative number value.
-func number(raw []byte, off int, name string) (float64, *lineError) {
+func number(raw []byte, off int, name string) (float64, *textpos.Reason) {
 	if raw[0] != '-' && !isDigit(raw[0]) {
 		return 0, fieldErr(off, "%s: want a number, got %s", name, kindOf(raw))
 	}
-	v, ok := parseFloat(raw)
+	v, ok := decimal.Parse(raw)
 	if !ok {
 		return 0, fieldErr(off, "%s: number %s is out of range", name, show(raw))
 	}
@@ -228,7 +230,7 @@ func number(raw []byte, off int, name string) (float64, *lineError) {
 
 // requiredTime returns key k's time in run seconds: the value is Unix
 // seconds as a number or an RFC 3339 string.
-func (r *Reader) requiredTime(l *object, k int) (float64, *lineError) {
+func (r *Reader) requiredTime(l *object, k int) (float64, *textpos.Reason) {
 	m, ok := l.get(k)
 	if !ok {
 		return 0, fieldErr(-1, "missing required field %s", keyNames[k])
@@ -250,11 +252,11 @@ func (r *Reader) requiredTime(l *object, k int) (float64, *lineError) {
 		sec := t.Unix() - r.t0Sec
 		return float64(sec) + (float64(t.Nanosecond())/1e9 - r.t0Frac), nil
 	case raw[0] == '-' || isDigit(raw[0]):
-		if sec, frac, ok := splitDecimal(raw); ok {
+		if sec, frac, ok := decimal.Split(raw); ok {
 			// Subtract the large parts exactly, then the small ones.
 			return float64(sec-r.t0Sec) + (frac - r.t0Frac), nil
 		}
-		v, ok := parseFloat(raw)
+		v, ok := decimal.Parse(raw)
 		if !ok {
 			return 0, fieldErr(m.off, "%s: number %s is out of range", keyNames[k], show(raw))
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/outlast-dev/outlast/ingest/internal/decimal"
 	"github.com/outlast-dev/outlast/ingest/internal/promseries"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -171,12 +172,8 @@ func describe(s *scanner) string {
 	return fmt.Sprintf("%s (%s)", k, s.b[s.i:end])
 }
 
-// errOf returns err as a positioned error: a syntaxError's own.
+// errOf returns err's positioned error, nil when it has none.
 func errOf(err error) *textpos.ParseError {
-	var se syntaxError
-	if errors.As(err, &se) {
-		return se.ParseError
-	}
 	var pe *textpos.ParseError
 	if errors.As(err, &pe) {
 		return pe
@@ -184,18 +181,12 @@ func errOf(err error) *textpos.ParseError {
 	return nil
 }
 
-// parseValue parses a value as strconv.ParseFloat does, integers of up to
-// 15 digits (exact in a float64) without it.
+// parseValue parses a value as strconv.ParseFloat does (NaN and ±Inf
+// included), the plain decimals most values are without it
+// (decimal.Simple).
 func parseValue(b []byte) (float64, error) {
-	if n := len(b); n > 0 && n <= 15 {
-		var x int64
-		for _, c := range b {
-			if c < '0' || c > '9' {
-				return strconv.ParseFloat(string(b), 64)
-			}
-			x = x*10 + int64(c-'0')
-		}
-		return float64(x), nil
+	if v, ok := decimal.Simple(b); ok {
+		return v, nil
 	}
 	return strconv.ParseFloat(string(b), 64)
 }

@@ -24,10 +24,6 @@ type scanner struct {
 // maxDepth bounds the nesting of skipped values.
 const maxDepth = 512
 
-// syntaxError is an error that leaves the scanner's position undefined:
-// the rest of the document cannot be read.
-type syntaxError struct{ *textpos.ParseError }
-
 // ws skips whitespace.
 func (s *scanner) ws() {
 	for s.i < len(s.b) {
@@ -61,9 +57,18 @@ func (s *scanner) errAt(off, from, to int, format string, args ...any) *textpos.
 	return textpos.At(textpos.Pos{File: s.name, Line: line}, col, s.b[from:to], format, args...)
 }
 
-// fail returns a syntaxError at the current offset.
+// fail returns a syntax error at the current offset.
 func (s *scanner) fail(format string, args ...any) error {
-	return syntaxError{s.errAt(s.i, s.i, s.i+40, format, args...)}
+	return s.syntaxAt(s.i, s.i, s.i+40, format, args...)
+}
+
+// syntaxAt is errAt for an error that leaves the scanner's position
+// undefined, so that the rest of the document cannot be read: its reason is
+// of kind textpos.ErrSyntax.
+func (s *scanner) syntaxAt(off, from, to int, format string, args ...any) *textpos.ParseError {
+	e := s.errAt(off, from, to, format, args...)
+	e.Err = &textpos.Reason{Off: e.Column - 1, Kind: textpos.ErrSyntax, Msg: e.Err.Error()}
+	return e
 }
 
 // unexpected describes the byte at the current offset.
@@ -166,7 +171,7 @@ func (s *scanner) string(checkUTF8 bool) ([]byte, error) {
 		case c == '"':
 			s.i = j + 1
 			if checkUTF8 && !utf8.Valid(s.b[start:j]) {
-				return nil, syntaxError{s.errAt(start-1, start-1, j+1, "string is not valid UTF-8")}
+				return nil, s.syntaxAt(start-1, start-1, j+1, "string is not valid UTF-8")
 			}
 			return s.b[start:j], nil
 		case c == '\\':
@@ -189,7 +194,7 @@ func (s *scanner) escaped(start int) ([]byte, error) {
 		case c == '"':
 			s.i = j + 1
 			if !utf8.Valid(out) {
-				return nil, syntaxError{s.errAt(start-1, start-1, j+1, "string is not valid UTF-8")}
+				return nil, s.syntaxAt(start-1, start-1, j+1, "string is not valid UTF-8")
 			}
 			return out, nil
 		case c < 0x20:

@@ -48,7 +48,7 @@ func sameAsExpfmt(t *testing.T, text []byte) (fast bool) {
 		t.Fatalf("fast path took %q, expfmt says %v", text, b.synErr)
 	}
 	if len(b.sem) > 0 {
-		t.Fatalf("fast path took %q, expfmt's path says %v", text, b.sem[0].err)
+		t.Fatalf("fast path took %q, expfmt's path says %v", text, b.sem[0])
 	}
 	// %#v: every field, and NaN equal to itself.
 	if got, want := fmt.Sprintf("%#v", a.obs), fmt.Sprintf("%#v", b.obs); got != want {

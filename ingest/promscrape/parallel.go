@@ -24,8 +24,8 @@ type scrape struct {
 	name      string // the input's name, for positions
 	truncLine int    // the input's cut last line, if known when split
 	obs       []promseries.Obs
-	synErr    *textpos.ParseError // expfmt's error
-	sem       []lineErr           // this package's errors, in series order
+	synErr    *textpos.ParseError   // expfmt's error
+	sem       []*textpos.ParseError // this package's errors, in series order
 }
 
 // parser is one goroutine's expfmt state.

@@ -14,12 +14,9 @@ import (
 // metrics into observations (Parsing in the package doc), and locates the
 // errors by input line.
 
-// lineErr is an error of this package's own rules about a series, located;
-// kv marks a bad cache_config_info (promseries.Describe).
-type lineErr struct {
-	err *textpos.ParseError
-	kv  bool
-}
+// errCacheConfig is the kind of an error about a bad cache_config_info
+// (promseries.Describe), which counts only while the KV pool is unknown.
+var errCacheConfig = errors.New("bad cache_config_info")
 
 // parse collects the series of the known metrics of the scrape, and the
 // errors: through the fast path when the scrape has its plain shapes, else
@@ -98,9 +95,12 @@ func (ps *parser) expfmt(j *scrape) {
 // semErr locates an error of the index-th series of family name: at the
 // line's start for a bad cache_config_info (kv), else at its value, as
 // TimedReader does.
-func (ps *parser) semErr(j *scrape, name string, index int, err error, kv bool) lineErr {
+func (ps *parser) semErr(j *scrape, name string, index int, err error, kv bool) *textpos.ParseError {
 	no := ps.locate(&j.c, name, index)
 	raw := j.c.rawLine(no)
+	if kv {
+		err = &textpos.Reason{Off: -1, Kind: errCacheConfig, Msg: err.Error()}
+	}
 	e := &textpos.ParseError{Pos: textpos.Pos{File: j.name, Line: no}, Raw: raw, Err: err}
 	if i := skipBlank(raw, 0); i < len(raw) {
 		if kv {
@@ -109,7 +109,7 @@ func (ps *parser) semErr(j *scrape, name string, index int, err error, kv bool) 
 			e.Column = at + 1
 		}
 	}
-	return lineErr{err: e, kv: kv}
+	return e
 }
 
 // valueAt returns the offset of the value of sample line b, which expfmt
@@ -156,11 +156,11 @@ func (j *scrape) firstErr(kvFound bool) *textpos.ParseError {
 	}
 	var first *textpos.ParseError
 	for _, e := range j.sem {
-		if e.kv && kvFound {
+		if kvFound && errors.Is(e, errCacheConfig) {
 			continue
 		}
-		if first == nil || e.err.Pos.Line < first.Pos.Line {
-			first = e.err
+		if first == nil || e.Pos.Line < first.Pos.Line {
+			first = e
 		}
 	}
 	return first

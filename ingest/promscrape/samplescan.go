@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/outlast-dev/outlast/ingest/internal/promseries"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // This file scans the sample lines of TimedReader and Sniff with columns:
@@ -26,23 +27,16 @@ type sample struct {
 	dump bool
 }
 
-// colError is an error at a 0-based byte offset of the line.
-type colError struct {
-	at  int
-	err error
-}
-
-func (e *colError) Error() string { return e.err.Error() }
-
-func errAt(at int, format string, args ...any) *colError {
-	return &colError{at, fmt.Errorf(format, args...)}
+// errAt is an error at 0-based byte offset at of the line.
+func errAt(at int, format string, args ...any) *textpos.Reason {
+	return textpos.Reasonf(at, nil, format, args...)
 }
 
 // scanSample lays out the sample line b, whose first non-blank byte is at
 // i. It resolves the name but not the labels (parseLabels does), so that
 // lines of other metrics cost little. om allows an exemplar after the
 // timestamp.
-func scanSample(b []byte, i int, om bool) (sample, *colError) {
+func scanSample(b []byte, i int, om bool) (sample, *textpos.Reason) {
 	s := sample{start: i, brace: -1}
 	switch j := skipBlank(b, i+1); {
 	case b[i] == '{' && j < len(b) && b[j] == '"': // {"name", labels...}
@@ -118,7 +112,7 @@ func what(s sample) string {
 
 // labelSetEnd returns the offset just past the '}' closing the label set
 // that opens at b[open], skipping quoted strings.
-func labelSetEnd(b []byte, open int) (int, *colError) {
+func labelSetEnd(b []byte, open int) (int, *textpos.Reason) {
 	for j := open + 1; j < len(b); j++ {
 		switch b[j] {
 		case '}':
@@ -144,7 +138,7 @@ func labelSetEnd(b []byte, open int) (int, *colError) {
 // name comes first but for label names sorting before "__name__"
 // (upper-case ones), so the scan mostly stops at the first label.
 // parseLabels checks the label set; this reads it only as far as the name.
-func nameLabel(b []byte, open int) ([]byte, bool, *colError) {
+func nameLabel(b []byte, open int) ([]byte, bool, *textpos.Reason) {
 	for j := skipBlank(b, open+1); j < len(b) && b[j] != '}'; {
 		ns := j
 		var name []byte
@@ -187,7 +181,7 @@ func nameLabel(b []byte, open int) ([]byte, bool, *colError) {
 // escapes \\, \" and \n resolved, and the offset past its closing quote.
 // Other escapes are resolved as Go's (promtool quotes label values with
 // strconv.Quote); a bad one is an error at its backslash.
-func quoted(b []byte, q int) ([]byte, int, *colError) {
+func quoted(b []byte, q int) ([]byte, int, *textpos.Reason) {
 	esc := false
 	for j := q + 1; j < len(b); j++ {
 		switch b[j] {
@@ -250,7 +244,7 @@ func unescape(q []byte) ([]byte, int, error) {
 // parseLabels reads the label set of line b laid out in s, appending its
 // labels to ls: name="value" pairs separated by commas (one may end the
 // set), blanks between tokens, quoted UTF-8 names, no name twice.
-func parseLabels(b []byte, s sample, ls []promseries.Label) ([]promseries.Label, *colError) {
+func parseLabels(b []byte, s sample, ls []promseries.Label) ([]promseries.Label, *textpos.Reason) {
 	if s.brace < 0 {
 		return ls, nil
 	}

@@ -127,7 +127,7 @@ func Sniff(lr *lineio.Reader) (string, error) {
 		s, cerr := scanSample(b, i, true)
 		pos := textpos.Pos{File: lr.Name(), Line: no}
 		if cerr != nil {
-			return "", textpos.At(pos, cerr.at+1, b, "not Prometheus exposition text: %v", cerr.err)
+			return "", textpos.At(pos, cerr.Off+1, b, "not Prometheus exposition text: %v", cerr)
 		}
 		if s.tsS == s.tsE {
 			return laterScrape(lr, n, &textpos.ParseError{Pos: pos, Raw: append([]byte(nil), b...), Err: ErrSingleDump})

@@ -107,7 +107,7 @@ func (r *TimedReader) line(b []byte, i, no int) {
 	s, cerr := scanSample(b, i, r.om)
 	if cerr != nil {
 		if s.name == nil || promseries.Known(s.name) {
-			r.fail(no, cerr.at+1, b, cerr.err, nil)
+			r.fail(no, cerr.Off+1, b, cerr, nil)
 		}
 		return
 	}
@@ -177,7 +177,7 @@ func (r *TimedReader) series(b []byte, s sample, no int) (id int, ok bool) {
 	ls, cerr := parseLabels(b, s, r.ls[:0])
 	r.ls = ls
 	if cerr != nil {
-		r.fail(no, cerr.at+1, b, cerr.err, nil)
+		r.fail(no, cerr.Off+1, b, cerr, nil)
 		return 0, false
 	}
 	id, keep, kvErr := r.tl.Series(m, ls)

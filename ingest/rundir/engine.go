@@ -15,16 +15,17 @@ import (
 
 // logSummary is what an engine-log reader saw, once it is done.
 type logSummary struct {
-	format         string // the dialect, e.g. vllm-0.10
-	wrappers       string // the wrappers in front of most lines, e.g. docker-compose
-	kvPoolTokens   int64  // 0 when the log does not say
-	lines, samples int    // lines read, stats lines among them
-	untimed        int    // stats lines without any time, not read
+	format         string   // the dialect, e.g. vllm-0.10
+	wrappers       string   // the wrappers in front of most lines, e.g. docker-compose
+	kvPoolTokens   int64    // 0 when the log does not say
+	lines, samples int      // lines read, stats lines among them
+	untimed        int      // stats lines without any time, not read
+	notes          []string // the reader's remarks on the whole log, warned of
 }
 
 // summaryOf returns the part of a reader's Info that rundir uses.
 func summaryOf(i enginelog.Info) logSummary {
-	return logSummary{i.Format, i.Wrappers, i.KVPoolTokens, i.Lines, i.SampleLines, i.Untimed}
+	return logSummary{i.Format, i.Wrappers, i.KVPoolTokens, i.Lines, i.SampleLines, i.Untimed, i.Notes}
 }
 
 // logFormat returns the runs table's engine_log_format: the dialect, and
@@ -40,49 +41,79 @@ func (s logSummary) logFormat() string {
 // readEngineLog reads the engine log at path, in the format of the engine
 // named in run.yaml, or, for another name, the one its lines match.
 func (r *runReader) readEngineLog(path, engine string) (span, error) {
-	sp := newSpan()
-	format, ok := inputs.EngineNamed(engine)
-	if !ok {
-		var err error
-		if format, err = inputs.SniffEngine(path); err != nil {
-			return sp, err
-		}
-		if format == nil {
-			r.warnf("%s: engine %q and no vLLM or SGLang header recognised: engine log not read", filepath.Base(path), engine)
-			return sp, nil
-		}
-	}
-	lr, err := open(path)
-	if err != nil {
+	sp, sum, sha, err := r.readLogFor(path, engine, "")
+	if err != nil || sum.format == "" && sha == "" {
 		return sp, err
 	}
-	defer lr.Close()
-	rd := format.Open(lr, enginelog.Options{T0: r.t0, Loc: r.loc})
-	if err := r.collectSamples(rd.Next, &sp); err != nil {
-		return sp, cutNote(err, lr)
-	}
-	if err := lr.Err(); err != nil {
-		return sp, err
-	}
-	sum := summaryOf(rd.Info())
 	d := r.res.Data
-	d.Run.EngineLogFormat = sum.logFormat()
-	switch {
-	case sum.samples == 0:
-		r.warnf("%s: WARNING: no %s stats line recognised in %d lines: the log format may have drifted; the engine series is empty", filepath.Base(path), format.Name, sum.lines)
-	case sum.untimed > 0:
-		r.warnf("%s: WARNING: %d of %d %s stats lines carry no time (no header of the engine's, no wrapper stamp with a zone: an engine before headers, or lines pasted without theirs): they are not read", filepath.Base(path), sum.untimed, sum.samples, format.Name)
-	}
+	d.Run.EngineLogFormat, d.Run.EngineLogSHA256 = sum.logFormat(), sha
 	if pool := sum.kvPoolTokens; pool > 0 && d.Run.KVPoolTokens == nil {
 		d.Run.KVPoolTokens, d.Run.KVPoolSource = &pool, "engine_log"
 	} else if pool > 0 && *d.Run.KVPoolTokens != pool {
 		r.warnf("%s: KV pool %d tokens in the log, %d in the manifest (the manifest wins)", filepath.Base(path), pool, *d.Run.KVPoolTokens)
 	}
-	if d.Run.EngineLogSHA256, err = lr.SHA256(); err != nil {
-		return sp, err
+	return sp, nil
+}
+
+// readLogFor reads the engine log at path as readEngineLog does, for a
+// role: "" (the run's one engine log, every sample kept), "prefill" or
+// "decode" (a disaggregated deployment's logs: each sample keeps what its
+// side decides, keepPrefill and keepDecode). It returns what the reader
+// saw and the sha256 of the file as stored.
+func (r *runReader) readLogFor(path, engine, role string) (span, logSummary, string, error) {
+	sp := newSpan()
+	format, ok := inputs.EngineNamed(engine)
+	if !ok {
+		var err error
+		if format, err = inputs.SniffEngine(path); err != nil {
+			return sp, logSummary{}, "", err
+		}
+		if format == nil {
+			r.warnf("%s: engine %q and no vLLM or SGLang header recognised: engine log not read", filepath.Base(path), engine)
+			return sp, logSummary{}, "", nil
+		}
+	}
+	lr, err := open(path)
+	if err != nil {
+		return sp, logSummary{}, "", err
+	}
+	defer lr.Close()
+	rd := format.Open(lr, enginelog.Options{T0: r.t0, Loc: r.loc})
+	next := rd.Next
+	if keep := roleKeeps[role]; keep != nil {
+		next = func() (schema.EngineSample, error) {
+			for {
+				s, err := rd.Next()
+				if err != nil || keep(&s) {
+					return s, err
+				}
+			}
+		}
+	}
+	if err := r.collectSamples(next, &sp); err != nil {
+		return sp, logSummary{}, "", cutNote(err, lr)
+	}
+	if err := lr.Err(); err != nil {
+		return sp, logSummary{}, "", err
+	}
+	sum := summaryOf(rd.Info())
+	switch {
+	case sum.samples == 0 && role == "prefill":
+		r.warnf("%s: WARNING: the prefill log holds no %s batch line in %d lines: the engine table has no prefill side (no prefill batches, cached tokens or KV usage from the engine); the decode side's is read", filepath.Base(path), format.Name, sum.lines)
+	case sum.samples == 0:
+		r.warnf("%s: WARNING: no %s stats line recognised in %d lines: the log format may have drifted; the engine series is empty", filepath.Base(path), format.Name, sum.lines)
+	case sum.untimed > 0:
+		r.warnf("%s: WARNING: %d of %d %s stats lines carry no time (no header of the engine's, no wrapper stamp with a zone: an engine before headers, or lines pasted without theirs): they are not read", filepath.Base(path), sum.untimed, sum.samples, format.Name)
+	}
+	for _, n := range sum.notes {
+		r.warnf("%s: %s", filepath.Base(path), n)
+	}
+	sha, err := lr.SHA256()
+	if err != nil {
+		return sp, sum, "", err
 	}
 	r.warnCut(lr)
-	return sp, nil
+	return sp, sum, sha, nil
 }
 
 // collectSamples appends the samples next yields to the run's engine

@@ -96,6 +96,9 @@ func (r *runReader) readGateway(path string, format *inputs.Request) (span, erro
 			if rec.CachedReported {
 				cached++
 			}
+			if rec.Turn.CachedTokens > 0 {
+				r.cachedTurns++
+			}
 		}
 	}
 	if err := col.Finish(); err != nil {

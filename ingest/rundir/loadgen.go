@@ -26,7 +26,14 @@ func (r *runReader) collectTurns(src loadgen.Source, file string) (span, error) 
 		sink = r.sink.AddTurn
 	}
 	col := loadgen.New(sink)
+	var ready int64
 	err := col.Read(src, func(t *loadgen.Turn) {
+		if t.Row.CachedTokens > 0 {
+			r.cachedTurns++
+		}
+		if t.Row.ReadyS != nil {
+			ready++
+		}
 		sp.add(t.Row.DoneS)
 		if t.Row.SentS != nil {
 			sp.add(*t.Row.SentS)
@@ -47,6 +54,10 @@ func (r *runReader) collectTurns(src loadgen.Source, file string) (span, error) 
 		d.Turns = col.Turns()
 	}
 	r.cacheReported(file, col.N, col.Cached)
+	if col.N > 0 && ready == 0 {
+		r.warnf("%s: no request says when it was ready to be sent (the export does not write it: docs/run-format.md, \"Which field gives ready\"): "+
+			"the wait in the client before sending is unknown, response times count from the sending, and sessions arrive at their first request's sent time", file)
+	}
 	return sp, nil
 }
 

@@ -19,8 +19,8 @@ var loadgenRuns = []string{"aiperf-2025", "aiperf-2026", "guidellm-0.6.1", "guid
 func TestLoadgenFixturesIngestStrict(t *testing.T) {
 	want := map[string]string{
 		"aiperf-2025":          "aiperf sessions=20 turns=57 cache_reported=false excluded=2 load=concurrency/null/4 clock=/- engine=0",
-		"aiperf-2026":          "aiperf sessions=30 turns=140 cache_reported=true excluded=3 load=poisson/0.133/16 clock=/- engine=30",
-		"guidellm-0.6.1":       "guidellm sessions=14 turns=60 cache_reported=false excluded=0 load=concurrent/null/3 clock=/- engine=30",
+		"aiperf-2026":          "aiperf sessions=30 turns=140 cache_reported=true excluded=3 load=poisson/0.133/16 clock=/- engine=25",
+		"guidellm-0.6.1":       "guidellm sessions=14 turns=60 cache_reported=false excluded=0 load=concurrent/null/3 clock=/- engine=24",
 		"guidellm-main":        "guidellm sessions=17 turns=76 cache_reported=true excluded=0 load=concurrent/null/4 clock=/- engine=90",
 		"inference-perf-0.6.1": "inference-perf sessions=12 turns=48 cache_reported=true excluded=0 load=constant/0.16/null clock=created/0.151 engine=30",
 	}

@@ -20,21 +20,22 @@ func TestPrefixCachingUnstated(t *testing.T) {
 		want          bool
 		from          string
 		metrics       func(string) string // edits the metrics; nil removes them
+		off           bool                // the log, the metrics or the default say off
 	}{
 		{"vLLM arguments say off", "vllm-0.10", func(l string) string {
 			return "INFO 09-02 05:19:00 [utils.py:326] non-default args: {'model': 'Qwen/Qwen3-8B', 'enable_prefix_caching': False}\n" + l
-		}, false, "engine.log's startup arguments", keep},
+		}, true, "engine.log's startup arguments", keep, true},
 		{"SGLang radix cache disabled", "sglang-2026", func(l string) string {
 			return "[2026-07-20 10:14:00] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', disable_radix_cache=True, chunked_prefill_size=8192)\n" + l
-		}, false, "engine.log's startup arguments", keep},
+		}, true, "engine.log's startup arguments", keep, true},
 		{"vLLM V1 log silent", "vllm-0.8", func(l string) string {
 			return strings.ReplaceAll(l, "enable_prefix_caching", "enable_chunked_prefill")
-		}, true, "both engines' default", nil},
-		{"no engine log", "vllm-2026", nil, true, "no engine log", nil},
-		{"no engine log, vLLM before 0.8", "vllm-2026", nil, false, "the engine of vLLM 0.5.4", nil},
-		{"no engine log, the metrics say off", "vllm-2026", nil, false, "the metrics' cache_config_info", func(m string) string {
+		}, true, "both engines' default", nil, false},
+		{"no engine log", "vllm-2026", nil, true, "no engine log", nil, false},
+		{"no engine log, vLLM before 0.8", "vllm-2026", nil, true, "the engine of vLLM 0.5.4", nil, true},
+		{"no engine log, the metrics say off", "vllm-2026", nil, true, "the metrics' cache_config_info", func(m string) string {
 			return strings.ReplaceAll(m, `enable_prefix_caching="True"`, `enable_prefix_caching="False"`)
-		}},
+		}, true},
 	} {
 		dir := copyRun(t, tc.fixture)
 		rewrite(t, filepath.Join(dir, "run.yaml"), func(m string) string {
@@ -59,6 +60,11 @@ func TestPrefixCachingUnstated(t *testing.T) {
 		}
 		warned(t, res, "does not give engine.prefix_caching: taken as")
 		warned(t, res, tc.from)
+		if tc.off {
+			// The fixtures' turns report cached tokens: a cache that
+			// is off hits nothing, and the turns are believed.
+			warned(t, res, "turn(s) report cached prompt tokens")
+		}
 	}
 }
 

@@ -290,16 +290,24 @@ func (d *dirReader) newRun(run schema.Run, t0 time.Time) (*runReader, error) {
 func (r *runReader) finishRun(gwSpan span, clip *span) error {
 	m, res := r.m, r.res
 	r.checkRunWindow(gwSpan)
-	p, err := findFile(r.dir, m.Files.EngineLog, m.Files.EngineLog != manifest.DefaultEngineLog)
-	if err != nil {
-		return err
-	}
-	if p != "" {
-		span, err := r.readEngineLog(p, m.Engine.Name)
-		if err != nil {
+	var p string
+	if m.Files.HasRoles() {
+		var err error
+		if p, err = r.readRoleLogs(gwSpan); err != nil {
 			return err
 		}
-		r.checkSpan("engine log samples", span, gwSpan)
+	} else {
+		var err error
+		if p, err = findFile(r.dir, m.Files.EngineLog, m.Files.EngineLog != manifest.DefaultEngineLog); err != nil {
+			return err
+		}
+		if p != "" {
+			span, err := r.readEngineLog(p, m.Engine.Name)
+			if err != nil {
+				return err
+			}
+			r.checkSpan("engine log samples", span, gwSpan)
+		}
 	}
 	if m.Engine.PrefixCaching != nil && p != "" {
 		r.prefixCachingStated(p, res.Data.Run.EngineLogFormat, *m.Engine.PrefixCaching)
@@ -317,8 +325,11 @@ func (r *runReader) finishRun(gwSpan span, clip *span) error {
 		// After the metrics: their cache_config_info may say it.
 		r.prefixCachingUnstated(p, res.Data.Run.EngineLogFormat)
 	}
+	r.cachingContradicted()
 	if clip != nil {
 		r.clipEngine(*clip)
+	} else {
+		r.trimEngine(gwSpan)
 	}
 	res.Data.Run.RejectedLines = int64(len(res.Rejects))
 	res.Data.Sort()
@@ -371,6 +382,9 @@ type runReader struct {
 	// exact keeps the ids of ended sessions (after ErrKeyCollision).
 	exact bool
 	gw    gatewayLog
+	// cachedTurns counts the turns that report cached prompt tokens
+	// (more than 0), which a cache that is off never gives.
+	cachedTurns int64
 }
 
 // cutNote adds to err, an input's error, that one of inputs is a

@@ -62,8 +62,11 @@ type Facts struct {
 	LoadNote         string // e.g. several stages
 
 	EngineLog, Metrics string // file names, "" without
-	Engine             EngineFacts
-	Notes              []string // other things the comments should say
+	// PrefillLogs and DecodeLogs are a disaggregated deployment's engine
+	// logs by role, found by their names when there is no engine log.
+	PrefillLogs, DecodeLogs []string
+	Engine                  EngineFacts
+	Notes                   []string // other things the comments should say
 }
 
 // Init writes dir/run.yaml from the files in dir and returns what it
@@ -117,8 +120,13 @@ func Gather(dir string, opt Options) (*Facts, error) {
 	if f.Metrics, err = inside(dir, opt.Metrics, inputs.Metrics.Defaults[0]); err != nil {
 		return nil, err
 	}
-	if f.EngineLog != "" {
-		if f.Engine, err = readEngine(filepath.Join(dir, f.EngineLog)); err != nil {
+	if f.EngineLog == "" {
+		if err := f.roleLogs(dir); err != nil {
+			return nil, err
+		}
+	}
+	if p := f.startupPath(dir); p != "" {
+		if f.Engine, err = readEngine(p); err != nil {
 			return nil, err
 		}
 	}
@@ -127,7 +135,7 @@ func Gather(dir string, opt Options) (*Facts, error) {
 			return nil, err
 		}
 	}
-	f.Engine.defaultPrefixCaching(f.EngineLog)
+	f.Engine.defaultPrefixCaching(f.startupLog())
 	return f, nil
 }
 
@@ -283,6 +291,7 @@ func (f *Facts) Write(buf *bytes.Buffer) {
 	if f.EngineLog != "" {
 		line(buf, 1, "engine_log", f.EngineLog, "")
 	}
+	f.writeRoles(buf)
 	if f.Metrics != "" {
 		line(buf, 1, "metrics", f.Metrics, "")
 	}
@@ -298,6 +307,7 @@ func comment(from string) string {
 // writeEngine writes the engine section's keys.
 func (f *Facts) writeEngine(buf *bytes.Buffer) {
 	e := f.Engine
+	log := f.startupLog()
 	if e.Name != "" {
 		line(buf, 1, "name", e.Name, "from "+e.NameFrom)
 	} else {
@@ -305,26 +315,26 @@ func (f *Facts) writeEngine(buf *bytes.Buffer) {
 	}
 	switch {
 	case e.Version != "":
-		line(buf, 1, "version", quoteVersion(e.Version), "from "+f.EngineLog)
+		line(buf, 1, "version", quoteVersion(e.Version), "from "+log)
 	case e.Name == schema.EngineSGLang:
 		// SGLang's log does not print its version; the report and compare
 		// split experiments by it, so say where to find it.
 		buf.WriteString("  # version: unknown: SGLang's log does not print it; add it from\n")
 		buf.WriteString("  #   python -c 'import sglang; print(sglang.__version__)' (or the image's tag)\n")
-	case e.Name != "" && f.EngineLog == "":
+	case e.Name != "" && log == "":
 		buf.WriteString("  # version: unknown: no engine log to say it; add it (the report and compare split runs by it)\n")
 	case e.Name != "":
-		buf.WriteString("  # version: unknown: " + f.EngineLog + " does not say it; add it (the report and compare split runs by it)\n")
+		buf.WriteString("  # version: unknown: " + log + " does not say it; add it (the report and compare split runs by it)\n")
 	}
 	switch {
 	case f.Model != "":
 		c := "from " + f.ModelFrom
 		if e.Model != "" && e.Model != f.Model {
-			c += "; " + f.EngineLog + " says " + e.Model
+			c += "; " + log + " says " + e.Model
 		}
 		line(buf, 1, "model", f.Model, c)
 	case e.Model != "":
-		line(buf, 1, "model", e.Model, "from "+f.EngineLog)
+		line(buf, 1, "model", e.Model, "from "+log)
 	}
 	switch {
 	case e.PrefixCaching != nil:

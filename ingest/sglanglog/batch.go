@@ -8,6 +8,7 @@ import (
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
 	"github.com/outlast-dev/outlast/ingest/internal/samplefield"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // iterTag returns the length of a " [12345]" iteration tag at the start of
@@ -203,7 +204,7 @@ func parseFields(body, sep []byte, drop keyID, s *schema.EngineSample, v *batchV
 	return fl, needs(marks), fields.Err()
 }
 
-// lacking returns a *FieldError at offset end naming the fields of want a
+// lacking returns a *textpos.Reason at offset end naming the fields of want a
 // batch line lacks (seen), nil when it has them all.
 func lacking(want, seen needs, end int) error {
 	if want&^seen == 0 {
@@ -218,5 +219,5 @@ func lacking(want, seen needs, end int) error {
 	if names == nil {
 		return nil
 	}
-	return &enginelog.FieldError{Off: end, Err: fmt.Errorf("missing %s: the line is cut or damaged", strings.Join(names, ", "))}
+	return textpos.Reasonf(end, nil, "missing %s: the line is cut or damaged", strings.Join(names, ", "))
 }

@@ -39,12 +39,14 @@ type ranks struct {
 }
 
 // repeat reports whether the batch lines of this rank repeat those of
-// another: every pipeline stage (PPn) and every attention context-parallel
-// rank (ATTN_CPn) prints the same batch, and so would tensor-parallel
-// ranks other than 0 without data-parallel attention. The lines of PP0 and
-// ATTN_CP0 (and, without a DP tag, TP0) are kept; each DP rank is a
-// replica of its own and keeps its lines. SGLang itself chooses these ranks
-// to publish KV events (pp_rank 0, attn_cp_rank 0, attn_tp_rank 0).
+// another whenever the log holds every rank's: every pipeline stage (PPn)
+// and every attention context-parallel rank (ATTN_CPn) prints the same
+// batch, and so would tensor-parallel ranks other than 0 without
+// data-parallel attention. The lines of PP0 and ATTN_CP0 (and, without a
+// DP tag, TP0) are those kept; each DP rank is a replica of its own and
+// keeps its lines. SGLang itself chooses these ranks to publish KV events
+// (pp_rank 0, attn_cp_rank 0, attn_tp_rank 0). A log that lacks them
+// keeps the lowest present (Reader.keep).
 func (r *ranks) repeat() bool { return r.pp > 0 || r.cp > 0 || !r.hasDP && r.tp > 0 }
 
 // parseHeader parses the header of l at offset i of its Text (l.Start:

@@ -23,9 +23,10 @@
 // unless a wrapper stamps it with its zone (a container's RFC 3339 stamp):
 // the engine's own clock is taken whenever the line has one, the wrapper's
 // only then. Of the ranks that print copies of one batch, the lines of
-// pipeline stage 0 and attention context-parallel rank 0 (and, without a
-// DP tag, TP rank 0) are kept and the others counted in Info.Repeats
-// (ranks.repeat); each data-parallel rank is a replica of its own, kept,
+// the lowest pipeline stage and attention context-parallel rank present
+// (and, without a DP tag, the lowest TP rank) are kept, stage 0 and rank 0
+// when the log has them, and the others counted in Info.Repeats
+// (ranks.go); each data-parallel rank is a replica of its own, kept,
 // with its DP rank as the sample's EngineIndex. Lines are parsed by hand,
 // without regular expressions, because logs can be large.
 package sglanglog
@@ -88,6 +89,9 @@ type Reader struct {
 	// rank's copy of a batch, and a line with no time as a sample at a
 	// NaN time (the real-lines corpus test reads lines one by one).
 	everyLine bool
+	// kept is, per data-parallel group, the rank whose copies of the
+	// group's batches are kept (ranks.go).
+	kept map[int32]*keptRank
 }
 
 // NewReader returns a reader of the SGLang log in lr.
@@ -108,6 +112,7 @@ func (r *Reader) Info() Info {
 	if in.KVPoolTokens == 0 {
 		in.KVPoolTokens = r.allocTok
 	}
+	in.Notes = r.rankNotes()
 	return in
 }
 
@@ -244,7 +249,7 @@ func (r *Reader) batchLine(l *enginelog.Line, h *header, hok bool, ts float64, b
 		}
 		s.TS = r.in.Stamp(l, wt)
 	}
-	if hok && h.ranks.repeat() {
+	if hok && !r.keep(&h.ranks, l.Text[h.ranks.at:h.ranks.end], s) {
 		r.in.Info.Repeats++
 		return r.everyLine, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/outlast-dev/outlast/ingest/internal/enginelog"
 	"github.com/outlast-dev/outlast/ingest/internal/samplefield"
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // engineTag is the engine a stats line speaks for.
@@ -234,7 +235,7 @@ func parseStats(body []byte, s *schema.EngineSample, v *statsValues) (statsFlags
 	return fl, nil
 }
 
-// missing returns a *FieldError at offset end naming the first field a
+// missing returns a *textpos.Reason at offset end naming the first field a
 // stats line needs and lacks, nil when it has them all.
 func missing(seen needs, end int) error {
 	var name string
@@ -248,7 +249,7 @@ func missing(seen needs, end int) error {
 	default:
 		return nil
 	}
-	return &enginelog.FieldError{Off: end, Err: fmt.Errorf("missing %q: the line is cut or damaged", name)}
+	return textpos.Reasonf(end, nil, "missing %q: the line is cut or damaged", name)
 }
 
 // looksLikeStats reports whether b, from a "Running: " on, holds the

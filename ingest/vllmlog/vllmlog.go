@@ -47,7 +47,7 @@ const (
 	Format08   = "vllm-0.8"  // "[file:line]" header; stats lines without "Engine NNN: " (0.8.0-0.8.2)
 	Format09   = "vllm-0.9"  // stats lines with "Engine NNN: " but no APIServer prefix (0.8.3-0.10.0)
 	Format010  = "vllm-0.10" // "(APIServer pid=N)", "(EngineCore_N pid=N)" or "(EngineCore_DPn pid=N)" prefixes, or 0.11-0.12 fields (0.10.1 to early 2026)
-	Format2026 = "vllm-2026" // a 2026-only marker: "(EngineCore pid=N)", the merged KV-size line, or "Deferred:"
+	Format2026 = "vllm-2026" // a 2026-only marker: "(EngineCore pid=N)", the merged KV-size line, "Deferred:", or a version built in 2026 (version.go)
 )
 
 // Dialect ranks, oldest first; the highest seen names the dialect.
@@ -208,6 +208,12 @@ func (r *Reader) readLine(l *enginelog.Line) {
 
 	if bytes.HasPrefix(msg, kvSizePrefix) {
 		r.kvSize(l, h.msg)
+		return
+	}
+	if v, ok := versionOf(msg); ok {
+		if builtIn2026(v) {
+			r.dialect.Saw(rank2026)
+		}
 		return
 	}
 	body, engine, isStats := statsBody(msg)

@@ -26,6 +26,7 @@ var allowed = map[string][]string{
 	"report":   {"schema", "stats", "internal"},
 	"compare":  {"schema", "stats", "internal", "report"},
 	"replay":   {"schema", "stats", "internal", "sim"},
+	"alerts":   {"schema", "stats", "internal"},
 	"cmd":      nil, // only wires, and is the only door to the dataset
 }
 

@@ -112,7 +112,8 @@ func (f *TimeSeries) XExtent() (lo, hi float64) {
 }
 
 // Scatter is a scatter plot of groups of points with optional lines
-// (fitted lines, bounds) drawn over them.
+// (fitted lines, bounds) drawn over them and shaded x intervals (a bound
+// known only within a range) behind them.
 type Scatter struct {
 	ID      string
 	Title   string
@@ -121,6 +122,7 @@ type Scatter struct {
 	YAxis   Axis
 	Groups  []ScatterGroup
 	Lines   []Line
+	Bands   []Band
 	Height  int
 }
 

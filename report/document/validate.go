@@ -153,6 +153,7 @@ func (v *validator) figure(where string, f Figure) {
 				}
 			}
 		}
+		v.bands(where, f.Bands)
 	case *Bar:
 		if err := checkAxis(f.YAxis); err != nil {
 			v.errf("%s: y axis: %v", where, err)
@@ -196,14 +197,18 @@ func (v *validator) timeSeries(where string, f *TimeSeries) {
 			}
 		}
 	}
-	for _, b := range f.Bands {
-		if !finite(b.From) || !finite(b.To) || b.To < b.From {
-			v.errf("%s: band %q: want finite From <= To", where, b.Label)
-		}
-	}
+	v.bands(where, f.Bands)
 	for _, m := range f.Marks {
 		if !finite(m.At) {
 			v.errf("%s: mark %q is not finite", where, m.Label)
+		}
+	}
+}
+
+func (v *validator) bands(where string, bands []Band) {
+	for _, b := range bands {
+		if !finite(b.From) || !finite(b.To) || b.To < b.From {
+			v.errf("%s: band %q: want finite From <= To", where, b.Label)
 		}
 	}
 }

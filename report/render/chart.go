@@ -3,7 +3,9 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -38,7 +40,7 @@ type chartSpec struct {
 	Points  int    // data points in Option, after downsampling
 }
 
-// echart is what buildChart needs of a go-echarts chart.
+// echart is what buildChartIn needs of a go-echarts chart.
 type echart interface {
 	Accept(charts.ConfigurationVisitor)
 	Validate()
@@ -50,17 +52,25 @@ type frame struct {
 	id, figure string
 	height     int
 	inGrid     bool
+	// cols is the number of columns of the grid the chart is in, for the
+	// width its legend has; 1 outside a grid.
+	cols int
 }
 
-// buildChart returns the chart of f; inGrid selects the small-multiple size.
-func buildChart(f document.Figure, inGrid bool) (chartSpec, error) {
-	return buildChartData(f, inGrid, true)
-}
-
-// buildChartData is buildChart; compact false keeps go-echarts' own
-// {"value":...} data items, for tests to compare against.
+// buildChartData returns the chart of f; inGrid selects the
+// small-multiple size (in a grid of two columns), and compact false keeps
+// go-echarts' own {"value":...} data items, for tests to compare against.
 func buildChartData(f document.Figure, inGrid, compact bool) (chartSpec, error) {
-	fr := frame{id: document.ChartID(f.FigureID()), figure: f.FigureID(), inGrid: inGrid}
+	cols := 1
+	if inGrid {
+		cols = 2
+	}
+	return buildChartIn(f, inGrid, cols, compact)
+}
+
+// buildChartIn is buildChartData in a grid of cols columns.
+func buildChartIn(f document.Figure, inGrid bool, cols int, compact bool) (chartSpec, error) {
+	fr := &frame{id: document.ChartID(f.FigureID()), figure: f.FigureID(), inGrid: inGrid, cols: max(cols, 1)}
 	spec := chartSpec{ID: fr.id}
 	v := newOptionVisitor(inGrid)
 	v.compact = compact
@@ -83,6 +93,15 @@ func buildChartData(f document.Figure, inGrid, compact bool) (chartSpec, error) 
 		return chartSpec{}, fmt.Errorf("report: unknown figure type %T", f)
 	}
 	spec.Height = fr.height
+	if !hasData(f) {
+		// An empty plot says nothing of why; the chart says it has no data.
+		v.top["graphic"] = []any{map[string]any{"type": "text", "left": "center", "top": "middle", "silent": true,
+			"style": map[string]any{"text": noDataText, "fill": "#666", "fontSize": 13}}}
+		if spec.Caption != "" {
+			spec.Caption += " "
+		}
+		spec.Caption += noDataCaption
+	}
 	c.Accept(v)
 	c.Validate()
 	opt := c.JSON()
@@ -97,6 +116,45 @@ func buildChartData(f document.Figure, inGrid, compact bool) (chartSpec, error) 
 	return spec, nil
 }
 
+// What a chart without data says, on the plot and below it.
+const (
+	noDataText    = "no data to draw"
+	noDataCaption = "(No data to draw: none of the runs has a value of this measure.)"
+)
+
+// hasData reports whether f has a point to draw: a finite (x, y) of a
+// series, group or bar. Bounds, bands and marks are not data.
+func hasData(f document.Figure) bool {
+	fin := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	switch f := f.(type) {
+	case *document.TimeSeries:
+		for _, s := range f.Series {
+			for i := range s.X {
+				if i < len(s.Y) && fin(s.X[i]) && fin(s.Y[i]) {
+					return true
+				}
+			}
+		}
+	case *document.Scatter:
+		for _, g := range f.Groups {
+			for _, p := range g.Points {
+				if fin(p[0]) && fin(p[1]) {
+					return true
+				}
+			}
+		}
+	case *document.Bar:
+		for _, s := range f.Series {
+			for _, v := range s.Values {
+				if fin(v) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 func chartHeight(h int, inGrid bool) int {
 	switch {
 	case h > 0:
@@ -107,17 +165,56 @@ func chartHeight(h int, inGrid bool) int {
 	return defaultH
 }
 
+// Legend layout: the page's content width (report.css: .page is 1120 px
+// wide with 32 px padding each side), the gap between grid columns, and
+// what one legend line and item take at the 12 px font.
+const (
+	pageContentW  = 1056
+	gridGapW      = 20
+	legendLineH   = 22
+	legendIconW   = 25 + 5 + 10 // icon, its gap to the text, the gap to the next item
+	legendCharW   = 7.0
+	legendRightW  = 96 // beside the toolbox
+	legendMarginW = 8
+)
+
+// legendRows estimates how many lines a plain legend of names takes in
+// the chart's width: items wrap as ECharts wraps them.
+func (fr *frame) legendRows(names []string) int {
+	w := float64(pageContentW-gridGapW*(fr.cols-1)) / float64(fr.cols)
+	w -= legendMarginW
+	if fr.inGrid {
+		w -= legendMarginW
+	} else {
+		w -= legendRightW
+	}
+	rows, used := 1, 0.0
+	for _, n := range names {
+		iw := legendIconW + legendCharW*float64(utf8.RuneCountInString(n))
+		if used > 0 && used+iw > w {
+			rows, used = rows+1, 0
+		}
+		used += iw
+	}
+	return rows
+}
+
 // globalOpts returns the settings every chart shares: a fixed ChartID, no
 // animation (a screenshot would catch a half-drawn line), the palette, a
 // legend and a toolbox instead of wheel zoom, which would hijack page
 // scrolling. Small multiples share one purpose, so they get no toolbox.
-func (fr frame) globalOpts(legend []string, tooltip opts.Tooltip) []charts.GlobalOpts {
-	lg := opts.Legend{Type: "scroll", Top: "2", Left: "8", Right: "96", Data: legend}
-	grid := opts.Grid{Left: "12", Right: "20", Top: "56", Bottom: "40", ContainLabel: opts.Bool(true)}
+// The legend shows every series: it wraps (no paging, which hid series
+// behind "1/2"), and the plot is moved down and the chart made taller by
+// the lines it takes.
+func (fr *frame) globalOpts(legend []string, tooltip opts.Tooltip) []charts.GlobalOpts {
+	lg := opts.Legend{Type: "plain", Top: "2", Left: "8", Right: "96", Data: legend}
+	extra := legendLineH * (fr.legendRows(legend) - 1)
+	fr.height += extra
+	grid := opts.Grid{Left: "12", Right: "20", Top: strconv.Itoa(56 + extra), Bottom: "40", ContainLabel: opts.Bool(true)}
 	tb := opts.Toolbox{Show: opts.Bool(false)}
 	if fr.inGrid {
 		lg.Right = "8"
-		grid.Top = "48"
+		grid.Top = strconv.Itoa(48 + extra)
 	} else {
 		tb = opts.Toolbox{Show: opts.Bool(true), Right: "8", Top: "0", Feature: &opts.ToolBoxFeature{
 			DataZoom: &opts.ToolBoxFeatureDataZoom{Show: opts.Bool(true), YAxisIndex: "none",

@@ -7,7 +7,7 @@ import (
 	"github.com/outlast-dev/outlast/report/document"
 )
 
-func barChart(f *document.Bar, fr frame, v *optionVisitor) (echart, int) {
+func barChart(f *document.Bar, fr *frame, v *optionVisitor) (echart, int) {
 	names := make([]string, len(f.Series))
 	for i, s := range f.Series {
 		names[i] = s.Name

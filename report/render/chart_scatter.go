@@ -7,7 +7,7 @@ import (
 	"github.com/outlast-dev/outlast/report/document"
 )
 
-func scatterChart(f *document.Scatter, fr frame, v *optionVisitor) (echart, int) {
+func scatterChart(f *document.Scatter, fr *frame, v *optionVisitor) (echart, int) {
 	names := make([]string, 0, len(f.Groups)+len(f.Lines))
 	sizes := make([]int, 0, len(f.Groups)+len(f.Lines))
 	for _, g := range f.Groups {
@@ -47,9 +47,10 @@ func scatterChart(f *document.Scatter, fr frame, v *optionVisitor) (echart, int)
 		v.series(i, map[string]any{"progressive": 0}) // draw everything in one frame
 		c.AddSeries(g.Name, data, so...)
 	}
-	if len(f.Lines) > 0 {
+	if len(f.Lines) > 0 || len(f.Bands) > 0 {
 		// A Scatter only adds scatter series; lines come from a Line
-		// overlapped onto it, after the groups.
+		// overlapped onto it, after the groups, and bands on an empty
+		// series of their own after the lines.
 		lines := charts.NewLine()
 		for k, l := range f.Lines {
 			lx, ly := Downsample(l.X, l.Y, alloc[len(f.Groups)+k])
@@ -61,6 +62,10 @@ func scatterChart(f *document.Scatter, fr frame, v *optionVisitor) (echart, int)
 			v.series(len(f.Groups)+k, map[string]any{"z": 3}) // above the points
 			lines.AddSeries(l.Name, data, append(lineOpts(l.Color, l.Dash),
 				charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false), ConnectNulls: opts.Bool(false)}))...)
+		}
+		if len(f.Bands) > 0 {
+			v.series(len(f.Groups)+len(f.Lines), annotationPatch(f.Bands, nil))
+			lines.AddSeries(annotations, []opts.LineData{}, annotationOpts(f.Bands, nil)...)
 		}
 		c.Overlap(lines)
 	}

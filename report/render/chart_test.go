@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -186,6 +187,15 @@ func TestScatterAndBarOption(t *testing.T) {
 		}
 	}
 
+	// A band (a bound known within a range) is a markArea of an inert
+	// series after the lines, full height between its x values.
+	sc.Bands = []document.Band{{From: 0.1, To: 0.2, Label: "drain bound"}}
+	opt = parseOption(t, sc, false, true)
+	band := []any{map[string]any{"name": "drain bound", "xAxis": 0.1}, map[string]any{"xAxis": 0.2}}
+	if got := at(t, opt, "series", 2, "markArea", "data", 0); !reflect.DeepEqual(got, band) || at(t, opt, "series", 2, "silent") != true {
+		t.Errorf("band = %v, want %v", at(t, opt, "series", 2), band)
+	}
+
 	bar := &document.Bar{ID: "bar", Categories: []string{"a", "b"}, Series: []document.BarSeries{{Name: "s", Values: []float64{1.5, math.NaN()}}}}
 	opt = parseOption(t, bar, false, true)
 	if got, want := at(t, opt, "series", 0, "data"), []any{1.5, "-"}; !reflect.DeepEqual(got, want) {
@@ -216,7 +226,7 @@ func TestOptionVisitorReportsErrors(t *testing.T) {
 
 // TestChartIDExplicit: go-echarts draws an unset ChartID from math/rand.
 func TestChartIDExplicit(t *testing.T) {
-	fr := frame{id: document.ChartID("a-b"), figure: "a-b", height: 100}
+	fr := &frame{id: document.ChartID("a-b"), figure: "a-b", height: 100, cols: 1}
 	c, _ := timeSeriesChart(&document.TimeSeries{ID: "a-b"}, fr, newOptionVisitor(false))
 	if id := c.(*charts.Line).ChartID; id != "c_a_b" {
 		t.Errorf("ChartID = %q, want c_a_b", id)
@@ -237,5 +247,68 @@ func TestYval(t *testing.T) {
 		if f, ok := got.(float64); ok && math.Signbit(f) {
 			t.Errorf("yval(%v) is negative zero", c.in)
 		}
+	}
+}
+
+// TestLegendShowsEverySeries: a legend pages ("1/2") when its items do not
+// fit one line, which hides series; it wraps instead, and the plot moves
+// down and the chart grows by the lines it takes. In a grid of three
+// columns (a cell of (1056 − 2·20)/3 = 338.7 px, 322.7 for the legend)
+// seven arms of 12-character names take 40 + 84 = 124 px each: two per
+// line, four lines, 3·22 = 66 px more than one.
+func TestLegendShowsEverySeries(t *testing.T) {
+	f := &document.TimeSeries{ID: "arms"}
+	for i := range 7 {
+		f.Series = append(f.Series, document.Series{Name: fmt.Sprintf("arm-%08d", i), X: []float64{0, 1}, Y: []float64{1, 2}})
+	}
+	c, err := buildChartIn(f, true, 3, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opt map[string]any
+	if err := json.Unmarshal([]byte(c.Option), &opt); err != nil {
+		t.Fatal(err)
+	}
+	if typ := at(t, opt, "legend", "type"); typ != "plain" {
+		t.Errorf("legend type %v, want plain (no paging)", typ)
+	}
+	if len(at(t, opt, "legend", "data").([]any)) != 7 {
+		t.Errorf("legend data %v", at(t, opt, "legend", "data"))
+	}
+	if top := at(t, opt, "grid", 0, "top"); top != "114" || c.Height != gridCellH+66 {
+		t.Errorf("grid top %v, height %d; want 114 and %d", top, c.Height, gridCellH+66)
+	}
+	// One short series: one line, nothing moves.
+	one, _ := buildChartIn(&document.TimeSeries{ID: "one", Series: f.Series[:1]}, false, 1, true)
+	if one.Height != defaultH || !strings.Contains(one.Option, `"top":"56"`) {
+		t.Errorf("one series: height %d, option %s", one.Height, one.Option)
+	}
+}
+
+// TestEmptyChartSaysSo: a chart with nothing to draw (every value
+// missing) was an empty plot; it says "no data to draw" on the plot and in
+// its caption. A chart with one point does not.
+func TestEmptyChartSaysSo(t *testing.T) {
+	nan := math.NaN()
+	empty := &document.TimeSeries{ID: "empty", Caption: "Preemptions.", Series: []document.Series{{Name: "a", X: []float64{0, 1}, Y: []float64{nan, nan}}},
+		Bands: []document.Band{{From: 0, To: 1}}}
+	c, err := buildChartIn(empty, false, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opt map[string]any
+	if err := json.Unmarshal([]byte(c.Option), &opt); err != nil {
+		t.Fatal(err)
+	}
+	if got := at(t, opt, "graphic", 0, "style", "text"); got != "no data to draw" || !strings.HasSuffix(c.Caption, "(No data to draw: none of the runs has a value of this measure.)") {
+		t.Errorf("graphic %v, caption %q", got, c.Caption)
+	}
+	empty.Series[0].Y[1] = 3
+	if c, _ := buildChartIn(empty, false, 1, true); strings.Contains(c.Option, "graphic") || c.Caption != "Preemptions." {
+		t.Errorf("a chart with a point: %q, %s", c.Caption, c.Option)
+	}
+	sc := &document.Scatter{ID: "sc", Lines: []document.Line{{Name: "bound", X: []float64{1, 1}, Y: []float64{0, 1}}}}
+	if c, _ := buildChartIn(sc, false, 1, true); !strings.Contains(c.Option, "no data to draw") {
+		t.Error("a scatter with only a bound has no data")
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/outlast-dev/outlast/report/document"
 )
 
-func timeSeriesChart(f *document.TimeSeries, fr frame, v *optionVisitor) (echart, int) {
+func timeSeriesChart(f *document.TimeSeries, fr *frame, v *optionVisitor) (echart, int) {
 	names := make([]string, 0, len(f.Series))
 	sizes := make([]int, len(f.Series))
 	for i, s := range f.Series {

@@ -71,7 +71,7 @@ func (v *viewDoc) block(b document.Block) (template.HTML, error) {
 		}
 		g := gridView{Caption: b.Caption, Columns: cols}
 		for _, f := range b.Figures {
-			c, cerr := v.chart(f, true)
+			c, cerr := v.chartIn(f, true, cols)
 			if cerr != nil {
 				return "", cerr
 			}
@@ -79,7 +79,7 @@ func (v *viewDoc) block(b document.Block) (template.HTML, error) {
 		}
 		err = gridTpl.Execute(&sb, g)
 	case document.Figure:
-		c, cerr := v.chart(b, false)
+		c, cerr := v.chartIn(b, false, 1)
 		if cerr != nil {
 			return "", cerr
 		}
@@ -104,8 +104,8 @@ type gridView struct {
 	Charts  []chartView
 }
 
-func (v *viewDoc) chart(f document.Figure, inGrid bool) (chartView, error) {
-	c, err := buildChart(f, inGrid)
+func (v *viewDoc) chartIn(f document.Figure, inGrid bool, cols int) (chartView, error) {
+	c, err := buildChartIn(f, inGrid, cols, true)
 	if err != nil {
 		return chartView{}, err
 	}

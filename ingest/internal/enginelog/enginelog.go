@@ -57,6 +57,9 @@ type Info struct {
 	// Repeats counts the batch lines left out as another rank's copy of a
 	// batch (each reader says which ranks it keeps).
 	Repeats int
+	// Notes are what the reader has to say about the log as a whole, to
+	// be warned of (such as a rank whose lines the log lacks).
+	Notes []string
 }
 
 // Lines reads a log for a reader: one line at a time, its preamble taken

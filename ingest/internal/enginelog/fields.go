@@ -2,7 +2,8 @@ package enginelog
 
 import (
 	"bytes"
-	"fmt"
+
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // Fields walks the ", "-separated "key: value" fields of a stats or batch
@@ -61,9 +62,9 @@ func (f *Fields) Next() bool {
 			case f.skip:
 			case at+end == len(f.body) && bytes.HasSuffix(bytes.TrimRight(piece, " "), keySep[:1]):
 				// "Key:" or "Key: " closing the line: its value is gone.
-				f.err = &FieldError{Off: at + end, Err: fmt.Errorf("field %q has no value: the line is cut or damaged", bytes.TrimRight(piece, " "))}
+				f.err = textpos.Reasonf(at+end, nil, "field %q has no value: the line is cut or damaged", bytes.TrimRight(piece, " "))
 			default:
-				f.err = &FieldError{Off: at, Err: fmt.Errorf("field %q is not \"key: value\"", piece)}
+				f.err = textpos.Reasonf(at, nil, "field %q is not \"key: value\"", piece)
 			}
 			continue
 		}
@@ -74,28 +75,17 @@ func (f *Fields) Next() bool {
 	return false
 }
 
-// Err returns the *FieldError of a piece that is not "key: value", or nil.
+// Err returns the error of a piece that is not "key: value" (a
+// *textpos.Reason at its offset in the fields part), or nil.
 func (f *Fields) Err() error { return f.err }
 
 // Skip records that the caller passes over the current field, whatever its
 // value.
 func (f *Fields) Skip() { f.skip = true }
 
-// ValueErr returns err as a *FieldError at offset at of the current
-// field's value, naming its key.
+// ValueErr returns err as a *textpos.Reason at offset at of the current
+// field's value (its offset in the fields part, so the reader can turn it
+// into a column), naming its key.
 func (f *Fields) ValueErr(at int, err error) error {
-	return &FieldError{Off: f.Off() + at, Err: fmt.Errorf("%s: %w", f.Key(), err)}
+	return textpos.Reasonf(f.Off()+at, nil, "%s: %v", f.Key(), err)
 }
-
-// FieldError is a bad "key: value" field of a log line, at byte offset Off
-// of the line's fields part, so the reader can turn it into a column.
-type FieldError struct {
-	Off int
-	Err error
-}
-
-// Error returns the reason.
-func (e *FieldError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the reason.
-func (e *FieldError) Unwrap() error { return e.Err }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // TestFields walks fields parts: pieces after a passed-over key belong to
@@ -31,7 +33,7 @@ func TestFields(t *testing.T) {
 			}
 		}
 		if err := fields.Err(); err != nil {
-			got = append(got, fmt.Sprintf("error@%d: %v", err.(*FieldError).Off, err))
+			got = append(got, fmt.Sprintf("error@%d: %v", err.(*textpos.Reason).Off, err))
 		}
 		if g := strings.Join(got, " "); g != tc.want {
 			t.Errorf("%q: %s, want %s", tc.body, g, tc.want)
@@ -44,7 +46,7 @@ func TestValueErr(t *testing.T) {
 	fields.Next()
 	fields.Next()
 	err := fields.ValueErr(1, fmt.Errorf("bad unit"))
-	fe, ok := err.(*FieldError)
+	fe, ok := err.(*textpos.Reason)
 	if !ok || fe.Off != 16 || err.Error() != "Running: bad unit" {
 		t.Errorf("ValueErr = %#v (%v)", err, err)
 	}

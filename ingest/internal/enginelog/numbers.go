@@ -2,7 +2,6 @@ package enginelog
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/outlast-dev/outlast/ingest/internal/decimal"
 )
@@ -38,8 +37,9 @@ func ParseUint(b []byte) (int64, bool) {
 	return n, true
 }
 
-// ParseNumber parses a finite decimal number such as "1843.2" or "0".
-// Python's "nan"/"inf", exponents and anything else are errors.
+// ParseNumber parses a finite decimal number such as "1843.2" or "0"
+// (decimal.Parse). Python's "nan"/"inf", exponents, a '+' and anything
+// else are errors.
 func ParseNumber(b []byte) (float64, error) {
 	// Most values are short decimals, read exactly without strconv
 	// (decimal.Simple takes a '+', which this refuses).
@@ -48,17 +48,12 @@ func ParseNumber(b []byte) (float64, error) {
 			return x, nil
 		}
 	}
-	if i, ok := ParseUint(b); ok {
-		return float64(i), nil
+	if plainNumber(b) {
+		if x, ok := decimal.Parse(b); ok {
+			return x, nil
+		}
 	}
-	if !plainNumber(b) {
-		return 0, fmt.Errorf("malformed number %q", b)
-	}
-	x, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return 0, fmt.Errorf("malformed number %q", b)
-	}
-	return x, nil
+	return 0, fmt.Errorf("malformed number %q", b)
 }
 
 // ParsePercent parses a number as ParseNumber does and returns it divided

@@ -115,10 +115,10 @@ func (l *Line) Errorf(off int, format string, args ...any) *textpos.ParseError {
 
 // FieldsErr returns err, found in the fields part of l that begins at
 // offset at, as an error of the line named what ("vLLM stats line"): at
-// the field's column when err is a *FieldError.
+// the field's column when err is a *textpos.Reason (Fields' errors).
 func (l *Line) FieldsErr(at int, err error, what string) *textpos.ParseError {
 	off := -1
-	var fe *FieldError
+	var fe *textpos.Reason
 	if errors.As(err, &fe) {
 		off = at + fe.Off
 	}

@@ -195,7 +195,7 @@ func TestLineErrors(t *testing.T) {
 	}
 	l := ReadLine([]byte("INFO Running: 1, Waiting: x"))
 	l.Pos = pos
-	fe := &FieldError{Off: 7, Err: fmt.Errorf("Waiting: malformed")}
+	fe := &textpos.Reason{Off: 7, Msg: "Waiting: malformed"}
 	if got := l.FieldsErr(5, fe, "stats line").Error(); got != "engine.log:7:13: stats line: Waiting: malformed" {
 		t.Errorf("FieldsErr = %s", got)
 	}

@@ -3,23 +3,20 @@ package jsondoc
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
-	"strconv"
+
+	"github.com/outlast-dev/outlast/ingest/internal/decimal"
+	"github.com/outlast-dev/outlast/textpos"
 )
 
 // Err is a bad value: what is wrong with it, and its offset in the record
-// (-1 when the fault is an absent member, which has no place).
-type Err struct {
-	Off int
-	Msg string
-}
-
-func (e *Err) Error() string { return e.Msg }
+// (-1 when the fault is an absent member, which has no place). It is
+// textpos.Reason, the reason of every reader's errors.
+type Err = textpos.Reason
 
 // Errf returns an Err at offset off.
 func Errf(off int, format string, args ...any) *Err {
-	return &Err{Off: off, Msg: fmt.Sprintf(format, args...)}
+	return textpos.Reasonf(off, nil, format, args...)
 }
 
 // IsNull reports whether the value v is null.
@@ -78,7 +75,7 @@ func (m Member) Number(name string) (float64, *Err) {
 	if !isNumber(m.Val) {
 		return 0, Errf(m.Off, "%s: want a number, got %s", name, Describe(m.Val))
 	}
-	v, ok := ParseFloat(m.Val)
+	v, ok := decimal.Parse(m.Val)
 	if !ok {
 		return 0, Errf(m.Off, "%s: number %s is out of range", name, m.Val)
 	}
@@ -103,10 +100,10 @@ func (m Member) Int(name string) (int64, *Err) {
 	if !isNumber(m.Val) {
 		return 0, Errf(m.Off, "%s: want an integer, got %s", name, Describe(m.Val))
 	}
-	if v, ok := ParseInt(m.Val); ok {
+	if v, ok := decimal.Int(m.Val); ok {
 		return v, nil
 	}
-	f, ok := ParseFloat(m.Val)
+	f, ok := decimal.Parse(m.Val)
 	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 		return 0, Errf(m.Off, "%s: want an integer, got %s", name, m.Val)
 	}
@@ -131,10 +128,10 @@ func (m Member) Seconds(name string) (Time, *Err) {
 	if !isNumber(m.Val) {
 		return Time{}, Errf(m.Off, "%s: want a time in seconds, got %s", name, Describe(m.Val))
 	}
-	if sec, frac, ok := SplitDecimal(m.Val); ok {
+	if sec, frac, ok := decimal.Split(m.Val); ok {
 		return Time{sec, frac}, nil
 	}
-	v, ok := ParseFloat(m.Val)
+	v, ok := decimal.Parse(m.Val)
 	if !ok {
 		return Time{}, Errf(m.Off, "%s: number %s is out of range", name, m.Val)
 	}
@@ -154,88 +151,3 @@ func (t Time) Since(t0 Time) float64 { return float64(t.Sec-t0.Sec) + (t.Frac - 
 
 // Float returns t as one number.
 func (t Time) Float() float64 { return float64(t.Sec) + t.Frac }
-
-// pow10 holds the exactly representable powers of ten.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
-
-// ParseInt parses a plain JSON integer (no fraction or exponent); ok is
-// false for another form or one that does not fit in an int64.
-func ParseInt(raw []byte) (int64, bool) {
-	i, neg := 0, false
-	if len(raw) > 0 && raw[0] == '-' {
-		neg, i = true, 1
-	}
-	if i >= len(raw) || len(raw)-i > 19 {
-		return 0, false
-	}
-	var v uint64
-	for ; i < len(raw); i++ {
-		c := raw[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + uint64(c-'0') // 19 digits cannot overflow a uint64
-	}
-	if neg {
-		if v > 1<<63 {
-			return 0, false
-		}
-		return -int64(v), true
-	}
-	if v > math.MaxInt64 {
-		return 0, false
-	}
-	return int64(v), true
-}
-
-// ParseFloat parses a JSON number, without allocating for plain decimals
-// of at most 15 fraction digits.
-func ParseFloat(raw []byte) (float64, bool) {
-	if sec, frac, ok := SplitDecimal(raw); ok {
-		return float64(sec) + frac, true
-	}
-	if len(raw) > 1 && raw[0] == '-' {
-		if sec, frac, ok := SplitDecimal(raw[1:]); ok {
-			return -(float64(sec) + frac), true
-		}
-	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return 0, false
-	}
-	return f, true
-}
-
-// SplitDecimal splits a plain non-negative decimal "123.456" into its
-// integer part and its fraction, each exact to float64 rounding; ok is false
-// for other forms (sign, exponent, more than 18 integer or 15 fraction
-// digits).
-func SplitDecimal(raw []byte) (sec int64, frac float64, ok bool) {
-	i := 0
-	for i < len(raw) && raw[i] >= '0' && raw[i] <= '9' {
-		sec = sec*10 + int64(raw[i]-'0')
-		i++
-	}
-	if i == 0 || i > 18 {
-		return 0, 0, false
-	}
-	if i == len(raw) {
-		return sec, 0, true
-	}
-	if raw[i] != '.' {
-		return 0, 0, false
-	}
-	i++
-	digits := len(raw) - i
-	if digits < 1 || digits >= len(pow10) {
-		return 0, 0, false
-	}
-	var m int64
-	for ; i < len(raw); i++ {
-		if raw[i] < '0' || raw[i] > '9' {
-			return 0, 0, false
-		}
-		m = m*10 + int64(raw[i]-'0')
-	}
-	return sec, float64(m) / pow10[digits], true
-}

@@ -251,7 +251,10 @@ func (e Engine) checkCorpusSample(s schema.EngineSample, w CorpusWant, errorf fu
 
 // checkCorpusKept checks what the reader opened with Open makes of a
 // sample line: the sample, unless the line has no time at all (counted in
-// Info.Untimed) or repeats another rank's batch (Info.Repeats).
+// Info.Untimed). A line of a rank whose copies of a batch are not the
+// ones kept when every rank's lines are there is, read on its own, the
+// lowest rank present: kept, with a note that the rank kept by the rule
+// is missing.
 func (e Engine) checkCorpusKept(c CorpusLine, plain []schema.EngineSample, info enginelog.Info, errorf func(string, ...any)) {
 	kept := true
 	if e.Ranks != nil {
@@ -261,9 +264,9 @@ func (e Engine) checkCorpusKept(c CorpusLine, plain []schema.EngineSample, info 
 	switch {
 	case !timed && (len(plain) != 0 || info.Untimed != 1):
 		errorf("a line without a time: %d samples and %d untimed lines, want 0 and 1", len(plain), info.Untimed)
-	case timed && !kept && (len(plain) != 0 || info.Repeats != 1):
-		errorf("another rank's copy: %d samples and %d repeats, want 0 and 1", len(plain), info.Repeats)
-	case timed && kept && (len(plain) != 1 || info.Untimed+info.Repeats != 0):
+	case timed && !kept && (len(plain) != 1 || info.Repeats != 0 || len(info.Notes) != 1):
+		errorf("another rank's copy, alone: %d samples, %d repeats, notes %q; want the sample and a note of the rank missing", len(plain), info.Repeats, info.Notes)
+	case timed && kept && (len(plain) != 1 || info.Untimed+info.Repeats != 0 || len(info.Notes) != 0):
 		errorf("%d samples, %d untimed, %d repeats; want the sample", len(plain), info.Untimed, info.Repeats)
 	}
 }

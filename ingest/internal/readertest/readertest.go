@@ -472,3 +472,9 @@ func CheckNote(t testing.TB, notes []string, want string) {
 		t.Errorf("notes %q, want one with %q", notes, want)
 	}
 }
+
+// Opener adapts an engine's NewReader, which returns its own reader type,
+// to Engine.Open.
+func Opener[R Reader](open func(*lineio.Reader, enginelog.Options) R) func(*lineio.Reader, enginelog.Options) Reader {
+	return func(lr *lineio.Reader, opt enginelog.Options) Reader { return open(lr, opt) }
+}
