@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
 	"sync"
 
 	"github.com/parquet-go/parquet-go"
@@ -46,8 +47,27 @@ var (
 // fileBuffers are the write buffers of the files being written, reused
 // from file to file: fewer, larger writes than parquet-go's default of 32
 // KB (a system call every few hundred turns), without allocating and
-// clearing a megabyte for each of a run's five files.
-var fileBuffers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 1<<20) }}
+// clearing a megabyte for each of a run's five files. A channel, not a
+// sync.Pool, which every collection empties: a campaign made a new buffer
+// every dozen runs.
+var fileBuffers = make(chan *bufio.Writer, 4*runtime.GOMAXPROCS(0))
+
+func getFileBuffer() *bufio.Writer {
+	select {
+	case bw := <-fileBuffers:
+		return bw
+	default:
+		return bufio.NewWriterSize(nil, 1<<20)
+	}
+}
+
+func putFileBuffer(bw *bufio.Writer) {
+	bw.Reset(nil)
+	select {
+	case fileBuffers <- bw:
+	default:
+	}
+}
 
 // rowBuffers keeps the zeroed row buffers of finished writers for the next
 // run's, one pool per row type and use: a campaign's runs each fill a
@@ -109,7 +129,7 @@ func newRowWriter[T any](path, what string, spec *fileSpec, run string, async bo
 	if err != nil {
 		return nil, err
 	}
-	bw := fileBuffers.Get().(*bufio.Writer)
+	bw := getFileBuffer()
 	bw.Reset(f)
 	rw := &rowWriter[T]{f: f, bw: bw, spec: spec, what: what, async: async}
 	if spec != nil {
@@ -231,8 +251,7 @@ func (rw *rowWriter[T]) close(syncer *fileSyncer) error {
 		putWriter(*rw.spec, rw.w)
 	}
 	rw.w = nil
-	rw.bw.Reset(nil)
-	fileBuffers.Put(rw.bw)
+	putFileBuffer(rw.bw)
 	rw.giveBack()
 	if err == nil && syncer != nil {
 		syncer.syncClose(rw.f)
