@@ -14,10 +14,10 @@
 # report timing on 100 simulated runs; HUGE_MB (unset: skipped)
 # adds one peak-RSS run on a log that large, generated and then deleted
 # (5120 takes 5 GB of disk for a minute); SKIP_CAMPAIGN=1 skips the
-# campaigns, CAMPAIGN_SEEDS (default 500: 1,000 runs) sizes them and
+# campaigns, CAMPAIGN_SEEDS (default 200: 400 runs) sizes them and
 # CAMPAIGN_ENGINES (default "vllm sglang") chooses them; GROWTH=1
 # adds the growth with the number of runs (scripts/bench-growth.sh: 100,
-# 1,000 and 10,000 runs, some 5 minutes). Inputs are
+# all and ten times all the campaign's runs, some 5 minutes). Inputs are
 # generated under bench/out/ (git-ignored), deterministically, without
 # downloads.
 set -euo pipefail
@@ -169,12 +169,15 @@ row_mbs "Prometheus scrapes reader, MB/s (>= 150)" BenchmarkReader ingest/promsc
 row_mbs "timestamped Prometheus text, MB/s (>= 150)" BenchmarkTimedText ingest/promscrape 150
 row_mbs "timestamped OpenMetrics, MB/s (>= 150)" BenchmarkTimedOpenMetrics ingest/promscrape 150
 row_mbs "query_range JSON reader, MB/s (>= 150)" BenchmarkReader ingest/promjson 150
+# The same on its CPU time, which a busy machine moves far less.
+printf '%-44s %14s %14s %10s %8s\n' "  MB per CPU second" "$(awk -v r="$(go_metric BenchmarkReader ingest/promjson MB/s)" -v t="$(go_metric BenchmarkReader ingest/promjson ns/op)" -v c="$(go_metric BenchmarkReader ingest/promjson cpu-ms/op)" 'BEGIN{ if (c > 0) printf "%.0f", r * t / (c * 1e6) }')" "-" "-" "-"
 row_secs "stats, 100 runs x 5,000 turns, s (< 2)" BenchmarkAllMeasures100Runs stats 2
 printf '%-44s %14s %14s %10s %8s\n' "outlast report, 100 simulated runs, s (< 2)" "${rep_s:--}" "-" "-" "$(check "$rep_s" 2 le)"
 row_secs "simulate a 90-minute run, s (< 0.5)" BenchmarkSimulate90Min sim 0.5
 row_secs "replay 16 seeds of a 60-minute run, s (< 5)" BenchmarkReplay16Seeds60Min replay 5
 printf '%-44s %14s %14s %10s %8s\n' "per-run fixed cost (Go bench), ms (<= 5)" "$(go_metric BenchmarkRunFixedCost ingest/campaign ms/run)" "-" "-" \
   "$(check "$(go_metric BenchmarkRunFixedCost ingest/campaign ms/run)" 5 le)"
+printf '%-44s %14s %14s %10s %8s\n' "  CPU ms (user + sys) a run" "$(go_metric BenchmarkRunFixedCost ingest/campaign cpu-ms/run)" "-" "-" "-"
 
 empty_trash
 
