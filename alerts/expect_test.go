@@ -24,9 +24,10 @@ type expectation struct {
 }
 
 // expectations returns what the alerts must say of r:
-//   - a persistent run: PrefixCachePersistentlyDegraded fires at its end,
-//     and 15 minutes after its first degraded window (the verdict's
-//     onset) when the run lasts that long;
+//   - a persistent run: PrefixCachePersistentlyDegraded fires 15 minutes
+//     after its first degraded window (the verdict's onset) and at its
+//     end; a run degraded only in its last 15 minutes gets the onset
+//     warning at its end;
 //   - every run: neither alert before its first degraded window (cold
 //     start, the healthy stretch before a trigger), the persistent one not
 //     before that window has ended;
@@ -50,9 +51,15 @@ func expectations(r *simRun) []expectation {
 	}
 	switch r.Class {
 	case classPersistent:
-		add(end, alerts.AlertPersistent, true, "persistent: at the run's end")
-		if at := r.DegradedFromS + 15*60; at <= end {
+		if at := r.DegradedFromS + promiseS; at <= end {
+			add(end, alerts.AlertPersistent, true, "persistent: at the run's end")
 			add(at, alerts.AlertPersistent, true, "persistent: 15 minutes after onset")
+		} else {
+			// Degraded only in its last 15 minutes: the live rule needs
+			// two degraded 5-minute windows of the engine's ratio, which
+			// lags the gateway's, so the promise at its end is the onset
+			// warning.
+			add(end, alerts.AlertOnset, true, "persistent, degraded only in its last 15 minutes: the onset warning at its end")
 		}
 	case classNeverDegraded, classIdle:
 		for at := 60.0; at <= end; at += 60 {
@@ -67,6 +74,10 @@ func expectations(r *simRun) []expectation {
 	}
 	return dedupe(out)
 }
+
+// promiseS is the promise: the persistent alert within 15
+// minutes of a persistent run's onset.
+const promiseS = 15 * 60
 
 // endEval is the last whole minute at or before the run's end: the last
 // evaluation of a 1-minute rule group.

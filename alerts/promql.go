@@ -21,6 +21,9 @@ var hitWindows = []float64{stats.FigureWindowS, stats.AnalysisWindowS, stats.End
 
 // duration writes seconds as a PromQL duration ("5m", "90s").
 func duration(s float64) string {
+	if s >= 3600 && int(s)%3600 == 0 {
+		return strconv.Itoa(int(s)/3600) + "h"
+	}
 	if s >= 60 && int(s)%60 == 0 {
 		return strconv.Itoa(int(s)/60) + "m"
 	}

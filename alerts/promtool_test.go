@@ -161,3 +161,78 @@ func unitTest(r *simRun, rules map[string]alertRule) map[string]any {
 		"alert_rule_test": tests,
 	}
 }
+
+// TestPromtoolLowReuse holds the alerts to a server whose workload reuses
+// little: its 5-minute hit ratio stays at 0.16 for two hours (a fresh
+// document in every request, only the system prompt shared) under a load
+// of 2 requests and no queue, nothing collapsed. Neither alert may fire:
+// its ratio never was healthy, so the paper's thresholds do not judge it
+// (the report's low-peak-hit finding). Beside it, a server of the same
+// load whose ratio falls from 0.9 to 0.1 at minute 20 gets both.
+func TestPromtoolLowReuse(t *testing.T) {
+	promtest.Tool(t, "promtool")
+	dir := t.TempDir()
+	for _, e := range alerts.Engines {
+		path, b := writeRules(t, dir, e, alerts.Paper())
+		rules := map[string]alertRule{}
+		for _, r := range ruleFile(t, b) {
+			if r.Alert != "" {
+				rules[r.Alert] = r
+			}
+		}
+		names, err := alerts.MetricNames(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// One point a minute for 120 minutes: queries 60,000 tokens a
+		// minute; hits 9,600 (0.16), or 54,000 (0.9) for 20 minutes and
+		// 6,000 (0.1) after.
+		server := func(name, hits string) []any {
+			r := &simRun{Name: name, Engine: e}
+			var in []any
+			for _, s := range [][2]string{
+				{names["queries"][0], "0+60000x120"}, {names["hits"][0], hits},
+				{names["running"][0], "2x120"}, {names["waiting"][0], "0x120"},
+			} {
+				in = append(in, map[string]string{"series": r.selector(series{Name: s[0]}), "values": s[1]})
+			}
+			return in
+		}
+		var tests []any
+		for _, at := range []int{20, 40, 60, 90, 119} {
+			for _, a := range []string{alerts.AlertOnset, alerts.AlertPersistent} {
+				tests = append(tests, map[string]any{"eval_time": fmt.Sprintf("%dm", at), "alertname": a, "exp_alerts": []any{}})
+			}
+		}
+		collapsed := &simRun{Name: "collapsed", Engine: e}
+		var fires []any
+		for _, a := range []string{alerts.AlertOnset, alerts.AlertPersistent} {
+			labels, ann := expectedAlert(rules[a], collapsed)
+			delete(labels, "alertname")
+			fires = append(fires, map[string]any{"eval_time": "60m", "alertname": a,
+				"exp_alerts": []any{map[string]any{"exp_labels": labels, "exp_annotations": ann}}})
+		}
+		doc := map[string]any{
+			"rule_files":          []string{filepath.Base(path)},
+			"evaluation_interval": alerts.EvalInterval,
+			"tests": []any{
+				map[string]any{"name": "low reuse (" + e + ")", "interval": "1m", "input_series": server("low-reuse", "0+9600x120"), "alert_rule_test": tests},
+				map[string]any{"name": "collapsed (" + e + ")", "interval": "1m", "input_series": server("collapsed", "0+54000x20 1080000+6000x100"), "alert_rule_test": fires},
+			},
+		}
+		b, err = yaml.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		test := filepath.Join(dir, "lowreuse-"+e+".yml")
+		if err := os.WriteFile(test, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, ok := promtest.TestRules(t, test); !ok {
+			if len(out) > 4000 {
+				out = out[:4000] + "…"
+			}
+			t.Errorf("promtool test rules %s:\n%s", e, out)
+		}
+	}
+}

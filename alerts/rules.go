@@ -62,24 +62,34 @@ func Rules(engine string, th Thresholds) ([]byte, error) {
 }
 
 // onsetExpr: the 5-minute ratio below the threshold, under load, on an
-// engine that served 5 minutes ago already (not a cold cache).
+// engine that served 5 minutes ago already (not a cold cache) and was
+// healthy within the lookback (not a workload that reuses little).
 func onsetExpr(n Names, th Thresholds) string {
-	return fmt.Sprintf("%s < %s\nand\n%s >= %s\nand\n%s offset %s",
+	return fmt.Sprintf("%s < %s\nand\n%s >= %s\nand\n%s offset %s\nand\n%s",
 		n.HitRatio5m, number(th.DegradedHit.Value),
 		n.InEngine5m, number(th.MinLoad.Value),
-		n.HitRatio5m, duration(HoldS))
+		n.HitRatio5m, duration(HoldS),
+		wasHealthy(n, th))
 }
 
 // persistentExpr: every 5-minute ratio recorded over the hold below the
 // threshold, the one a hold ago included (so a series younger than the
-// hold, a cold start, does not fire), and the load held throughout. Its
-// value is the highest of those ratios.
+// hold, a cold start, does not fire), the load held throughout, and a
+// healthy ratio within the lookback. Its value is the highest of the
+// ratios over the hold.
 func persistentExpr(n Names, th Thresholds) string {
 	hold, thr := duration(HoldS), number(th.DegradedHit.Value)
-	return fmt.Sprintf("max_over_time(%s[%s]) < %s\nand\n%s offset %s < %s\nand\nmin_over_time(%s[%s]) >= %s",
+	return fmt.Sprintf("max_over_time(%s[%s]) < %s\nand\n%s offset %s < %s\nand\nmin_over_time(%s[%s]) >= %s\nand\n%s",
 		n.HitRatio5m, hold, thr,
 		n.HitRatio5m, hold, thr,
-		n.InEngine5m, hold, number(th.MinLoad.Value))
+		n.InEngine5m, hold, number(th.MinLoad.Value),
+		wasHealthy(n, th))
+}
+
+// wasHealthy: the 5-minute ratio reached the healthy threshold within
+// HealthyLookbackS (see there).
+func wasHealthy(n Names, th Thresholds) string {
+	return fmt.Sprintf("max_over_time(%s[%s]) >= %s", n.HitRatio5m, duration(HealthyLookbackS), number(th.HealthyHit.Value))
 }
 
 func onsetAnnotations(e *engineSpec, th Thresholds) []string {
@@ -131,7 +141,8 @@ func header(e *engineSpec, th Thresholds) string {
 	fmt.Fprintf(&b, "  minimum load %s request(s): %s.\n", number(th.MinLoad.Value), th.MinLoad.Source)
 	fmt.Fprintf(&b, "  window %s, hold %s: the paper's (§3: 5-minute windows); %s fires when the two latest 5-minute windows are degraded, the batch verdict's rule as far as a live rule can see, so a dip confined to one window does not fire.\n",
 		duration(WindowS), duration(HoldS), AlertPersistent)
-	b.WriteString("  Neither alert judges an engine in its first 5 minutes of traffic (a cold cache) or below the minimum load (an idle server).")
+	fmt.Fprintf(&b, "  Neither alert judges an engine in its first 5 minutes of traffic (a cold cache), below the minimum load (an idle server), or whose 5-minute hit ratio has not reached the healthy %s within the last %s (a workload that reuses little, which the paper's thresholds do not judge).",
+		number(th.HealthyHit.Value), duration(HealthyLookbackS))
 	return b.String()
 }
 

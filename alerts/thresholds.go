@@ -20,8 +20,9 @@ type Threshold struct {
 type Thresholds struct {
 	// DegradedHit: a 5-minute hit ratio below it is degraded.
 	DegradedHit Threshold
-	// HealthyHit: a hit ratio at or above it is healthy (the dashboard
-	// draws it; no alert uses it).
+	// HealthyHit: a hit ratio at or above it is healthy. The alerts judge
+	// only an engine whose 5-minute ratio reached it within
+	// HealthyLookbackS; the dashboard draws it.
 	HealthyHit Threshold
 	// MinLoad is the mean number of requests running and waiting, over 5
 	// minutes, below which the engine is not judged: an engine that
@@ -39,6 +40,17 @@ const (
 	WindowS = stats.AnalysisWindowS
 	HoldS   = stats.AnalysisWindowS
 )
+
+// HealthyLookbackS is how far back the alerts look for a healthy 5-minute
+// hit ratio. The regime is a fall from a healthy state that does not come
+// back; a server whose ratio stays low without ever having been healthy
+// serves a workload that reuses little (a fresh document in every
+// request, single-turn sessions), which the paper's thresholds do not
+// judge (the report's low-peak-hit finding), and it is not alerted. A
+// day: longer than any collapse the paper saw, short enough that a
+// server whose workload changed to one that reuses little stops firing
+// within it.
+const HealthyLookbackS = 24 * 3600
 
 // Paper returns the paper's thresholds.
 func Paper() Thresholds {

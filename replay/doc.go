@@ -14,17 +14,31 @@
 // time (ready_s − the previous turn's done_s; sent_s − done_s where the
 // gateway gives no ready_s, which then also counts time a controller held
 // the turn; the median of the known gaps where neither is given). Failed
-// turns are left out. Sessions still open at the run's end are extended
-// to their turns_planned, or to a turn count drawn from the ended sessions
-// that got further, growing by their median context growth with gaps
-// drawn from the run's (without that, a collapsed run's backlog would
-// replay as sessions that end early). The shared prefix is the manifest's
+// turns are left out. Sessions still open at the run's end, aborted
+// within 5 s of it (a load generator records the requests it cancels when
+// its benchmark stops, and the session derived from them ends there), or,
+// in a load generator's export, whose last turn completed within the time
+// the run's sessions took between completions at its end (undecidedAtEnd),
+// are extended to their turns_planned, or to a turn count drawn from the
+// ended sessions that got further, growing by their median context growth
+// with gaps drawn from the run's (without that, a collapsed run's backlog
+// would replay as sessions that end early). The shared prefix is the manifest's
 // system_tokens, else the median cached tokens of the sessions' first turns
 // that hit. The arrival process (model.go) is the manifest's arrival_rate
 // (else the gateway's first rate event, else the base sessions per
 // second), its rate change, and its burst's extra rate over the trigger's
-// window (else the burst sessions per second of it). Seed 1 replays the
-// sessions exactly; other seeds draw arrivals from that process and give
+// window (else the burst sessions per second of it). That process is
+// tested against the run's base arrivals (arrivalfit.go: their count,
+// exact Poisson, and their times rescaled by its cumulative rate,
+// chi-square, each at 0.0005): a manifest names the rate a load generator
+// aimed at, and a run whose arrivals fell away part-way (a rate change it
+// does not declare) would otherwise replay at a load it never had. Where
+// it does not fit, the observed rate replaces it, else the likeliest
+// single rate change (maximum likelihood over the arrival times, an
+// untagged burst's window left out), with a warning; a replay with a
+// fitted rate change writes it as its trigger (kind rate-change, the
+// burst as extra keys, so its windows align to the change). Seed 1 replays
+// the sessions exactly; other seeds draw arrivals from that process and give
 // each a whole observed session of its stream (burst or not; on its side
 // of a mix shift), drawn at random (sim.Trace).
 //

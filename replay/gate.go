@@ -94,7 +94,7 @@ func (m *Fitted) Refusal() string {
 	if len(why) == 0 {
 		return ""
 	}
-	return "no engine data to ground a replay in: " + strings.Join(why, "; ")
+	return "too little to ground a replay in: " + strings.Join(why, "; ")
 }
 
 // Ground checks the as-is replays against the observed run by the

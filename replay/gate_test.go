@@ -67,7 +67,7 @@ func TestGroundingCriterion(t *testing.T) {
 	}
 	m := gateModel(stats.VerdictPersistent, 0.11, 120)
 	m.Engine.Method = MethodDefaults
-	if g := m.Ground(seedsEnding(repeat(11, collapsed)...)); g.Grounded || !strings.HasPrefix(g.Reason(), "refused: no engine data") {
+	if g := m.Ground(seedsEnding(repeat(11, collapsed)...)); g.Grounded || !strings.HasPrefix(g.Reason(), "refused: too little to ground a replay in") {
 		t.Errorf("engine not fitted: grounded %v: %s", g.Grounded, g.Reason())
 	}
 	if GateSeeds != 11 {

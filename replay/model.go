@@ -63,6 +63,10 @@ type Arrivals struct {
 	// FlushS is a cache flush (< 0: none) and ShiftS a mix shift (< 0:
 	// none), from the trigger.
 	FlushS, ShiftS float64
+	// Check is how well the process read from the manifest (or observed)
+	// fits the run's base arrivals; Refit, set when it does not, is the
+	// observed process that replaced it (see fitArrivals).
+	Check, Refit *ArrivalCheck
 }
 
 // Fit fits a replay model to an observed run; calib are calibration runs
@@ -160,6 +164,7 @@ func arrivalsOf(rd *schema.RunData, w *Workload, end float64) (Arrivals, []strin
 		rc.After = float64(after) / (end - rc.AtS)
 	}
 	a.burst(r, burst, first, last, &warnings)
+	warnings = append(warnings, a.fitArrivals(w, end)...)
 	return a, warnings
 }
 

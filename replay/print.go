@@ -38,6 +38,9 @@ func PrintFit(w io.Writer, m *Fitted) {
 	if rc := a.RateChange; rc != nil {
 		fmt.Fprintf(tw, "  rate change\t%s/s from %s s\n", num(rc.After, -1), num(rc.AtS, -1))
 	}
+	if a.Refit != nil {
+		fmt.Fprintf(tw, "  arrivals fit\t%s (in place of %s, which does not fit them)\n", a.Refit, a.Check.Process)
+	}
 	if a.FlushS >= 0 {
 		fmt.Fprintf(tw, "  cache flush\tat %s s\n", num(a.FlushS, -1))
 	}

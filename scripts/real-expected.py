@@ -81,6 +81,10 @@ def guidellm(path):
                 output = r.get("output_tokens") or 0
                 if status != "ok" and not r.get("output"):
                     output = 0
+                elif status != "ok" and r.get("output_tokens") is None and "info" in r:
+                    # Cut off while streaming, so no usage came: the
+                    # token chunks it received (v0.4+).
+                    output = r["info"]["timings"].get("token_iterations") or 0
                 out.append(turn(ready, sent, first, done, r["prompt_tokens"], output,
                                 r.get("cached_tokens"), status))
     return out
@@ -254,6 +258,8 @@ FIXTURES = [
      "GuideLLM's authors stripped its requests to 1 of 46: it reads as sampled, which a strict reading refuses"),
     ("real/guidellm-0.5-sync", "guidellm", "benchmarks.json", "lenient",
      "an excerpt: 2 of the 10 sampled requests, which reads as sampled, refused strictly"),
+    ("real/guidellm-0.5-poisson", "guidellm", "benchmarks.json", "lenient",
+     "an excerpt: the last sampled successful request and the first incomplete one, which reads as sampled, refused strictly"),
     ("real/aiperf-0.10-qwen36", "aiperf", "profile_export.jsonl", "strict", None),
     ("real/inference-perf-slo-lab-smoke", "inference-perf", "per_request_lifecycle_metrics.json", "strict", None),
     ("real-wild/sglang-pd-2026", "run", "", "strict", None),

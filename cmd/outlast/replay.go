@@ -25,6 +25,9 @@ itself, and simulates it as it was (the as-is variant) and with what you
 change (one variant per flag), over --seeds seeds: seed 1 replays the run's
 sessions exactly, the others resample whole sessions and draw arrivals from
 the run's own arrival process, and an engine from the fit's uncertainty.
+The arrival process the manifest gives is tested against the run's
+arrivals; where they reject it, the seeds draw from the observed one (one
+rate, else one rate change), with a warning.
 
 First the as-is gate: the run replayed as it was must end as it did. A
 seed reproduces the run when it ends with the run's verdict, an end hit

@@ -93,7 +93,7 @@ func TestReplayRefusesWithoutEngineData(t *testing.T) {
 	mustRunOutlast(t, "ingest", "-q", "-o", ds, filepath.Join("..", "..", "fixtures", "real", "guidellm-0.6.1"))
 	out := filepath.Join(dir, "r")
 	stdout, stderr, code := runOutlast("replay", ds, "--run", "guidellm-0.6.1", "--seeds", "2", "-o", out)
-	if code != 1 || !strings.Contains(stderr, "is not grounded, refused: no engine data to ground a replay in: it reports no cached tokens") {
+	if code != 1 || !strings.Contains(stderr, "is not grounded, refused: too little to ground a replay in: it reports no cached tokens") {
 		t.Errorf("exit status %d\n%s%s", code, stdout, stderr)
 	}
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {

@@ -42,8 +42,10 @@ Alerts:
                                    windows are degraded under load, the
                                    batch verdict's rule as far as a live
                                    rule can see
-Neither judges an engine in its first 5 minutes of traffic (a cold cache)
-nor one holding less than one request on average (an idle server).
+Neither judges an engine in its first 5 minutes of traffic (a cold cache),
+one holding less than one request on average (an idle server), nor one
+whose 5-minute hit ratio has not been healthy (0.8) in the last 24 hours
+(a workload that reuses little: the regime is a fall from a healthy ratio).
 
 The thresholds are the paper's. With --from DATASET the degraded hit ratio
 is taken from the dataset's runs of the engine: midway between the highest

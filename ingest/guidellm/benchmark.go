@@ -49,6 +49,10 @@ type Benchmark struct {
 	// requests that did not complete, output empty, whose positive
 	// output_tokens was stored as 0.
 	embeddingsOutput, emptyOutput int64
+	// streamedOutput counts the requests in the window that did not
+	// complete, with output_tokens null and text streamed, stored as the
+	// token chunks they received.
+	streamedOutput int64
 
 	// In is the number of requests read per bucket (successful, errored,
 	// incomplete) inside the measured window; Excluded those outside it.

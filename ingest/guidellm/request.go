@@ -109,6 +109,9 @@ func (r *Reader) next() (*loadgen.Turn, error) {
 		if r.req.emptyOutput {
 			r.bench.emptyOutput++
 		}
+		if r.req.streamedOutput {
+			r.bench.streamedOutput++
+		}
 		if t.Row.Status == schema.TurnOK && r.req.nullTokens != "" {
 			return nil, badRequest(pos, col, raw, fmt.Sprintf("benchmarks[%d].requests.%s: a completed request with %s null: %s", r.bench.Index, r.bucket, r.req.nullTokens, unknownCount))
 		}
@@ -171,6 +174,9 @@ func (r *Reader) benchmarkEnd() error {
 			what = "no strategy"
 		}
 		r.warnf("%s: benchmarks[%d]: %s: outlast does not know when its requests were ready (a schedule's targeted_start, or a closed loop's free slot), so their ready times are unknown: sessions arrive at their first request's sent time", name, b.Index, what)
+	}
+	if b.streamedOutput > 0 {
+		r.warnf("%s: benchmarks[%d]: %d request(s) that did not complete have output_tokens null but streamed text (cut off before the server's usage came): stored as the token chunks they received (info.timings.token_iterations), what they produced", name, b.Index, b.streamedOutput)
 	}
 	if b.embeddingsOutput > 0 {
 		r.warnf("%s: benchmarks[%d]: %d embeddings request(s) (request_format %s) carry output_tokens > 0: the endpoint generates no tokens, the count is the dataset's requested output that GuideLLM merges into the request's stats; stored as 0", name, b.Index, b.embeddingsOutput, EmbeddingsFormat)
@@ -235,6 +241,11 @@ type request struct {
 	// emptyOutput says a request that did not complete produced no output
 	// but carried a positive output_tokens, stored as 0.
 	emptyOutput bool
+	// streamedOutput says a request that did not complete had a null
+	// output_tokens and streamed tokens, stored as their count.
+	streamedOutput bool
+	// isV04 says the request is of v0.4 or later (info.timings read).
+	isV04 bool
 }
 
 // parse fills t from the request raw (valid JSON), failed when it did not
@@ -247,7 +258,8 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 	q.top = jsondoc.Members(raw, 0, q.top[:0])
 	*times = [3]float64{}
 	row := &t.Row
-	q.nullTokens, q.embeddingsOutput, q.emptyOutput = "", false, false
+	q.nullTokens, q.embeddingsOutput, q.emptyOutput, q.streamedOutput = "", false, false, false
+	_, q.isV04 = q.top.Get("info")
 	var start, end float64
 	var err *jsondoc.Err
 	if _, ok := q.top.Get("info"); ok {
@@ -263,45 +275,8 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 	if row.SentS != nil && row.DoneS < *row.SentS {
 		return false, jsondoc.Errf(-1, "the request ends before it was sent")
 	}
-	for i, k := range []string{"prompt_tokens", "output_tokens"} {
-		m, ok := q.top.Get(k)
-		if !ok {
-			return false, jsondoc.Errf(-1, "missing required field %s", k)
-		}
-		var n int64
-		null := jsondoc.IsNull(m.Val)
-		if !null {
-			if n, err = m.Count(k); err != nil {
-				return false, err
-			}
-		} else if n, null, err = q.modalitySum(i); err != nil {
-			return false, err
-		}
-		if i == 1 && b.Embeddings() {
-			// The embeddings endpoint generates no tokens: 0 is the count,
-			// whatever GuideLLM wrote (null, or the dataset's requested
-			// count; see Benchmark.Embeddings).
-			q.embeddingsOutput = n > 0
-			n, null = 0, false
-		}
-		if i == 1 && failed && n > 0 && q.outputEmpty() {
-			// A request that failed with nothing received produced no
-			// token: GuideLLM v0.3 writes the request's requested count
-			// when the server sent no usage (benchmark/aggregator.py,
-			// _compile_tokens_count: response_tokens or requests_tokens),
-			// as later versions merge the dataset's requested count
-			// (schemas/response.py compile_stats).
-			q.emptyOutput = true
-			n = 0
-		}
-		if null {
-			q.nullTokens = k
-		}
-		if i == 0 {
-			row.PromptTokens = n
-		} else {
-			row.OutputTokens = n
-		}
+	if err := q.counts(row, b, failed); err != nil {
+		return false, err
 	}
 	cached, ok := q.top.Get("cached_tokens")
 	if !ok || jsondoc.IsNull(cached.Val) {
@@ -324,14 +299,6 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 		}
 	}
 	return b.inWindow(start, end), nil
-}
-
-// outputEmpty reports whether the request's output text is empty or
-// null (a request without the member is taken as not empty: nothing says
-// what it produced).
-func (q *request) outputEmpty() bool {
-	o, ok := q.top.Get("output")
-	return ok && (jsondoc.IsNull(o.Val) || string(o.Val) == `""`)
 }
 
 // v04 reads the session and times of a request of v0.4 or later (info,
@@ -488,39 +455,4 @@ func jsondocError(pos textpos.Pos, col int, raw []byte, msg string) error {
 // which reading goes on (errBadRequest).
 func badRequest(pos textpos.Pos, col int, raw []byte, msg string) error {
 	return (&textpos.Reason{Off: col - 1, Kind: errBadRequest, Msg: msg}).At(pos, raw)
-}
-
-// modalityKeys are the token counts UsageMetrics.total_tokens sums
-// (schemas/request.py).
-var modalityKeys = [...]string{"text_tokens", "image_tokens", "video_tokens", "audio_tokens"}
-
-// modalitySum returns the prompt's (i 0) or the output's (i 1) token count
-// from input_metrics or output_metrics, for a request whose prompt_tokens
-// or output_tokens is null; null is true when they give none either.
-// GuideLLM v0.4.0 and v0.5.0 summed the counts with `or None`
-// (UsageMetrics.total_tokens), so a count of 0 was written null beside its
-// text_tokens 0; from v0.5.1 (vllm-project/guidellm@512e0833) null means
-// that no count was taken, and every modality count is null then too.
-func (q *request) modalitySum(i int) (n int64, null bool, err *jsondoc.Err) {
-	name := [2]string{"input_metrics", "output_metrics"}[i]
-	m, ok := q.top.Get(name)
-	if !ok || jsondoc.IsNull(m.Val) {
-		return 0, true, nil
-	}
-	if q.usage, err = m.Object(name, q.usage); err != nil {
-		return 0, true, err
-	}
-	null = true
-	for _, k := range modalityKeys {
-		v, ok := q.usage.Get(k)
-		if !ok || jsondoc.IsNull(v.Val) {
-			continue
-		}
-		c, err := v.Count(name + "." + k)
-		if err != nil {
-			return 0, true, err
-		}
-		n, null = n+c, false
-	}
-	return n, null, nil
 }
