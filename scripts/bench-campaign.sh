@@ -82,6 +82,10 @@ for ((round = 1; round <= REPEAT; round++)); do
     keep dwin < <(REPEAT=1 measure node tools/duckdb/window.mjs 2 "$c/ds")
   fi
 done
+# One more gateway-only ingest, profiled, for what bounds it.
+rm -rf "$c/ds-gw-prof"
+OUTLAST_CPUPROFILE="$c/gw.prof" "$BIN" ingest -q --out "$c/ds-gw-prof" "$gw" >/dev/null
+mkdir -p "$OUT/trash" && mv "$c/ds-gw-prof" "$(mktemp -d "$OUT/trash/XXXXXX")/"
 gwi_s=${best_s[gwi]} gwi_rss=${best_rss[gwi]} all_s=${best_s[all]} all_rss=${best_rss[all]}
 rep_s=${best_s[rep]} rep_rss=${best_rss[rep]} cmp_s=${best_s[cmp]} cmp_rss=${best_rss[cmp]}
 dcopy_s=${best_s[dcopy]:-} dcopy_rss=${best_rss[dcopy]:-} dwin_s=${best_s[dwin]:-} dwin_rss=${best_rss[dwin]:-}
@@ -107,6 +111,7 @@ row "ingest, gateway + run.yaml only, MB/s" "$gwi_mbs" "${duck_mbs:--}" "$r" "$(
 row "  seconds" "$gwi_s" "${dcopy_s:--}" "" ""
 row "  CPU s (user + sys), DuckDB's / ours" "$gwi_cpu" "${dcopy_cpu:--}" "$(ratio "${dcopy_cpu:-}" "$gwi_cpu")" ""
 row "  peak RSS, MB" "$(mb "$gwi_rss")" "${dcopy_mb:--}" "" "$(check "$(mb "$gwi_rss")" 256 le) (<= 256)"
+shares "$BIN" "$c/gw.prof"
 r=$(ratio "$all_mbs" "$duck_mbs")
 row "ingest, whole run directories, MB/s" "$all_mbs" "${duck_mbs:--}" "$r" "$(check "${r%x}" 1.7 ge) (>= 1.7x)"
 row "  seconds; ms per run" "$all_s; $(awk -v s="$all_s" -v n="$nruns" 'BEGIN{ printf "%.1f", 1000 * s / n }')" "" "" ""

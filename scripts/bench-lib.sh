@@ -56,3 +56,28 @@ go_metric() { # go_metric BENCH PKG UNIT: the value before UNIT on the benchmark
     /^pkg: / { p = $2 }
     p ~ pkg"$" && $1 ~ "^"name"(-[0-9]+)?$" { for (i = 1; i < NF; i++) if ($(i+1) == unit) { print $i; exit } }' "$OUT/go-bench.txt"
 }
+
+# shares BIN PROF: the shares of the CPU profile PROF (of BIN) spent in the
+# stages docs/performance.md names (inclusive; they overlap where one calls
+# another: zstd is part of writing the files), to say what bounds a target
+# missed.
+shares() {
+  local top
+  top=$(go tool pprof -top -cum -nodecount=2000 "$1" "$2" 2>/dev/null) || return 0
+  echo "  where the CPU went (profile $2):"
+  while IFS='|' read -r label pat; do
+    awk -v p="$pat" -v l="$label" '$6 ~ p && !done { printf "    %-44s %7s\n", l, $5; done = 1 }' <<<"$top"
+  done <<'STAGES'
+writing the run's files (dataset)|dataset\.\(\*RunWriter\)\.Finish$
+  writing the turns on their goroutine|dataset\.\(\*rowWriter.*\)\.run$
+  sorting the rows on their goroutine|dataset\.\(\*SortedWriter.*\)\.sortBatches$
+  zstd|zstd\.\(\*Encoder\)\.EncodeAll$
+parsing the gateway lines|outlastlog\.\(\*Reader\)\.parseLine$
+the gateway collector|outlastlog\.\(\*Collector\)\.Add$
+the scrapes|promscrape\.
+sha256 of the inputs|sha256\.\(\*Digest\)\.Write$
+system calls|syscall\.RawSyscall6$
+allocation|runtime\.mallocgc$
+garbage collection|runtime\.gcBgMarkWorker$
+STAGES
+}

@@ -58,6 +58,10 @@ for ((round = 1; round <= REPEAT; round++)); do
     keep duck < <(REPEAT=1 measure node tools/duckdb/copy.mjs 2 "$gw/gateway.jsonl" "$OUT/duckdb.parquet")
   fi
 done
+# One more ingest, profiled, for what bounds it.
+rm -rf "$OUT/ds-prof"
+OUTLAST_CPUPROFILE="$OUT/gw.prof" "$BIN" ingest -q --out "$OUT/ds-prof" "$gw" >/dev/null
+mkdir -p "$OUT/trash" && mv "$OUT/ds-prof" "$(mktemp -d "$OUT/trash/XXXXXX")/"
 ours_s=${best_s[ours]} ours_rss=${best_rss[ours]} ours_cpu=${best_cpu[ours]}
 duck_s=${best_s[duck]:-} duck_rss=${best_rss[duck]:-} duck_cpu=${best_cpu[duck]:-}
 load_single=$(load)
@@ -136,6 +140,7 @@ printf '%-44s %14s %14s %10s %8s\n' "gateway $((bytes / 1000000)) MB -> Parquet,
 # less moved by a busy machine than the wall clock.
 printf '%-44s %14s %14s %10s %8s\n' "  CPU s (user + sys), DuckDB's / ours" "$ours_cpu" "${duck_cpu:--}" "$(ratio "${duck_cpu:-}" "$ours_cpu")" "-"
 printf '%-44s %14s %14s %10s %8s\n' "  peak RSS, MB" "$(mb "$ours_rss")" "$(mb "$duck_rss")" "$(ratio "$(mb "$ours_rss")" "$(mb "$duck_rss")")" "$(check "$(mb "$ours_rss")" 256 le)"
+shares "$BIN" "$OUT/gw.prof"
 if [ -n "$big_s" ]; then
   printf '%-44s %14s %14s %10s %8s\n' "gateway $((big_bytes / 1000000)) MB -> Parquet, MB/s" "$big_mbs" "-" "-" "-"
   printf '%-44s %14s %14s %10s %8s\n' "  peak RSS, MB (target < 256)" "$(mb "$big_rss")" "-" "-" "$(check "$(mb "$big_rss")" 255.99 le)"
