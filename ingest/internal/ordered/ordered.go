@@ -25,12 +25,11 @@ type slot[J any] struct {
 // Start runs next on one goroutine, which makes the jobs in input order
 // until it reports false, and workers goroutines that each get their own
 // work function from newWorker (for state of their own, such as a parser)
-// and call it on jobs as they come. Reading stays at most aheadPerWorker
-// jobs a worker ahead of the consumer, so memory does not grow with the
-// input.
+// and call it on jobs as they come. Reading stays at most a few jobs ahead
+// of the consumer, so memory does not grow with the input.
 func Start[J any](workers int, next func() (J, bool), newWorker func() func(J)) *Pipeline[J] {
 	p := &Pipeline[J]{
-		order: make(chan slot[J], aheadPerWorker*workers),
+		order: make(chan slot[J], 2*workers),
 		jobs:  make(chan slot[J], workers),
 		quit:  make(chan struct{}),
 	}
@@ -47,14 +46,6 @@ func Start[J any](workers int, next func() (J, bool), newWorker func() func(J)) 
 	}
 	return p
 }
-
-// aheadPerWorker is how many jobs per worker may be made or worked on
-// before the consumer takes them. The consumer of a large gateway log (its
-// collector) is the serial stage; with two a worker, the workers stood
-// idle while the other stages held both cores, and the consumer then
-// waited for them: the share of two cores kept busy reading a 668 MB log
-// went from 1.69-1.72 to 1.81 (execution traces), for some 10 MB more.
-const aheadPerWorker = 8
 
 func (p *Pipeline[J]) produce(next func() (J, bool)) {
 	defer p.wg.Done()
