@@ -522,10 +522,10 @@ func TestSimRegimeMapPlacesWorkloads(t *testing.T) {
 
 // TestSimFigure6Dodges: in the mix-shift design (seed 501) five of the
 // seven arms' runs sit at a p90 wait of 0 with end hit ratios within
-// 0.02 of one another, drawn one on top of the other. They are offset to
-// the right by at most 0.4 min (the paper's Figure 6), so that no two
-// points coincide, and the caption says so; the data table keeps the
-// exact values.
+// 0.02 of one another, drawn one on top of the other. They are moved to
+// the right (the paper's Figure 6 offsets them), never left, so that no
+// two are drawn on one another in either panel, and the caption says so;
+// the data table keeps the exact values.
 func TestSimFigure6Dodges(t *testing.T) {
 	_, doc, sum := simulatedDoc(t, schema.DesignMixShift, 1)
 	e := findExperiment(t, sum, "mix-shift-8b")
@@ -534,27 +534,25 @@ func TestSimFigure6Dodges(t *testing.T) {
 		exact[p.Run] = [2]float64{float64(p.P90WaitS) / 60, float64(p.EndHitRatio)}
 	}
 	f := findFigure(t, doc, "fig6-mix-shift-8b").(*document.Scatter)
-	var pts [][2]float64
+	n := 0
 	for _, g := range f.Groups {
 		for i, p := range g.Points {
 			x := exact[g.Labels[i]]
-			if p[1] != x[1] || p[0] < x[0]-1e-12 || p[0] > x[0]+0.4+1e-12 {
-				t.Errorf("%s drawn at %v, exact %v: more than 0.4 min away", g.Labels[i], p, x)
+			if p[1] != x[1] || p[0] < x[0]-1e-12 {
+				t.Errorf("%s drawn at %v, exact %v: moved left or in hit ratio", g.Labels[i], p, x)
 			}
-			pts = append(pts, p)
+			n++
 		}
 	}
-	if len(pts) != 7 {
-		t.Fatalf("%d points", len(pts))
+	if n != 7 {
+		t.Fatalf("%d points", n)
 	}
-	for i := range pts {
-		for j := range i {
-			if math.Abs(pts[i][0]-pts[j][0]) < 0.05 && math.Abs(pts[i][1]-pts[j][1]) < 0.02 {
-				t.Errorf("points %v and %v coincide", pts[i], pts[j])
-			}
+	for _, id := range []string{"fig6-mix-shift-8b", "fig6-ttft-mix-shift-8b"} {
+		if a, b, ok := overlapping(findFigure(t, doc, id).(*document.Scatter)); ok {
+			t.Errorf("%s: %s and %s are drawn on one another", id, a, b)
 		}
 	}
-	if !strings.Contains(f.Caption, "offset to the right by up to 0.4 min") {
+	if !strings.Contains(f.Caption, "are moved to the right, each by the least that clears the others") {
 		t.Errorf("caption %q", f.Caption)
 	}
 }

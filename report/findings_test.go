@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/outlast-dev/outlast/schema"
+	"github.com/outlast-dev/outlast/stats"
 )
 
 // findingTexts returns the texts of the findings of sum, warnings marked.
@@ -325,5 +326,63 @@ func TestSignTestNamesTheTrigger(t *testing.T) {
 	}
 	if f := build("flush"); !f.Warning || !strings.Contains(f.Text, `the "burst" arm and its twins ran the same trigger (flush), so the pairs test nothing a trigger did`) {
 		t.Errorf("flush in both arms: %+v", f)
+	}
+}
+
+// TestDrainWithoutFitIsTold: a drain experiment in a dataset with no c(L)
+// fit (no calibration runs, no all-miss windows) had a warning in its
+// section only; its findings said nothing of the drain bracket, the
+// design's result. It is a drain-bracket warning, with the bracket unknown.
+func TestDrainWithoutFitIsTold(t *testing.T) {
+	var runs []*schema.RunData
+	for _, r := range fixtureRuns() {
+		if r.Run.Experiment == "drain-test" {
+			runs = append(runs, r)
+		}
+	}
+	_, sum, err := Build(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *SummaryFinding
+	for i, f := range sum.Findings {
+		if f.Kind == "drain-bracket" {
+			got = &sum.Findings[i]
+		}
+	}
+	if got == nil {
+		t.Fatalf("no drain-bracket finding: %q", findingTexts(sum))
+	}
+	want := "drain-test: no c(L) fit (neither caching-off calibration runs nor enough all-miss windows of persistently degraded runs), so W(t) cannot be computed and the drain bracket is unknown."
+	if !got.Warning || got.Text != want {
+		t.Errorf("finding %q (warning %v), want the warning %q", got.Text, got.Warning, want)
+	}
+	for _, k := range []string{"largest_not_growing", "smallest_growing", "largest_draining", "model_rate"} {
+		if v, ok := got.Numbers[k]; !ok || !math.IsNaN(float64(v)) {
+			t.Errorf("numbers[%s] = %v, want null", k, v)
+		}
+	}
+}
+
+// TestDrainBracketOutOfOrder: the bracket's sentence said W(t) "did not
+// grow up to λ = 0.010" when it grew at 0.006 and drained at 0.010 (the
+// largest rate not growing is 0.010, whatever grew below it). Rates whose
+// verdicts do not order into a bracket are said to, as a warning, and the
+// numbers carry the growing rate below.
+func TestDrainBracketOutOfOrder(t *testing.T) {
+	pts := make([]stats.DrainPoint, 11)
+	drain := func(run string, rate, slope float64) stats.Drain {
+		return stats.Drain{Run: run, RateAfter: rate, Points: pts, SlopePerHour: slope, SEPerHour: 10, Degraded: true, DegradedKnown: true}
+	}
+	br := stats.NewDrainBracket([]stats.Drain{drain("a", 0.006, 300), drain("b", 0.010, -300), drain("c", 0.018, 400)}, 0.0153)
+	b := &builder{sum: &Summary{}}
+	b.drainFinding(&experiment{name: "drain-x", label: "drain-x", design: schema.DesignDrain}, br)
+	f := b.sum.Findings[0]
+	want := "drain-x: the remaining cold work W(t) grew at λ = 0.006 sessions/s, below 0.01, at which it did not grow, so the rates do not bracket the drain condition; it grew from λ = 0.018 (3 runs degraded when the rate changed; a rate grows or drains when every run's 95% slope interval lies above or below 0); the model's bound is 1/S = 0.0153."
+	if f.Text != want || !f.Warning {
+		t.Errorf("finding %q (warning %v)\nwant the warning %q", f.Text, f.Warning, want)
+	}
+	if v := f.Numbers["grows_below"]; float64(v) != 0.006 {
+		t.Errorf("grows_below = %v, want 0.006", v)
 	}
 }

@@ -1,11 +1,15 @@
 package report
 
 import (
+	"bytes"
+	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/outlast-dev/outlast/report/document"
+	"github.com/outlast-dev/outlast/report/render"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/stats"
 )
@@ -191,4 +195,132 @@ func TestParseSLO(t *testing.T) {
 			t.Errorf("ParseSLO(%q) accepted", bad)
 		}
 	}
+}
+
+// TestLatencyDistributionsDraw: the arms' TTFT and end-to-end
+// distributions are lines of data; the page said "no data to draw" over
+// them and in their captions, as it does over a chart of bounds only.
+func TestLatencyDistributionsDraw(t *testing.T) {
+	doc, _ := buildFixture(t, Options{})
+	var page bytes.Buffer
+	if err := render.WriteHTML(&page, doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"latency-paired-test-cdf-ttft", "latency-paired-test-cdf-e2e", "latency-recovery-test-cdf-ttft"} {
+		at := bytes.Index(page.Bytes(), []byte(`data-chart="`+document.ChartID(id)+`"`))
+		if at < 0 {
+			t.Fatalf("no chart %s on the page", id)
+		}
+		opt := page.Bytes()[at:]
+		opt = opt[:bytes.Index(opt, []byte("</script>"))]
+		if bytes.Contains(opt, []byte("no data to draw")) {
+			t.Errorf("%s draws its arms' distributions but says it has no data", id)
+		}
+	}
+	for _, f := range document.Figures(doc) {
+		if sc, ok := f.(*document.Scatter); ok && strings.Contains(sc.ID, "-cdf-") {
+			for _, l := range sc.Lines {
+				if !l.Data {
+					t.Errorf("%s: line %s is not marked as data", sc.ID, l.Name)
+				}
+			}
+		}
+	}
+}
+
+// TestTTFTOverTimeShowsEveryArm: TTFT over time drew at most 4 runs, so a
+// recovery experiment's fifth arm (and three of mix-shift's seven) was
+// left out under a caption that spoke of each arm; an arm without the
+// featured seed was left out too. Every arm is drawn, by its run of the
+// featured seed where it has one, and the caption names each run and seed.
+func TestTTFTOverTimeShowsEveryArm(t *testing.T) {
+	var runs []*schema.RunData
+	arms := []string{"none", "admission-cap", "aimd", "budgeter", "session-cap"}
+	for _, seed := range []int64{1, 2, 3} {
+		for _, arm := range arms {
+			if (arm == "aimd") != (seed == 3) {
+				continue // aimd ran seed 3 only, the others seeds 1 and 2
+			}
+			r := fakeRun{Name: fmt.Sprintf("r%d-%s", seed, arm), Experiment: "rec", Design: "recovery", Arm: arm, Seed: seed,
+				Sessions: 20, DropS: 600, RecoverS: inf, TriggerKind: "burst", TriggerStartS: 300, TriggerEndS: 540,
+				ControlKind: arm, ControlStartS: 1200, DurationS: 3600}
+			if arm != "none" {
+				r.RecoverS = 1200
+			}
+			runs = append(runs, r.build())
+		}
+	}
+	doc, _, err := Build(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var grid *document.Grid
+	for _, sec := range doc.Sections {
+		for _, blk := range sec.Blocks {
+			if g, ok := blk.(*document.Grid); ok && len(g.Figures) > 0 && g.Figures[0].FigureID() == "latency-time-rec-hit" {
+				grid = g
+			}
+		}
+	}
+	if grid == nil {
+		t.Fatal("no TTFT over time")
+	}
+	ttft := grid.Figures[1].(*document.TimeSeries)
+	var names []string
+	for _, s := range ttft.Series {
+		if s.Name != "" && !strings.HasSuffix(s.Name, " p90") {
+			names = append(names, strings.TrimSuffix(s.Name, " p50"))
+		}
+	}
+	if got, want := strings.Join(names, ","), "none,admission-cap,aimd,budgeter,session-cap"; got != want {
+		t.Errorf("TTFT over time draws arms %s, want %s", got, want)
+	}
+	for _, run := range []string{"r1-none (seed 1)", "r1-admission-cap (seed 1)", "r3-aimd (seed 3)", "r1-budgeter (seed 1)", "r1-session-cap (seed 1)"} {
+		if !strings.Contains(grid.Caption, run) {
+			t.Errorf("the caption does not name %s: %s", run, grid.Caption)
+		}
+	}
+}
+
+// TestObservedLatencyNumbers: an observed experiment's latency finding
+// quotes each run's figure (its end TTFT p90, else its TTFT p90, else its
+// end-to-end p90), but its numbers held only the end TTFT and goodput per
+// run, beside medians of the arm it never quotes (keyed by the arm, which
+// a run's name may equal): a log without first-token times had the
+// quoted end-to-end figures in no number. The numbers are each run's four.
+func TestObservedLatencyNumbers(t *testing.T) {
+	var runs []*schema.RunData
+	for _, name := range []string{"o1", "o2"} {
+		r := fakeRun{Name: name, Experiment: "obs", Design: "observe", Arm: "run", Seed: 1, Sessions: 3,
+			DropS: inf, RecoverS: inf, ControlStartS: math.NaN(), DurationS: 1800}.build()
+		for i := range r.Turns {
+			r.Turns[i].FirstTokenS = nil // a non-streaming log: end-to-end is 2 s
+		}
+		runs = append(runs, r)
+	}
+	_, sum, err := Build(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range sum.Findings {
+		if f.Kind != "latency" {
+			continue
+		}
+		if want := "obs: end-to-end p90 over the run (no first-token time): o1 (2 s, goodput unknown), o2 (2 s, goodput unknown); goodput with TTFT ≤ 2s, TPOT ≤ 100ms."; f.Text != want {
+			t.Errorf("text %q, want %q", f.Text, want)
+		}
+		var keys []string
+		for k := range f.Numbers {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		if got, want := strings.Join(keys, " "), "o1.e2e_p90_s o1.end_ttft_p90_s o1.goodput o1.ttft_p90_s o2.e2e_p90_s o2.end_ttft_p90_s o2.goodput o2.ttft_p90_s"; got != want {
+			t.Errorf("numbers %s, want %s", got, want)
+		}
+		if v := f.Numbers["o1.e2e_p90_s"]; float64(v) != 2 {
+			t.Errorf("o1.e2e_p90_s = %v, want 2", v)
+		}
+		return
+	}
+	t.Fatal("no latency finding")
 }

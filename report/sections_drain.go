@@ -19,6 +19,9 @@ func (b *builder) drainSection(e *experiment, sec *document.Section, se *Summary
 		msg := "No c(L) fit (neither caching-off calibration runs nor enough all-miss windows): W(t) cannot be computed."
 		sec.Blocks = append(append(sec.Blocks, &document.Note{Kind: document.NoteWarning, Text: msg}), b.perRunGrid(e)...)
 		se.Warnings = append(se.Warnings, msg)
+		nan := math.NaN()
+		b.found(e, "drain-bracket", true, nil, numbers{"largest_not_growing": nan, "smallest_growing": nan, "largest_draining": nan, "model_rate": nan, "runs": 0, "left_out": float64(len(e.runs)), "grows_below": nan},
+			"no c(L) fit (neither caching-off calibration runs nor enough all-miss windows of persistently degraded runs), so W(t) cannot be computed and the drain bracket is unknown.")
 		return
 	}
 	if b.fitInfo.Source != "calibration" {
@@ -131,7 +134,7 @@ func drainLeftOut(br stats.DrainBracket) []string {
 func (b *builder) drainFinding(e *experiment, br stats.DrainBracket) {
 	left := drainLeftOut(br)
 	nums := numbers{"largest_not_growing": br.LargestNotGrowing, "smallest_growing": br.SmallestGrowing, "largest_draining": br.LargestDraining,
-		"model_rate": br.ModelRate, "runs": 0, "left_out": float64(len(left))}
+		"model_rate": br.ModelRate, "runs": 0, "left_out": float64(len(left)), "grows_below": math.NaN()}
 	for _, r := range br.Rates {
 		nums["runs"] += float64(len(r.Runs))
 	}
@@ -144,8 +147,22 @@ func (b *builder) drainFinding(e *experiment, br stats.DrainBracket) {
 		return
 	}
 	rate := func(v float64) string { return document.Num(v, -1).Display() }
+	// Rates that grew below one that did not: the verdicts do not order
+	// into a bracket, and "did not grow up to" would be false.
+	var below []string
+	for _, r := range br.Rates {
+		if r.Verdict == stats.DrainGrows && r.Rate < br.LargestNotGrowing {
+			below = append(below, rate(r.Rate))
+			nums["grows_below"] = r.Rate
+		}
+	}
 	var text string
 	switch {
+	case len(below) > 0:
+		text = fmt.Sprintf("the remaining cold work W(t) grew at λ = %s sessions/s, below %s, at which it did not grow, so the rates do not bracket the drain condition", strings.Join(below, " and "), rate(br.LargestNotGrowing))
+		if !math.IsNaN(br.SmallestGrowing) {
+			text += fmt.Sprintf("; it grew from λ = %s", rate(br.SmallestGrowing))
+		}
 	case math.IsNaN(br.LargestNotGrowing):
 		text = fmt.Sprintf("the remaining cold work W(t) grew at every rate after the change (λ from %s sessions/s)", rate(br.Rates[0].Rate))
 	case math.IsNaN(br.SmallestGrowing):
@@ -160,5 +177,5 @@ func (b *builder) drainFinding(e *experiment, br stats.DrainBracket) {
 	if len(left) > 0 {
 		text += fmt.Sprintf("; %s left out, not degraded at the change or without an interval (the bracket table names them)", plural(len(left), "run"))
 	}
-	b.found(e, "drain-bracket", false, nil, nums, text+".")
+	b.found(e, "drain-bracket", len(below) > 0, nil, nums, text+".")
 }

@@ -103,38 +103,42 @@ func (b *builder) latencyTable(e *experiment, als []armLatency) *document.Table 
 	return t
 }
 
-// latencyFeatured returns the runs whose TTFT e draws over time: the
-// featured seed's run of each arm, else the most degraded observed runs,
-// else the first run of each arm; at most 4.
-func latencyFeatured(e *experiment, se *SummaryExperiment) []viewRun {
+// latencyFeatured returns the runs whose TTFT e draws over time: for an
+// observed experiment its most degraded runs, at most 4; otherwise every
+// arm, by its run of the featured seed, else of --seed, else of the
+// smallest seed it has (an arm without the seed still shows a run, as in
+// the engine view).
+func (b *builder) latencyFeatured(e *experiment, se *SummaryExperiment) []viewRun {
 	var out []viewRun
-	switch {
-	case se.FeaturedSeed != nil:
-		for _, a := range latencyArms(e) {
-			for _, r := range e.runs {
-				if r.run.Arm == a && r.seedIs(*se.FeaturedSeed) {
-					out = append(out, viewRun{r, a, latencyColor(e, a)})
-					break
-				}
-			}
-		}
-	case e.design == schema.DesignObserve:
+	if e.design == schema.DesignObserve {
 		drawn, _ := pick(e.runs, 4, verdictRank)
 		for i, r := range drawn {
 			out = append(out, viewRun{r, r.name(), render.PaletteColor(i)})
 		}
-	default:
-		for _, a := range latencyArms(e) {
-			for _, r := range e.runs {
-				if r.run.Arm == a {
-					out = append(out, viewRun{r, a, latencyColor(e, a)})
-					break
-				}
+		return out
+	}
+	want := se.FeaturedSeed
+	if want == nil {
+		want = b.opt.Seed
+	}
+	for _, a := range latencyArms(e) {
+		var pick *runInfo
+		for _, r := range e.runs {
+			if r.run.Arm != a {
+				continue
+			}
+			switch {
+			case pick == nil:
+				pick = r
+			case want != nil && r.seedIs(*want) && !pick.seedIs(*want):
+				pick = r
+			case (want == nil || !pick.seedIs(*want)) && r.run.Seed != nil && (pick.run.Seed == nil || *r.run.Seed < *pick.run.Seed):
+				pick = r
 			}
 		}
-	}
-	if len(out) > 4 {
-		out = out[:4]
+		if pick != nil { // a pair's twin arm may have no run in this section
+			out = append(out, viewRun{pick, a, latencyColor(e, a)})
+		}
 	}
 	return out
 }
@@ -142,7 +146,7 @@ func latencyFeatured(e *experiment, se *SummaryExperiment) []viewRun {
 // ttftOverTime draws the featured runs' TTFT per minute beside their hit
 // ratio; nil when none of them has a TTFT.
 func (b *builder) ttftOverTime(e *experiment, se *SummaryExperiment) *document.Grid {
-	feat := latencyFeatured(e, se)
+	feat := b.latencyFeatured(e, se)
 	var rs []*runInfo
 	var hit, ttft []document.Series
 	drawn := false
@@ -157,16 +161,17 @@ func (b *builder) ttftOverTime(e *experiment, se *SummaryExperiment) *document.G
 	}
 	bands, marks := annotate(rs...)
 	id := "latency-time-" + e.slug
-	which := "the first run of each arm"
-	switch {
-	case se.FeaturedSeed != nil:
-		which = fmt.Sprintf("seed %d", *se.FeaturedSeed)
-	case e.design == schema.DesignObserve:
+	which := "every arm: " + viewRunsText(feat)
+	if e.design == schema.DesignObserve {
 		which = "the most degraded runs"
+	}
+	cols := 2
+	if len(feat) > 2 {
+		cols = 1 // room for the legend of every arm
 	}
 	g := &document.Grid{
 		Caption: fmt.Sprintf("TTFT over time (%s): per minute, the median (solid) and 90th percentile (dashed) time to first token of the completed turns sent in that minute, on a log axis, beside the hit ratio. Trigger shaded, control start marked. A turn not answered by the end of the run is not drawn, so a collapsed server's last minutes read better than they were.", which),
-		Columns: 2,
+		Columns: cols,
 		Figures: []document.Figure{
 			runSpan(&document.TimeSeries{ID: id + "-hit", Title: "Hit ratio", YAxes: []document.Axis{{Name: "hit ratio", Min: 0, Max: 1}}, Series: hit, Bands: bands, Marks: marks}, rs...),
 			runSpan(&document.TimeSeries{ID: id + "-ttft", Title: "Time to first token", YAxes: []document.Axis{decades(document.Axis{Name: "TTFT", Unit: "s", Log: true}, ttft...)}, Series: ttft, Bands: bands, Marks: marks}, rs...),
@@ -220,7 +225,7 @@ func (b *builder) latencyDistributions(e *experiment, als []armLatency) *documen
 		var xs []document.Series
 		for _, al := range als {
 			if x, y, ok := pooledCDF(al.runs, grid, cdfPoints); ok {
-				f.Lines = append(f.Lines, document.Line{Name: al.arm, X: x, Y: y, Color: latencyColor(e, al.arm)})
+				f.Lines = append(f.Lines, document.Line{Name: al.arm, X: x, Y: y, Color: latencyColor(e, al.arm), Data: true})
 				xs = append(xs, document.Series{Y: x})
 			}
 		}
@@ -249,12 +254,24 @@ func (b *builder) latencyDistributions(e *experiment, als []armLatency) *documen
 // recovery) or run (observed): the TTFT p90 over the last 10 minutes and
 // goodput, else what latency there is.
 func (b *builder) latencyFinding(e *experiment, als []armLatency) {
+	// The numbers are what the sentence quotes: per arm, or per run for
+	// an observed experiment.
 	nums := numbers{}
-	for _, al := range als {
-		nums[al.arm+".end_ttft_p90_s"] = al.endTTFT
-		nums[al.arm+".ttft_p90_s"] = al.ttft[1]
-		nums[al.arm+".e2e_p90_s"] = al.e2e[1]
-		nums[al.arm+".goodput"] = al.goodput.Fraction
+	if e.design == schema.DesignObserve {
+		for _, r := range e.runs {
+			l := r.lat
+			nums[r.name()+".end_ttft_p90_s"] = l.EndTTFT.P90
+			nums[r.name()+".ttft_p90_s"] = l.TTFT.P90
+			nums[r.name()+".e2e_p90_s"] = l.E2E.P90
+			nums[r.name()+".goodput"] = l.Goodput.Fraction
+		}
+	} else {
+		for _, al := range als {
+			nums[al.arm+".end_ttft_p90_s"] = al.endTTFT
+			nums[al.arm+".ttft_p90_s"] = al.ttft[1]
+			nums[al.arm+".e2e_p90_s"] = al.e2e[1]
+			nums[al.arm+".goodput"] = al.goodput.Fraction
+		}
 	}
 	// What to quote: the end window's TTFT, else the whole run's TTFT,
 	// else its end-to-end latency.
@@ -279,10 +296,6 @@ func (b *builder) latencyFinding(e *experiment, als []armLatency) {
 	}
 	slo := sloText(b.opt.SLO)
 	if e.design == schema.DesignObserve {
-		for _, r := range e.runs {
-			nums[r.name()+".end_ttft_p90_s"] = r.lat.EndTTFT.P90
-			nums[r.name()+".goodput"] = r.lat.Goodput.Fraction
-		}
 		runVal := func(r *runInfo) float64 { return val(armLatencies([]*runInfo{r}, []string{r.run.Arm})[0]) }
 		b.found(e, "latency", false, nil, nums, fmt.Sprintf("%s: %s; goodput with %s.", what, listRuns(e.runs, func(r *runInfo) string {
 			return secText(runVal(r)) + ", goodput " + pctText(r.lat.Goodput.Fraction)
@@ -405,6 +418,10 @@ func (b *builder) figure6TTFT(e *experiment, all []string) *document.Scatter {
 			}
 		}
 		f.Groups = append(f.Groups, g)
+	}
+	if moved := dodge(f.Groups, true); moved > 0 {
+		f.Caption += fmt.Sprintf(" Points that would be drawn on one another (closer than %s and %s in hit ratio) are moved to the right, each by the least that clears the others (here by at most ×%s), as in the wait panel; the table gives the exact values.",
+			sepText, document.Num(dodgeSepY, -1).Display(), document.Num(moved, 3).Display())
 	}
 	return f
 }

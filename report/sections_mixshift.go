@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/outlast-dev/outlast/report/document"
@@ -39,59 +40,108 @@ func (b *builder) mixShiftSection(e *experiment, sec *document.Section, se *Summ
 		}
 		f.Groups = append(f.Groups, g)
 	}
-	if dodge(f.Groups) {
-		f.Caption += fmt.Sprintf(" Points that would fall on one another (within %s min and %s in hit ratio) are offset to the right by up to %s min for visibility, as in the paper; the table gives the exact values.",
-			document.Num(dodgeNearX, -1).Display(), document.Num(dodgeNearY, -1).Display(), document.Num(dodgeMaxX, -1).Display())
+	if moved := dodge(f.Groups, false); moved > 0 {
+		f.Caption += fmt.Sprintf(" Points that would be drawn on one another (closer than %s and %s in hit ratio) are moved to the right, each by the least that clears the others (here at most %s min), as the paper offsets them; the table gives the exact values.",
+			sepText, document.Num(dodgeSepY, -1).Display(), document.Num(moved, 2).Display())
 	}
 	sec.Blocks = append(sec.Blocks, f, b.figure6TTFT(e, all), t)
 	b.mixShiftFinding(e, all)
 }
 
-// Coincident points of Figure 6: within dodgeNearX minutes and dodgeNearY
-// in hit ratio of one another, they are spread over dodgeMaxX minutes to
-// the right (the paper offsets by ≤ 0.4 min).
+// Points of Figure 6 closer than dodgeSepX of the x axis's span and
+// dodgeSepY in hit ratio are drawn on one another (a point is about 1% of
+// the plot's width); the paper offsets them.
 const (
-	dodgeNearX = 0.05
-	dodgeNearY = 0.02
-	dodgeMaxX  = 0.4
+	dodgeSepX = 0.015
+	dodgeSepY = 0.03
+	sepText   = "1.5% of the axis" // dodgeSepX
 )
 
-// dodge spreads the points of groups that fall on one another: each
-// cluster of k points (near its first point, in group and point order)
-// gets x offsets 0, dodgeMaxX/(k−1), ..., dodgeMaxX. It reports whether it
-// moved any.
-func dodge(groups []document.ScatterGroup) bool {
-	type ref struct{ g, p int }
-	var anchors [][2]float64
-	var members [][]ref
+// dodge moves points of groups that would be drawn on one another to the
+// right, in order of x (then group and point order), each by the least
+// that puts it dodgeSepX of the span from every point already placed within
+// dodgeSepY in y; logX works in log10 x, whose span is whole decades. The
+// span is the axis's as drawn, the moved points included: from 0 (or the
+// lowest decade) to the largest x. It returns the largest move, in x's
+// units (a factor on a log axis; 0 when none moved).
+func dodge(groups []document.ScatterGroup, logX bool) float64 {
+	type ref struct {
+		g, p int
+		x    float64
+	}
+	var pts []ref
+	lo, hi := 0.0, 0.0
+	if logX {
+		lo, hi = math.Inf(1), math.Inf(-1)
+	}
 	for gi, g := range groups {
 		for pi, pt := range g.Points {
-			if math.IsNaN(pt[0]) || math.IsNaN(pt[1]) {
+			x := pt[0]
+			if logX {
+				x = math.Log10(x)
+			}
+			if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(pt[1]) {
 				continue
 			}
-			c := -1
-			for k, a := range anchors {
-				if math.Abs(pt[0]-a[0]) <= dodgeNearX && math.Abs(pt[1]-a[1]) <= dodgeNearY {
-					c = k
-					break
-				}
-			}
-			if c < 0 {
-				anchors, members = append(anchors, pt), append(members, nil)
-				c = len(anchors) - 1
-			}
-			members[c] = append(members[c], ref{gi, pi})
+			pts = append(pts, ref{gi, pi, x})
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
 		}
 	}
-	moved := false
-	for _, ms := range members {
-		if len(ms) < 2 {
-			continue
+	if len(pts) < 2 {
+		return 0
+	}
+	span := hi - lo
+	if logX {
+		span = math.Max(1, math.Ceil(hi)-math.Floor(lo))
+	}
+	if !(span > 0) {
+		span = 1 // every point at x = 0: the axis ECharts draws is about 1 wide
+	}
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
+	// Moving points right widens the axis, and the separation with it:
+	// place again on the wider span until it holds (a few rounds).
+	var xs []float64
+	for round := 0; round < 8; round++ {
+		sep := dodgeSepX * span
+		xs = xs[:0]
+		for i, p := range pts {
+			y := groups[p.g].Points[p.p][1]
+			x := p.x
+			for clear := false; !clear; {
+				clear = true
+				for j := range i {
+					// (q + sep) − q may round below sep: a margin ends the loop.
+					if math.Abs(x-xs[j]) < sep*(1-1e-9) && math.Abs(y-groups[pts[j].g].Points[pts[j].p][1]) < dodgeSepY {
+						x, clear = xs[j]+sep, false
+					}
+				}
+			}
+			xs = append(xs, x)
 		}
-		for i, m := range ms {
-			groups[m.g].Points[m.p][0] += dodgeMaxX * float64(i) / float64(len(ms)-1)
+		wide := span
+		for _, x := range xs {
+			if logX {
+				wide = math.Max(wide, math.Ceil(x)-math.Floor(lo))
+			} else {
+				wide = math.Max(wide, x-lo)
+			}
 		}
-		moved = true
+		if !(wide > span) {
+			break
+		}
+		span = wide
+	}
+	moved := 0.0
+	for i, p := range pts {
+		if x := xs[i]; x != p.x {
+			if logX {
+				groups[p.g].Points[p.p][0] = math.Pow(10, x)
+				moved = math.Max(moved, math.Pow(10, x-p.x))
+			} else {
+				groups[p.g].Points[p.p][0] = x
+				moved = math.Max(moved, x-p.x)
+			}
+		}
 	}
 	return moved
 }

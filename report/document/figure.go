@@ -136,12 +136,15 @@ type ScatterGroup struct {
 	Color  string
 }
 
-// Line is a polyline drawn on a Scatter; a non-finite Y is a gap.
+// Line is a polyline drawn on a Scatter; a non-finite Y is a gap. A line
+// is a reference (a bound, a fit) unless Data says it is data (an arm's
+// distribution): a chart whose only lines are references has no data.
 type Line struct {
 	Name  string
 	X, Y  []float64
 	Color string
 	Dash  bool
+	Data  bool
 }
 
 // Bar is a grouped bar chart: one bar per category and series.

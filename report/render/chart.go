@@ -123,7 +123,8 @@ const (
 )
 
 // hasData reports whether f has a point to draw: a finite (x, y) of a
-// series, group or bar. Bounds, bands and marks are not data.
+// series, group, data line or bar. Bounds, fits, bands and marks are not
+// data.
 func hasData(f document.Figure) bool {
 	fin := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch f := f.(type) {
@@ -139,6 +140,13 @@ func hasData(f document.Figure) bool {
 		for _, g := range f.Groups {
 			for _, p := range g.Points {
 				if fin(p[0]) && fin(p[1]) {
+					return true
+				}
+			}
+		}
+		for _, l := range f.Lines {
+			for i := range l.X {
+				if l.Data && i < len(l.Y) && fin(l.X[i]) && fin(l.Y[i]) {
 					return true
 				}
 			}

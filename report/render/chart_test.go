@@ -312,3 +312,23 @@ func TestEmptyChartSaysSo(t *testing.T) {
 		t.Error("a scatter with only a bound has no data")
 	}
 }
+
+// TestDistributionLinesAreData: a scatter drawn only with lines that are
+// data (an arm's TTFT distribution) said "no data to draw" over its curves
+// and in its caption, as if its lines were bounds; lines marked Data are
+// something to draw, and only all-missing ones leave the chart empty.
+func TestDistributionLinesAreData(t *testing.T) {
+	nan := math.NaN()
+	cdf := &document.Scatter{ID: "cdf", Caption: "TTFT distribution.", Lines: []document.Line{{Name: "burst", X: []float64{0.1, 1, 10}, Y: []float64{0, 0.5, 1}, Data: true}}}
+	c, err := buildChartIn(cdf, false, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(c.Option, "no data to draw") || c.Caption != "TTFT distribution." {
+		t.Errorf("a distribution with points says it has none: caption %q", c.Caption)
+	}
+	cdf.Lines[0].Y = []float64{nan, nan, nan}
+	if c, _ := buildChartIn(cdf, false, 1, true); !strings.Contains(c.Option, "no data to draw") {
+		t.Error("a distribution without a finite point has no data")
+	}
+}
