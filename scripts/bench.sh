@@ -38,7 +38,9 @@ gen() { # gen MB DIR: generate a run directory unless already there
 . scripts/bench-lib.sh
 
 echo "== Go benchmarks (GOMAXPROCS=$GOMAXPROCS)" >&2
-go test -run '^$' -bench . -benchmem -count 1 ./... | tee "$OUT/go-bench.txt" >&2
+# -p 1: go test runs the benchmarks one package at a time but builds the
+# next packages meanwhile, on the cores a benchmark measures.
+go test -p 1 -run '^$' -bench . -benchmem -count 1 ./... | tee "$OUT/go-bench.txt" >&2
 
 gw="$OUT/gw$GW_MB"
 gen "$GW_MB" "$gw"
