@@ -9,7 +9,7 @@
 // of a table); measure.go, runtable.go, delta.go, fit.go and finish.go
 // summarize and test them (benchmath: medians, intervals, Fisher, McNemar,
 // Mann-Whitney, sign test, z-test and Holm all come from package stats);
-// result.go is the table model; text.go, csv.go and json.go render it, and
+// result.go is the table model; text.go and encode.go (CSV, JSON) render it, and
 // subpackage page renders it as an HTML report. Subpackage check is
 // the CI gate built on it.
 //

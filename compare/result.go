@@ -1,6 +1,10 @@
 package compare
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/outlast-dev/outlast/internal/jsonnum"
+)
 
 // Result is a comparison: one Table per measure that has data, in the
 // order of Measures. Every number is also in the JSON and CSV outputs;
@@ -150,3 +154,8 @@ func (c *Cell) note(t *Table, format string, args ...any) {
 	}
 	c.Footnotes = append(c.Footnotes, n)
 }
+
+// Float is a computed number of a comparison: NaN (an interval from too
+// few runs) marshals as null, and values are rounded to
+// jsonnum.SignificantDigits so that outputs do not depend on the CPU.
+type Float = jsonnum.Float

@@ -14,12 +14,10 @@
 // time (ready_s − the previous turn's done_s; sent_s − done_s where the
 // gateway gives no ready_s, which then also counts time a controller held
 // the turn; the median of the known gaps where neither is given). Failed
-// turns are left out. Sessions still open at the run's end, aborted
-// within 5 s of it (a load generator records the requests it cancels when
-// its benchmark stops, and the session derived from them ends there), or,
-// in a load generator's export, whose last turn completed within the time
-// the run's sessions took between completions at its end (undecidedAtEnd),
-// are extended to their turns_planned, or to a turn count drawn from the
+// turns are left out. Sessions still open at the run's end (no end_s;
+// ingest leaves open a load generator's session its stop left in the
+// system: docs/run-format.md) are extended to their turns_planned, or to
+// a turn count drawn from the
 // ended sessions that got further, growing by their median context growth
 // with gaps drawn from the run's (without that, a collapsed run's backlog
 // would replay as sessions that end early). The shared prefix is the manifest's

@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"strconv"
+
+	"github.com/outlast-dev/outlast/stats"
 )
 
 // The capacity-planning search of FindPool.
@@ -174,7 +176,7 @@ func trySeeds(m *Fitted, w Variant, o Options, target float64, maxSeeds int) (Po
 // target: Meets when the one-sided 95% lower bound of the share is at
 // least target, Short when the upper bound is below it, else Undecided.
 // Even n of n seeds meet 0.9 only from n = 29 on (0.9^29 < 0.05).
-func Decide(np Interval, target float64) Decision {
+func Decide(np stats.BinomialCI, target float64) Decision {
 	switch {
 	case np.Lower() >= target:
 		return Meets

@@ -50,7 +50,7 @@ const (
 // below ReproduceShare (0.75^11 < 0.05).
 var GateSeeds = func() int {
 	n := 1
-	for upperBound(0, n, 1-Confidence) >= ReproduceShare {
+	for (stats.BinomialCI{N: n, Level: Confidence}).Upper() >= ReproduceShare {
 		n++
 	}
 	return n
@@ -70,7 +70,7 @@ type Grounding struct {
 	// interval. Same, HitClose and SessionsClose count the seeds that meet
 	// each part (HitClose is -1 when the run has no end hit ratio);
 	// EndHit and EndSessions are the seeds' medians.
-	Reproduced                    Interval
+	Reproduced                    stats.BinomialCI
 	Same, HitClose, SessionsClose int
 	EndHit, EndSessions           float64
 	Outcome                       Outcome
@@ -130,7 +130,7 @@ func (m *Fitted) Ground(asIs *VariantResult) Grounding {
 		}
 		hit, sess = append(hit, s.EndHit), append(sess, s.EndSessions)
 	}
-	g.Reproduced = ClopperPearson(reproduced, len(asIs.Runs), Confidence)
+	g.Reproduced = stats.ClopperPearson(reproduced, len(asIs.Runs), Confidence)
 	g.EndHit, g.EndSessions = medianOf(hit), medianOf(sess)
 	g.Grounded = g.Refused == "" && !g.TooFew() && g.Reproduced.Upper() >= ReproduceShare
 	return g

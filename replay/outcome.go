@@ -8,6 +8,9 @@ import (
 	"github.com/outlast-dev/outlast/stats"
 )
 
+// Confidence is the level of every interval replay prints.
+const Confidence = 0.95
+
 // Outcomes lists the verdicts a replayed seed is counted by, in the order
 // tables show them: stats' verdicts, as outlast report gives them (never
 // degraded, recovered alone, recovered under control, partial,
@@ -27,7 +30,7 @@ type Outcome struct {
 	// NotPersistent is the share of runs that did not end persistently
 	// degraded, with its exact interval; a run whose persistence was not
 	// judged counts against it.
-	NotPersistent Interval
+	NotPersistent stats.BinomialCI
 	// Control is set for a variant under a controller: how many seeds had
 	// not collapsed when it began (Prevention: a control that prevents, not
 	// one that rescues; every seed, for a control from the start), how
@@ -97,7 +100,7 @@ func newOutcome(v Variant, runs []RunResult) Outcome {
 			o.Control.add(s)
 		}
 	}
-	o.NotPersistent = ClopperPearson(ok, len(runs), Confidence)
+	o.NotPersistent = stats.ClopperPearson(ok, len(runs), Confidence)
 	o.EndHit, o.EndSessions, o.Recovery = NewSpread(hit), NewSpread(sess), NewSpread(rec)
 	return o
 }
@@ -121,8 +124,8 @@ func (c *ControlSplit) add(s *stats.RunSummary) {
 }
 
 // Share is the share of the runs with verdict v, with its exact interval.
-func (o *Outcome) Share(v stats.Verdict) Interval {
-	return ClopperPearson(o.Verdicts[v], o.Runs, Confidence)
+func (o *Outcome) Share(v stats.Verdict) stats.BinomialCI {
+	return stats.ClopperPearson(o.Verdicts[v], o.Runs, Confidence)
 }
 
 // Outcomes summarizes each variant's runs, and says which controls start

@@ -349,10 +349,10 @@ func verdictCounts(v map[stats.Verdict]int) string {
 }
 
 // countCI prints a count with the 95% interval of its share: "3 (0.04–0.46)".
-func countCI(iv Interval) string { return strconv.Itoa(iv.K) + " (" + ci(iv) + ")" }
+func countCI(iv stats.BinomialCI) string { return strconv.Itoa(iv.K) + " (" + ci(iv) + ")" }
 
 // ci prints an interval's bounds: "0.04–0.46".
-func ci(iv Interval) string { return num(iv.Lo, 2) + "–" + num(iv.Hi, 2) }
+func ci(iv stats.BinomialCI) string { return num(iv.Lo, 2) + "–" + num(iv.Hi, 2) }
 
 // countNoun is "1 seed", "16 seeds".
 func countNoun(n int, what string) string {

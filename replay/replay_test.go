@@ -209,7 +209,7 @@ func BenchmarkReplay16Seeds60Min(b *testing.B) {
 // note.
 func TestPoolSearchBacklogNote(t *testing.T) {
 	step := func(pool int, d Decision, endSessions float64) PoolStep {
-		out := Outcome{Runs: 32, Verdicts: map[stats.Verdict]int{stats.VerdictNeverDegraded: 32}, NotPersistent: ClopperPearson(32, 32, Confidence),
+		out := Outcome{Runs: 32, Verdicts: map[stats.Verdict]int{stats.VerdictNeverDegraded: 32}, NotPersistent: stats.ClopperPearson(32, 32, Confidence),
 			EndHit: NewSpread([]float64{0.95}), EndSessions: NewSpread([]float64{endSessions})}
 		return PoolStep{Pool: pool, Decision: d, Outcome: out, Lower: out.NotPersistent.Lower(), Upper: 1}
 	}

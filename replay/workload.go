@@ -75,7 +75,9 @@ func turnOK(t *schema.Turn) bool { return t.Status == schema.TurnOK || t.Status 
 // plans. Each completed turn keeps its prompt, output and think time
 // (ready − previous done, else sent − previous done, else the median of
 // the known gaps); failed turns are left out. Sessions still open at the
-// end (or aborted at it: cutAtEnd) are extended to turns_planned, or, without it, to a number of turns
+// end (no end_s: ingest also leaves open a load generator's session that
+// its stop left in the system) are extended to turns_planned, or, without
+// it, to a number of turns
 // drawn from the completed sessions that got further, growing by the
 // session's median context growth with gaps drawn from the run's; their
 // turns are truncated at MaxContext.
@@ -241,11 +243,10 @@ func (w *Workload) extend(rd *schema.RunData, sessions []schema.Session, end flo
 	ended := false
 	var totals []int // turn counts of sessions that ended
 	open := map[string]*schema.Session{}
-	undecided := undecidedAtEnd(rd, end)
 	for i := range sessions {
 		s := &sessions[i]
 		switch {
-		case s.EndS == nil || cutAtEnd(s, end) || undecided[s.Session]:
+		case s.EndS == nil:
 			if s.ArriveS < end {
 				open[s.Session] = s
 			}
@@ -327,61 +328,6 @@ func (w *Workload) extend(rd *schema.RunData, sessions []schema.Session, end flo
 	if len(open) > 0 && !ended && planned == 0 {
 		w.Warnings = append(w.Warnings, fmt.Sprintf("the gateway log records no session ends and no turns_planned: the %d sessions without an end replay only their observed turns", len(open)))
 	}
-}
-
-// CutMarginS is how close to the run's end (or after it) an aborted
-// session must end to count as cut by the end rather than ended.
-const CutMarginS = 5.0
-
-// cutAtEnd reports whether session s was aborted at the run's end: a load
-// generator that stops its benchmark cancels the requests in flight and
-// records them (AIPerf's was_cancelled, GuideLLM's incomplete list), and
-// the session derived from them ends there, aborted, while it was still in
-// the system. It is extended like an open session.
-func cutAtEnd(s *schema.Session, end float64) bool {
-	return s.EndS != nil && s.Status == schema.SessionAborted && *s.EndS >= end-CutMarginS
-}
-
-// undecidedAtEnd returns the sessions of a load generator's export that
-// may have been going at the run's end. The export records requests, not
-// sessions: a session is derived from its requests and ends at its last
-// completed one, so one whose next request was in flight or whose think
-// time was running at the end (neither recorded) looks ended. A session
-// whose last turn completed within the time the run's sessions took
-// between completions at its end (the 95th percentile of those intervals
-// that end in its last 10 minutes) may not have ended; it is extended like
-// an open one (to no more turns than a session that ended got).
-func undecidedAtEnd(rd *schema.RunData, end float64) map[string]bool {
-	if rd.Run.GatewayFormat == "" || rd.Run.GatewayFormat == schema.GatewayOutlast {
-		return nil
-	}
-	last := map[string]float64{}
-	var gaps []float64
-	for _, ts := range turnsBySession(rd) {
-		prev := math.NaN()
-		for _, t := range ts {
-			if !turnOK(t) {
-				continue
-			}
-			if t.DoneS >= end-stats.EndHitS && t.DoneS > prev {
-				gaps = append(gaps, t.DoneS-prev)
-			}
-			prev = t.DoneS
-			last[t.Session] = t.DoneS
-		}
-	}
-	if len(gaps) == 0 {
-		return nil
-	}
-	slices.Sort(gaps)
-	w := gaps[int(math.Ceil(0.95*float64(len(gaps))))-1]
-	out := map[string]bool{}
-	for id, at := range last {
-		if at >= end-w {
-			out[id] = true
-		}
-	}
-	return out
 }
 
 // sessionGrowth is the median growth of a session's prompt per turn, else

@@ -198,68 +198,29 @@ func TestWorkloadWithoutSessionRecords(t *testing.T) {
 	}
 }
 
-// TestWorkloadExtendsSessionsCutAtTheEnd checks a session whose last turn
-// was aborted at the run's end: a load generator that stops its benchmark
-// cancels the requests in flight and records them (AIPerf's was_cancelled,
-// GuideLLM's incomplete list), and its derived session ends there, aborted.
-// It was still in the system, so it is extended like an open one; a session
-// aborted mid-run is not.
-func TestWorkloadExtendsSessionsCutAtTheEnd(t *testing.T) {
+// TestWorkloadKeepsSessionsThatEnded checks that the workload extends only
+// the sessions without an end: one that ended aborted at the run's end
+// (a gateway's session_end) is replayed with its own turns. A load
+// generator's session that its stop left in the system comes from ingest
+// open, without an end (loadgen.Collector), and is extended as any open
+// session is.
+func TestWorkloadKeepsSessionsThatEnded(t *testing.T) {
 	rd := fakeRunData(
 		sessionSpec{name: "a", origin: "base", arrive: 0, gap: 3, prompts: []int64{1000, 1500, 2000, 2500, 3000, 3500}, ended: true},
 		sessionSpec{name: "b", origin: "base", arrive: 500, gap: 4, prompts: []int64{1000, 1300, 1600}, ended: true},
-		sessionSpec{name: "c", origin: "base", arrive: 100, gap: 4, prompts: []int64{1000, 1300}, ended: true},
+		sessionSpec{name: "c", origin: "base", arrive: 550, gap: 4, prompts: []int64{1000, 1300}},
 	)
-	cut := func(s *schema.Session, at float64) {
-		rd.Turns = append(rd.Turns, schema.Turn{Session: s.Session, Turn: int32(s.TurnsDone), Origin: s.Origin, PromptTokens: 1900,
-			SentS: new(at - 30), ReadyS: new(at - 30), DoneS: at, Status: schema.TurnAborted})
-		s.EndS, s.Status = new(at), schema.SessionAborted
-	}
-	cut(&rd.Sessions[1], 600.2) // cancelled when the benchmark stopped
-	cut(&rd.Sessions[2], 200)   // aborted mid-run
+	rd.Sessions[1].EndS, rd.Sessions[1].Status = new(600.2), schema.SessionAborted
 	w, err := extractWorkload(rd, 600)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := w.Sessions[2]; b.Name != "b" || len(b.Turns) != 6 {
-		t.Errorf("session %s cut at the end replays %d turns, want it extended to the 6 of the session that got further", b.Name, len(b.Turns))
-	}
-	if c := w.Sessions[1]; c.Name != "c" || len(c.Turns) != 2 {
-		t.Errorf("session %s aborted mid-run replays %d turns, want its 2", c.Name, len(c.Turns))
-	}
-}
-
-// TestWorkloadExtendsDerivedSessionsAtTheEnd checks the sessions of a load
-// generator's export, which records requests and no sessions: each derived
-// session ends at its last completed turn, so one still going at the end
-// (its next request in flight or its think time running, neither recorded)
-// looks ended. A session whose last turn completed within the time the
-// run's sessions took between completions at its end (their 95th
-// percentile over its last 10 minutes) is extended like an open one; one
-// that ended well before is not, and the rule is the export's only.
-func TestWorkloadExtendsDerivedSessionsAtTheEnd(t *testing.T) {
-	specs := []sessionSpec{
-		{name: "a", origin: "base", arrive: 0, gap: 3, prompts: []int64{1000, 1500, 2000, 2500, 3000, 3500}, ended: true},
-		{name: "b", origin: "base", arrive: 590, gap: 3, prompts: []int64{1000, 1300}, ended: true}, // last done at 597
-		{name: "c", origin: "base", arrive: 300, gap: 3, prompts: []int64{1000, 1300}, ended: true}, // last done at 307
-	}
-	for _, format := range []string{schema.GatewayAIPerf, schema.GatewayOutlast} {
-		rd := fakeRunData(specs...)
-		rd.Run.GatewayFormat = format
-		w, err := extractWorkload(rd, 600)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, c := w.Sessions[2], w.Sessions[1]
-		want := 2
-		if format != schema.GatewayOutlast {
-			want = 6
-		}
-		if b.Name != "b" || len(b.Turns) != want {
-			t.Errorf("%s: session %s, last done 3 s before the end, replays %d turns, want %d", format, b.Name, len(b.Turns), want)
-		}
-		if c.Name != "c" || len(c.Turns) != 2 {
-			t.Errorf("%s: session %s, last done 293 s before the end, replays %d turns, want its 2", format, c.Name, len(c.Turns))
+	for _, s := range w.Sessions {
+		switch {
+		case s.Name == "b" && len(s.Turns) != 3:
+			t.Errorf("session b, ended aborted at the end, replays %d turns, want its 3", len(s.Turns))
+		case s.Name == "c" && len(s.Turns) != 6:
+			t.Errorf("session c, open at the end, replays %d turns, want it extended to the 6 of the session that got further", len(s.Turns))
 		}
 	}
 }

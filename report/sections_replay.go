@@ -22,6 +22,10 @@ const replayAsIs = "as-is"
 // observedColor draws the observed run in every replay figure.
 const observedColor = "#000000"
 
+// replayConfidence is the level of the replay table's exact intervals,
+// the level outlast replay prints.
+const replayConfidence = 0.95
+
 // replayVerdicts are the verdict columns of the replay table.
 var replayVerdicts = stats.JudgedVerdicts
 
@@ -41,20 +45,21 @@ func (b *builder) replaySection(e *experiment, sec *document.Section, se *Summar
 	}
 	t := &document.Table{
 		ID:      "replay-" + e.slug,
-		Caption: "The observed run and its replays: per variant, the verdicts over seeds, the hit ratio over the last 10 minutes and the mean sessions in the system over the last 5 (median and range over seeds), and the recovery time of the runs that recovered.",
+		Caption: "The observed run and its replays: per variant, the verdicts over seeds, the share not persistent with its exact 95% interval (Clopper–Pearson; the share of judged seeds that did not end persistently degraded, over all seeds), the hit ratio over the last 10 minutes and the mean sessions in the system over the last 5 (median and range over seeds), and the recovery time of the runs that recovered.",
 		Columns: []document.Column{{Name: "Variant"}, {Name: "Runs"}},
 	}
 	for _, v := range replayVerdicts {
 		t.Columns = append(t.Columns, document.Column{Name: string(v)})
 	}
-	t.Columns = append(t.Columns, document.Column{Group: "End hit", Name: "median"}, document.Column{Group: "End hit", Name: "range"},
+	t.Columns = append(t.Columns, document.Column{Group: "Not persistent", Name: "k/n"}, document.Column{Group: "Not persistent", Name: "95% CI"},
+		document.Column{Group: "End hit", Name: "median"}, document.Column{Group: "End hit", Name: "range"},
 		document.Column{Group: "End sessions", Name: "median"}, document.Column{Group: "End sessions", Name: "range"}, document.Column{Name: "Recovery", Unit: "min"})
 	if obs != nil {
 		row := []document.Cell{document.Text("observed: " + obs.name()), document.Int(1)}
 		for _, v := range replayVerdicts {
 			row = append(row, document.Int(b2i(obs.sum.Verdict == v)))
 		}
-		row = append(row, document.Num(obs.sum.EndHit, 2), document.Missing(), document.Num(obs.sum.EndSessions, 1), document.Missing(), document.Text(runRecovery(obs.sum)))
+		row = append(row, document.Missing(), document.Missing(), document.Num(obs.sum.EndHit, 2), document.Missing(), document.Num(obs.sum.EndSessions, 1), document.Missing(), document.Text(runRecovery(obs.sum)))
 		t.Rows = append(t.Rows, row)
 	}
 	se.Counts = []SummaryCount{}
@@ -63,8 +68,12 @@ func (b *builder) replaySection(e *experiment, sec *document.Section, se *Summar
 		c := SummaryCount{Trigger: orNone(runs[0].run.TriggerKind), Control: v}
 		var hit, sess, rec []float64
 		counts := map[stats.Verdict]int{}
+		notPersistent := 0
 		for _, r := range runs {
 			counts[r.sum.Verdict]++
+			if r.sum.Verdict != stats.VerdictPersistent && r.sum.Judged() {
+				notPersistent++
+			}
 			c.add(r.sum.Verdict)
 			hit, sess = append(hit, r.sum.EndHit), append(sess, r.sum.EndSessions)
 			if r.sum.Verdict.Recovered() && !math.IsNaN(r.sum.RecoveryMin) {
@@ -80,6 +89,8 @@ func (b *builder) replaySection(e *experiment, sec *document.Section, se *Summar
 		for _, vd := range replayVerdicts {
 			row = append(row, document.Int(int64(counts[vd])))
 		}
+		ci := stats.ClopperPearson(notPersistent, len(runs), replayConfidence)
+		row = append(row, document.Text(fmt.Sprintf("%d/%d", notPersistent, len(runs))), document.Range(ci.Lo, ci.Hi, 2))
 		hm, hlo, hhi := medianRange(hit)
 		sm, slo, shi := medianRange(sess)
 		_, rlo, rhi := medianRange(rec)

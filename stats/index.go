@@ -216,3 +216,62 @@ func (x *RunIndex) DemandRatio(w Window) float64 {
 	}
 	return x.Demand.Mean(w) / c
 }
+
+// CacheReported says whether the gateway saw the engine's cached-token
+// counts: runs.cache_reported where ingest recorded it. In a dataset
+// written before that column it is inferred from the turns: reported when
+// some ok turn carried cached tokens; known is false when the run has no
+// ok turn with prompt tokens to tell from. A run with prefix caching on in
+// which not one turn had a cached token did not receive the counts, since
+// the shared system prompt alone gives hits.
+func (x *RunIndex) CacheReported() (reported, known bool) {
+	if c := x.Data.Run.CacheReported; c != nil {
+		return *c, true
+	}
+	s := x.Turns
+	n := len(s.done)
+	if n == 0 || s.cumPrompt[n] == 0 {
+		return false, false
+	}
+	return s.cumCached[n] > 0, true
+}
+
+// CutShortS is how long before its planned end (Run.DurationS) a run's
+// gateway records may stop before the run counts as cut short: one
+// analysis window.
+const CutShortS = AnalysisWindowS
+
+// GatewayEndS is the time of the run's last gateway record: the latest
+// turn done_s, session arrive_s or end_s, or event t_s; NaN without any.
+func (x *RunIndex) GatewayEndS() float64 {
+	d := x.Data
+	end := math.Inf(-1)
+	for i := range d.Turns {
+		end = math.Max(end, d.Turns[i].DoneS)
+	}
+	for i := range d.Sessions {
+		end = math.Max(end, d.Sessions[i].ArriveS)
+		if e := d.Sessions[i].EndS; e != nil {
+			end = math.Max(end, *e)
+		}
+	}
+	for i := range d.Events {
+		end = math.Max(end, d.Events[i].TS)
+	}
+	if math.IsInf(end, -1) {
+		return math.NaN()
+	}
+	return end
+}
+
+// CutShort reports whether the run's gateway records stop more than
+// CutShortS before its planned end; a run without a planned duration is
+// never cut short (its end is its last record).
+func (x *RunIndex) CutShort() bool {
+	planned := x.Data.Run.DurationS
+	if !(planned > 0) {
+		return false
+	}
+	end := x.GatewayEndS()
+	return math.IsNaN(end) || end < planned-CutShortS
+}

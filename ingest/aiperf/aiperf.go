@@ -79,6 +79,8 @@ type Info struct {
 	// largest offset's magnitude.
 	Shifted, Unshifted int
 	MaxClockOffsetNs   int64
+	// MultiTurn says a turn beyond a conversation's first was read.
+	MultiTurn bool
 }
 
 // Reader reads turns from profile_export.jsonl. It cuts the input into
@@ -92,6 +94,7 @@ type Reader struct {
 
 	warnings []string // at the end, after the input's own (lines)
 	done     bool
+	plan     map[string]int64 // turns planned by conversation (SetPlan)
 }
 
 // NewReader reads turns from lr; t0 is the run's t=0, which record times
@@ -133,6 +136,12 @@ func (r *Reader) Next() (*loadgen.Turn, error) {
 			r.info.MaxClockOffsetNs = max(r.info.MaxClockOffsetNs, it.offset, -it.offset)
 		} else {
 			r.info.Unshifted++
+		}
+		if it.turn.Row.Turn > 0 {
+			r.info.MultiTurn = true
+		}
+		if r.plan != nil && it.conversation != "" {
+			it.turn.Planned = r.plan[it.conversation]
 		}
 		it.link()
 		return &it.turn, nil

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -358,4 +359,75 @@ func FuzzRecord(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTimesAreExactDecimals checks that a first token time, the request's
+// start in ns plus its time to first token in its unit, is the float64
+// nearest the exact decimal sum: strconv.ParseFloat of it written out.
+// Parsing the TTFT, dividing by its unit and adding rounds three times
+// (2.6224582030000003 for 0.079157603 s + 2543.3006 ms).
+func TestTimesAreExactDecimals(t *testing.T) {
+	meta := strings.Replace(meta26, `"request_start_ns":1793102401000000000`, `"request_start_ns":1793102400079157603`, 1)
+	for _, tc := range []struct{ value, unit, want string }{
+		{"2543.3006", "ms", "2.622458203"},
+		{"2543300.6", "us", "2.622458203"},
+		{"2543300600", "ns", "2.622458203"},
+		{"2.5433006", "sec", "2.622458203"},
+		{"322.5128650665283", "ms", "0.4016704680665283"},
+		{"1.29e3", "ms", "1.369157603"},
+	} {
+		rd := reader(t, rec(meta, `"time_to_first_token":{"value":`+tc.value+`,"unit":"`+tc.unit+`"},`+usage, "")+"\n")
+		got, err := rd.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := strconv.ParseFloat(tc.want, 64)
+		if got.Row.FirstTokenS == nil || math.Float64bits(*got.Row.FirstTokenS) != math.Float64bits(want) {
+			t.Errorf("%s %s: first token %s, want %s", tc.value, tc.unit, readertest.Ptr(got.Row.FirstTokenS), tc.want)
+		}
+		if s := strconv.FormatFloat(*got.Row.SentS, 'f', -1, 64); s != "0.079157603" {
+			t.Errorf("sent %s, want 0.079157603", s)
+		}
+	}
+}
+
+// TestPlannedTurns checks the turns AIPerf planned for each conversation,
+// from the inputs.json it writes beside the export (one payload per turn,
+// dataset/dataset_manager.py): each record of a conversation carries its
+// count, so that a session cut by the run's end (AIPerf drops a request
+// that ends after the duration and its grace period, and sends no turn
+// after it) is open. A conversation inputs.json does not hold, or a
+// record without conversation_id, carries none.
+func TestPlannedTurns(t *testing.T) {
+	plan, err := ReadPlan(strings.NewReader(`{
+  "data": [
+    {"session_id": "c1", "payloads": [{"messages": [{"role": "user", "content": "a"}]}, {"messages": []}, {}, {}]},
+    {"session_id": "c2", "payloads": [{}]},
+    {"payloads": [{}]}
+  ]
+}`), PlanFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan) != 2 || plan["c1"] != 4 || plan["c2"] != 1 {
+		t.Errorf("plan %v, want c1: 4, c2: 1", plan)
+	}
+	text := rec(meta26, usage, "") + "\n" + rec(strings.Replace(meta26, `"conversation_id":"c1"`, `"conversation_id":"c9"`, 1), usage, "") + "\n"
+	text = strings.Replace(text, `"x_correlation_id":"s1","conversation_id":"c9"`, `"x_correlation_id":"s2","conversation_id":"c9"`, 1)
+	rd := reader(t, text)
+	rd.SetPlan(plan)
+	for _, want := range []int64{4, 0} {
+		tr, err := rd.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Planned != want {
+			t.Errorf("session %s planned %d, want %d", tr.Row.Session, tr.Planned, want)
+		}
+	}
+	for _, bad := range []string{`{"data": [{"session_id": 3, "payloads": []}]}`, `{"data": [`, `[]`} {
+		if _, err := ReadPlan(strings.NewReader(bad), PlanFile); err == nil || !strings.HasPrefix(err.Error(), PlanFile+":") {
+			t.Errorf("%s: error %v, want one naming %s", bad, err, PlanFile)
+		}
+	}
 }

@@ -21,7 +21,9 @@ type item struct {
 	client  bool  // prompt tokens from the client-side count
 	shifted bool  // times moved by the record's clock_offset_ns
 	offset  int64 // that offset, ns
-	err     *jsondoc.Err
+	// conversation is the record's conversation_id, "" without one.
+	conversation string
+	err          *jsondoc.Err
 }
 
 // batch is one chunk of input lines and the items parsing made of them.
@@ -35,7 +37,7 @@ func newWorker(t0ns int64) func() func(*batch) {
 		line := func(raw []byte, pos textpos.Pos, it *item) {
 			it.turn = loadgen.Turn{Pos: pos, Raw: raw}
 			it.warmup, it.err = ps.parse(raw, &it.turn, &it.times, t0ns)
-			it.client, it.shifted, it.offset = ps.clientTokens, ps.shifted, ps.offsetNs
+			it.client, it.shifted, it.offset, it.conversation = ps.clientTokens, ps.shifted, ps.offsetNs, ps.conversation
 		}
 		return func(b *batch) { b.Parse(isBlank, line) }
 	}

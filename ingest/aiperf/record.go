@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/outlast-dev/outlast/ingest/internal/decimal"
 	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
 	"github.com/outlast-dev/outlast/schema"
@@ -31,6 +32,8 @@ type parser struct {
 	// its value.
 	shifted  bool
 	offsetNs int64
+	// conversation is the last turn's conversation_id ("" without one).
+	conversation string
 }
 
 // maxClockOffsetNs bounds a plausible clock offset between AIPerf's hosts.
@@ -128,6 +131,7 @@ func meta(key string) field { return field{key, "metadata." + key} }
 // value and unit.
 var (
 	fCorrelation  = meta("x_correlation_id")
+	fConversation = meta("conversation_id")
 	fRequestID    = meta("x_request_id")
 	fTurnIndex    = meta("turn_index")
 	fCreditIssued = meta("credit_issued_ns")
@@ -170,6 +174,14 @@ func (p *parser) str(f field) (string, *jsondoc.Err) {
 // ns returns metadata f, a Unix time in ns, as run seconds; ok is false
 // when it is absent or null (an error when required).
 func (p *parser) ns(f field, required bool, t0ns int64) (float64, bool, *jsondoc.Err) {
+	v, ok, err := p.sinceNs(f, required, t0ns)
+	// An integer below 2^53 over an exact 1e9: rounded once.
+	return float64(v) / 1e9, ok, err
+}
+
+// sinceNs returns metadata f, a Unix time in ns, less t0ns; ok is false
+// when it is absent or null (an error when required).
+func (p *parser) sinceNs(f field, required bool, t0ns int64) (int64, bool, *jsondoc.Err) {
 	m, ok := p.meta.Get(f.key)
 	if !ok || jsondoc.IsNull(m.Val) {
 		if required {
@@ -184,7 +196,7 @@ func (p *parser) ns(f field, required bool, t0ns int64) (float64, bool, *jsondoc
 	if v < minEpochNs {
 		return 0, false, jsondoc.Errf(m.Off, "%s: %d is not a Unix time in nanoseconds", f.name, v)
 	}
-	return float64(v-t0ns) / 1e9, true, nil
+	return v - t0ns, true, nil
 }
 
 // metric returns the value member of metric t and its unit's raw JSON;
@@ -232,9 +244,9 @@ func (p *parser) count(tags ...*tag) (int64, *tag, *jsondoc.Err) {
 	return 0, nil, nil
 }
 
-// perSecond is how many of each time unit AIPerf writes make a second,
-// keyed by the unit as its JSON string.
-var perSecond = map[string]float64{`"ns"`: 1e9, `"us"`: 1e6, `"ms"`: 1e3, `"sec"`: 1, `"s"`: 1}
+// unitShift is the power of ten of each time unit AIPerf writes below a
+// second, keyed by the unit as its JSON string.
+var unitShift = map[string]int{`"ns"`: 9, `"us"`: 6, `"ms"`: 3, `"sec"`: 0, `"s"`: 0}
 
 func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.Err {
 	row := &t.Row
@@ -242,6 +254,12 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 	var err *jsondoc.Err
 	if row.Session, err = p.str(fCorrelation); err != nil {
 		return err
+	}
+	// The conversation only looks up its planned turns: one AIPerf
+	// writes empty, or of another type, has none.
+	p.conversation = ""
+	if m, ok := p.meta.Get(fConversation.key); ok && len(m.Val) > 0 && m.Val[0] == '"' {
+		p.conversation, _ = m.String(fConversation.name)
 	}
 	single := row.Session == ""
 	if single {
@@ -292,10 +310,11 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 		}
 		workerNs, p.shifted, p.offsetNs = t0ns+off, true, off
 	}
-	sent, _, err := p.ns(fRequestStart, true, workerNs)
+	sentNs, _, err := p.sinceNs(fRequestStart, true, workerNs)
 	if err != nil {
 		return err
 	}
+	sent := float64(sentNs) / 1e9
 	if row.DoneS, _, err = p.ns(fRequestEnd, true, workerNs); err != nil {
 		return err
 	}
@@ -321,14 +340,21 @@ func (p *parser) turn(t *loadgen.Turn, times *[3]float64, t0ns int64) *jsondoc.E
 		if err != nil {
 			return err
 		}
-		per, known := perSecond[string(unit)]
+		shift, known := unitShift[string(unit)]
 		if !known {
 			return jsondoc.Errf(v.Off, "%s: unknown unit %s (want ns, us, ms or sec)", name, unit)
 		}
 		if x < 0 {
 			return jsondoc.Errf(v.Off, "%s: want a non-negative number, got %s", name, v.Val)
 		}
-		times[2], row.FirstTokenS = sent+x/per, &times[2]
+		// The start in ns plus the TTFT in its unit, rounded once: the
+		// TTFT parsed, divided and added would round three times
+		// (2.6224582030000003 for 0.079157603 s + 2543.3006 ms).
+		first, ok := decimal.Sum(sentNs, v.Val, shift)
+		if !ok {
+			return jsondoc.Errf(v.Off, "%s: number %s is out of range", name, v.Val)
+		}
+		times[2], row.FirstTokenS = first, &times[2]
 	}
 
 	var found, foundOut *tag

@@ -240,8 +240,15 @@ func (b *Benchmark) strategy(m jsondoc.Member, name string, scratch jsondoc.Obje
 		b.Concurrency = &one
 		return nil
 	}
-	// A concurrent strategy's streams, else any strategy's cap.
-	for _, k := range []string{"streams", "max_concurrency"} {
+	// A concurrent strategy's streams; throughput's max_concurrency, the
+	// requests it keeps in flight. A schedule's (constant, poisson, trace)
+	// max_concurrency caps it and is no load: the load is its rate
+	// (scheduler/strategies.py).
+	keys := []string{"streams"}
+	if b.Strategy == "throughput" {
+		keys = append(keys, "max_concurrency")
+	}
+	for _, k := range keys {
 		if s, ok := o.Get(k); ok && !jsondoc.IsNull(s.Val) {
 			n, err := s.Count(name + "." + k)
 			if err != nil {

@@ -117,7 +117,7 @@ type Reader struct {
 	doc    *jsondoc.Doc
 	opt    Options
 	report Report
-	t0     jsondoc.Time
+	t0ns   int64 // the run's t=0, Unix ns
 
 	state int
 	bench *Benchmark
@@ -445,7 +445,7 @@ func (r *Reader) nextBenchmark() (*Benchmark, error) {
 
 // SetT0 sets the run's t=0, which the next turns' times are measured from.
 func (r *Reader) SetT0(t0 time.Time) {
-	r.t0 = jsondoc.Time{Sec: t0.Unix(), Frac: float64(t0.Nanosecond()) / 1e9}
+	r.t0ns = t0.UnixNano()
 }
 
 // where formats the position of offset off.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -591,5 +592,71 @@ func checkErr(t *testing.T, err error, text string) {
 	lines := strings.Count(text, "\n") + strings.Count(text, "\r") + 1 // YAML breaks lines at CR too
 	if errors.As(err, &pe) && (pe.Pos.Line < 1 || pe.Pos.Line > lines) {
 		t.Fatalf("%v: line outside the input", err)
+	}
+}
+
+// TestTimesAreExactDecimals checks that a request's times, Unix seconds
+// less the run's t=0, are the float64 nearest the exact difference:
+// strconv.ParseFloat of it written out. The whole seconds and the fraction
+// each rounded and then added round twice (1.1293009999999999 for
+// 1793102401.129301 less 1793102400).
+func TestTimesAreExactDecimals(t *testing.T) {
+	r := edit(req, `"request_start": 1793102401.2`, `"request_start": 1793102401.154424`, `"first_token_iteration": 1793102401.5`, `"first_token_iteration": 1793102401.265683`,
+		`"request_end": 1793102403.0`, `"request_end": 1793102401.3015730`, `"dequeued": 1793102401.0`, `"dequeued": 1793102401.12930100`)
+	bs, _, err := readReport(t, report("", "", r, "", ""), Options{}, t0)
+	if err != nil || len(bs) != 1 || len(bs[0].Turns) != 1 {
+		t.Fatalf("%v %v", err, bs)
+	}
+	tr := bs[0].Turns[0]
+	for _, c := range []struct {
+		got  *float64
+		want string
+	}{{tr.ReadyS, "1.129301"}, {tr.SentS, "1.154424"}, {tr.FirstTokenS, "1.265683"}, {&tr.DoneS, "1.301573"}} {
+		want, _ := strconv.ParseFloat(c.want, 64)
+		if c.got == nil || math.Float64bits(*c.got) != math.Float64bits(want) {
+			t.Errorf("got %s, want %s", readertest.Ptr(c.got), c.want)
+		}
+	}
+	// A t=0 with a fraction of a second.
+	bs, _, _ = readReport(t, report("", "", r, "", ""), Options{}, t0.Add(154424000))
+	if got := bs[0].Turns[0].SentS; got == nil || *got != 1 {
+		t.Errorf("sent %s, want 1", readertest.Ptr(got))
+	}
+}
+
+// TestConversationsOpenAtTheStop checks a multi-turn benchmark stopped
+// mid-conversation: GuideLLM's worker, stopping, cancels the turns still
+// queued of every conversation it holds and reports each as cancelled,
+// resolve_end stamped then (scheduler/worker.py, _cancel_requests_loop):
+// the incomplete list. A conversation whose last turn is such a one was
+// in the system at the stop: open. One cancelled mid-run ended, aborted.
+func TestConversationsOpenAtTheStop(t *testing.T) {
+	turn := func(conv string, idx int, start, end float64, status string) string {
+		r := edit(req, `"conversation_id": "c1"`, `"conversation_id": "`+conv+`"`, `"turn_index": 1`, fmt.Sprintf(`"turn_index": %d`, idx),
+			`"status": "completed"`, `"status": "`+status+`"`,
+			`"request_start": 1793102401.2`, fmt.Sprintf(`"request_start": %.1f`, 1793102400+start),
+			`"request_end": 1793102403.0, "resolve_end": 1793102403.1`, fmt.Sprintf(`"request_end": %.1f, "resolve_end": %.1f`, 1793102400+end, 1793102400+end),
+			`"targeted_start": 1793102401.0, "dequeued": 1793102401.0, "resolve_start": 1793102401.1`, fmt.Sprintf(`"targeted_start": %.1f, "dequeued": %.1f, "resolve_start": %.1f`, 1793102400+start, 1793102400+start, 1793102400+start),
+			`"first_token_iteration": 1793102401.5`, fmt.Sprintf(`"first_token_iteration": %.1f`, 1793102400+start+0.1),
+			`"request_start_time": 1793102401.2, "request_end_time": 1793102403.0`, fmt.Sprintf(`"request_start_time": %.1f, "request_end_time": %.1f`, 1793102400+start, 1793102400+end))
+		return r
+	}
+	ok := strings.Join([]string{turn("open", 0, 1, 3, "completed"), turn("mid", 0, 2, 4, "completed"), turn("done", 0, 5, 90, "completed"), turn("done", 1, 91, 98, "completed")}, ", ")
+	inc := strings.Join([]string{turn("open", 1, 97, 99.5, "cancelled"), turn("mid", 1, 10, 12, "cancelled")}, ", ")
+	bs, _, err := readReport(t, report("", "", ok, "", inc), Options{}, t0)
+	if err != nil || len(bs) != 1 {
+		t.Fatalf("%v %v", err, bs)
+	}
+	var got []string
+	for _, s := range bs[0].Sessions {
+		end := "null"
+		if s.EndS != nil {
+			end = strconv.FormatFloat(*s.EndS, 'f', -1, 64)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s %d", s.Session, end, s.Status, s.TurnsDone))
+	}
+	slices.Sort(got)
+	if want := "done 98 done 2; mid 12 aborted 2; open null open 2"; strings.Join(got, "; ") != want {
+		t.Errorf("sessions\n%s\nwant\n%s", strings.Join(got, "\n"), want)
 	}
 }

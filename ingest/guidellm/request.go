@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/outlast-dev/outlast/ingest/internal/decimal"
 	"github.com/outlast-dev/outlast/ingest/internal/jsondoc"
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
 	"github.com/outlast-dev/outlast/schema"
@@ -88,7 +89,7 @@ func (r *Reader) next() (*loadgen.Turn, error) {
 		t := &r.turn
 		pos, col := r.doc.Pos(start)
 		*t = loadgen.Turn{Pos: pos, Column: col, Raw: raw}
-		in, e := r.req.parse(raw, t, &r.times, r.t0, r.bench, b != 0)
+		in, e := r.req.parse(raw, t, &r.times, r.t0ns, r.bench, b != 0)
 		if e != nil {
 			epos, ecol := r.doc.Pos(start + int64(max(e.Off, 0)))
 			if e.Off < 0 {
@@ -251,7 +252,7 @@ type request struct {
 // parse fills t from the request raw (valid JSON), failed when it did not
 // complete (the errored and incomplete lists), and reports whether it
 // lies in the benchmark's measured window. Offsets in errors are in raw.
-func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsondoc.Time, b *Benchmark, failed bool) (bool, *jsondoc.Err) {
+func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0ns int64, b *Benchmark, failed bool) (bool, *jsondoc.Err) {
 	if raw[0] != '{' {
 		return false, jsondoc.Errf(0, "want a request object, got %s", jsondoc.Describe(raw))
 	}
@@ -263,9 +264,9 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 	var start, end float64
 	var err *jsondoc.Err
 	if _, ok := q.top.Get("info"); ok {
-		start, end, err = q.v04(row, times, t0, b.readyKey(false))
+		start, end, err = q.v04(row, times, t0ns, b.readyKey(false))
 	} else if _, ok := q.top.Get("scheduler_info"); ok {
-		start, end, err = q.v03(row, times, t0, b.readyKey(true))
+		start, end, err = q.v03(row, times, t0ns, b.readyKey(true))
 	} else {
 		return false, jsondoc.Errf(-1, "missing required field info (or v0.3's scheduler_info)")
 	}
@@ -305,7 +306,7 @@ func (q *request) parse(raw []byte, t *loadgen.Turn, times *[3]float64, t0 jsond
 // info.timings), its ready time from the member ready of the timings ("":
 // unknown); start and end are its start (NaN if unknown) and end in Unix
 // seconds, for the window.
-func (q *request) v04(row *schema.Turn, times *[3]float64, t0 jsondoc.Time, ready string) (start, end float64, err *jsondoc.Err) {
+func (q *request) v04(row *schema.Turn, times *[3]float64, t0ns int64, ready string) (start, end float64, err *jsondoc.Err) {
 	m, _ := q.top.Get("info")
 	if q.info, err = m.Object("info", q.info); err != nil {
 		return 0, 0, err
@@ -330,7 +331,7 @@ func (q *request) v04(row *schema.Turn, times *[3]float64, t0 jsondoc.Time, read
 	if q.timings, err = tm.Object("info.timings", q.timings); err != nil {
 		return 0, 0, err
 	}
-	return q.times(q.timings, "info.timings", row, times, t0,
+	return q.times(q.timings, "info.timings", row, times, t0ns,
 		keys(ready), []string{"request_start", "resolve_start"},
 		[]string{"first_token_iteration"}, []string{"request_end", "resolve_end"})
 }
@@ -382,7 +383,7 @@ func keys(k string) []string {
 
 // v03 reads the session and times of a v0.3 request (scheduler_info, no
 // sessions: each request is a session of its own), its ready time as v04.
-func (q *request) v03(row *schema.Turn, times *[3]float64, t0 jsondoc.Time, ready string) (start, end float64, err *jsondoc.Err) {
+func (q *request) v03(row *schema.Turn, times *[3]float64, t0ns int64, ready string) (start, end float64, err *jsondoc.Err) {
 	id, ok := q.top.Get("request_id")
 	if !ok {
 		return 0, 0, jsondoc.Errf(-1, "missing required field request_id")
@@ -398,16 +399,20 @@ func (q *request) v03(row *schema.Turn, times *[3]float64, t0 jsondoc.Time, read
 	if ft, ok := q.top.Get("first_token_time"); ok {
 		q.info = append(q.info, jsondoc.Member{Key: []byte("first_token_time"), Val: ft.Val, Off: ft.Off})
 	}
-	return q.times(q.info, "scheduler_info", row, times, t0,
+	return q.times(q.info, "scheduler_info", row, times, t0ns,
 		keys(ready), []string{"request_start"}, []string{"first_token_time"}, []string{"request_end", "worker_end"})
 }
 
 // times reads a request's ready, sent, first-token and done times from the
-// first present key of each list.
-func (q *request) times(o jsondoc.Object, name string, row *schema.Turn, times *[3]float64, t0 jsondoc.Time, ready, sent, first, done []string) (start, end float64, err *jsondoc.Err) {
+// first present key of each list, as run seconds from t0ns (Unix ns): the
+// float64 nearest the exact difference, which the whole seconds and the
+// fraction each rounded and then added miss by a bit (1.1293009999999999
+// for 1793102401.129301 less 1793102400).
+func (q *request) times(o jsondoc.Object, name string, row *schema.Turn, times *[3]float64, t0ns int64, ready, sent, first, done []string) (start, end float64, err *jsondoc.Err) {
 	start = math.NaN()
 	for i, keys := range [4][]string{ready, sent, first, done} {
 		var tm jsondoc.Time
+		var raw []byte
 		found := false
 		for _, k := range keys {
 			m, ok := o.Get(k)
@@ -420,7 +425,7 @@ func (q *request) times(o jsondoc.Object, name string, row *schema.Turn, times *
 			if tm.Sec < 0 {
 				return 0, 0, jsondoc.Errf(m.Off, "%s.%s: want a Unix time, got %s", name, k, m.Val)
 			}
-			found = true
+			found, raw = true, m.Val
 			break
 		}
 		if !found {
@@ -429,7 +434,7 @@ func (q *request) times(o jsondoc.Object, name string, row *schema.Turn, times *
 			}
 			continue
 		}
-		v := tm.Since(t0)
+		v, _ := decimal.Sum(-t0ns, raw, 0) // a number Seconds took
 		switch i {
 		case 0:
 			times[0], row.ReadyS = v, &times[0]

@@ -63,8 +63,10 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"time"
 
+	"github.com/outlast-dev/outlast/ingest/internal/decimal"
 	"github.com/outlast-dev/outlast/ingest/internal/loadgen"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -178,14 +180,14 @@ func (r *Reader) load() error {
 		return err
 	}
 	r.sessions(recs)
-	shift := r.anchor.OffsetS - (float64(r.opt.T0.Unix()) + float64(r.opt.T0.Nanosecond())/1e9)
+	shift := r.shiftNs()
 	r.turns = make([]loadgen.Turn, len(recs))
 	r.times = make([][3]float64, len(recs))
 	for i := range recs {
 		rec := &recs[i]
 		t := &r.turns[i]
 		*t = loadgen.Turn{Pos: rec.pos, Column: rec.col, Ordinal: rec.round == 0 && rec.session != "",
-			CachedReported: rec.cachedReported}
+			CachedReported: rec.cachedReported, Continues: rec.continues}
 		row := &t.Row
 		row.Session = rec.session
 		if rec.round > 0 {
@@ -193,10 +195,10 @@ func (r *Reader) load() error {
 		}
 		row.PromptTokens, row.CachedTokens, row.OutputTokens = rec.prompt, rec.cached, rec.output
 		row.Status = rec.status
-		r.times[i][1], row.SentS = toNs(rec.start+shift), &r.times[i][1]
-		row.DoneS = toNs(rec.end + shift)
+		r.times[i][1], row.SentS = runSeconds(rec.start, shift), &r.times[i][1]
+		row.DoneS = runSeconds(rec.end, shift)
 		if !math.IsNaN(rec.first) {
-			r.times[i][2], row.FirstTokenS = toNs(rec.first+shift), &r.times[i][2]
+			r.times[i][2], row.FirstTokenS = runSeconds(rec.first, shift), &r.times[i][2]
 		}
 	}
 	r.warnFailed(recs)
@@ -230,11 +232,25 @@ func (r *Reader) warnFailed(recs []record) {
 	}
 }
 
-// toNs rounds run seconds to the nanosecond, perf_counter's resolution:
-// the sum of a perf_counter reading and the clock shift carries float
-// noise below it (0.7999999999999545 for 0.8), which every export and
-// report would otherwise print.
-func toNs(s float64) float64 { return math.Round(s*1e9) / 1e9 }
+// shiftNs returns the clock offset less the run's t=0, in whole ns: the
+// offset as the decimal it was given (files.clock_offset_s as run.yaml
+// wrote it, an anchor's estimate as computed: the float64's shortest
+// form) less t=0 exactly. The offset held as a float64 near 1.8e9 s is
+// off by up to 1.2e-7 s, which a float sum would keep in every time
+// (2.177999973 for 2.178).
+func (r *Reader) shiftNs() int64 {
+	off := strconv.AppendFloat(nil, r.anchor.OffsetS, 'f', -1, 64)
+	s, _ := decimal.Sum(-r.opt.T0.UnixNano(), off, 0)
+	return int64(math.Round(s * 1e9))
+}
+
+// runSeconds returns perf_counter reading perf in run seconds, shift ns
+// later: to the nanosecond, perf_counter's resolution, so the float64
+// nearest the exact decimal sum where the reading has no more than nine
+// decimals (a float sum would print 0.7999999999999545 for 0.8).
+func runSeconds(perf float64, shift int64) float64 {
+	return float64(int64(math.Round(perf*1e9))+shift) / 1e9
+}
 
 // openPerSession opens the per-session file, nil when there is none.
 func (r *Reader) openPerSession() (*os.File, error) {

@@ -388,3 +388,63 @@ func TestInBandErrors(t *testing.T) {
 		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(g, "\n"), strings.Join(wantWarn, "\n"))
 	}
 }
+
+// TestTimesAreExactDecimals checks that a time, perf_counter plus the
+// clock offset less the run's t=0, is the float64 nearest the exact sum of
+// the decimals (to perf_counter's nanosecond): strconv.ParseFloat of it
+// written out. The offset held as a float64 near 1.8e9 is off by up to
+// 1.2e-7 s, which the sum kept (2.177999973 for 734514.5 s + 1792367887.678 s
+// less 1793102400 s).
+func TestTimesAreExactDecimals(t *testing.T) {
+	at := 1792367887.678
+	r := `{"start_time": 734514.5, "end_time": 734516.123456789, "request": "{}", "response": "", ` +
+		`"info": {"request_metrics": {"text": {"input_tokens": 40}}, "response_metrics": {"output_tokens": 12, "output_token_times": [734514.7000001]}, "input_tokens": 40}, "error": null}`
+	got, _ := readText(t, list(r), Options{ClockOffsetS: &at})
+	if len(got.Turns) != 1 {
+		t.Fatalf("%v", got.Errs)
+	}
+	tr := got.Turns[0]
+	for _, c := range []struct {
+		got  *float64
+		want string
+	}{{tr.SentS, "2.178"}, {tr.FirstTokenS, "2.3780001"}, {&tr.DoneS, "3.801456789"}} {
+		want, _ := strconv.ParseFloat(c.want, 64)
+		if c.got == nil || math.Float64bits(*c.got) != math.Float64bits(want) {
+			t.Errorf("got %s, want %s", readertest.Ptr(c.got), c.want)
+		}
+	}
+}
+
+// TestUserSessionsOpenAtTheEnd checks the sessions of a multi-turn
+// workload (shared_prefix's enable_multi_turn_chat, conversation_replay):
+// inference-perf keeps each user session going round after round until
+// its stage ends (datagen/synthetic/shared_prefix_datagen.py: the data
+// index cycles over the users without end; conversation_replay_datagen.py
+// starts the slot's next conversation when one finishes), and records no
+// session end. A user's last instance was still in the system when the
+// run stopped: open. An earlier instance (its user started over) ended,
+// and a request without a user session is a session of its own that ended
+// at its completion.
+func TestUserSessionsOpenAtTheEnd(t *testing.T) {
+	at := offset
+	user := func(sent float64, u string, round int) string {
+		return rec06(sent, info06(sent+734512.5+0.25, usage, fmt.Sprintf(`{"user_session": %q, "chat_round": %d}`, u, round)))
+	}
+	single := rec06(5, info06(5+734512.5+0.25, usage, `{}`))
+	got, _ := readText(t, list(user(2, "a", 1), user(10, "a", 2), user(20, "a", 1), user(4, "b", 1), user(12, "b", 2), single), Options{ClockOffsetS: &at})
+	if len(got.Errs) > 0 {
+		t.Fatal(got.Errs)
+	}
+	var ss []string
+	for _, s := range got.Sessions {
+		end := "null"
+		if s.EndS != nil {
+			end = strconv.FormatFloat(*s.EndS, 'f', -1, 64)
+		}
+		ss = append(ss, fmt.Sprintf("%s %s %s %d", s.Session, end, s.Status, s.TurnsDone))
+	}
+	want := "a 12 done 2; a#2 null open 1; b null open 2; request-7:3 7 done 1"
+	if g := strings.Join(ss, "; "); g != want {
+		t.Errorf("sessions\n%s\nwant\n%s", g, want)
+	}
+}

@@ -21,6 +21,7 @@ type record struct {
 	userSession       string
 	round             int64 // chat_round (1-based), 0 if none
 	session           string
+	continues         bool // of its user's last instance: the user went on
 
 	prompt, cached, output int64
 	cachedReported         bool

@@ -8,8 +8,15 @@ import (
 
 // sessions names each record's session: a user session's records, in the
 // order they were sent, form one instance until chat_round goes back (the
-// next stage starts the user over at round 1); later instances get "#2",
-// "#3", ... A record without a user session is a session of its own.
+// next stage, or conversation_replay's next conversation in the slot,
+// starts the user over at round 1); later instances get "#2", "#3", ... A
+// record without a user session is a session of its own.
+//
+// A user's last instance continues: inference-perf sends a user session
+// round after round until its stage ends (shared_prefix cycles its data
+// index over the users without end; conversation_replay starts the slot's
+// next conversation when one finishes) and records no end, so the last
+// instance was in the system when the run stopped.
 func (r *Reader) sessions(recs []record) {
 	byUser := map[string][]int{}
 	var users []string
@@ -40,6 +47,9 @@ func (r *Reader) sessions(recs []record) {
 			if instance > 1 {
 				rec.session = fmt.Sprintf("%s#%d", u, instance)
 			}
+		}
+		for k := len(idx) - 1; k >= 0 && recs[idx[k]].session == recs[idx[len(idx)-1]].session; k-- {
+			recs[idx[k]].continues = true
 		}
 	}
 }

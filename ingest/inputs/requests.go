@@ -1,8 +1,11 @@
 package inputs
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -109,15 +112,21 @@ func byName(summary func(name string) string) func(string, []byte) string {
 
 // openAIPerf opens AIPerf's profile_export.jsonl: one run, less its
 // warm-up records.
-func openAIPerf(lr *lineio.Reader, _ Options) (Export, error) {
+func openAIPerf(lr *lineio.Reader, opt Options) (Export, error) {
 	var rd *aiperf.Reader
+	plan, planWarning := aiperfPlan(opt.Path)
 	return &oneRun{
 		turns: func(t0 time.Time) loadgen.Source {
 			rd = aiperf.NewReader(lr, t0)
+			rd.SetPlan(plan)
 			return rd
 		},
 		done: func() Done {
-			return Done{Warnings: rd.Warnings(), Excluded: int64(rd.Info().Warmup)}
+			ws := rd.Warnings()
+			if plan == nil && rd.Info().MultiTurn {
+				ws = append(ws, planWarning)
+			}
+			return Done{Warnings: ws, Excluded: int64(rd.Info().Warmup)}
 		},
 		close: func() {
 			if rd != nil {
@@ -125,6 +134,32 @@ func openAIPerf(lr *lineio.Reader, _ Options) (Export, error) {
 			}
 		},
 	}, nil
+}
+
+// aiperfPlan reads AIPerf's inputs.json beside the export at path: the
+// turns planned for each conversation, nil without it, and what a
+// multi-turn run then cannot tell.
+func aiperfPlan(path string) (map[string]int64, string) {
+	lost := "AIPerf writes no session end and drops a request that ends after the benchmark's duration and grace period, " +
+		"so a conversation the end cut short reads as ended at its last recorded turn: the sessions in the system at the end may be undercounted"
+	if path == "" {
+		return nil, ""
+	}
+	name := filepath.Join(filepath.Dir(path), aiperf.PlanFile)
+	f, err := os.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Sprintf("WARNING: no %s beside %s (the dataset AIPerf writes, one payload per turn): %s; keep it in the run directory",
+			aiperf.PlanFile, filepath.Base(path), lost)
+	}
+	if err != nil {
+		return nil, fmt.Sprintf("WARNING: %v: %s", err, lost)
+	}
+	defer f.Close()
+	plan, err := aiperf.ReadPlan(f, aiperf.PlanFile)
+	if err != nil {
+		return nil, fmt.Sprintf("WARNING: %v: the turns planned are not known: %s", err, lost)
+	}
+	return plan, ""
 }
 
 // openInferencePerf opens inference-perf's per_request_lifecycle_metrics.json:

@@ -1,14 +1,18 @@
 package rundir
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
 	"github.com/outlast-dev/outlast/internal/duckdbtest"
+	"github.com/outlast-dev/outlast/schema"
 )
 
 // loadgenRuns are the fixture runs of the load generators' exports.
@@ -254,7 +258,8 @@ func TestLenientKeepsBadRequests(t *testing.T) {
 
 // TestLoadgenRunsReadBackInDuckDB stages the load generators' fixture
 // runs and reads their tables back through DuckDB: the runs table's new
-// columns, the turns and the derived sessions.
+// columns, the turns and the derived sessions (inference-perf-0.6.1's 12
+// multi-turn users open at the end).
 func TestLoadgenRunsReadBackInDuckDB(t *testing.T) {
 	root := t.TempDir()
 	var dirs []string
@@ -282,7 +287,7 @@ func TestLoadgenRunsReadBackInDuckDB(t *testing.T) {
 {"run":"inference-perf-0.6.1","n":48,"first":47,"cached":true}`; got != want {
 		t.Errorf("turns via DuckDB:\n got %s\nwant %s", got, want)
 	}
-	if got, want := q("sessions", "count(*) AS n, count(end_s) AS ended, sum((status = 'aborted')::INT) AS aborted"), `{"n":93,"ended":93,"aborted":7}`; got != want {
+	if got, want := q("sessions", "count(*) AS n, count(end_s) AS ended, sum((status = 'aborted')::INT) AS aborted"), `{"n":93,"ended":81,"aborted":7}`; got != want {
 		t.Errorf("sessions via DuckDB: got %s want %s", got, want)
 	}
 }
@@ -294,4 +299,71 @@ func editedManifest(t *testing.T, name, old, new string) string {
 	dir := copyRun(t, name)
 	rewrite(t, filepath.Join(dir, "run.yaml"), func(s string) string { return strings.Replace(s, old, new, 1) })
 	return dir
+}
+
+// TestAIPerfPlannedTurns reads aiperf-2026 with an inputs.json beside it
+// that plans each conversation as many turns as its longest session in the
+// export did (built here from the raw records): a session that did fewer
+// was cut by the run's end, open, with its turns_planned (16 of the 30, as
+// a direct count of the records gives). Without inputs.json a multi-turn
+// export is read as before, with a warning that such sessions cannot be
+// told.
+func TestAIPerfPlannedTurns(t *testing.T) {
+	dir := copyRun(t, "aiperf-2026")
+	res := read(t, dir, Options{})
+	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "no inputs.json beside profile_export.jsonl") }) {
+		t.Errorf("no warning of the missing inputs.json: %q", res.Warnings)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "profile_export.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bySession := map[string]string{}
+	turns := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r struct {
+			Metadata struct {
+				Session      string `json:"x_correlation_id"`
+				Conversation string `json:"conversation_id"`
+				Phase        string `json:"benchmark_phase"`
+			} `json:"metadata"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Metadata.Phase == "profiling" {
+			bySession[r.Metadata.Session] = r.Metadata.Conversation
+			turns[r.Metadata.Session]++
+		}
+	}
+	longest := map[string]int{}
+	for s, c := range bySession {
+		longest[c] = max(longest[c], turns[s])
+	}
+	var inputs struct {
+		Data []map[string]any `json:"data"`
+	}
+	for c, n := range longest {
+		inputs.Data = append(inputs.Data, map[string]any{"session_id": c, "payloads": make([]map[string]any, n)})
+	}
+	b, _ := json.MarshalIndent(inputs, "", "  ")
+	if err := os.WriteFile(filepath.Join(dir, "inputs.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = read(t, dir, Options{})
+	open, cut := 0, 0
+	for _, s := range res.Data.Sessions {
+		if s.TurnsPlanned == nil || *s.TurnsPlanned != int64(longest[bySession[s.Session]]) {
+			t.Errorf("session %s: turns_planned %v, want %d", s.Session, s.TurnsPlanned, longest[bySession[s.Session]])
+		}
+		if s.Status == schema.SessionOpen && s.EndS == nil {
+			open++
+		}
+		if turns[s.Session] < longest[bySession[s.Session]] {
+			cut++
+		}
+	}
+	if open != 16 || cut != 16 || len(res.Data.Sessions) != 30 {
+		t.Errorf("%d of %d sessions open, %d cut by the end; want 16 of 30", open, len(res.Data.Sessions), cut)
+	}
 }

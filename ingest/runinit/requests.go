@@ -105,6 +105,13 @@ func (f *Facts) export(format *inputs.Request, lr *lineio.Reader, path string) e
 		if err != nil {
 			return err
 		}
+		if run.Start > 0 && run.End > run.Start {
+			// The benchmark's own run (GuideLLM's scheduler_metrics
+			// start_time and end_time), which a sampled report's requests
+			// do not span: its duration, not its sample's.
+			f.widen(run.Start, run.End)
+			f.SpanBenchmark = true
+		}
 		warnings = append(warnings, done.Warnings...)
 		if done.Model != "" {
 			f.Model, f.ModelFrom = done.Model, f.Gateway

@@ -48,6 +48,10 @@ type Facts struct {
 	Gateway       string // file name in the directory
 	GatewayFormat string
 	Start, End    float64 // Unix seconds of the first request's start and the last one's end; NaN if unknown
+	// SpanBenchmark says Start and End are the benchmark's own run's
+	// (GuideLLM's scheduler_metrics), which a sampled report's requests
+	// do not span.
+	SpanBenchmark bool
 	Benchmarks    int     // the benchmarks of an export of several (GuideLLM's)
 	Requests      int
 	// ClockUnknown says the gateway log's clock is monotonic and nothing
@@ -255,9 +259,13 @@ func (f *Facts) Write(buf *bytes.Buffer) {
 		line(buf, 0, "duration_s", fill, "the run's planned length, seconds")
 	} else {
 		start := time.Unix(int64(math.Floor(f.Start)), 0).UTC()
-		line(buf, 0, "started_at", start.Format(time.RFC3339), fmt.Sprintf("the first request's start, to the second (%s)", f.Gateway))
+		from, to := "the first request's start", "to the last request's end"
+		if f.SpanBenchmark {
+			from, to = "the benchmark's start", "to the benchmark's end"
+		}
+		line(buf, 0, "started_at", start.Format(time.RFC3339), fmt.Sprintf("%s, to the second (%s)", from, f.Gateway))
 		dur := math.Ceil(f.End - float64(start.Unix()))
-		line(buf, 0, "duration_s", strconv.FormatFloat(math.Max(dur, 1), 'f', -1, 64), "to the last request's end")
+		line(buf, 0, "duration_s", strconv.FormatFloat(math.Max(dur, 1), 'f', -1, 64), to)
 	}
 	buf.WriteString("engine:\n")
 	f.writeEngine(buf)

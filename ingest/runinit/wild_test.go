@@ -31,6 +31,17 @@ func TestInitRealExports(t *testing.T) {
 			"workload: # from benchmarks.json (benchmarks[0].config.strategy)",
 			"  load_strategy: synchronous",
 		}, nil},
+		// A sampled report (sample_requests 10: two requests kept, both in
+		// the last 3 s) of a 60 s Poisson benchmark capped at 512 in
+		// flight: the span is the benchmark's (scheduler_metrics
+		// start_time 1771584883.08 to end_time 1771584943.27), not its
+		// sample's, and max_concurrency caps a schedule, it is no load.
+		{"guidellm-0.5-poisson", []string{"guidellm-0.5-poisson"}, []string{
+			"started_at: 2026-02-20T10:54:43Z   # the benchmark's start, to the second (benchmarks.json)",
+			"duration_s: 61                     # to the benchmark's end",
+			"  load_strategy: poisson",
+			"  request_rate: 5                  # requests/s",
+		}, []string{"concurrency"}},
 		{"aiperf-0.10", []string{"aiperf-0.10-qwen36"}, []string{
 			"  model: Qwen3-VL-30B-A3B-Instruct-optimumxt # from profile_export_aiperf.json",
 			"  load_strategy: concurrency",

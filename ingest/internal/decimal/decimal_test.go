@@ -3,6 +3,7 @@ package decimal
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -232,4 +233,131 @@ func BenchmarkParse(b *testing.B) {
 			}
 		}
 	})
+}
+
+// shifted returns s, a decimal with or without an exponent, with its
+// exponent lowered by shift: "2543.3006" and 3 give "2543.3006e-3".
+func shifted(s string, shift int) string {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return s + "?"
+		}
+		return s[:i] + "e" + strconv.Itoa(e-shift)
+	}
+	return s + "e" + strconv.Itoa(-shift)
+}
+
+// TestScaled checks a unit conversion against strconv.ParseFloat of the
+// same digits with the exponent shifted: "2543.3006" ms is 2.5433006 s,
+// not 2543.3006 / 1e3 = 2.5433006000000002 (two roundings).
+func TestScaled(t *testing.T) {
+	if v, ok := Scaled([]byte("2543.3006"), 3); !ok || v != 2.5433006 || strconv.FormatFloat(v, 'g', -1, 64) != "2.5433006" {
+		t.Errorf("Scaled(2543.3006, 3) = %v, %v; want 2.5433006", v, ok)
+	}
+	if ms, _ := Parse([]byte("2543.3006")); ms/1e3 == 2.5433006 {
+		t.Fatal("the example no longer shows the double rounding")
+	}
+	rng := rand.New(rand.NewPCG(28, 3))
+	shapes := []func() string{
+		func() string { return fmt.Sprintf("%d.%04d", rng.IntN(100000), rng.IntN(10000)) },
+		func() string { return fmt.Sprintf("%d", rng.IntN(1<<40)) },
+		func() string { return strconv.FormatFloat(rng.Float64()*math.Pow(10, float64(rng.IntN(6))), 'f', -1, 64) },
+		func() string { return strconv.FormatFloat(rng.ExpFloat64()*1e3, 'g', -1, 64) },
+		func() string { return fmt.Sprintf("%d.%d", rng.Uint64()>>rng.IntN(64), rng.Uint64()) }, // beyond 2^53 and 19 digits
+		func() string { return strconv.FormatFloat(-rng.Float64(), 'e', rng.IntN(20), 64) },
+	}
+	bad := 0
+	for i := range 100_000 {
+		s, shift := shapes[i%len(shapes)](), []int{0, 3, 6, 9}[i/len(shapes)%4]
+		got, ok := Scaled([]byte(s), shift)
+		want, err := strconv.ParseFloat(shifted(s, shift), 64)
+		if !ok || err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			if bad++; bad <= 10 {
+				t.Errorf("Scaled(%q, %d) = %v, %v; ParseFloat(%q) = %v, %v", s, shift, got, ok, shifted(s, shift), want, err)
+			}
+		}
+	}
+	for _, s := range []string{"", ".", "1e", "0x10", "NaN", "1e400"} {
+		if v, ok := Scaled([]byte(s), 3); ok {
+			t.Errorf("Scaled(%q) = %v, want refused", s, v)
+		}
+	}
+}
+
+// exactSum is ns·10⁻⁹ + s·10^-shift rounded once, by math/big.
+func exactSum(ns int64, s string, shift int) (float64, bool) {
+	r, ok := new(big.Rat).SetString(shifted(s, shift))
+	if !ok {
+		return 0, false
+	}
+	r.Add(r, new(big.Rat).SetFrac(big.NewInt(ns), big.NewInt(1e9)))
+	f, _ := r.Float64()
+	return f, true
+}
+
+// TestSum checks times made of nanoseconds and a decimal in some unit
+// (AIPerf's request start in ns plus its time to first token in ms, a
+// Unix time less a run's t=0) against the exact sum rounded once.
+func TestSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 4))
+	shapes := []func() string{
+		func() string { return fmt.Sprintf("%d.%04d", rng.IntN(100000), rng.IntN(10000)) },                 // 2543.3006 ms
+		func() string { return strconv.FormatFloat(rng.ExpFloat64()*300, 'f', -1, 64) },                  // 322.5128650665283 ms
+		func() string { return fmt.Sprintf("%d.%06d", 1_700_000_000+rng.IntN(1e8), rng.IntN(1_000_000)) }, // Unix s
+		func() string { return strconv.FormatFloat(1.7e9+rng.Float64()*1e8, 'f', -1, 64) },
+		func() string { return fmt.Sprintf("%d", rng.IntN(1e12)) },
+		func() string { return strconv.FormatFloat(rng.NormFloat64(), 'e', rng.IntN(20), 64) },
+		func() string { return fmt.Sprintf("%d.%d", rng.Uint64()>>rng.IntN(64), rng.Uint64()) },
+	}
+	bad := 0
+	for i := range 100_000 {
+		s, shift := shapes[i%len(shapes)](), []int{0, 3, 6, 9}[i/len(shapes)%4]
+		ns := rng.Int64N(1e13) - 5e12
+		if i%3 == 0 {
+			ns = -1_700_000_000*1e9 - rng.Int64N(1e17) // a run's t=0 taken away
+		}
+		got, ok := Sum(ns, []byte(s), shift)
+		want, wok := exactSum(ns, s, shift)
+		if !ok || !wok || math.Float64bits(got) != math.Float64bits(want) {
+			if bad++; bad <= 10 {
+				t.Errorf("Sum(%d, %q, %d) = %v, %v; want %v", ns, s, shift, got, ok, want)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of 100000 differ", bad)
+	}
+	if v, _ := Sum(79157603, []byte("2543.3006"), 3); strconv.FormatFloat(v, 'f', -1, 64) != "2.622458203" {
+		t.Errorf("Sum(79157603 ns, 2543.3006 ms) = %v, want 2.622458203", v)
+	}
+}
+
+// FuzzSum checks Sum against the exact sum rounded once.
+func FuzzSum(f *testing.F) {
+	for _, s := range []string{"0", "2543.3006", "322.5128650665283", "1793102448.291", "-1.5e-3", "1e30", "1e-30", "123456789012345678901234567890.5"} {
+		f.Add(int64(1793102400_000_000_000), s, 3)
+		f.Add(int64(-5), s, 0)
+	}
+	f.Fuzz(func(t *testing.T, ns int64, s string, shift int) {
+		if shift < 0 || shift > 30 {
+			return
+		}
+		got, ok := Sum(ns, []byte(s), shift)
+		if !ok {
+			if _, err := strconv.ParseFloat(s, 64); err == nil && isDecimal([]byte(s)) && !math.IsInf(mustParse(s), 0) {
+				t.Fatalf("Sum(%d, %q, %d) refused a decimal", ns, s, shift)
+			}
+			return
+		}
+		want, ok := exactSum(ns, s, shift)
+		if ok && math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("Sum(%d, %q, %d) = %v, want %v", ns, s, shift, got, want)
+		}
+	})
+}
+
+func mustParse(s string) float64 {
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
 }

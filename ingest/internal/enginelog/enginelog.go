@@ -141,3 +141,45 @@ func (l *Lines) Stamp(line *Line, t time.Time) float64 {
 	}
 	return ts
 }
+
+// Dialect is the dialect a log shows, decided by the newest marker seen
+// anywhere in it: each marker has a rank, oldest first, and the highest
+// rank seen names the dialect.
+type Dialect struct {
+	names []string
+	rank  int
+}
+
+// NewDialect returns a dialect in which rank r is named names[r]; rank 0,
+// nothing seen, is named names[0] (usually "").
+func NewDialect(names ...string) Dialect { return Dialect{names: names} }
+
+// Saw records a marker of rank r.
+func (d *Dialect) Saw(r int) { d.rank = max(d.rank, r) }
+
+// Rank returns the highest rank seen.
+func (d *Dialect) Rank() int { return d.rank }
+
+// Name returns the name of the highest rank seen.
+func (d *Dialect) Name() string { return d.names[d.rank] }
+
+// Slab hands out zeroed values carved from larger allocations, so that
+// the values a reader hands on (the fields of a sample) cost no allocation
+// of their own.
+type Slab[T any] struct {
+	free []T
+	size int
+}
+
+// NewSlab returns a slab that allocates size values at a time.
+func NewSlab[T any](size int) Slab[T] { return Slab[T]{size: size} }
+
+// New returns a fresh zero value.
+func (s *Slab[T]) New() *T {
+	if len(s.free) == 0 {
+		s.free = make([]T, s.size)
+	}
+	v := &s.free[0]
+	s.free = s.free[1:]
+	return v
+}

@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/outlast-dev/outlast/ingest/internal/turntimes"
@@ -21,6 +22,7 @@ type Collector struct {
 	// seen maps (session index, turn) to where the turn was first read,
 	// to name it when the turn comes again.
 	seen  map[uint64]firstPos
+	end   float64        // the latest completion, the export's end
 	turns []schema.Turn  // without a sink
 	times turntimes.Slab // the turns' optional times
 
@@ -42,9 +44,13 @@ type session struct {
 	lastDone float64
 	lastTurn int32
 	status   string
+	goesOn   bool  // the last turn's Continues
+	planned  int64 // the turns the tool planned, 0 if unknown
 	n        int64
 	mode     uint8         // numbered or ordinal, 0 before the first turn
 	ordinal  []schema.Turn // turns to be numbered at Finish
+	// goesOnOrd holds the Continues of each of ordinal.
+	goesOnOrd []bool
 }
 
 // Session modes: its turns carry numbers, or are numbered at Finish.
@@ -56,7 +62,7 @@ const (
 // New returns a Collector that passes each accepted turn to sink, or, with
 // a nil sink, keeps them (Turns).
 func New(sink func(schema.Turn) error) *Collector {
-	return &Collector{sink: sink, sessions: map[string]*session{}, seen: map[uint64]firstPos{}}
+	return &Collector{sink: sink, sessions: map[string]*session{}, seen: map[uint64]firstPos{}, end: math.Inf(-1)}
 }
 
 // Add applies t. A (session, turn) seen before, or a session that mixes
@@ -83,7 +89,8 @@ func (c *Collector) Add(t *Turn) error {
 		row.Origin = schema.OriginBase
 		s.mode = ordinal
 		s.ordinal = append(s.ordinal, row)
-		c.count(t)
+		s.goesOnOrd = append(s.goesOnOrd, t.Continues)
+		c.count(s, t)
 		return nil
 	}
 	key := uint64(s.idx)<<32 | uint64(uint32(row.Turn))
@@ -97,8 +104,8 @@ func (c *Collector) Add(t *Turn) error {
 	if row.Turn < s.first || s.n == 1 {
 		s.first, s.start = row.Turn, startOf(&row)
 	}
-	s.note(&row)
-	c.count(t)
+	s.note(&row, t.Continues)
+	c.count(s, t)
 	row.Origin = schema.OriginBase
 	c.times.Own(&row)
 	if c.sink != nil {
@@ -108,18 +115,35 @@ func (c *Collector) Add(t *Turn) error {
 	return nil
 }
 
-func (c *Collector) count(t *Turn) {
+func (c *Collector) count(s *session, t *Turn) {
+	c.end = max(c.end, t.Row.DoneS)
+	s.planned = max(s.planned, t.Planned)
 	c.N++
 	if t.CachedReported {
 		c.Cached++
 	}
 }
 
-// note makes row the session's last turn if it completed last.
-func (s *session) note(row *schema.Turn) {
+// note makes row the session's last turn if it completed last; goesOn
+// is the turn's Continues.
+func (s *session) note(row *schema.Turn, goesOn bool) {
 	if s.lastTurn < 0 || row.DoneS > s.lastDone || (row.DoneS == s.lastDone && row.Turn > s.lastTurn) {
-		s.lastDone, s.lastTurn, s.status = row.DoneS, row.Turn, row.Status
+		s.lastDone, s.lastTurn, s.status, s.goesOn = row.DoneS, row.Turn, row.Status, goesOn
 	}
+}
+
+// CutMarginS is how close to the export's last completion (or after it) a
+// session's last turn must have been aborted to count as cancelled by the
+// tool's stop: GuideLLM lists the requests it cancelled when its benchmark
+// ended as incomplete, stamped then (an AIPerf record was_cancelled then
+// counts the same).
+const CutMarginS = 5.0
+
+// open reports whether session s was still in the system when the tool
+// stopped: its last turn was cancelled by the stop, or the tool would have
+// sent it another, or it did fewer turns than the tool planned.
+func (c *Collector) open(s *session) bool {
+	return s.goesOn || s.n < s.planned || (s.status == schema.TurnAborted && s.lastDone >= c.end-CutMarginS)
 }
 
 // startOf is when a session whose first turn is t began: the turn's ready
@@ -144,18 +168,24 @@ func (c *Collector) Finish(sessionRow func(schema.Session) error) error {
 				return err
 			}
 		}
-		end := s.lastDone
+		end := &s.lastDone
 		status := schema.SessionDone
-		if s.status != schema.TurnOK {
+		switch {
+		case c.open(s):
+			end, status = nil, schema.SessionOpen
+		case s.status != schema.TurnOK:
 			status = schema.SessionAborted
 		}
 		row := schema.Session{
 			Session:   s.id,
 			Origin:    schema.OriginBase,
 			ArriveS:   s.start,
-			EndS:      &end,
+			EndS:      end,
 			Status:    status,
 			TurnsDone: s.n,
+		}
+		if s.planned > 0 {
+			row.TurnsPlanned = &s.planned
 		}
 		if err := sessionRow(row); err != nil {
 			return err
@@ -168,23 +198,28 @@ func (c *Collector) Finish(sessionRow func(schema.Session) error) error {
 // them on.
 func (c *Collector) number(s *session) error {
 	ts := s.ordinal
-	slices.SortStableFunc(ts, func(a, b schema.Turn) int { return cmp.Compare(sentOrDone(&a), sentOrDone(&b)) })
-	for i := range ts {
-		ts[i].Turn = int32(i)
+	idx := make([]int, len(ts))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(sentOrDone(&ts[a]), sentOrDone(&ts[b])) })
+	for i, k := range idx {
+		row := ts[k]
+		row.Turn = int32(i)
 		s.n++
-		s.note(&ts[i])
+		s.note(&row, s.goesOnOrd[k])
 		if i == 0 {
-			s.first, s.start = 0, startOf(&ts[0])
+			s.first, s.start = 0, startOf(&row)
 		}
 		if c.sink != nil {
-			if err := c.sink(ts[i]); err != nil {
+			if err := c.sink(row); err != nil {
 				return err
 			}
 		} else {
-			c.turns = append(c.turns, ts[i])
+			c.turns = append(c.turns, row)
 		}
 	}
-	s.ordinal = nil
+	s.ordinal, s.goesOnOrd = nil, nil
 	return nil
 }
 

@@ -4,7 +4,9 @@
 // and derives the sessions these tools do not log. A session starts at its
 // first turn's ready time (else its sent time), ends at the completion of
 // its last turn, and takes its status from that turn, so its rows are the
-// sessions and turns tables outlast's own gateway log gives.
+// sessions and turns tables outlast's own gateway log gives. A session the
+// tool's stop left in the system (its last turn cancelled by the stop, or
+// one the tool would have followed with another) is open: no end.
 package loadgen
 
 import (
@@ -30,6 +32,13 @@ type Turn struct {
 	// CachedReported says the record carried a cached-token figure (which
 	// may be 0); without one Row.CachedTokens is 0 for "unknown".
 	CachedReported bool
+	// Continues says the tool would have sent the session another turn
+	// after this one had the run not ended: a session whose last turn
+	// carries it is open at the end.
+	Continues bool
+	// Planned is the number of turns the tool planned for the session
+	// (AIPerf's inputs.json), 0 when unknown.
+	Planned int64
 }
 
 // Errorf returns a ParseError at the turn's record.

@@ -107,3 +107,77 @@ func TestCachedCount(t *testing.T) {
 		t.Errorf("N %d Cached %d", c.N, c.Cached)
 	}
 }
+
+// TestSessionsOpenAtTheEnd checks the sessions still in the system when
+// the tool stopped: one whose last turn the tool cancelled at its stop
+// (aborted within CutMarginS of the export's last completion, or later)
+// and one whose reader says the tool would have sent it another turn are
+// open, without an end; a session aborted mid-run, or whose next turn was
+// not due, ended.
+func TestSessionsOpenAtTheEnd(t *testing.T) {
+	c := New(nil)
+	more := turn("more", 1, nil, f(90), 95, "ok")
+	more.Continues = true
+	for _, tr := range []*Turn{
+		turn("cut", 0, nil, f(10), 20, "ok"),
+		turn("cut", 1, nil, f(80), 98, "aborted"), // cancelled at the stop
+		turn("mid", 0, nil, f(10), 40, "aborted"), // cancelled mid-run
+		turn("more", 0, nil, f(10), 30, "ok"),
+		more,
+		turn("done", 0, nil, f(50), 96, "ok"),
+		turn("last", 0, nil, f(60), 100, "ok"),
+	} {
+		if err := c.Add(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	c.Finish(func(s schema.Session) error {
+		end := "null"
+		if s.EndS != nil {
+			end = fmt.Sprint(*s.EndS)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s %d", s.Session, end, s.Status, s.TurnsDone))
+		return nil
+	})
+	want := []string{"cut null open 2", "mid 40 aborted 1", "more null open 2", "done 96 done 1", "last 100 done 1"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("sessions\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestPlannedTurns checks a session whose tool planned its turns (AIPerf's
+// inputs.json): it records them as turns_planned, and one that did fewer
+// by the end of the export had turns left, so it was in the system at the
+// end: open. One that did them all ended.
+func TestPlannedTurns(t *testing.T) {
+	c := New(nil)
+	planned := func(tr *Turn, n int64) *Turn { tr.Planned = n; return tr }
+	for _, tr := range []*Turn{
+		planned(turn("all", 0, nil, f(1), 5, "ok"), 2),
+		planned(turn("all", 1, nil, f(10), 20, "ok"), 2),
+		planned(turn("left", 0, nil, f(2), 30, "ok"), 3),
+		planned(turn("left", 1, nil, f(40), 50, "error"), 3),
+		turn("unknown", 0, nil, f(3), 8, "ok"),
+	} {
+		if err := c.Add(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	c.Finish(func(s schema.Session) error {
+		end, plan := "null", "null"
+		if s.EndS != nil {
+			end = fmt.Sprint(*s.EndS)
+		}
+		if s.TurnsPlanned != nil {
+			plan = fmt.Sprint(*s.TurnsPlanned)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s %d/%s", s.Session, end, s.Status, s.TurnsDone, plan))
+		return nil
+	})
+	want := []string{"all 20 done 2/2", "left null open 2/3", "unknown 8 done 1/null"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("sessions\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

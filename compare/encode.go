@@ -2,6 +2,7 @@ package compare
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
@@ -68,4 +69,18 @@ func csvFloat(v Float, inf bool) string {
 		return ""
 	}
 	return strconv.FormatFloat(jsonnum.Round(float64(v)), 'g', -1, 64)
+}
+
+// WriteJSON writes the comparison as indented JSON: the Result with its
+// tables, rows, cells and deltas (field names as in the struct tags;
+// undefined numbers are null). Struct fields keep their declared order,
+// so the bytes depend only on the result.
+func (r *Result) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
 }

@@ -1,4 +1,4 @@
-package replay
+package stats
 
 import (
 	"math"
@@ -6,43 +6,40 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Interval is a share k/n with its exact (Clopper–Pearson) confidence
+// BinomialCI is a share k/n with its exact (Clopper–Pearson) confidence
 // interval [Lo, Hi] at level Level, two-sided; the one-sided bounds at
 // the same level are Lower and Upper.
-type Interval struct {
+type BinomialCI struct {
 	K, N   int
 	Share  float64
 	Lo, Hi float64
 	Level  float64
 }
 
-// Confidence is the level of every interval replay prints.
-const Confidence = 0.95
-
 // ClopperPearson returns k of n with its exact two-sided interval at level
 // (Clopper and Pearson, 1934): the bounds are the Beta quantiles
 // B(α/2; k, n−k+1) and B(1−α/2; k+1, n−k), 0 and 1 at k = 0 and k = n. It
 // covers the true share with probability at least level, whatever it is.
-func ClopperPearson(k, n int, level float64) Interval {
-	iv := Interval{K: k, N: n, Share: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Level: level}
+func ClopperPearson(k, n int, level float64) BinomialCI {
+	iv := BinomialCI{K: k, N: n, Share: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Level: level}
 	if n <= 0 || k < 0 || k > n {
 		return iv
 	}
 	a := (1 - level) / 2
-	iv.Share, iv.Lo, iv.Hi = float64(k)/float64(n), lowerBound(k, n, a), upperBound(k, n, a)
+	iv.Share, iv.Lo, iv.Hi = float64(k)/float64(n), binomialLower(k, n, a), binomialUpper(k, n, a)
 	return iv
 }
 
 // Lower is the one-sided lower bound at the interval's level: the share is
 // at least this with that confidence.
-func (iv Interval) Lower() float64 { return lowerBound(iv.K, iv.N, 1-iv.Level) }
+func (iv BinomialCI) Lower() float64 { return binomialLower(iv.K, iv.N, 1-iv.Level) }
 
 // Upper is the one-sided upper bound at the interval's level.
-func (iv Interval) Upper() float64 { return upperBound(iv.K, iv.N, 1-iv.Level) }
+func (iv BinomialCI) Upper() float64 { return binomialUpper(iv.K, iv.N, 1-iv.Level) }
 
 // lowerBound is the Clopper–Pearson bound below which the share lies with
 // probability alpha.
-func lowerBound(k, n int, alpha float64) float64 {
+func binomialLower(k, n int, alpha float64) float64 {
 	switch {
 	case n <= 0:
 		return math.NaN()
@@ -54,7 +51,7 @@ func lowerBound(k, n int, alpha float64) float64 {
 
 // upperBound is the Clopper–Pearson bound above which the share lies with
 // probability alpha.
-func upperBound(k, n int, alpha float64) float64 {
+func binomialUpper(k, n int, alpha float64) float64 {
 	switch {
 	case n <= 0:
 		return math.NaN()
