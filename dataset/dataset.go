@@ -27,9 +27,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
-
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/textpos"
 )
@@ -37,6 +34,10 @@ import (
 // MaxRowsPerRowGroup bounds row groups so that readers can stream a table
 // and a writer holds at most one group's pages in memory.
 const MaxRowsPerRowGroup = 64 * 1024
+
+// maxRowsPerRowGroup is the value in use; tests make it small to write
+// files of many row groups.
+var maxRowsPerRowGroup int64 = MaxRowsPerRowGroup
 
 // FileName is the name of each partition's single file.
 const FileName = "part-0.parquet"
@@ -151,13 +152,13 @@ func (s *Stage) BeginRun(name string) (*RunWriter, error) {
 	spill := filepath.Join(s.dir, ".spill", fmt.Sprintf("%s.%d", name, s.attempts.Add(1)))
 	rw := &RunWriter{s: s, name: name}
 	tw, err := newSortedWriter(s.stagedPath(schema.TableTurns, name),
-		schema.TableTurns+"/"+name, spill, schema.TableTurns, schema.CompareTurns, s.options(schema.TableTurns, name), &rw.syncer)
+		schema.TableTurns+"/"+name, spill, schema.TableTurns, schema.CompareTurns, s.spec(schema.TableTurns, false), name, &rw.syncer)
 	if err != nil {
 		s.end(name, false)
 		return nil, err
 	}
 	sw, err := newSortedWriter(s.stagedPath(schema.TableSessions, name),
-		schema.TableSessions+"/"+name, spill, schema.TableSessions, schema.CompareSessions, s.options(schema.TableSessions, name), &rw.syncer)
+		schema.TableSessions+"/"+name, spill, schema.TableSessions, schema.CompareSessions, s.spec(schema.TableSessions, false), name, &rw.syncer)
 	if err != nil {
 		tw.abort()
 		s.end(name, false)
@@ -256,25 +257,14 @@ func (w *RunWriter) Abort() {
 	w.s.end(w.name, false)
 }
 
-// zstdCodec compresses every file. One codec for all: it keeps a pool of
-// encoders, and an encoder is costly to make (its tables and history
-// buffers), which a codec per file would pay for every file of every run.
-var zstdCodec = &zstd.Codec{Level: zstd.SpeedFastest}
-
-// options returns the writer options of one table's file.
-func (s *Stage) options(table, run string) []parquet.WriterOption {
-	return []parquet.WriterOption{
-		parquet.KeyValueMetadata(schema.VersionKey, schema.Version),
-		parquet.KeyValueMetadata(schema.TableKey, table),
-		parquet.KeyValueMetadata(schema.RunKey, run),
-		parquet.Compression(zstdCodec),
-		parquet.MaxRowsPerRowGroup(MaxRowsPerRowGroup),
-		// One page buffer per column: 256 KB holds a row group's worth of
-		// most columns in a few pages, and bounds the writer's memory at
-		// columns x 256 KB whatever the table's size.
-		parquet.PageBufferSize(256 << 10),
-		parquet.CreatedBy("outlast", s.created, "schema-"+schema.Version),
+// spec returns how the stage writes table's files; onePage for a table of
+// at most one row.
+func (s *Stage) spec(table string, onePage bool) fileSpec {
+	page := pageBuffer
+	if onePage {
+		page = onePageBuffer
 	}
+	return fileSpec{table: table, created: s.created, pageBuffer: page}
 }
 
 // WriteRejects stages the lines of run rejected in lenient mode as JSONL,
@@ -301,25 +291,12 @@ func (s *Stage) WriteRejects(run string, rejects []*textpos.ParseError) error {
 	return os.WriteFile(filepath.Join(dir, run+".jsonl"), buf.Bytes(), 0o666)
 }
 
-// smallPageBuffer is the page buffer of a table of one row.
-const smallPageBuffer = 4 << 10
-
 func writeTable[T any](s *Stage, table, run string, rows []T, syncer *fileSyncer) error {
 	if err := s.makeTableDirs(run); err != nil {
 		return err
 	}
-	path := s.stagedPath(table, run)
-	opts := s.options(table, run)
-	if len(rows) <= 1 {
-		// One row is one page in each column whatever the page buffer's
-		// size, which only decides where pages are cut: the same bytes,
-		// without the 256 KB per column that a buffer of the default size
-		// costs a writer (the runs table's one row, in 51 columns, was
-		// most of what a small run allocated). Tables of more rows keep
-		// the default, which decides their pages.
-		opts = append(opts, parquet.PageBufferSize(smallPageBuffer))
-	}
-	w, err := newRowWriter[T](path, table+"/"+run, opts, false)
+	spec := s.spec(table, len(rows) <= 1)
+	w, err := newRowWriter[T](s.stagedPath(table, run), table+"/"+run, &spec, run, false)
 	if err != nil {
 		return err
 	}

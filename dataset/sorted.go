@@ -20,12 +20,19 @@ import (
 // their order. It takes rows, not pointers: through a function value a
 // pointer escapes, and every comparison would allocate. Memory stays bounded: the reorder window, up to
 // LateSpillRows late rows, and the Parquet writer's current row group.
+//
+// Rows are sorted on a goroutine of the writer's own, started by the
+// first full batch of rows, so that Add costs its caller (the gateway's
+// collector, the serial stage of reading a large log) only a copy: the
+// window, its sort and its merge were a third of that stage. A run too
+// small to fill a batch is sorted at Close, on the caller's goroutine.
 type SortedWriter[T any] struct {
 	path, what string
 	spillDir   string
 	prefix     string // of the spill files' names
 	compare    func(a, b T) int
-	opts       []parquet.WriterOption
+	spec       fileSpec
+	run        string
 	out        *rowWriter[T]
 	window     []T
 	sorted     int // window[:sorted] is in order
@@ -37,18 +44,98 @@ type SortedWriter[T any] struct {
 	spilled    bool // spillDir was made
 	fix        func(*T)
 	syncer     *fileSyncer // of the finished file
+
+	in      []T           // rows given to Add, not yet handed over
+	batches chan []T      // rows for the sorting goroutine, nil until it starts
+	spent   chan []T      // batches it is done with, for Add to reuse
+	done    chan struct{} // closed when the sorting goroutine has ended
+	err     error         // its first error, read after done
 }
 
-func newSortedWriter[T any](path, what, spillDir, prefix string, compare func(a, b T) int, opts []parquet.WriterOption, syncer *fileSyncer) (*SortedWriter[T], error) {
-	out, err := newRowWriter[T](path, what, opts, true)
+func newSortedWriter[T any](path, what, spillDir, prefix string, compare func(a, b T) int, spec fileSpec, run string, syncer *fileSyncer) (*SortedWriter[T], error) {
+	out, err := newRowWriter[T](path, what, &spec, run, true)
 	if err != nil {
 		return nil, err
 	}
-	return &SortedWriter[T]{path: path, what: what, spillDir: spillDir, prefix: prefix, compare: compare, opts: opts, out: out, syncer: syncer}, nil
+	return &SortedWriter[T]{path: path, what: what, spillDir: spillDir, prefix: prefix, compare: compare, spec: spec, run: run, out: out, syncer: syncer}, nil
 }
 
-// Add takes one row.
+// Add takes one row. An error of the sorting goroutine's is returned by a
+// later Add or by Close.
 func (sw *SortedWriter[T]) Add(row T) error {
+	if sw.in == nil {
+		sw.in = getRows[T](false)
+	}
+	sw.in = append(sw.in, row)
+	if len(sw.in) < sortBatch {
+		return nil
+	}
+	if sw.batches == nil {
+		// Two batches in flight, and one being filled.
+		sw.batches, sw.spent, sw.done = make(chan []T, 2), make(chan []T, 3), make(chan struct{})
+		sw.spent <- nil
+		sw.spent <- nil
+		go sw.sortBatches()
+	}
+	select {
+	case <-sw.done:
+		return sw.err // stopped on an error
+	default:
+	}
+	sw.batches <- sw.in
+	sw.in = <-sw.spent // nil at first: Add grows it
+	return nil
+}
+
+// sortBatches takes the batches of rows Add hands over, until they end.
+// After an error it takes them without looking, so that Add never waits.
+func (sw *SortedWriter[T]) sortBatches() {
+	defer close(sw.done)
+	for b := range sw.batches {
+		if sw.err == nil {
+			sw.err = sw.addAll(b)
+		}
+		clear(b) // drop string references
+		sw.spent <- b[:0]
+	}
+}
+
+// stopSorting ends the sorting goroutine, if it was started, and sorts
+// the rows Add holds: every row given is then in the window, late or
+// written.
+func (sw *SortedWriter[T]) stopSorting() error {
+	if sw.batches != nil {
+		close(sw.batches)
+		<-sw.done
+		sw.batches = nil
+		if sw.err != nil {
+			return sw.err
+		}
+		for len(sw.spent) > 0 { // the goroutine has ended: nothing else sends
+			putRows(<-sw.spent, false)
+		}
+	}
+	err := sw.addAll(sw.in)
+	clear(sw.in)
+	if err == nil {
+		putRows(sw.in, false)
+	}
+	sw.in = nil
+	return err
+}
+
+// addAll places rows in the window or among the late rows.
+func (sw *SortedWriter[T]) addAll(rows []T) error {
+	for _, row := range rows {
+		if err := sw.add(row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add places one row.
+func (sw *SortedWriter[T]) add(row T) error {
 	if sw.written && sw.compare(row, sw.last) < 0 {
 		sw.late = append(sw.late, row)
 		if len(sw.late) == lateSpillRows {
@@ -110,7 +197,7 @@ func (sw *SortedWriter[T]) spill() error {
 	}
 	path := filepath.Join(sw.spillDir, fmt.Sprintf("%s-%d.parquet", sw.prefix, len(sw.spills)))
 	// Uncompressed: the file is read once, soon, and deleted.
-	w, err := newRowWriter[T](path, sw.prefix+" spill", nil, false)
+	w, err := newRowWriter[T](path, sw.prefix+" spill", nil, "", false)
 	if err != nil {
 		return err
 	}
@@ -136,6 +223,10 @@ func (sw *SortedWriter[T]) mkSpillDir() error {
 
 // Close writes the rest and completes the file, merging late rows in.
 func (sw *SortedWriter[T]) Close() error {
+	if err := sw.stopSorting(); err != nil {
+		sw.out.close(nil)
+		return err
+	}
 	if err := sw.drain(len(sw.window)); err != nil {
 		sw.out.close(nil)
 		return err
@@ -172,7 +263,7 @@ func (sw *SortedWriter[T]) Close() error {
 		}
 		runs = append(runs, fs)
 	}
-	out, err := newRowWriter[T](sw.path, sw.what, sw.opts, true)
+	out, err := newRowWriter[T](sw.path, sw.what, &sw.spec, sw.run, true)
 	if err != nil {
 		return err
 	}
@@ -198,6 +289,11 @@ func (sw *SortedWriter[T]) Close() error {
 
 // abort closes the file without completing it.
 func (sw *SortedWriter[T]) abort() {
+	if sw.batches != nil {
+		close(sw.batches)
+		<-sw.done
+		sw.batches = nil
+	}
 	sw.out.close(nil)
 }
 

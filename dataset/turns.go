@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
 	"sync"
 
 	"github.com/parquet-go/parquet-go"
@@ -34,18 +35,39 @@ const (
 	writeBatch = 8192
 )
 
-// reorderWindow and lateSpillRows are the values in use; tests make them
-// small to exercise every path.
+// reorderWindow, lateSpillRows and sortBatch (the rows a SortedWriter
+// hands its sorting goroutine at a time) are the values in use; tests make
+// them small to exercise every path.
 var (
 	reorderWindow = ReorderWindow
 	lateSpillRows = LateSpillRows
+	sortBatch     = writeBatch
 )
 
 // fileBuffers are the write buffers of the files being written, reused
 // from file to file: fewer, larger writes than parquet-go's default of 32
 // KB (a system call every few hundred turns), without allocating and
-// clearing a megabyte for each of a run's five files.
-var fileBuffers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 1<<20) }}
+// clearing a megabyte for each of a run's five files. A channel, not a
+// sync.Pool, which every collection empties: a campaign made a new buffer
+// every dozen runs.
+var fileBuffers = make(chan *bufio.Writer, 4*runtime.GOMAXPROCS(0))
+
+func getFileBuffer() *bufio.Writer {
+	select {
+	case bw := <-fileBuffers:
+		return bw
+	default:
+		return bufio.NewWriterSize(nil, 1<<20)
+	}
+}
+
+func putFileBuffer(bw *bufio.Writer) {
+	bw.Reset(nil)
+	select {
+	case fileBuffers <- bw:
+	default:
+	}
+}
 
 // rowBuffers keeps the zeroed row buffers of finished writers for the next
 // run's, one pool per row type and use: a campaign's runs each fill a
@@ -87,6 +109,7 @@ type rowWriter[T any] struct {
 	f    *os.File
 	bw   *bufio.Writer // the file's buffer, from fileBuffers
 	w    *parquet.GenericWriter[T]
+	spec *fileSpec // of a table's file, whose writer is reused; nil for a spill
 	buf  []T
 	what string
 
@@ -99,26 +122,39 @@ type rowWriter[T any] struct {
 	closed bool
 }
 
-// newRowWriter writes a new file at path, whose directory exists.
-func newRowWriter[T any](path, what string, opts []parquet.WriterOption, async bool) (*rowWriter[T], error) {
+// newRowWriter writes a new file at path, whose directory exists: run's
+// file of a table (spec), or, with spec nil, a spill file, uncompressed.
+func newRowWriter[T any](path, what string, spec *fileSpec, run string, async bool) (*rowWriter[T], error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	bw := fileBuffers.Get().(*bufio.Writer)
+	bw := getFileBuffer()
 	bw.Reset(f)
-	// The file is buffered here, so parquet-go's own buffer is turned off.
-	opts = append(opts[:len(opts):len(opts)], parquet.WriteBufferSize(0))
-	rw := &rowWriter[T]{f: f, bw: bw, w: parquet.NewGenericWriter[T](bw, opts...), what: what, async: async}
+	rw := &rowWriter[T]{f: f, bw: bw, spec: spec, what: what, async: async}
+	if spec != nil {
+		rw.w = getWriter[T](*spec, run, bw)
+	} else {
+		// The file is buffered here, so parquet-go's own buffer is turned off.
+		rw.w = parquet.NewGenericWriter[T](bw, parquet.WriteBufferSize(0))
+	}
 	if async {
-		// Two batches in flight: enough to keep both sides busy. The
-		// second batch is made when the first is handed over.
-		rw.full, rw.free, rw.done = make(chan []T, 2), make(chan []T, 3), make(chan struct{})
-		rw.free <- nil
+		// Up to asyncBatches batches in flight, made as they are first
+		// needed: a SortedWriter hands over a reorder window's worth at
+		// once (two batches), and with room for one more only, the caller
+		// (the gateway's collector, the run's serial stage) waited on
+		// the writer's compression.
+		rw.full, rw.free, rw.done = make(chan []T, asyncBatches), make(chan []T, asyncBatches+1), make(chan struct{})
+		for range asyncBatches - 1 {
+			rw.free <- nil
+		}
 		go rw.run()
 	}
 	return rw, nil
 }
+
+// asyncBatches is how many batches an async rowWriter holds at most.
+const asyncBatches = 4
 
 func (rw *rowWriter[T]) run() {
 	defer close(rw.done)
@@ -211,8 +247,11 @@ func (rw *rowWriter[T]) close(syncer *fileSyncer) error {
 	if ferr := rw.bw.Flush(); err == nil {
 		err = ferr
 	}
-	rw.bw.Reset(nil)
-	fileBuffers.Put(rw.bw)
+	if err == nil && rw.spec != nil {
+		putWriter(*rw.spec, rw.w)
+	}
+	rw.w = nil
+	putFileBuffer(rw.bw)
 	rw.giveBack()
 	if err == nil && syncer != nil {
 		syncer.syncClose(rw.f)

@@ -106,10 +106,11 @@ func stageTurns(t *testing.T, turns []schema.Turn) []byte {
 // TestTurnWriterAnyOrder checks that the turns file is sorted and
 // byte-identical whatever the input order: sorted, slightly disordered
 // (within the reorder window), disordered beyond it (late rows merged from
-// memory), and far beyond it (late rows spilled to several files).
+// memory), and far beyond it (late rows spilled to several files), the
+// rows sorted on the writer's goroutine.
 func TestTurnWriterAnyOrder(t *testing.T) {
-	defer func(w, l int) { reorderWindow, lateSpillRows = w, l }(reorderWindow, lateSpillRows)
-	reorderWindow, lateSpillRows = 64, 100
+	defer func(w, l, b int) { reorderWindow, lateSpillRows, sortBatch = w, l, b }(reorderWindow, lateSpillRows, sortBatch)
+	reorderWindow, lateSpillRows, sortBatch = 64, 100, 37
 	sorted := manyTurns(3000)
 	want := stageTurns(t, sorted)
 
@@ -207,8 +208,8 @@ func stageSessions(t *testing.T, sessions []schema.Session, viaFinish bool, fix 
 // Finish; and that a fix is applied to every row, rows already written
 // included.
 func TestSessionsAnyOrder(t *testing.T) {
-	defer func(w, l int) { reorderWindow, lateSpillRows = w, l }(reorderWindow, lateSpillRows)
-	reorderWindow, lateSpillRows = 64, 100
+	defer func(w, l, b int) { reorderWindow, lateSpillRows, sortBatch = w, l, b }(reorderWindow, lateSpillRows, sortBatch)
+	reorderWindow, lateSpillRows, sortBatch = 64, 100, 37
 	sessions := make([]schema.Session, 3000)
 	for i := range sessions {
 		end := float64(i/2 + 200*(i%7))
@@ -242,4 +243,41 @@ func TestSessionsAnyOrder(t *testing.T) {
 	if got := stageSessions(t, reversed, true, fix); !bytes.Equal(got, fixed) {
 		t.Error("fixed sessions: the file depends on the input order")
 	}
+}
+
+// TestSortingErrorReported checks that an error on the sorting goroutine
+// (here, a spill file that cannot be made) is returned to the caller, by
+// AddTurn or by Finish, and that the run can then be abandoned.
+func TestSortingErrorReported(t *testing.T) {
+	defer func(w, l, b int) { reorderWindow, lateSpillRows, sortBatch = w, l, b }(reorderWindow, lateSpillRows, sortBatch)
+	reorderWindow, lateSpillRows, sortBatch = 64, 100, 37
+	st, err := NewStage(t.TempDir(), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Abort()
+	// Spills go under the stage's .spill, which a file now stands in for.
+	if err := os.WriteFile(filepath.Join(st.dir, ".spill"), nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	rw, err := st.BeginRun("r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := manyTurns(3000)
+	slices.Reverse(turns) // nearly every row late: spills
+	for _, tr := range turns {
+		if err = rw.AddTurn(tr); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		d := sampleRun("r")
+		d.Turns = nil
+		err = rw.Finish(d)
+	}
+	if err == nil {
+		t.Fatal("a spill that could not be written was not reported")
+	}
+	rw.Abort()
 }

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
-
 	"github.com/outlast-dev/outlast/schema"
 )
 
@@ -23,10 +21,10 @@ func TestWriteAllSameAsAdd(t *testing.T) {
 			rows[i].Running = &v
 		}
 	}
-	opts := []parquet.WriterOption{parquet.PageBufferSize(16 << 10), parquet.Compression(&parquet.Zstd)}
+	spec := &fileSpec{table: schema.TableEngine, created: "test", pageBuffer: 16 << 10}
 	write := func(name string, all bool) []byte {
 		path := filepath.Join(t.TempDir(), name)
-		w, err := newRowWriter[schema.EngineSample](path, name, opts, false)
+		w, err := newRowWriter[schema.EngineSample](path, name, spec, "r", false)
 		if err != nil {
 			t.Fatal(err)
 		}

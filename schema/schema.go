@@ -10,6 +10,11 @@
 //   - The run name is the Hive partition key (DATASET/<table>/run=<name>/),
 //     so it is not stored inside the files (Spark and DuckDB refuse a column
 //     that is both in the file and in the path). Readers fill Run from the path.
+//   - The tags also choose how a column is written, which readers do not
+//     see: "dict" for strings of few values (and the turns' session ids,
+//     repeated in each session's turns), "delta,uncompressed" for integer
+//     columns that are not null (DELTA_BINARY_PACKED packs them as small as
+//     zstd made them, at a fraction of its cost).
 package schema
 
 import "time"
@@ -147,13 +152,13 @@ type Run struct {
 // Session is one row per session that arrived at the gateway.
 type Session struct {
 	Run          string   `parquet:"-"`
-	Session      string   `parquet:"session"`                // session id
-	Origin       string   `parquet:"origin,dict"`            // base | burst | ...
-	ArriveS      float64  `parquet:"arrive_s"`               // session_start time
-	EndS         *float64 `parquet:"end_s,optional"`         // session_end time; null if it never ended
-	Status       string   `parquet:"status,dict"`            // done | aborted | open (no session_end)
-	TurnsPlanned *int64   `parquet:"turns_planned,optional"` // from session_start, null if not given
-	TurnsDone    int64    `parquet:"turns_done"`             // session_end.turns_done, else turn records seen
+	Session      string   `parquet:"session"`                       // session id
+	Origin       string   `parquet:"origin,dict"`                   // base | burst | ...
+	ArriveS      float64  `parquet:"arrive_s"`                      // session_start time
+	EndS         *float64 `parquet:"end_s,optional"`                // session_end time; null if it never ended
+	Status       string   `parquet:"status,dict"`                   // done | aborted | open (no session_end)
+	TurnsPlanned *int64   `parquet:"turns_planned,optional"`        // from session_start, null if not given
+	TurnsDone    int64    `parquet:"turns_done,delta,uncompressed"` // session_end.turns_done, else turn records seen
 	// ContextTokens is the initial context (session_start.context_tokens), null if not given.
 	ContextTokens *int64 `parquet:"context_tokens,optional"`
 }
@@ -161,16 +166,16 @@ type Session struct {
 // Turn is one row per completed (or failed) turn.
 type Turn struct {
 	Run          string   `parquet:"-"`
-	Session      string   `parquet:"session"`
-	Turn         int32    `parquet:"turn"`                   // 0-based
-	Origin       string   `parquet:"origin,dict"`            // the session's origin
-	ReadyS       *float64 `parquet:"ready_s,optional"`       // agent asked for the turn
-	SentS        *float64 `parquet:"sent_s,optional"`        // forwarded to the engine
-	FirstTokenS  *float64 `parquet:"first_token_s,optional"` // first output token
-	DoneS        float64  `parquet:"done_s"`                 // completion (the record's ts)
-	PromptTokens int64    `parquet:"prompt_tokens"`
-	CachedTokens int64    `parquet:"cached_tokens"` // engine-reported cached prompt tokens (null in the log = 0; unknown when runs.cache_reported is false)
-	OutputTokens int64    `parquet:"output_tokens"`
+	Session      string   `parquet:"session,dict"`
+	Turn         int32    `parquet:"turn,delta,uncompressed"` // 0-based
+	Origin       string   `parquet:"origin,dict"`             // the session's origin
+	ReadyS       *float64 `parquet:"ready_s,optional"`        // agent asked for the turn
+	SentS        *float64 `parquet:"sent_s,optional"`         // forwarded to the engine
+	FirstTokenS  *float64 `parquet:"first_token_s,optional"`  // first output token
+	DoneS        float64  `parquet:"done_s"`                  // completion (the record's ts)
+	PromptTokens int64    `parquet:"prompt_tokens,delta,uncompressed"`
+	CachedTokens int64    `parquet:"cached_tokens,delta,uncompressed"` // engine-reported cached prompt tokens (null in the log = 0; unknown when runs.cache_reported is false)
+	OutputTokens int64    `parquet:"output_tokens,delta,uncompressed"`
 	Status       string   `parquet:"status,dict"` // ok | error | aborted
 }
 
@@ -227,10 +232,10 @@ const (
 type EngineSample struct {
 	Run         string  `parquet:"-"`
 	TS          float64 `parquet:"t_s"`
-	Source      string  `parquet:"source,dict"`  // log | metrics
-	Kind        string  `parquet:"kind,dict"`    // stats | prefill | decode | scrape
-	EngineIndex int32   `parquet:"engine_index"` // vLLM "Engine NNN" / DP rank; -1 for an "N Engines Aggregated" line
-	Line        int64   `parquet:"line"`         // 1-based line in the source file (a scrape: its first line)
+	Source      string  `parquet:"source,dict"`                     // log | metrics
+	Kind        string  `parquet:"kind,dict"`                       // stats | prefill | decode | scrape
+	EngineIndex int32   `parquet:"engine_index,delta,uncompressed"` // vLLM "Engine NNN" / DP rank; -1 for an "N Engines Aggregated" line
+	Line        int64   `parquet:"line,delta,uncompressed"`         // 1-based line in the source file (a scrape: its first line)
 
 	Running    *float64 `parquet:"running,optional"`     // requests running
 	Waiting    *float64 `parquet:"waiting,optional"`     // requests waiting (queue)

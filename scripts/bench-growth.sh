@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
 # How the campaign commands' cost grows with the number of runs
 # (docs/performance.md, Growth with the number of runs): the first 100 runs
-# of the campaign bench-campaign.sh simulates, all 1,000, and 10,000 (the
-# 1,000 ten times under other run names and seeds: k3-s501-burst, seed
-# 3501; the logs hard-linked, a manifest each). For each size, once: outlast
+# of the campaign bench-campaign.sh simulates, all N of them, and 10 N (the
+# N ten times under other run names and seeds: k3-s501-burst, seed 3501;
+# the logs hard-linked, a manifest each). For each size, once: outlast
 # ingest of the gateway logs and manifests and of the whole runs, DuckDB's
 # read_json of the gateway logs (tools/duckdb/copy.mjs), outlast report and
 # compare and DuckDB's window query on the whole runs' dataset. It prints
 # wall seconds, CPU milliseconds per run (user + sys) and peak RSS.
 #
 # Usage: bench-growth.sh BIN. Environment: OUT (bench/out), CAMPAIGN_SEEDS
-# (500), GOMAXPROCS (2). Run bench-campaign.sh first (it simulates the
-# campaign); this needs some 12 GB of disk for the datasets at 10,000 runs
-# (the inputs are links).
+# (200: N = 400), GOMAXPROCS (2). Run bench-campaign.sh first (it
+# simulates the campaign); this needs some 12 GB of disk for the datasets
+# at 10,000 runs (the inputs are links).
 set -euo pipefail
 BIN=${1:?usage: bench-growth.sh BIN}
 OUT=${OUT:-bench/out}
-SEEDS=${CAMPAIGN_SEEDS:-500}
+SEEDS=${CAMPAIGN_SEEDS:-200}
 export GOMAXPROCS=${GOMAXPROCS:-2}
 . scripts/bench-lib.sh
 
@@ -57,22 +57,23 @@ duck=""
 if command -v node >/dev/null && [ -d tools/duckdb/node_modules/@duckdb/node-api ]; then duck=1; fi
 
 row() { printf '%-8s %-34s %9s %12s %10s\n' "$@"; }
+nall=$(find "$base" -mindepth 1 -maxdepth 1 -type d | wc -l)
 put() { # put STEP "wall cpu rss", for n runs
   local w c m
   read -r w c m <<<"$2"
   row "$n" "$1" "$w" "$(awk -v c="$c" -v n="$n" 'BEGIN{ printf "%.1f", 1000 * c / n }')" "$(mb "$m")"
 }
 echo
-echo "growth: the first 100, all 1,000 and ten times the 1,000 runs of $base; once each; $(nproc) cores, GOMAXPROCS=$GOMAXPROCS, DuckDB threads=2"
+echo "growth: the first 100, all $nall and ten times the $nall runs of $base; once each; $(nproc) cores, GOMAXPROCS=$GOMAXPROCS, DuckDB threads=2"
 row runs step "wall s" "CPU ms/run" "peak MB"
-for n in 100 1000 10000; do
+for n in 100 "$nall" $((10 * nall)); do
   gw="$g/gw-$n" all="$g/all-$n"
   mkdir -p "$gw" "$all"
-  dirs=$(find "$base" -mindepth 1 -maxdepth 1 -type d | sort | head -n "$((n < 1000 ? n : 1000))")
-  if [ "$n" -le 1000 ]; then
+  dirs=$(find "$base" -mindepth 1 -maxdepth 1 -type d | sort | head -n "$((n < nall ? n : nall))")
+  if [ "$n" -le "$nall" ]; then
     for d in $dirs; do link "$d" "$gw" "" 1; link "$d" "$all" "" 0; done
   else
-    for k in $(seq 0 $((n / 1000 - 1))); do
+    for k in $(seq 0 $((n / nall - 1))); do
       for d in $dirs; do link "$d" "$gw" "$k" 1; link "$d" "$all" "$k" 0; done
     done
   fi

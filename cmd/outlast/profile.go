@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 )
 
 // startProfile starts a CPU profile into the file named by
@@ -11,11 +12,31 @@ import (
 // also writes a heap profile (of the live objects at the last collection)
 // into the file named by OUTLAST_MEMPROFILE, if set. The profiles in
 // docs/performance.md are taken this way, on the real command rather than
-// on a benchmark that also pays for its own set-up.
+// on a benchmark that also pays for its own set-up. OUTLAST_TRACE, if set,
+// names the file of an execution trace (go tool trace), which shows how
+// many goroutines ran at once whatever else the machine was running.
 func startProfile() (stop func(), err error) {
+	stopTrace, err := startTrace()
+	if err != nil {
+		return nil, err
+	}
+	stopCPU, err := startCPUProfile()
+	if err != nil {
+		stopTrace()
+		return nil, err
+	}
+	return func() {
+		stopCPU()
+		stopTrace()
+		writeHeapProfile()
+	}, nil
+}
+
+// startCPUProfile starts the CPU profile named by OUTLAST_CPUPROFILE.
+func startCPUProfile() (stop func(), err error) {
 	path := os.Getenv("OUTLAST_CPUPROFILE")
 	if path == "" {
-		return writeHeapProfile, nil
+		return func() {}, nil
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -28,7 +49,26 @@ func startProfile() (stop func(), err error) {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
-		writeHeapProfile()
+	}, nil
+}
+
+// startTrace starts the execution trace named by OUTLAST_TRACE.
+func startTrace() (stop func(), err error) {
+	path := os.Getenv("OUTLAST_TRACE")
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("OUTLAST_TRACE: %w", err)
+	}
+	if err := trace.Start(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("OUTLAST_TRACE: %w", err)
+	}
+	return func() {
+		trace.Stop()
+		f.Close()
 	}, nil
 }
 

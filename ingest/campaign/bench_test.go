@@ -8,6 +8,7 @@ import (
 
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/ingest/rundir"
+	"github.com/outlast-dev/outlast/internal/cputime"
 	"github.com/outlast-dev/outlast/schema"
 	"github.com/outlast-dev/outlast/sim"
 )
@@ -71,11 +72,13 @@ func ingestAll(b *testing.B, root string, dirs []string, workers int) {
 // BenchmarkRunFixedCost ingests a campaign of runs of three gateway lines
 // each, as outlast ingest does (on every core): the time per run is what a
 // run costs beside its data (manifest, five Parquet files written and
-// synced, staging and commit).
+// synced, staging and commit). cpu-ms/run is the process's CPU time (user
+// and system) per run, which a busy machine moves far less.
 func BenchmarkRunFixedCost(b *testing.B) {
 	dirs := tinyRuns(b, 100)
 	out := b.TempDir()
 	b.ReportAllocs()
+	defer cputime.Report(b, "cpu-ms/run", len(dirs))()
 	for b.Loop() {
 		ingestAll(b, out, dirs, 0)
 	}
@@ -116,6 +119,7 @@ func benchCampaign(b *testing.B, whole bool) {
 	out := b.TempDir()
 	b.SetBytes(bytes)
 	b.ReportAllocs()
+	defer cputime.Report(b, "cpu-ms/run", len(paths))()
 	for b.Loop() {
 		ingestAll(b, out, paths, 0)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/outlast-dev/outlast/ingest/internal/lineio"
 	"github.com/outlast-dev/outlast/ingest/internal/readertest"
+	"github.com/outlast-dev/outlast/internal/cputime"
 )
 
 // exports holds the query_range answers made from the vllm-2026 scrapes.
@@ -372,11 +373,13 @@ func FuzzQueryRange(f *testing.F) {
 }
 
 // BenchmarkReader measures throughput on a 6-hour export of the nine vLLM
-// series at 5 s steps, written as Prometheus writes it.
+// series at 5 s steps, written as Prometheus writes it; cpu-ms/op is the
+// process's CPU time (user and system) per answer read.
 func BenchmarkReader(b *testing.B) {
 	data := []byte(bigExport(6 * 3600 / 5))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	defer cputime.Report(b, "cpu-ms/op", 1)()
 	for b.Loop() {
 		lr, _ := lineio.NewReader(bytes.NewReader(data), "q.json")
 		r := NewReader([]*lineio.Reader{lr}, Options{T0: t0})

@@ -7,11 +7,13 @@ import (
 
 	"github.com/outlast-dev/outlast/dataset"
 	"github.com/outlast-dev/outlast/internal/benchgen"
+	"github.com/outlast-dev/outlast/internal/cputime"
 )
 
 // BenchmarkIngestGateway measures a whole run directory with a generated
 // 64 MB gateway log going into a staged dataset: parsing, the cross-line
-// rules and the Parquet writing together.
+// rules and the Parquet writing together; cpu-ms/op is the process's CPU
+// time (user and system) per ingest.
 func BenchmarkIngestGateway(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "gw")
 	st, err := benchgen.WriteRunDir(dir, "gw", benchgen.Options{Bytes: 64e6, Seed: 1})
@@ -21,6 +23,7 @@ func BenchmarkIngestGateway(b *testing.B) {
 	out := filepath.Join(b.TempDir(), "ds")
 	b.SetBytes(st.Bytes)
 	b.ReportAllocs()
+	defer cputime.Report(b, "cpu-ms/op", 1)()
 	for b.Loop() {
 		stage, err := dataset.NewStage(out, "bench")
 		if err != nil {

@@ -73,6 +73,7 @@ const arrivalsPerSecond = 20
 type session struct {
 	id     string
 	origin string
+	arrive int64 // the time of its session_start, milliseconds since t=0
 	next   int64 // the time of its next record, milliseconds since t=0
 	turn   int
 	turns  int
@@ -122,6 +123,7 @@ func WriteGateway(w io.Writer, opt Options) (Stats, error) {
 			s := &session{
 				id:     fmt.Sprintf("s-%07d", st.Sessions),
 				origin: "base",
+				arrive: nextArrival,
 				next:   nextArrival + 500 + rng.Int64N(3000),
 				turns:  5 + rng.IntN(40),
 				prompt: 6144,
@@ -159,7 +161,9 @@ func WriteGateway(w io.Writer, opt Options) (Stats, error) {
 			continue
 		}
 		done := s.next
-		sent := done - 400 - rng.Int64N(4000)
+		// A turn is sent after its session arrived, even the first, which
+		// completes 0.5–3.5 s after: the reader warns of times out of order.
+		sent := max(done-400-rng.Int64N(4000), s.arrive+20)
 		ready := sent - rng.Int64N(20)
 		first := sent + 50 + rng.Int64N(300)
 		out := int64(100 + rng.IntN(400))

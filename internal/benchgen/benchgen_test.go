@@ -24,24 +24,32 @@ func TestDeterministicAndValid(t *testing.T) {
 	if st.Bytes != int64(a.Len()) || st.Bytes < 200e3 {
 		t.Errorf("stats say %d bytes, wrote %d", st.Bytes, a.Len())
 	}
-	started, ended := map[string]bool{}, map[string]bool{}
+	started, ended := map[string]string{}, map[string]bool{}
 	turns := 0
 	for i, line := range bytes.Split(bytes.TrimSuffix(a.Bytes(), []byte("\n")), []byte("\n")) {
 		var m struct {
-			TS      string `json:"ts"`
-			Ev      string `json:"ev"`
-			Session string `json:"session"`
+			TS         string `json:"ts"`
+			Ev         string `json:"ev"`
+			Session    string `json:"session"`
+			Ready      string `json:"ready_ts"`
+			Sent       string `json:"sent_ts"`
+			FirstToken string `json:"first_token_ts"`
 		}
 		if err := json.Unmarshal(line, &m); err != nil || m.TS == "" || m.Ev == "" {
 			t.Fatalf("line %d: %v: %s", i+1, err, line)
 		}
 		switch m.Ev {
 		case "session_start":
-			started[m.Session] = true
+			started[m.Session] = m.TS
 		case "turn":
 			turns++
-			if !started[m.Session] {
+			start, ok := started[m.Session]
+			if !ok {
 				t.Fatalf("line %d: turn before its session_start", i+1)
+			}
+			// RFC 3339 times of one zone and precision order as strings.
+			if !(start <= m.Ready && m.Ready <= m.Sent && m.Sent <= m.FirstToken && m.FirstToken <= m.TS) {
+				t.Fatalf("line %d: times out of order (session start %s): %s", i+1, start, line)
 			}
 		case "session_end":
 			if ended[m.Session] {
