@@ -52,7 +52,7 @@ type Facts struct {
 	// (GuideLLM's scheduler_metrics), which a sampled report's requests
 	// do not span.
 	SpanBenchmark bool
-	Benchmarks    int     // the benchmarks of an export of several (GuideLLM's)
+	Benchmarks    int // the benchmarks of an export of several (GuideLLM's)
 	Requests      int
 	// ClockUnknown says the gateway log's clock is monotonic and nothing
 	// anchors it: files.clock_offset_s must be given.

@@ -262,7 +262,9 @@ func TestScaled(t *testing.T) {
 	shapes := []func() string{
 		func() string { return fmt.Sprintf("%d.%04d", rng.IntN(100000), rng.IntN(10000)) },
 		func() string { return fmt.Sprintf("%d", rng.IntN(1<<40)) },
-		func() string { return strconv.FormatFloat(rng.Float64()*math.Pow(10, float64(rng.IntN(6))), 'f', -1, 64) },
+		func() string {
+			return strconv.FormatFloat(rng.Float64()*math.Pow(10, float64(rng.IntN(6))), 'f', -1, 64)
+		},
 		func() string { return strconv.FormatFloat(rng.ExpFloat64()*1e3, 'g', -1, 64) },
 		func() string { return fmt.Sprintf("%d.%d", rng.Uint64()>>rng.IntN(64), rng.Uint64()) }, // beyond 2^53 and 19 digits
 		func() string { return strconv.FormatFloat(-rng.Float64(), 'e', rng.IntN(20), 64) },
@@ -302,8 +304,8 @@ func exactSum(ns int64, s string, shift int) (float64, bool) {
 func TestSum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(28, 4))
 	shapes := []func() string{
-		func() string { return fmt.Sprintf("%d.%04d", rng.IntN(100000), rng.IntN(10000)) },                 // 2543.3006 ms
-		func() string { return strconv.FormatFloat(rng.ExpFloat64()*300, 'f', -1, 64) },                  // 322.5128650665283 ms
+		func() string { return fmt.Sprintf("%d.%04d", rng.IntN(100000), rng.IntN(10000)) },                // 2543.3006 ms
+		func() string { return strconv.FormatFloat(rng.ExpFloat64()*300, 'f', -1, 64) },                   // 322.5128650665283 ms
 		func() string { return fmt.Sprintf("%d.%06d", 1_700_000_000+rng.IntN(1e8), rng.IntN(1_000_000)) }, // Unix s
 		func() string { return strconv.FormatFloat(1.7e9+rng.Float64()*1e8, 'f', -1, 64) },
 		func() string { return fmt.Sprintf("%d", rng.IntN(1e12)) },
