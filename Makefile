@@ -41,10 +41,12 @@ test: vet
 test-all: vet
 	GO=$(GO) ./scripts/test.sh all
 
-# vet runs go vet and staticcheck, pinned and built from the module proxy
-# (no binary download).
+# vet checks gofmt, then runs go vet and staticcheck, pinned and built
+# from the module proxy (no binary download).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 vet:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt -w these files:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 
