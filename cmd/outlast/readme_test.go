@@ -24,6 +24,10 @@ import (
 //	<!-- output of: outlast ARGS -->  the block is ARGS' standard output
 //	                               ("… 2>&1": then its standard error),
 //	                               exit status 0 ("! outlast …": not 0)
+//	<!-- output of the run above -->  the block is the standard output of
+//	                               the last command of the run block
+//	                               before it (a command too long for a
+//	                               marker's line)
 //
 // "(long)" after "run" or "output of" ("<!-- output of (long): … -->")
 // leaves the block to make test-all (slowtest.Long). Commands run in
@@ -32,6 +36,7 @@ import (
 const (
 	markRun    = "<!-- run"
 	markOutput = "<!-- output of"
+	markAbove  = "<!-- output of the run above -->"
 )
 
 // readmeBlock is a marked block of the README: its marker, the command
@@ -39,6 +44,7 @@ const (
 type readmeBlock struct {
 	run         bool     // a run block, not an output block
 	long        bool     // only in make test-all
+	above       bool     // an output block of the run block before it
 	cmd         string   // output blocks: the command
 	lines       []string // the block's lines, between its fences
 	first, last int      // 0-based: the first line inside the fences; the closing fence
@@ -51,6 +57,11 @@ func parseReadme(lines []string) ([]readmeBlock, error) {
 		l := strings.TrimSpace(lines[i])
 		var b readmeBlock
 		switch {
+		case l == markAbove:
+			if len(blocks) == 0 || !blocks[len(blocks)-1].run {
+				return nil, fmt.Errorf("README.md:%d: %s follows no run block", i+1, markAbove)
+			}
+			b.above, b.long = true, blocks[len(blocks)-1].long
 		case strings.HasPrefix(l, markRun) && strings.HasSuffix(l, "-->"):
 			b.run = true
 			rest := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, markRun), "-->"))
@@ -176,6 +187,7 @@ func TestReadme(t *testing.T) {
 	t.Chdir(dir)
 	var out []string
 	last := 0
+	lastRun := "" // the standard output of the last run block's last command
 	for _, b := range blocks {
 		if b.long && !slowtest.All() {
 			t.Logf("README.md:%d: a (long) block: make test-all checks it", b.first)
@@ -183,11 +195,15 @@ func TestReadme(t *testing.T) {
 		}
 		if b.run {
 			for _, c := range b.commands() {
-				runReadmeCommand(t, c)
+				lastRun = runReadmeCommand(t, c)
 			}
 			continue
 		}
-		got := strings.Split(strings.TrimSuffix(runReadmeCommand(t, b.cmd), "\n"), "\n")
+		shown := lastRun
+		if !b.above {
+			shown = runReadmeCommand(t, b.cmd)
+		}
+		got := strings.Split(strings.TrimSuffix(shown, "\n"), "\n")
 		out = append(out, lines[last:b.first]...)
 		out = append(out, got...)
 		last = b.last
@@ -231,6 +247,13 @@ func TestParseReadme(t *testing.T) {
 	}
 	if _, err := parseReadme([]string{"<!-- output of outlast x -->", "```", "```"}); err == nil {
 		t.Error("an output marker without its colon: no error")
+	}
+	above, err := parseReadme(strings.Split("<!-- run (long) -->\n```sh\noutlast a\n```\n<!-- output of the run above -->\n```\nout\n```\n", "\n"))
+	if err != nil || len(above) != 2 || !above[1].above || above[1].run || !above[1].long || !slices.Equal(above[1].lines, []string{"out"}) {
+		t.Errorf("an output block of the run above: %+v, %v", above, err)
+	}
+	if _, err := parseReadme([]string{"<!-- output of the run above -->", "```", "```"}); err == nil {
+		t.Error("an output block of the run above with no run block before it: no error")
 	}
 }
 

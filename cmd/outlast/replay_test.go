@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/outlast-dev/outlast/internal/golden"
 	"github.com/outlast-dev/outlast/internal/slowtest"
 )
 
@@ -122,78 +121,4 @@ func TestReplayGrounded(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
-}
-
-// TestREADMEReplay runs the replay example of the README, its commands as
-// the README gives them, and compares the README with the output put in
-// place of its copy, as a golden file: the example cannot drift from what
-// the build prints (go test -run READMEReplay -update rewrites it).
-func TestREADMEReplay(t *testing.T) {
-	if testing.Short() {
-		t.Skip("simulates and replays a run")
-	}
-	slowtest.SkipUnderRace(t, "simulates and replays a run")
-	src, err := filepath.Abs(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(data)
-	cmds, out, err := replayExample(readme)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(t.TempDir())
-	var stdout, stderr bytes.Buffer
-	for _, args := range cmds {
-		stdout.Reset()
-		if err := run(&stdout, &stderr, args); err != nil {
-			t.Fatalf("outlast %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-		}
-	}
-	got := readme[:out[0]] + stdout.String() + readme[out[1]:]
-	golden.Check(t, src, []byte(got))
-}
-
-// replayExample finds the README's replay example: the commands of the
-// first sh block of the section "What if? Replaying a run" (a trailing
-// backslash continues a line), and the offsets of the output block after
-// it, whose text is the last command's standard output.
-func replayExample(readme string) (cmds [][]string, out [2]int, err error) {
-	sec := strings.Index(readme, "\n## What if? Replaying a run\n")
-	if sec < 0 {
-		return nil, out, errors.New("README has no section \"What if? Replaying a run\"")
-	}
-	sh := strings.Index(readme[sec:], "\n```sh\n")
-	if sh < 0 {
-		return nil, out, errors.New("the replay section has no sh block")
-	}
-	start := sec + sh + len("\n```sh\n")
-	end := strings.Index(readme[start:], "```\n")
-	if end < 0 {
-		return nil, out, errors.New("the sh block does not end")
-	}
-	block := strings.ReplaceAll(readme[start:start+end], "\\\n", " ")
-	for _, l := range strings.Split(strings.TrimSpace(block), "\n") {
-		f := strings.Fields(l)
-		if len(f) == 0 || f[0] != "outlast" {
-			return nil, out, errors.New("the sh block holds a line that is no outlast command: " + l)
-		}
-		cmds = append(cmds, f[1:])
-	}
-	rest := start + end + len("```\n")
-	open := strings.Index(readme[rest:], "```\n")
-	if open < 0 || strings.TrimSpace(readme[rest:rest+open]) != "" {
-		return nil, out, errors.New("the sh block is not followed by its output block")
-	}
-	out[0] = rest + open + len("```\n")
-	stop := strings.Index(readme[out[0]:], "```\n")
-	if stop < 0 {
-		return nil, out, errors.New("the output block does not end")
-	}
-	out[1] = out[0] + stop
-	return cmds, out, nil
 }
