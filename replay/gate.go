@@ -3,7 +3,6 @@ package replay
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/outlast-dev/outlast/stats"
@@ -131,7 +130,7 @@ func (m *Fitted) Ground(asIs *VariantResult) Grounding {
 		hit, sess = append(hit, s.EndHit), append(sess, s.EndSessions)
 	}
 	g.Reproduced = stats.ClopperPearson(reproduced, len(asIs.Runs), Confidence)
-	g.EndHit, g.EndSessions = medianOf(hit), medianOf(sess)
+	g.EndHit, g.EndSessions = NewSpread(hit).Median, NewSpread(sess).Median
 	g.Grounded = g.Refused == "" && !g.TooFew() && g.Reproduced.Upper() >= ReproduceShare
 	return g
 }
@@ -188,19 +187,4 @@ func (g *Grounding) Labels() []string {
 func yamlQuote(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 	return `"` + r.Replace(s) + `"`
-}
-
-// medianOf is the median of v, NaNs left out (NaN when none is left).
-func medianOf(v []float64) float64 {
-	var x []float64
-	for _, f := range v {
-		if !math.IsNaN(f) {
-			x = append(x, f)
-		}
-	}
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(x)
-	return stats.Median(x)
 }
