@@ -133,6 +133,18 @@ func ruleFile(t testing.TB, b []byte) []alertRule {
 	return out
 }
 
+// alertRules is the alerting rules of a rule file, by alert name.
+func alertRules(t testing.TB, b []byte) map[string]alertRule {
+	t.Helper()
+	rules := map[string]alertRule{}
+	for _, r := range ruleFile(t, b) {
+		if r.Alert != "" {
+			rules[r.Alert] = r
+		}
+	}
+	return rules
+}
+
 // expectedAlert is the labels and annotations Prometheus gives alert a
 // of run r: the rule's labels, the run's target labels, and the
 // annotations' templates filled in with them.

@@ -80,12 +80,7 @@ func TestPromtoolUnitTests(t *testing.T) {
 	classes := map[string]int{}
 	for _, e := range alerts.Engines {
 		rulesPath, b := writeRules(t, dir, e, alerts.Paper())
-		rules := map[string]alertRule{}
-		for _, r := range ruleFile(t, b) {
-			if r.Alert != "" {
-				rules[r.Alert] = r
-			}
-		}
+		rules := alertRules(t, b)
 		var tests []any
 		for _, r := range runs {
 			if r.Engine != e {
@@ -174,12 +169,7 @@ func TestPromtoolLowReuse(t *testing.T) {
 	dir := t.TempDir()
 	for _, e := range alerts.Engines {
 		path, b := writeRules(t, dir, e, alerts.Paper())
-		rules := map[string]alertRule{}
-		for _, r := range ruleFile(t, b) {
-			if r.Alert != "" {
-				rules[r.Alert] = r
-			}
-		}
+		rules := alertRules(t, b)
 		names, err := alerts.MetricNames(e)
 		if err != nil {
 			t.Fatal(err)
