@@ -21,7 +21,12 @@ func pCell(p float64) document.Cell {
 	if p < 0.0001 {
 		return document.Text("<0.0001")
 	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(p, 'g', 3, 64), 64)
+	return sig3Cell(p)
+}
+
+// sig3Cell shows v to 3 significant digits: 0.132, 1.22, 155.
+func sig3Cell(v float64) document.Cell {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
 	return document.Num(r, -1)
 }
 

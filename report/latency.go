@@ -261,8 +261,7 @@ func secCell(v float64) document.Cell {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return document.Missing()
 	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
-	return document.Num(r, -1)
+	return sig3Cell(v)
 }
 
 // secText prints seconds for prose: "155 s", "0.4 s", or "unknown".
